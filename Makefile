@@ -1,0 +1,123 @@
+# culprit - top-level build.  `make` builds build/culprit and libculprit;
+# `make check` installs missing Debian packages, then runs the unit tests
+# (plain and under ASan+UBSan) and the end-to-end tests; `make bench` runs
+# the benchmarks; `make demo` ranks the bundled example.  Sources are picked
+# up by directory, so a new module is just a new file.
+
+PREFIX ?= /usr/local
+# BUILD=DIR puts every output elsewhere (lets several builds run side by side).
+BUILD ?= build
+CC ?= cc
+OPTIMIZE ?= -O2
+PKGS := sqlite3 jansson
+# Recursively expanded on purpose: pkg-config runs only when a recipe needs
+# it, after `deps` has had the chance to install the packages.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS)) -lm
+
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude -Isrc $(WARNINGS) -g
+CFLAGS ?=
+ALL_CFLAGS = $(BASE_CFLAGS) $(OPTIMIZE) -fPIC $(PKG_CFLAGS) $(CFLAGS)
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+LIB_SRC := $(sort $(wildcard src/core/*.c src/store/*.c src/techniques/*.c src/report/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
+ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/asan/unit/%)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+HEADERS := $(wildcard include/culprit/*.h src/*/*.h)
+
+VERSION := 0.1.0
+
+.PHONY: all deps check check-run unit unit-asan e2e bench bench-run demo demo-run install clean format
+
+all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc
+
+deps:
+	@sh scripts/install-deps.sh
+
+$(BUILD)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SANITIZE) -c $< -o $@
+
+$(BUILD)/libculprit.a: $(LIB_OBJ)
+	@mkdir -p build
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libculprit.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libculprit.so.0 -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/culprit: $(CLI_OBJ) $(BUILD)/libculprit.a
+	$(CC) -o $@ $(CLI_OBJ) $(BUILD)/libculprit.a $(PKG_LIBS)
+
+$(BUILD)/culprit.pc: culprit.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/check.h $(BUILD)/libculprit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libculprit.a $(PKG_LIBS)
+
+$(BUILD)/asan/unit/%: tests/unit/%.c tests/unit/check.h $(ASAN_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SANITIZE) -Itests/unit -o $@ $< $(ASAN_LIB_OBJ) $(PKG_LIBS)
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libculprit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libculprit.a $(PKG_LIBS)
+
+# The public entry points install what is missing, then re-enter make so
+# that pkg-config sees the installed packages.
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: all $(UNIT_BIN) $(ASAN_UNIT_BIN)
+	@sh tests/run.sh build
+
+unit: $(UNIT_BIN)
+	@sh tests/run.sh build unit
+
+unit-asan: $(ASAN_UNIT_BIN)
+	@sh tests/run.sh build unit-asan
+
+e2e: $(BUILD)/culprit
+	@sh tests/run.sh build e2e
+
+bench: deps
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: all $(BENCH_BIN)
+	@sh bench/run.sh build
+
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: all
+	@sh examples/demo.sh $(BUILD)/culprit
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/include/culprit $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/culprit $(DESTDIR)$(PREFIX)/bin/culprit
+	install -m 644 $(BUILD)/libculprit.a $(DESTDIR)$(PREFIX)/lib/libculprit.a
+	install -m 755 $(BUILD)/libculprit.so $(DESTDIR)$(PREFIX)/lib/libculprit.so.0
+	ln -sf libculprit.so.0 $(DESTDIR)$(PREFIX)/lib/libculprit.so
+	install -m 644 include/culprit/*.h $(DESTDIR)$(PREFIX)/include/culprit/
+	install -m 644 $(BUILD)/culprit.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/culprit.pc
+	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+format:
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(UNIT_SRC) $(BENCH_SRC) $(HEADERS)
+
+clean:
+	rm -rf build

@@ -1,0 +1,68 @@
+/*
+ * rank.h - turning scores into a ranking, with ties (TECHNIQUES.md §1, §9).
+ *
+ * Entities are either elements (of one kind, or of all kinds) or source lines
+ * (a line's score is the maximum over its elements).  Order: elements run by
+ * some failing test (ef > 0) before the others, then score descending, then
+ * confidence descending where the formula defines it, then file path and
+ * line ascending.  Entities equal in the first three keys form a tie group:
+ * best rank = 1 + number strictly before the group, worst = number before
+ * plus the group's size, average = their mean.
+ */
+#ifndef CULPRIT_RANK_H
+#define CULPRIT_RANK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "culprit/spectra.h"
+
+typedef enum culprit_tie_policy {
+    CULPRIT_TIES_WORST,
+    CULPRIT_TIES_BEST,
+    CULPRIT_TIES_AVERAGE,
+} culprit_tie_policy;
+
+const char *culprit_tie_policy_name(culprit_tie_policy policy);
+int culprit_tie_policy_parse(const char *name, culprit_tie_policy *policy);
+
+typedef enum culprit_view {
+    CULPRIT_VIEW_ELEMENT, /* one entity per element */
+    CULPRIT_VIEW_LINE,    /* one entity per (file, line): the max of its elements */
+} culprit_view;
+
+typedef struct culprit_rank_options {
+    bool all_kinds;    /* take every kind; otherwise only `kind` */
+    culprit_kind kind;
+    culprit_view view;
+} culprit_rank_options;
+
+typedef struct culprit_ranked {
+    uint32_t element; /* the element (for lines, the best-scoring one) */
+    uint32_t file;    /* copied from the element */
+    uint32_t line;
+    double score;
+    double confidence; /* NAN when the formula has none */
+    culprit_tally tally;
+    double best_rank, worst_rank, average_rank;
+} culprit_ranked;
+
+typedef struct culprit_ranking {
+    size_t count;
+    culprit_ranked *entries; /* owned; in rank order */
+} culprit_ranking;
+
+/* Ranks the elements selected by options.  scores[] and confidence[] (may be
+ * NULL) are indexed by element.  Elements without a line are left out of the
+ * line view. */
+culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally *tallies, const double *scores,
+                            const double *confidence, const culprit_rank_options *options,
+                            culprit_ranking *ranking, culprit_error *err);
+
+void culprit_ranking_free(culprit_ranking *ranking);
+
+/* The rank an entry gets under policy. */
+double culprit_ranked_rank(const culprit_ranked *entry, culprit_tie_policy policy);
+
+#endif

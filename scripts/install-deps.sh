@@ -1,0 +1,24 @@
+#!/bin/sh
+# Installs the Debian packages culprit needs to build, test and benchmark,
+# when they are missing.  Called by `make check`, `make demo` and `make bench`.
+set -eu
+packages="gcc make pkg-config libsqlite3-dev libjansson-dev sqlite3 python3"
+missing=""
+for package in $packages; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
+        missing="$missing $package"
+done
+[ -z "$missing" ] && exit 0
+echo "culprit: installing missing Debian packages:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+else
+    echo "culprit: need root (or sudo) to install:$missing" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

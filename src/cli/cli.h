@@ -1,0 +1,75 @@
+/*
+ * cli.h - what the command files under src/cli/ share.
+ *
+ * culprit.c dispatches `culprit COMMAND ARGS...` to one cmd_* function per
+ * command (git's builtin/ layout).  A command parses its own options with
+ * getopt_long, calls libculprit, and is the only layer that prints: results
+ * to stdout, diagnostics to stderr as "culprit: ..." lines.  It returns the
+ * exit status (0 ok, 1 "found failures" where that is the question, 2 bad
+ * usage or input, 3 internal error).
+ */
+#ifndef CULPRIT_CLI_H
+#define CULPRIT_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "culprit/error.h"
+#include "culprit/store.h"
+
+typedef struct cli_context {
+    const char *store_directory; /* from `culprit --store DIR COMMAND`; NULL if not given */
+} cli_context;
+
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv, const cli_context *context);
+    const char *summary; /* one line for `culprit help` */
+    const char *usage;   /* the full text of `culprit help NAME` and NAME --help */
+} cli_command;
+
+const cli_command *cli_find_command(const char *name);
+const cli_command *cli_commands(size_t *count);
+
+int cmd_rank(int argc, char **argv, const cli_context *context);
+int cmd_import(int argc, char **argv, const cli_context *context);
+int cmd_export(int argc, char **argv, const cli_context *context);
+int cmd_eval(int argc, char **argv, const cli_context *context);
+int cmd_formulas(int argc, char **argv, const cli_context *context);
+int cmd_help(int argc, char **argv, const cli_context *context);
+
+extern const char cli_usage_rank[], cli_usage_import[], cli_usage_export[], cli_usage_eval[],
+    cli_usage_formulas[], cli_usage_help[];
+
+/* Prints "culprit: MESSAGE" for err and returns its status as exit code. */
+int cli_report(const culprit_error *err);
+
+/* Prints "culprit COMMAND: MESSAGE" and a hint to the usage, returns 2. */
+int cli_usage_error(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints the usage text of command to out; returns 0. */
+int cli_print_usage(const char *command, FILE *out);
+
+/* Machine-readable or human output. */
+typedef enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON } cli_format;
+int cli_parse_format(const char *command, const char *text, cli_format *format);
+
+/* The store for a command: its own --store option if given (may be NULL),
+ * else the global one, else $CULPRIT_STORE, else .culprit. */
+const char *cli_store_directory(const cli_context *context, const char *command_option);
+
+/* Writes text as a JSON string literal (with quotes) / as a CSV field
+ * (quoted only when it needs to be). */
+void cli_write_json_string(FILE *out, const char *text);
+void cli_write_csv_field(FILE *out, const char *text);
+
+/* Prints a double for machines: shortest round-tripping text; "inf",
+ * "-inf" for CSV/text, and for JSON (which has no infinities) the strings
+ * "Infinity"/"-Infinity", null for NaN. */
+void cli_write_number(FILE *out, double value, cli_format format);
+
+/* Parses a non-negative integer option value; returns 2 on error after
+ * printing a usage error. */
+int cli_parse_count(const char *command, const char *option, const char *text, size_t *value);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * common.c - helpers every command shares: reporting errors, parsing the
+ * options that recur (format, counts, store), and writing CSV/JSON values.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cli_report(const culprit_error *err)
+{
+    fprintf(stderr, "culprit: %s\n", err->message);
+    return err->status ? (int)err->status : CULPRIT_ERROR_INTERNAL;
+}
+
+int cli_usage_error(const char *command, const char *format, ...)
+{
+    va_list args;
+    fprintf(stderr, "culprit %s: ", command);
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fprintf(stderr, "\nsee 'culprit help %s'\n", command);
+    return CULPRIT_ERROR_INPUT;
+}
+
+int cli_print_usage(const char *command, FILE *out)
+{
+    const cli_command *found = cli_find_command(command);
+    if (found)
+        fputs(found->usage, out);
+    return 0;
+}
+
+int cli_parse_format(const char *command, const char *text, cli_format *format)
+{
+    if (strcmp(text, "text") == 0)
+        *format = CLI_FORMAT_TEXT;
+    else if (strcmp(text, "csv") == 0)
+        *format = CLI_FORMAT_CSV;
+    else if (strcmp(text, "json") == 0)
+        *format = CLI_FORMAT_JSON;
+    else
+        return cli_usage_error(command, "unknown format '%s' (expected text, csv or json)", text);
+    return 0;
+}
+
+const char *cli_store_directory(const cli_context *context, const char *command_option)
+{
+    return culprit_store_directory(command_option ? command_option : context->store_directory);
+}
+
+void cli_write_json_string(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+void cli_write_csv_field(FILE *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+void cli_write_number(FILE *out, double value, cli_format format)
+{
+    if (isnan(value)) {
+        fputs(format == CLI_FORMAT_JSON ? "null" : "", out);
+    } else if (isinf(value)) {
+        if (format == CLI_FORMAT_JSON)
+            fputs(value > 0 ? "\"Infinity\"" : "\"-Infinity\"", out);
+        else
+            fputs(value > 0 ? "inf" : "-inf", out);
+    } else if (value == floor(value) && fabs(value) < 1e15) {
+        fprintf(out, "%.0f", value);
+    } else {
+        /* The shortest of %.15g / %.17g that reads back exactly. */
+        char buffer[40];
+        snprintf(buffer, sizeof buffer, "%.15g", value);
+        if (strtod(buffer, NULL) != value)
+            snprintf(buffer, sizeof buffer, "%.17g", value);
+        fputs(buffer, out);
+    }
+}
+
+int cli_parse_count(const char *command, const char *option, const char *text, size_t *value)
+{
+    char *end;
+    errno = 0;
+    unsigned long long parsed = strtoull(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || parsed > SIZE_MAX)
+        return cli_usage_error(command, "%s expects a non-negative integer, not '%s'", option, text);
+    *value = (size_t)parsed;
+    return 0;
+}

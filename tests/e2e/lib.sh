@@ -1,0 +1,62 @@
+# lib.sh - helpers for the end-to-end tests, sourced by tests/e2e/test_*.sh.
+# Each test script runs in a fresh temporary directory ($WORK), calls the
+# binary through $CULPRIT, and ends with `finish`, which prints the
+# "NAME: N passed, N failed" line that tests/run.sh adds up.
+set -u
+: "${CULPRIT:?set CULPRIT to the culprit binary}"
+E2E_NAME=$(basename "$0" .sh)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/culprit-e2e.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+export CULPRIT_STORE="$WORK/.culprit"
+e2e_passed=0
+e2e_failed=0
+
+pass() { e2e_passed=$((e2e_passed + 1)); }
+fail() {
+    e2e_failed=$((e2e_failed + 1))
+    echo "$E2E_NAME: FAIL: $*" >&2
+}
+
+# run EXPECTED_STATUS command... : runs the command, keeps stdout in $WORK/out
+# and stderr in $WORK/err, and checks the exit status.
+run() {
+    expected=$1
+    shift
+    "$@" >"$WORK/out" 2>"$WORK/err"
+    actual=$?
+    if [ "$actual" -eq "$expected" ]; then pass; else
+        fail "'$*' exited $actual, expected $expected; stderr: $(head -c 500 "$WORK/err")"
+    fi
+}
+
+# expect_file_equals FILE TEXT : the whole file equals TEXT (plus a final newline).
+expect_file_equals() {
+    if [ "$(cat "$1")" = "$2" ]; then pass; else
+        fail "$1 is:
+$(head -c 2000 "$1")
+expected:
+$2"
+    fi
+}
+
+# expect_contains FILE TEXT : FILE contains the fixed string TEXT.
+expect_contains() {
+    if grep -qF -- "$2" "$1"; then pass; else fail "$1 lacks '$2'; it has: $(head -c 1000 "$1")"; fi
+}
+
+# expect_line_count FILE N
+expect_line_count() {
+    n=$(wc -l <"$1")
+    if [ "$n" -eq "$2" ]; then pass; else fail "$1 has $n lines, expected $2"; fi
+}
+
+# expect_same FILE1 FILE2 : byte-identical files.
+expect_same() {
+    if cmp -s "$1" "$2"; then pass; else fail "$1 and $2 differ: $(diff "$1" "$2" | head -20)"; fi
+}
+
+finish() {
+    echo "$E2E_NAME: $e2e_passed passed, $e2e_failed failed"
+    [ "$e2e_failed" -eq 0 ]
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Runs culprit's tests and prints one closing line "N passed, N failed".
+# usage: tests/run.sh BUILD_DIR [unit|unit-asan|e2e]...  (default: all three)
+# Unit test programs print "NAME: N passed, N failed"; e2e scripts print the
+# same through tests/e2e/lib.sh.  This script adds the counts up.
+set -u
+build=$1
+shift
+[ $# -eq 0 ] && set -- unit unit-asan e2e
+top=$(cd "$(dirname "$0")/.." && pwd)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+
+run_one() { # label command...
+    label=$1
+    shift
+    if "$@" >"$log.out" 2>&1; then :; else
+        echo "FAIL: $label" >&2
+        status=1
+    fi
+    cat "$log.out"
+    grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed' "$log.out" | tail -n 1 >>"$log"
+    if ! grep -qE '^[^ ]+: [0-9]+ passed, [0-9]+ failed' "$log.out"; then
+        echo "$label: 0 passed, 1 failed" >>"$log"   # crashed before reporting
+        status=1
+    fi
+    rm -f "$log.out"
+}
+
+for part in "$@"; do
+    case $part in
+    unit) for t in "$build"/unit/test_*; do [ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"; done ;;
+    unit-asan)
+        for t in "$build"/asan/unit/test_*; do
+            [ -x "$t" ] && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+                run_one "asan/$(basename "$t")" "$t"
+        done ;;
+    e2e)
+        for t in "$top"/tests/e2e/test_*.sh; do
+            CULPRIT="$top/$build/culprit" run_one "e2e/$(basename "$t")" sh "$t"
+        done ;;
+    *) echo "tests/run.sh: unknown part '$part'" >&2; exit 2 ;;
+    esac
+done
+
+passed=$(awk '{ s += $2 } END { print s + 0 }' "$log")
+failed=$(awk '{ s += $4 } END { print s + 0 }' "$log")
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ $status -eq 0 ]
