@@ -21,7 +21,7 @@ CFLAGS ?=
 ALL_CFLAGS = $(BASE_CFLAGS) $(OPTIMIZE) -fPIC $(PKG_CFLAGS) $(CFLAGS)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/store/*.c src/techniques/*.c src/report/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/store/*.c src/techniques/*.c src/report/*.c src/interchange/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))

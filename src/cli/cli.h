@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "culprit/error.h"
+#include "culprit/spectra.h"
 #include "culprit/store.h"
 
 typedef struct cli_context {
@@ -71,5 +72,15 @@ void cli_write_number(FILE *out, double value, cli_format format);
 /* Parses a non-negative integer option value; returns 2 on error after
  * printing a usage error. */
 int cli_parse_count(const char *command, const char *option, const char *text, size_t *value);
+
+/* Opens the store read-only and loads a program into an initialised, empty
+ * spectra: the one whose hash starts with program_prefix, or the current
+ * one.  Prints the error and returns the exit status on failure; 0 on
+ * success. */
+int cli_load_program(const cli_context *context, const char *store_option, const char *program_prefix,
+                     culprit_spectra *spectra);
+
+/* Reads --errors-as / --timeouts-as values: fail, pass or skip. */
+int cli_parse_outcome(const char *command, const char *option, const char *text, culprit_outcome *outcome);
 
 #endif

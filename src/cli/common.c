@@ -101,11 +101,13 @@ void cli_write_number(FILE *out, double value, cli_format format)
     } else if (value == floor(value) && fabs(value) < 1e15) {
         fprintf(out, "%.0f", value);
     } else {
-        /* The shortest of %.15g / %.17g that reads back exactly. */
+        /* The shortest of 15, 16 or 17 significant digits that reads back exactly. */
         char buffer[40];
-        snprintf(buffer, sizeof buffer, "%.15g", value);
-        if (strtod(buffer, NULL) != value)
-            snprintf(buffer, sizeof buffer, "%.17g", value);
+        for (int digits = 15; digits <= 17; digits++) {
+            snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+            if (strtod(buffer, NULL) == value)
+                break;
+        }
         fputs(buffer, out);
     }
 }
@@ -118,5 +120,41 @@ int cli_parse_count(const char *command, const char *option, const char *text, s
     if (errno || end == text || *end || text[0] == '-' || parsed > SIZE_MAX)
         return cli_usage_error(command, "%s expects a non-negative integer, not '%s'", option, text);
     *value = (size_t)parsed;
+    return 0;
+}
+
+int cli_load_program(const cli_context *context, const char *store_option, const char *program_prefix,
+                     culprit_spectra *spectra)
+{
+    culprit_error err;
+    culprit_store *store;
+    int64_t program = 0;
+    culprit_status status =
+        culprit_store_open(cli_store_directory(context, store_option), CULPRIT_STORE_READ, &store, &err);
+    if (status)
+        return cli_report(&err);
+    if (program_prefix)
+        status = culprit_store_find_program(store, program_prefix, &program, &err);
+    else
+        status = culprit_store_current_program(store, &program, &err);
+    if (!status && program == 0)
+        status = culprit_fail(&err, CULPRIT_ERROR_INPUT, "the store %s holds no program yet",
+                              cli_store_directory(context, store_option));
+    if (!status)
+        status = culprit_store_load(store, program, spectra, &err);
+    culprit_store_close(store);
+    return status ? cli_report(&err) : 0;
+}
+
+int cli_parse_outcome(const char *command, const char *option, const char *text, culprit_outcome *outcome)
+{
+    if (strcmp(text, "fail") == 0)
+        *outcome = CULPRIT_OUTCOME_FAILING;
+    else if (strcmp(text, "pass") == 0)
+        *outcome = CULPRIT_OUTCOME_PASSING;
+    else if (strcmp(text, "skip") == 0)
+        *outcome = CULPRIT_OUTCOME_EXCLUDED;
+    else
+        return cli_usage_error(command, "%s expects fail, pass or skip, not '%s'", option, text);
     return 0;
 }

@@ -1,0 +1,156 @@
+/*
+ * export.c - `culprit export gzoltar|csv|json`: write the stored spectra in a
+ * form other tools (and `culprit import`) read.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "culprit/interchange.h"
+
+const char cli_usage_export[] =
+    "usage: culprit export gzoltar (--output-dir DIR | --matrix FILE --spectra FILE [--tests FILE])\n"
+    "   or: culprit export csv [--output FILE]\n"
+    "   or: culprit export json [--output FILE]\n\n"
+    "Writes the current program's spectra (or --program HASH's) in another form.\n"
+    "'culprit import' reads each back.\n\n"
+    "gzoltar   GZoltar's spectra, matrix and tests files; --output-dir DIR writes\n"
+    "          DIR/spectra.csv, DIR/matrix.txt and DIR/tests.csv.  Line elements only;\n"
+    "          error and timeout verdicts are written as failing (see --errors-as),\n"
+    "          skipped tests are left out.\n"
+    "csv       one table: test,verdict,COMPONENT... (line elements only)\n"
+    "json      everything: every element kind, verdicts, durations and counts\n\n"
+    "options:\n"
+    "   --output FILE, -o FILE   write to FILE instead of standard output (csv, json)\n"
+    "   --program HASH           a stored program other than the current one\n"
+    "   --errors-as fail|pass|skip, --timeouts-as fail|pass|skip\n"
+    "                            how gzoltar counts error and timeout verdicts (fail)\n"
+    "   --store DIR              the store (default: $CULPRIT_STORE or .culprit)\n";
+
+typedef struct export_options {
+    const char *format, *output, *output_dir, *matrix, *spectra, *tests, *program, *store;
+    culprit_verdict_policy policy;
+} export_options;
+
+static int parse_options(int argc, char **argv, export_options *options)
+{
+    static const struct option long_options[] = {
+        {"output", required_argument, NULL, 'o'},     {"output-dir", required_argument, NULL, 'd'},
+        {"matrix", required_argument, NULL, 'm'},     {"spectra", required_argument, NULL, 's'},
+        {"tests", required_argument, NULL, 't'},      {"program", required_argument, NULL, 'p'},
+        {"store", required_argument, NULL, 'S'},      {"errors-as", required_argument, NULL, 'E'},
+        {"timeouts-as", required_argument, NULL, 'T'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int option, bad = 0;
+    options->policy = culprit_verdict_policy_default();
+    while (!bad && (option = getopt_long(argc, argv, "ho:", long_options, NULL)) != -1) {
+        switch (option) {
+        case 'o': options->output = optarg; break;
+        case 'd': options->output_dir = optarg; break;
+        case 'm': options->matrix = optarg; break;
+        case 's': options->spectra = optarg; break;
+        case 't': options->tests = optarg; break;
+        case 'p': options->program = optarg; break;
+        case 'S': options->store = optarg; break;
+        case 'E': bad = cli_parse_outcome("export", "--errors-as", optarg, &options->policy.error_as); break;
+        case 'T': bad = cli_parse_outcome("export", "--timeouts-as", optarg, &options->policy.timeout_as); break;
+        case 'h': cli_print_usage("export", stdout); return -1;
+        default: return cli_usage_error("export", "bad option");
+        }
+    }
+    if (bad)
+        return bad;
+    if (optind >= argc)
+        return cli_usage_error("export", "expected a format: gzoltar, csv or json");
+    options->format = argv[optind++];
+    if (optind < argc)
+        return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
+    if (strcmp(options->format, "gzoltar") == 0) {
+        if (!options->output_dir && (!options->matrix || !options->spectra))
+            return cli_usage_error("export", "gzoltar needs --output-dir DIR, or --matrix FILE and --spectra FILE");
+    } else if (strcmp(options->format, "csv") != 0 && strcmp(options->format, "json") != 0) {
+        return cli_usage_error("export", "unknown format '%s' (expected gzoltar, csv or json)", options->format);
+    }
+    return 0;
+}
+
+static FILE *open_output(const char *path, culprit_error *err)
+{
+    FILE *file = fopen(path, "w");
+    if (!file)
+        culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot write: %s", path, strerror(errno));
+    return file;
+}
+
+static culprit_status close_output(FILE *file, const char *path, culprit_status status, culprit_error *err)
+{
+    if (file && fclose(file) != 0 && !status)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: write error: %s", path, strerror(errno));
+    return status;
+}
+
+static culprit_status export_gzoltar(const export_options *options, const culprit_spectra *spectra,
+                                     culprit_error *err)
+{
+    char spectra_path[4096], matrix_path[4096], tests_path[4096];
+    const char *spectra_name = options->spectra, *matrix_name = options->matrix, *tests_name = options->tests;
+    if (options->output_dir) {
+        if (mkdir(options->output_dir, 0777) != 0 && errno != EEXIST)
+            return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot create: %s", options->output_dir,
+                                strerror(errno));
+        snprintf(spectra_path, sizeof spectra_path, "%s/spectra.csv", options->output_dir);
+        snprintf(matrix_path, sizeof matrix_path, "%s/matrix.txt", options->output_dir);
+        snprintf(tests_path, sizeof tests_path, "%s/tests.csv", options->output_dir);
+        spectra_name = spectra_path;
+        matrix_name = matrix_path;
+        tests_name = tests_path;
+    }
+    FILE *spectra_out = open_output(spectra_name, err);
+    FILE *matrix_out = spectra_out ? open_output(matrix_name, err) : NULL;
+    FILE *tests_out = matrix_out && tests_name ? open_output(tests_name, err) : NULL;
+    culprit_status status = err->status;
+    if (spectra_out && matrix_out && (!tests_name || tests_out))
+        status = culprit_gzoltar_write(spectra, &options->policy, spectra_out, matrix_out, tests_out, err);
+    status = close_output(spectra_out, spectra_name, status, err);
+    status = close_output(matrix_out, matrix_name, status, err);
+    return close_output(tests_out, tests_name, status, err);
+}
+
+static culprit_status export_stream(const export_options *options, const culprit_spectra *spectra,
+                                    culprit_error *err)
+{
+    FILE *out = options->output ? open_output(options->output, err) : stdout;
+    if (!out)
+        return err->status;
+    culprit_status status = strcmp(options->format, "csv") == 0 ? culprit_csv_write(spectra, out, err)
+                                                                : culprit_json_write(spectra, out, err);
+    if (options->output)
+        return close_output(out, options->output, status, err);
+    if (fflush(stdout) != 0 && !status)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
+    return status;
+}
+
+int cmd_export(int argc, char **argv, const cli_context *context)
+{
+    export_options options = {0};
+    int parsed = parse_options(argc, argv, &options);
+    if (parsed)
+        return parsed < 0 ? 0 : parsed;
+    culprit_spectra spectra;
+    culprit_spectra_init(&spectra);
+    int loaded = cli_load_program(context, options.store, options.program, &spectra);
+    if (loaded) {
+        culprit_spectra_free(&spectra);
+        return loaded;
+    }
+    culprit_error err;
+    culprit_error_clear(&err);
+    culprit_status status = strcmp(options.format, "gzoltar") == 0 ? export_gzoltar(&options, &spectra, &err)
+                                                                   : export_stream(&options, &spectra, &err);
+    culprit_spectra_free(&spectra);
+    return status ? cli_report(&err) : 0;
+}
