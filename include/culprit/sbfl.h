@@ -10,6 +10,7 @@
 #ifndef CULPRIT_SBFL_H
 #define CULPRIT_SBFL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -40,8 +41,9 @@ size_t culprit_formula_count(void);
 const culprit_formula *culprit_formula_at(size_t index);
 
 /* Looks name up (case-insensitive, '-' and '_' ignored so "russell-rao",
- * "RussellRao" and "russell_rao" match).  Returns CULPRIT_ERROR_INPUT with a
- * message listing the valid names when nothing matches. */
+ * "RussellRao" and "russell_rao" match; GZoltar's "RusselRao" is an alias).
+ * Returns CULPRIT_ERROR_INPUT with a message that points to `culprit
+ * formulas` when nothing matches. */
 culprit_status culprit_formula_find(const char *name, culprit_formula_choice *choice, culprit_error *err);
 
 /* Tarantula's confidence max(ef/F, ep/P), used to break ties. */
