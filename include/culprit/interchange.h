@@ -43,6 +43,10 @@ culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, cul
 culprit_status culprit_component_add(culprit_spectra *spectra, const char *name, const char *path, size_t line,
                                      size_t column, culprit_error *err);
 
+/* Writes text as one CSV field, quoted as RFC 4180 says when it holds a
+ * comma, quote or line break. */
+void culprit_csv_write_field(FILE *out, const char *text);
+
 /* The component name of an element: its name, or "file:line". */
 void culprit_component_name(const culprit_spectra *spectra, uint32_t element, char *buffer, size_t size);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "culprit/interchange.h"
 
 int cli_report(const culprit_error *err)
 {
@@ -76,17 +77,7 @@ void cli_write_json_string(FILE *out, const char *text)
 
 void cli_write_csv_field(FILE *out, const char *text)
 {
-    if (!strpbrk(text, ",\"\n\r")) {
-        fputs(text, out);
-        return;
-    }
-    fputc('"', out);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"')
-            fputc('"', out);
-        fputc(*p, out);
-    }
-    fputc('"', out);
+    culprit_csv_write_field(out, text);
 }
 
 void cli_write_number(FILE *out, double value, cli_format format)

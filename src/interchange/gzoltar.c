@@ -247,15 +247,7 @@ culprit_status culprit_gzoltar_write(const culprit_spectra *spectra, const culpr
                 fputs(culprit_spectra_hit(spectra, t, e) ? "1 " : "0 ", matrix_out);
         fputs(outcome == CULPRIT_OUTCOME_PASSING ? "+\n" : "-\n", matrix_out);
         if (tests_out) {
-            const char *test_name = spectra->tests[t].name;
-            if (strpbrk(test_name, ",\"\n")) {
-                fputc('"', tests_out);
-                for (const char *p = test_name; *p; p++)
-                    fprintf(tests_out, *p == '"' ? "\"\"" : "%c", *p);
-                fputc('"', tests_out);
-            } else {
-                fputs(test_name, tests_out);
-            }
+            culprit_csv_write_field(tests_out, spectra->tests[t].name);
             double duration = spectra->tests[t].duration_seconds;
             fprintf(tests_out, ",%s,%.0f,\n", outcome == CULPRIT_OUTCOME_PASSING ? "PASS" : "FAIL",
                     duration > 0 ? duration * 1e9 : 0);

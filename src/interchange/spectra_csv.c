@@ -11,7 +11,7 @@
 #include "culprit/interchange.h"
 #include "interchange/text_lines.h"
 
-static void write_field(FILE *out, const char *text)
+void culprit_csv_write_field(FILE *out, const char *text)
 {
     if (!strpbrk(text, ",\"\r\n")) {
         fputs(text, out);
@@ -35,11 +35,11 @@ culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culp
             continue;
         culprit_component_name(spectra, e, name, sizeof name);
         fputc(',', out);
-        write_field(out, name);
+        culprit_csv_write_field(out, name);
     }
     fputc('\n', out);
     for (size_t t = 0; t < spectra->test_count; t++) {
-        write_field(out, spectra->tests[t].name);
+        culprit_csv_write_field(out, spectra->tests[t].name);
         fprintf(out, ",%s", culprit_verdict_name(spectra->tests[t].verdict));
         for (uint32_t e = 0; e < spectra->element_count; e++)
             if (spectra->elements[e].kind == CULPRIT_KIND_LINE)

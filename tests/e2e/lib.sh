@@ -1,10 +1,12 @@
 # lib.sh - helpers for the end-to-end tests, sourced by tests/e2e/test_*.sh.
-# Each test script runs in a fresh temporary directory ($WORK), calls the
+# Each test script runs in a fresh temporary directory ($WORK; $TOP is the
+# repository), calls the
 # binary through $CULPRIT, and ends with `finish`, which prints the
 # "NAME: N passed, N failed" line that tests/run.sh adds up.
 set -u
 : "${CULPRIT:?set CULPRIT to the culprit binary}"
 E2E_NAME=$(basename "$0" .sh)
+TOP=$(cd "$(dirname "$0")/../.." && pwd) # the repository, before we leave for $WORK
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/culprit-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1

@@ -1,0 +1,66 @@
+#!/bin/sh
+# test_install.sh - `make install PREFIX=...` puts the binary, both libraries,
+# the headers, the pkg-config file and the man pages in place, and a program
+# built against the installed library with pkg-config ranks mid()'s fault first.
+. "$(dirname "$0")/lib.sh"
+prefix="$WORK/prefix"
+
+run 0 make -C "$TOP" --no-print-directory BUILD="$WORK/build" PREFIX="$prefix" install
+for f in bin/culprit lib/libculprit.a lib/libculprit.so.0 lib/libculprit.so lib/pkgconfig/culprit.pc \
+    include/culprit/spectra.h include/culprit/sbfl.h include/culprit/rank.h include/culprit/store.h \
+    share/man/man1/culprit.1 share/man/man1/culprit-rank.1 share/man/man1/culprit-import.1; do
+    [ -e "$prefix/$f" ] && pass || fail "make install did not write $f"
+done
+run 0 "$prefix/bin/culprit" --version
+expect_contains out "culprit "
+
+cat >client.c <<'END'
+#include <culprit/rank.h>
+#include <culprit/sbfl.h>
+#include <stdio.h>
+
+/* mid(): tests x lines; 1 = ran. The last test fails. */
+static const int runs[6][11] = {
+    {1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1}, {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1}, {1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1},
+    {1, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1}, {1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1}, {1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1}};
+static const unsigned lines[11] = {7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19};
+
+int main(void)
+{
+    culprit_spectra s;
+    culprit_error err;
+    uint32_t file;
+    culprit_spectra_init(&s);
+    culprit_spectra_add_file(&s, "mid.c", &file, &err);
+    for (int e = 0; e < 11; e++)
+        culprit_spectra_add_element(&s, CULPRIT_KIND_LINE, file, lines[e], 0, NULL, NULL, &err);
+    for (int t = 0; t < 6; t++) {
+        size_t test;
+        culprit_spectra_add_test(&s, t == 5 ? "failing" : "passing", t == 5 ? CULPRIT_VERDICT_FAIL : CULPRIT_VERDICT_PASS, &test, &err);
+        for (int e = 0; e < 11; e++)
+            if (runs[t][e])
+                culprit_spectra_set_hit(&s, test, (uint32_t)e);
+    }
+    culprit_tally tallies[11];
+    culprit_totals totals;
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    double scores[11], confidence[11];
+    culprit_formula_choice tarantula;
+    culprit_ranking ranking;
+    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE};
+    if (culprit_spectra_tally(&s, &policy, tallies, &totals, &err) || culprit_formula_find("tarantula", &tarantula, &err))
+        return 1;
+    culprit_formula_score_all(&tarantula, tallies, 11, scores, confidence);
+    if (culprit_rank(&s, tallies, scores, confidence, &options, &ranking, &err))
+        return 1;
+    printf("%s:%u %.4f\n", s.files[ranking.entries[0].file], ranking.entries[0].line, ranking.entries[0].score);
+    culprit_ranking_free(&ranking);
+    culprit_spectra_free(&s);
+    return 0;
+}
+END
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+run 0 sh -c 'cc -std=c11 -Wall -Werror -o client client.c $(pkg-config --cflags --libs culprit)'
+LD_LIBRARY_PATH="$prefix/lib" run 0 ./client
+expect_file_equals out "mid.c:12 0.8333"
+finish
