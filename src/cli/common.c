@@ -114,26 +114,33 @@ int cli_parse_count(const char *command, const char *option, const char *text, s
     return 0;
 }
 
+culprit_status cli_load_spectra(const cli_context *context, const char *store_option, const char *program_prefix,
+                                culprit_spectra *spectra, culprit_error *err)
+{
+    const char *directory = cli_store_directory(context, store_option);
+    culprit_store *store;
+    int64_t program = 0;
+    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, &store, err);
+    if (status)
+        return status;
+    if (program_prefix)
+        status = culprit_store_find_program(store, program_prefix, &program, err);
+    else
+        status = culprit_store_current_program(store, &program, err);
+    if (!status && program == 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "the store %s holds no program yet; import or run tests first", directory);
+    if (!status)
+        status = culprit_store_load(store, program, spectra, err);
+    culprit_store_close(store);
+    return status;
+}
+
 int cli_load_program(const cli_context *context, const char *store_option, const char *program_prefix,
                      culprit_spectra *spectra)
 {
     culprit_error err;
-    culprit_store *store;
-    int64_t program = 0;
-    culprit_status status =
-        culprit_store_open(cli_store_directory(context, store_option), CULPRIT_STORE_READ, &store, &err);
-    if (status)
-        return cli_report(&err);
-    if (program_prefix)
-        status = culprit_store_find_program(store, program_prefix, &program, &err);
-    else
-        status = culprit_store_current_program(store, &program, &err);
-    if (!status && program == 0)
-        status = culprit_fail(&err, CULPRIT_ERROR_INPUT, "the store %s holds no program yet",
-                              cli_store_directory(context, store_option));
-    if (!status)
-        status = culprit_store_load(store, program, spectra, &err);
-    culprit_store_close(store);
+    culprit_status status = cli_load_spectra(context, store_option, program_prefix, spectra, &err);
     return status ? cli_report(&err) : 0;
 }
 

@@ -1,0 +1,519 @@
+/*
+ * eval.c - `culprit eval`: how well each formula finds known faults.
+ *
+ * With --faults FILE it evaluates the program in the store against the
+ * faulty lines FILE lists: for each formula it ranks the lines (line view),
+ * finds the faulty line ranked best and prints its best/worst/average rank,
+ * EXAM over executable and over executed lines, and whether it is
+ * well-localized (TECHNIQUES.md §9).  `--format json` writes the results
+ * file that `culprit eval --summary` aggregates over many faulty versions;
+ * that mode lives in eval_summary.c.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/eval_summary.h"
+#include "culprit/eval.h"
+#include "culprit/rank.h"
+#include "culprit/sbfl.h"
+#include "culprit/spectra.h"
+#include "culprit/store.h"
+
+const char cli_usage_eval[] =
+    "usage: culprit eval --faults FILE [--formula NAME[,NAME...]|all] [--ties worst|best|average]\n"
+    "                    [--kind KIND|all] [--program HASH] [--version-name NAME]\n"
+    "                    [--format text|csv|json] [--store DIR]\n"
+    "   or: culprit eval --summary [--exam executable|executed] [--curve-csv FILE] [--svg FILE]\n"
+    "                    [--format text|csv|json] RESULTS...\n\n"
+    "The first form ranks the lines of the program in the store with each formula and\n"
+    "reports where the first faulty line (the faulty line ranked best) lands: its best,\n"
+    "worst and average rank, EXAM (its rank / the number of executable lines, and / the\n"
+    "number of lines the tests executed) and whether it is well-localized (EXAM < 1%).\n"
+    "FILE lists the faulty lines, one FILE:LINE per line; '#' starts a comment.\n\n"
+    "   --faults FILE         the known faulty lines of this version\n"
+    "   --formula NAMES       formulas to evaluate, comma-separated, or all (default all)\n"
+    "   --ties POLICY         the rank EXAM and top-N use: worst (default), best, average\n"
+    "   --kind KIND           element kind whose lines are ranked (default line), or all\n"
+    "   --program HASH        a stored program by hash prefix (default the current one)\n"
+    "   --version-name NAME   the version's name in the results (default FILE as given)\n"
+    "   --format FORMAT       text (default), csv, or json (the input of --summary)\n"
+    "   --store DIR           the store (default .culprit or $CULPRIT_STORE)\n\n"
+    "The second form reads RESULTS files written by 'culprit eval --format json' and\n"
+    "prints per formula the mean and standard deviation of EXAM, the % of faults located\n"
+    "within 1, 5, 10, 15 and 20% of the code, top-1/5/10 and the % well-localized.\n\n"
+    "   --exam WHICH          EXAM over executable lines (default) or executed lines\n"
+    "   --curve-csv FILE      write the curve (% faults located vs % code examined) as CSV\n"
+    "   --svg FILE            plot the curves as SVG\n\n"
+    "See docs/eval.md and culprit-eval(1).\n";
+
+static const char command[] = "eval";
+
+typedef struct eval_options {
+    const char *faults_path;
+    const char *formulas; /* "all" or a comma-separated list */
+    culprit_tie_policy ties;
+    cli_format format;
+    const char *store;
+    const char *program;
+    culprit_rank_options rank;
+    const char *version_name;
+    bool summary;
+    /* Which options were given, to reject those of the other mode. */
+    const char *eval_only_option;
+    const char *summary_only_option;
+    cli_eval_summary_options summary_options;
+} eval_options;
+
+/* One formula to evaluate and the name it goes by in the results. */
+typedef struct formula_run {
+    culprit_formula_choice choice;
+    char name[64];
+    culprit_eval_measures measures;
+} formula_run;
+
+typedef struct formula_runs {
+    size_t count;
+    formula_run *runs; /* owned */
+} formula_runs;
+
+/* ---- Options ------------------------------------------------------------- */
+
+static int parse_kind(const char *text, culprit_rank_options *rank)
+{
+    if (strcmp(text, "all") == 0) {
+        rank->all_kinds = true;
+        return 0;
+    }
+    rank->all_kinds = false;
+    if (culprit_kind_parse(text, &rank->kind) != 0)
+        return cli_usage_error(command, "unknown kind '%s'", text);
+    return 0;
+}
+
+static int parse_option(int option, eval_options *options)
+{
+    switch (option) {
+    case 'f':
+        options->faults_path = optarg;
+        options->eval_only_option = "--faults";
+        return 0;
+    case 'F':
+        options->formulas = optarg;
+        options->eval_only_option = "--formula";
+        return 0;
+    case 't':
+        options->eval_only_option = "--ties";
+        if (culprit_tie_policy_parse(optarg, &options->ties) != 0)
+            return cli_usage_error(command, "unknown tie policy '%s' (expected worst, best or average)",
+                                   optarg);
+        return 0;
+    case 'o':
+        return cli_parse_format(command, optarg, &options->format);
+    case 's':
+        options->store = optarg;
+        options->eval_only_option = "--store";
+        return 0;
+    case 'p':
+        options->program = optarg;
+        options->eval_only_option = "--program";
+        return 0;
+    case 'k':
+        options->eval_only_option = "--kind";
+        return parse_kind(optarg, &options->rank);
+    case 'n':
+        options->version_name = optarg;
+        options->eval_only_option = "--version-name";
+        return 0;
+    case 'S':
+        options->summary = true;
+        return 0;
+    case 'c':
+        options->summary_options.curve_csv_path = optarg;
+        options->summary_only_option = "--curve-csv";
+        return 0;
+    case 'g':
+        options->summary_options.svg_path = optarg;
+        options->summary_only_option = "--svg";
+        return 0;
+    case 'e':
+        options->summary_only_option = "--exam";
+        if (strcmp(optarg, "executable") == 0)
+            options->summary_options.exam_executed = false;
+        else if (strcmp(optarg, "executed") == 0)
+            options->summary_options.exam_executed = true;
+        else
+            return cli_usage_error(command, "--exam expects executable or executed, not '%s'", optarg);
+        return 0;
+    default:
+        return cli_usage_error(command, "unknown option");
+    }
+}
+
+/* Checks that the options given belong to the mode chosen. */
+static int check_mode(int argc, char **argv, eval_options *options)
+{
+    if (options->summary) {
+        if (options->eval_only_option)
+            return cli_usage_error(command, "%s cannot be used with --summary", options->eval_only_option);
+        if (optind >= argc)
+            return cli_usage_error(command, "--summary needs at least one RESULTS file");
+        options->summary_options.format = options->format;
+        options->summary_options.result_count = argc - optind;
+        options->summary_options.result_paths = argv + optind;
+        return 0;
+    }
+    if (options->summary_only_option)
+        return cli_usage_error(command, "%s needs --summary", options->summary_only_option);
+    if (optind < argc)
+        return cli_usage_error(command, "unexpected argument '%s'", argv[optind]);
+    if (!options->faults_path)
+        return cli_usage_error(command, "--faults FILE is required (or --summary RESULTS...)");
+    if (!options->version_name)
+        options->version_name = options->faults_path;
+    return 0;
+}
+
+/* Returns -1 when --help was asked for (and printed), else an exit status. */
+static int parse_options(int argc, char **argv, eval_options *options)
+{
+    static const struct option long_options[] = {
+        {"faults", required_argument, NULL, 'f'}, {"formula", required_argument, NULL, 'F'},
+        {"ties", required_argument, NULL, 't'},   {"format", required_argument, NULL, 'o'},
+        {"store", required_argument, NULL, 's'},  {"program", required_argument, NULL, 'p'},
+        {"kind", required_argument, NULL, 'k'},   {"version-name", required_argument, NULL, 'n'},
+        {"summary", no_argument, NULL, 'S'},      {"curve-csv", required_argument, NULL, 'c'},
+        {"svg", required_argument, NULL, 'g'},    {"exam", required_argument, NULL, 'e'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    *options = (eval_options){
+        .formulas = "all",
+        .ties = CULPRIT_TIES_WORST,
+        .format = CLI_FORMAT_TEXT,
+        .rank = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE},
+    };
+    int option;
+    while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+        if (option == 'h') {
+            cli_print_usage(command, stdout);
+            return -1;
+        }
+        int status = parse_option(option, options);
+        if (status)
+            return status;
+    }
+    return check_mode(argc, argv, options);
+}
+
+/* ---- Formulas ------------------------------------------------------------ */
+
+static int report_out_of_memory(void)
+{
+    culprit_error err;
+    culprit_fail_memory(&err);
+    return cli_report(&err);
+}
+
+static void name_formula(formula_run *run)
+{
+    const culprit_formula *formula = run->choice.formula;
+    if (formula->takes_parameter && run->choice.parameter != formula->default_parameter)
+        snprintf(run->name, sizeof run->name, "%s%g", formula->name, run->choice.parameter);
+    else
+        snprintf(run->name, sizeof run->name, "%s", formula->name);
+}
+
+static int select_all_formulas(formula_runs *runs)
+{
+    runs->count = culprit_formula_count();
+    runs->runs = calloc(runs->count + 1, sizeof *runs->runs);
+    if (!runs->runs)
+        return report_out_of_memory();
+    for (size_t i = 0; i < runs->count; i++) {
+        const culprit_formula *formula = culprit_formula_at(i);
+        runs->runs[i].choice = (culprit_formula_choice){formula, formula->default_parameter};
+        name_formula(&runs->runs[i]);
+    }
+    return 0;
+}
+
+/* Fills runs from "all" or a comma-separated list of names. */
+static int select_formulas(const char *list, formula_runs *runs)
+{
+    *runs = (formula_runs){0};
+    if (strcmp(list, "all") == 0)
+        return select_all_formulas(runs);
+    char *copy = strdup(list);
+    runs->runs = calloc(strlen(list) / 2 + 2, sizeof *runs->runs); /* at most one per two bytes */
+    if (!copy || !runs->runs) {
+        free(copy);
+        return report_out_of_memory();
+    }
+    culprit_error err;
+    char *saved;
+    for (char *name = strtok_r(copy, ",", &saved); name; name = strtok_r(NULL, ",", &saved)) {
+        formula_run *run = &runs->runs[runs->count];
+        if (culprit_formula_find(name, &run->choice, &err)) {
+            free(copy);
+            return cli_usage_error(command, "%s", err.message);
+        }
+        name_formula(run);
+        runs->count++;
+    }
+    free(copy);
+    if (runs->count == 0)
+        return cli_usage_error(command, "--formula needs a formula name or all");
+    return 0;
+}
+
+/* ---- Evaluation ---------------------------------------------------------- */
+
+/* Everything the evaluation holds, released by eval_state_free. */
+typedef struct eval_state {
+    culprit_spectra spectra;
+    culprit_tally *tallies;
+    culprit_fault_list faults;
+    culprit_program_lines lines;
+    culprit_fault_location *locations;
+    double *scores, *confidence;
+    char program_hash[65];
+} eval_state;
+
+static void eval_state_free(eval_state *state)
+{
+    culprit_spectra_free(&state->spectra);
+    free(state->tallies);
+    culprit_fault_list_free(&state->faults);
+    culprit_program_lines_free(&state->lines);
+    free(state->locations);
+    free(state->scores);
+    free(state->confidence);
+}
+
+static culprit_status load_program(const eval_options *options, const cli_context *context, eval_state *state,
+                                   culprit_error *err)
+{
+    culprit_status status = cli_load_spectra(context, options->store, options->program, &state->spectra, err);
+    if (!status)
+        culprit_spectra_program_hash(&state->spectra, state->program_hash);
+    return status;
+}
+
+/* Loads the program and its tallies, and finds the faults in it. */
+static culprit_status prepare(const eval_options *options, const cli_context *context, eval_state *state,
+                              culprit_error *err)
+{
+    culprit_status status = culprit_faults_read(options->faults_path, &state->faults, err);
+    if (status)
+        return status;
+    status = load_program(options, context, state, err);
+    if (status)
+        return status;
+    size_t elements = state->spectra.element_count;
+    state->tallies = malloc((elements + 1) * sizeof *state->tallies);
+    state->scores = malloc((elements + 1) * sizeof *state->scores);
+    state->confidence = malloc((elements + 1) * sizeof *state->confidence);
+    state->locations = malloc(state->faults.count * sizeof *state->locations);
+    if (!state->tallies || !state->scores || !state->confidence || !state->locations)
+        return culprit_fail_memory(err);
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    culprit_totals totals;
+    status = culprit_spectra_tally(&state->spectra, &policy, state->tallies, &totals, err);
+    if (status)
+        return status;
+    status = culprit_program_lines_build(&state->spectra, state->tallies, &options->rank, &state->lines, err);
+    if (status)
+        return status;
+    if (state->lines.count == 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "the program has no executable lines of kind %s",
+                            options->rank.all_kinds ? "all" : culprit_kind_name(options->rank.kind));
+    return culprit_faults_resolve(&state->faults, &state->spectra, &state->lines, state->locations, err);
+}
+
+static culprit_status measure_formula(const eval_options *options, eval_state *state, formula_run *run,
+                                      culprit_error *err)
+{
+    const culprit_spectra *spectra = &state->spectra;
+    culprit_formula_score_all(&run->choice, state->tallies, spectra->element_count, state->scores,
+                              state->confidence);
+    const double *confidence = run->choice.formula->has_confidence ? state->confidence : NULL;
+    culprit_ranking ranking;
+    culprit_status status =
+        culprit_rank(spectra, state->tallies, state->scores, confidence, &options->rank, &ranking, err);
+    if (status)
+        return status;
+    status = culprit_eval_measure(&ranking, &state->lines, state->locations, state->faults.count,
+                                  options->ties, &run->measures, err);
+    culprit_ranking_free(&ranking);
+    return status;
+}
+
+/* ---- Output -------------------------------------------------------------- */
+
+static const culprit_fault *first_fault(const eval_state *state, const formula_run *run)
+{
+    return &state->faults.faults[run->measures.first_fault];
+}
+
+static void write_text(FILE *out, const eval_options *options, const eval_state *state,
+                       const formula_runs *runs)
+{
+    fprintf(out, "faulty version: %s\nfaulty lines:  ", options->version_name);
+    for (size_t i = 0; i < state->faults.count; i++)
+        fprintf(out, " %s:%u", state->faults.faults[i].file, (unsigned)state->faults.faults[i].line);
+    fprintf(out, "\nexecutable lines: %zu, executed by the tests: %zu; EXAM uses the %s rank\n\n",
+            state->lines.count, state->lines.executed_count, culprit_tie_policy_name(options->ties));
+    fprintf(out, "%-18s %-28s %7s %7s %8s %8s %9s  %s\n", "formula", "first faulty line", "best", "worst",
+            "average", "EXAM", "EXAM(run)", "well-localized");
+    for (size_t i = 0; i < runs->count; i++) {
+        const formula_run *run = &runs->runs[i];
+        const culprit_eval_measures *m = &run->measures;
+        char location[1024];
+        snprintf(location, sizeof location, "%s:%u", first_fault(state, run)->file,
+                 (unsigned)first_fault(state, run)->line);
+        fprintf(out, "%-18s %-28s %7.15g %7.15g %8.15g %7.2f%%", run->name, location, m->best_rank,
+                m->worst_rank, m->average_rank, 100 * m->exam);
+        if (isnan(m->exam_executed))
+            fprintf(out, " %9s", "-"); /* no line ran */
+        else
+            fprintf(out, " %8.2f%%", 100 * m->exam_executed);
+        fprintf(out, "  %s\n", m->well_localized ? "yes" : "no");
+    }
+}
+
+static void write_csv(FILE *out, const eval_options *options, const eval_state *state,
+                      const formula_runs *runs)
+{
+    fputs("formula,best,worst,average,exam,exam_executed,well_localized,rank,ties,first_faulty_line,"
+          "executable_lines,executed_lines,version\n",
+          out);
+    for (size_t i = 0; i < runs->count; i++) {
+        const formula_run *run = &runs->runs[i];
+        const culprit_eval_measures *m = &run->measures;
+        const double numbers[] = {m->best_rank, m->worst_rank, m->average_rank, m->exam, m->exam_executed};
+        cli_write_csv_field(out, run->name);
+        for (size_t n = 0; n < sizeof numbers / sizeof numbers[0]; n++) {
+            fputc(',', out);
+            cli_write_number(out, numbers[n], CLI_FORMAT_CSV);
+        }
+        fprintf(out, ",%s,", m->well_localized ? "true" : "false");
+        cli_write_number(out, m->rank, CLI_FORMAT_CSV);
+        fprintf(out, ",%s,", culprit_tie_policy_name(m->ties));
+        char location[1024];
+        snprintf(location, sizeof location, "%s:%u", first_fault(state, run)->file,
+                 (unsigned)first_fault(state, run)->line);
+        cli_write_csv_field(out, location);
+        fprintf(out, ",%zu,%zu,", m->executable_lines, m->executed_lines);
+        cli_write_csv_field(out, options->version_name);
+        fputc('\n', out);
+    }
+}
+
+static void write_json_member(FILE *out, const char *name, double value)
+{
+    fprintf(out, ", \"%s\": ", name);
+    cli_write_number(out, value, CLI_FORMAT_JSON);
+}
+
+static void write_json_fault(FILE *out, const culprit_fault *fault)
+{
+    fputs("{\"file\": ", out);
+    cli_write_json_string(out, fault->file);
+    fprintf(out, ", \"line\": %u}", (unsigned)fault->line);
+}
+
+static void write_json_result(FILE *out, const eval_state *state, const formula_run *run)
+{
+    const culprit_eval_measures *m = &run->measures;
+    fputs("    {\"formula\": ", out);
+    cli_write_json_string(out, run->name);
+    fputs(", \"first_fault\": ", out);
+    write_json_fault(out, first_fault(state, run));
+    write_json_member(out, "best", m->best_rank);
+    write_json_member(out, "worst", m->worst_rank);
+    write_json_member(out, "average", m->average_rank);
+    write_json_member(out, "rank", m->rank);
+    write_json_member(out, "exam", m->exam);
+    write_json_member(out, "exam_executed", m->exam_executed);
+    fprintf(out, ", \"well_localized\": %s}", m->well_localized ? "true" : "false");
+}
+
+/* The results format read by --summary (docs/eval.md). */
+static void write_json(FILE *out, const eval_options *options, const eval_state *state,
+                       const formula_runs *runs)
+{
+    fprintf(out, "{\n  \"culprit_eval\": %d,\n  \"version\": ", CLI_EVAL_RESULTS_VERSION);
+    cli_write_json_string(out, options->version_name);
+    fputs(",\n  \"faults_file\": ", out);
+    cli_write_json_string(out, options->faults_path);
+    fprintf(out, ",\n  \"program\": \"%s\",\n  \"kind\": \"%s\",\n  \"ties\": \"%s\",\n", state->program_hash,
+            options->rank.all_kinds ? "all" : culprit_kind_name(options->rank.kind),
+            culprit_tie_policy_name(options->ties));
+    fprintf(out, "  \"executable_lines\": %zu,\n  \"executed_lines\": %zu,\n  \"faults\": [",
+            state->lines.count, state->lines.executed_count);
+    for (size_t i = 0; i < state->faults.count; i++) {
+        fputs(i ? ", " : "", out);
+        write_json_fault(out, &state->faults.faults[i]);
+    }
+    fputs("],\n  \"results\": [\n", out);
+    for (size_t i = 0; i < runs->count; i++) {
+        write_json_result(out, state, &runs->runs[i]);
+        fputs(i + 1 < runs->count ? ",\n" : "\n", out);
+    }
+    fputs("  ]\n}\n", out);
+}
+
+static int write_results(const eval_options *options, const eval_state *state, const formula_runs *runs)
+{
+    switch (options->format) {
+    case CLI_FORMAT_CSV:
+        write_csv(stdout, options, state, runs);
+        break;
+    case CLI_FORMAT_JSON:
+        write_json(stdout, options, state, runs);
+        break;
+    default:
+        write_text(stdout, options, state, runs);
+        break;
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        culprit_error err;
+        culprit_fail(&err, CULPRIT_ERROR_INTERNAL, "cannot write the results");
+        return cli_report(&err);
+    }
+    return 0;
+}
+
+static int run_eval(const eval_options *options, const cli_context *context)
+{
+    formula_runs runs;
+    int exit_status = select_formulas(options->formulas, &runs);
+    if (exit_status) {
+        free(runs.runs);
+        return exit_status;
+    }
+    eval_state state = {0};
+    culprit_spectra_init(&state.spectra);
+    culprit_fault_list_init(&state.faults);
+    culprit_error err = {0};
+    culprit_status status = prepare(options, context, &state, &err);
+    for (size_t i = 0; !status && i < runs.count; i++)
+        status = measure_formula(options, &state, &runs.runs[i], &err);
+    exit_status = status ? cli_report(&err) : write_results(options, &state, &runs);
+    eval_state_free(&state);
+    free(runs.runs);
+    return exit_status;
+}
+
+int cmd_eval(int argc, char **argv, const cli_context *context)
+{
+    eval_options options;
+    int status = parse_options(argc, argv, &options);
+    if (status)
+        return status < 0 ? 0 : status;
+    if (options.summary)
+        return cli_eval_summary(&options.summary_options);
+    return run_eval(&options, context);
+}
