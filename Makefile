@@ -36,6 +36,10 @@ HEADERS := $(wildcard include/culprit/*.h src/*/*.h)
 
 VERSION := 0.1.0
 
+# The sanitized objects are only prerequisites of the ASan unit tests; keep
+# them so that the next `make check` does not rebuild the library.
+.SECONDARY: $(ASAN_LIB_OBJ)
+
 .PHONY: all deps check check-run unit unit-asan e2e bench bench-run demo demo-run install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc

@@ -12,11 +12,17 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 
-run_one() { # label command...
+run_one() { # label command...  (ASAN_PREFIX, if set, marks the summary lines)
     label=$1
     shift
-    if "$@" >"$log.out" 2>&1; then :; else
-        echo "FAIL: $label" >&2
+    # The exit status counts too: LeakSanitizer reports after the summary line.
+    "$@" >"$log.raw" 2>&1
+    code=$?
+    sed "s/^\([A-Za-z_-]*\): \([0-9]* passed\)/${ASAN_PREFIX:-}\1: \2/" "$log.raw" >"$log.out"
+    rm -f "$log.raw"
+    if [ $code -ne 0 ]; then
+        echo "FAIL: $label exited $code" >&2
+        echo "$label: 0 passed, 1 failed" >>"$log"   # counted even if its own line says 0 failed
         status=1
     fi
     cat "$log.out"
@@ -33,7 +39,7 @@ for part in "$@"; do
     unit) for t in "$build"/unit/test_*; do [ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"; done ;;
     unit-asan)
         for t in "$build"/asan/unit/test_*; do
-            [ -x "$t" ] && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+            [ -x "$t" ] && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ASAN_PREFIX=asan- \
                 run_one "asan/$(basename "$t")" "$t"
         done ;;
     e2e)

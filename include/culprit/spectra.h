@@ -117,6 +117,10 @@ culprit_status culprit_spectra_add_element(culprit_spectra *spectra, culprit_kin
                                            uint32_t line, uint32_t column, const char *name,
                                            uint32_t *index, culprit_error *err);
 
+/* Makes room for count more tests at once (the matrix is then allocated
+ * once instead of grown by doubling); optional. */
+culprit_status culprit_spectra_reserve_tests(culprit_spectra *spectra, size_t count, culprit_error *err);
+
 /* Appends a test with an all-zero hit row. */
 culprit_status culprit_spectra_add_test(culprit_spectra *spectra, const char *name, culprit_verdict verdict,
                                         size_t *index, culprit_error *err);

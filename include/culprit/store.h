@@ -41,8 +41,15 @@ culprit_status culprit_store_save_program(culprit_store *store, const culprit_sp
 
 /* Records test `test` of spectra (verdict, duration, hit row, counts) under
  * program_id in one transaction, replacing a stored test of the same name. */
-culprit_status culprit_store_save_test(culprit_store *store, int64_t program_id, const culprit_spectra *spectra,
-                                       size_t test, culprit_error *err);
+culprit_status culprit_store_save_test(culprit_store *store, int64_t program_id,
+                                       const culprit_spectra *spectra, size_t test, culprit_error *err);
+
+/* Records tests first .. first+count-1 of spectra like culprit_store_save_test,
+ * but all in one transaction (all or none are saved): for importers, which
+ * have every test at once and need no per-test durability. */
+culprit_status culprit_store_save_tests(culprit_store *store, int64_t program_id,
+                                        const culprit_spectra *spectra, size_t first, size_t count,
+                                        culprit_error *err);
 
 /* The current program (the one saved or selected last); 0 when none. */
 culprit_status culprit_store_current_program(culprit_store *store, int64_t *program_id, culprit_error *err);

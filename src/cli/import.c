@@ -13,8 +13,8 @@ const char cli_usage_import[] =
     "   or: culprit import csv FILE [--store DIR]\n"
     "   or: culprit import json FILE [--store DIR]\n\n"
     "Records spectra written by another tool as a program and its tests in the store\n"
-    "(created if missing).  Tests already stored under the same program and name are\n"
-    "replaced.\n\n"
+    "(created if missing), all tests in one transaction.  Tests already stored under\n"
+    "the same program and name are replaced.\n\n"
     "gzoltar   GZoltar's text files: --spectra lists one component per line ('path:LINE',\n"
     "          or GZoltar names such as 'org.x$Y#m(int):42'; a first line 'name' is a\n"
     "          header); --matrix has one row per test, a 0/1 per component, then +\n"
@@ -77,8 +77,8 @@ static culprit_status save(culprit_store *store, const culprit_spectra *spectra,
                            int64_t *program, culprit_error *err)
 {
     culprit_status status = culprit_store_save_program(store, spectra, source, program, err);
-    for (size_t t = 0; t < spectra->test_count && !status; t++)
-        status = culprit_store_save_test(store, *program, spectra, t, err);
+    if (!status)
+        status = culprit_store_save_tests(store, *program, spectra, 0, spectra->test_count, err);
     return status;
 }
 

@@ -224,12 +224,13 @@ culprit_status culprit_spectra_add_element(culprit_spectra *spectra, culprit_kin
     return CULPRIT_OK;
 }
 
-/* Makes room for one more test: its entry, counts and hit row. */
-static culprit_status reserve_test(culprit_spectra *spectra, culprit_error *err)
+/* Grows the test arrays and the hit matrix to hold `wanted` tests. */
+static culprit_status grow_tests(culprit_spectra *spectra, size_t wanted, culprit_error *err)
 {
-    if (spectra->test_count < spectra->test_capacity)
+    if (spectra->test_count == 0)
+        spectra->words_per_test = (spectra->element_count + 63) / 64;
+    if (wanted <= spectra->test_capacity)
         return CULPRIT_OK;
-    size_t wanted = spectra->test_capacity ? spectra->test_capacity * 2 : 16;
     if (spectra->words_per_test && wanted > SIZE_MAX / sizeof(uint64_t) / spectra->words_per_test)
         return culprit_fail_memory(err);
     culprit_test *tests = realloc(spectra->tests, wanted * sizeof *tests);
@@ -251,14 +252,19 @@ static culprit_status reserve_test(culprit_spectra *spectra, culprit_error *err)
     return CULPRIT_OK;
 }
 
+culprit_status culprit_spectra_reserve_tests(culprit_spectra *spectra, size_t count, culprit_error *err)
+{
+    return grow_tests(spectra, spectra->test_count + count, err);
+}
+
 culprit_status culprit_spectra_add_test(culprit_spectra *spectra, const char *name, culprit_verdict verdict,
                                         size_t *index, culprit_error *err)
 {
     if ((unsigned)verdict >= CULPRIT_VERDICT_COUNT)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unknown verdict %d", (int)verdict);
-    if (spectra->test_count == 0)
-        spectra->words_per_test = (spectra->element_count + 63) / 64;
-    culprit_status status = reserve_test(spectra, err);
+    size_t doubled = spectra->test_capacity ? spectra->test_capacity * 2 : 16;
+    culprit_status status =
+        spectra->test_count < spectra->test_capacity ? CULPRIT_OK : grow_tests(spectra, doubled, err);
     if (status)
         return status;
     char *copy = strdup(name);

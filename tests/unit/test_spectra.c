@@ -145,8 +145,33 @@ static void test_tally(void)
     culprit_spectra_free(&s);
 }
 
+/* Reserving first gives the same matrix as growing one test at a time. */
+static void test_reserve(void)
+{
+    culprit_spectra s;
+    culprit_error err;
+    culprit_spectra_init(&s);
+    for (int e = 0; e < 130; e++)
+        culprit_spectra_add_element(&s, CULPRIT_KIND_BLOCK, CULPRIT_NO_FILE, 0, 0, NULL, NULL, &err);
+    CHECK_INT(culprit_spectra_reserve_tests(&s, 1000, &err), 0);
+    CHECK_INT(s.test_capacity, 1000);
+    CHECK_INT(s.words_per_test, 3);
+    for (int t = 0; t < 1001; t++) { /* one past the reservation: growth still works */
+        size_t test;
+        CHECK_INT(culprit_spectra_add_test(&s, "t", CULPRIT_VERDICT_PASS, &test, &err), 0);
+        culprit_spectra_set_hit(&s, test, (uint32_t)(t % 130));
+    }
+    size_t wrong = 0;
+    for (int t = 0; t < 1001; t++)
+        for (uint32_t e = 0; e < 130; e++)
+            wrong += culprit_spectra_hit(&s, (size_t)t, e) != (e == (uint32_t)(t % 130));
+    CHECK_INT(wrong, 0);
+    culprit_spectra_free(&s);
+}
+
 int main(void)
 {
+    test_reserve();
     test_names();
     test_tables();
     test_tally();

@@ -1,0 +1,132 @@
+/*
+ * schema.c - the store's schema, as a list of migrations.
+ *
+ * A database's PRAGMA user_version is the number of migrations applied to
+ * it.  A new database starts at version 0 and runs them all; a database of
+ * an older culprit runs the ones it lacks.  To change the schema, append a
+ * step (never edit a released one: stores in the field have already run
+ * it), bump CULPRIT_STORE_SCHEMA_VERSION in store.h, update
+ * culprit_store_check_tables if a table appears, and document the change in
+ * docs/store.md.  All steps run in the caller's single write transaction, so
+ * an interrupted upgrade leaves the database at its old version.
+ */
+#include "store/store_internal.h"
+
+#include <stdio.h>
+
+#include "culprit/error.h"
+
+typedef struct migration_step {
+    int to_version;
+    const char *sql;
+} migration_step;
+
+/* Version 1: programs, their files and elements, and tests.  Column meanings
+ * are in docs/store.md; the comments here say why a column looks as it does. */
+static const char schema_version_1[] =
+    /* Small settings, e.g. key 'current_program'. */
+    "CREATE TABLE meta ("
+    "    key TEXT PRIMARY KEY NOT NULL,"
+    "    value"
+    ");"
+    /* One row per distinct element table; hash makes rebuilt programs
+     * distinct, so their spectra are never mixed. */
+    "CREATE TABLE programs ("
+    "    id INTEGER PRIMARY KEY,"
+    "    hash TEXT NOT NULL UNIQUE,"
+    "    source TEXT,"
+    "    created_at TEXT NOT NULL,"
+    "    file_count INTEGER NOT NULL,"
+    "    element_count INTEGER NOT NULL"
+    ");"
+    /* WITHOUT ROWID: the natural key is the row's only identity, and rows
+     * are inserted and read in key order. */
+    "CREATE TABLE files ("
+    "    program_id INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,"
+    "    ordinal INTEGER NOT NULL,"
+    "    path TEXT NOT NULL,"
+    "    PRIMARY KEY (program_id, ordinal)"
+    ") WITHOUT ROWID;"
+    /* Kinds by name, not by enum value, so a culprit that adds a kind can
+     * still read old stores and an old culprit can say what it does not know. */
+    "CREATE TABLE elements ("
+    "    program_id INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,"
+    "    ordinal INTEGER NOT NULL,"
+    "    kind TEXT NOT NULL,"
+    "    file_ordinal INTEGER,"
+    "    line INTEGER NOT NULL,"
+    "    column INTEGER NOT NULL,"
+    "    name TEXT,"
+    "    PRIMARY KEY (program_id, ordinal),"
+    "    FOREIGN KEY (program_id, file_ordinal) REFERENCES files(program_id, ordinal)"
+    ") WITHOUT ROWID;"
+    /* id gives the order tests were first saved in; the whole hit row is one
+     * blob because it is read whole, straight into the matrix. */
+    "CREATE TABLE tests ("
+    "    id INTEGER PRIMARY KEY,"
+    "    program_id INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,"
+    "    name TEXT NOT NULL,"
+    "    verdict TEXT NOT NULL,"
+    "    duration REAL,"
+    "    hits BLOB NOT NULL,"
+    "    counts BLOB,"
+    "    recorded_at TEXT NOT NULL,"
+    "    UNIQUE (program_id, name)"
+    ");"
+    /* Loading reads one program's tests in id order. */
+    "CREATE INDEX tests_by_program ON tests(program_id, id);";
+
+static const migration_step migrations[] = {
+    {1, schema_version_1},
+};
+
+static culprit_status set_version(const culprit_store *store, int version, culprit_error *err)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d",
+             (int)CULPRIT_STORE_APPLICATION_ID, version);
+    return culprit_store_execute(store, sql, "recording the schema version", err);
+}
+
+culprit_status culprit_store_migrate(const culprit_store *store, int version, culprit_error *err)
+{
+    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
+        if (migrations[i].to_version <= version)
+            continue;
+        char doing[64];
+        snprintf(doing, sizeof doing, "upgrading the store to schema version %d", migrations[i].to_version);
+        culprit_status status = culprit_store_execute(store, migrations[i].sql, doing, err);
+        if (status == CULPRIT_OK)
+            status = set_version(store, migrations[i].to_version, err);
+        if (status != CULPRIT_OK)
+            return status;
+    }
+    return CULPRIT_OK;
+}
+
+culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err)
+{
+    static const char *const tables[] = {"meta", "programs", "files", "elements", "tests"};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        /* Reading one row touches the table's root page, where damage to a
+         * small store usually is, at the cost of a page read. */
+        char sql[64];
+        snprintf(sql, sizeof sql, "SELECT 1 FROM %s LIMIT 1", tables[i]);
+        sqlite3_stmt *statement;
+        int code = sqlite3_prepare_v2(store->database, sql, -1, &statement, NULL);
+        if (code == SQLITE_ERROR) {
+            sqlite3_finalize(statement);
+            return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: table '%s' is missing",
+                                store->path, tables[i]);
+        }
+        if (code == SQLITE_OK)
+            code = sqlite3_step(statement);
+        culprit_status status = CULPRIT_OK;
+        if (code != SQLITE_ROW && code != SQLITE_DONE)
+            status = culprit_store_sqlite_error(store, code, "checking the store", err);
+        sqlite3_finalize(statement);
+        if (status != CULPRIT_OK)
+            return status;
+    }
+    return CULPRIT_OK;
+}

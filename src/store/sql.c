@@ -1,0 +1,89 @@
+/*
+ * sql.c - the small helpers every store file uses to talk to SQLite, and the
+ * one place that turns SQLite's error codes into culprit_error messages.
+ *
+ * Every message starts with the database path, so that a user with several
+ * stores knows which one is meant.  Corruption is reported in one fixed
+ * form ("store is corrupt (SQLite: ...)") wherever SQLite notices it, since
+ * SQLite notices damaged pages only when it reads them.
+ */
+#include "store/store_internal.h"
+
+#include "culprit/error.h"
+
+culprit_status culprit_store_sqlite_error(const culprit_store *store, int code, const char *doing,
+                                          culprit_error *err)
+{
+    const char *message = store->database ? sqlite3_errmsg(store->database) : sqlite3_errstr(code);
+    switch (code & 0xff) {
+    case SQLITE_NOTADB:
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: not a culprit store (not an SQLite database)",
+                            store->path);
+    case SQLITE_CORRUPT:
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt (SQLite: %s)", store->path,
+                            message);
+    case SQLITE_NOMEM:
+        return culprit_fail_memory(err);
+    default:
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: %s: %s", store->path, doing, message);
+    }
+}
+
+culprit_status culprit_store_prepare(const culprit_store *store, const char *sql, sqlite3_stmt **statement,
+                                     culprit_error *err)
+{
+    int code = sqlite3_prepare_v2(store->database, sql, -1, statement, NULL);
+    if (code != SQLITE_OK) {
+        sqlite3_finalize(*statement);
+        *statement = NULL;
+        return culprit_store_sqlite_error(store, code, "preparing a query", err);
+    }
+    return CULPRIT_OK;
+}
+
+culprit_status culprit_store_execute(const culprit_store *store, const char *sql, const char *doing,
+                                     culprit_error *err)
+{
+    int code = sqlite3_exec(store->database, sql, NULL, NULL, NULL);
+    if (code != SQLITE_OK)
+        return culprit_store_sqlite_error(store, code, doing, err);
+    return CULPRIT_OK;
+}
+
+culprit_status culprit_store_query_integer(const culprit_store *store, const char *sql, int64_t *value,
+                                           culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare(store, sql, &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_step(statement);
+    if (code == SQLITE_ROW) {
+        *value = sqlite3_column_int64(statement, 0);
+    } else if (code == SQLITE_DONE) {
+        *value = 0;
+    } else {
+        status = culprit_store_sqlite_error(store, code, "querying the database", err);
+    }
+    sqlite3_finalize(statement);
+    return status;
+}
+
+culprit_status culprit_store_begin(const culprit_store *store, bool write, culprit_error *err)
+{
+    return culprit_store_execute(store, write ? "BEGIN IMMEDIATE" : "BEGIN", "starting a transaction", err);
+}
+
+culprit_status culprit_store_commit(const culprit_store *store, culprit_error *err)
+{
+    culprit_status status = culprit_store_execute(store, "COMMIT", "committing a transaction", err);
+    if (status != CULPRIT_OK)
+        culprit_store_rollback(store);
+    return status;
+}
+
+void culprit_store_rollback(const culprit_store *store)
+{
+    if (!sqlite3_get_autocommit(store->database))
+        (void)sqlite3_exec(store->database, "ROLLBACK", NULL, NULL, NULL);
+}

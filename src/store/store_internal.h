@@ -1,0 +1,126 @@
+/*
+ * store_internal.h - what the files of src/store/ share; not part of the
+ * public API (include/culprit/store.h is).
+ *
+ * The store is split by concern:
+ *   store.c      locating and opening the database (directory, file checks,
+ *                connection settings), closing it
+ *   identify.c   deciding whether a database is a culprit store, and which
+ *                schema version it has, without writing anything
+ *   schema.c     the schema and the table of migrations between versions
+ *   sql.c        statement and transaction helpers; SQLite errors -> messages
+ *   blob.c       the byte encodings of hit rows and sparse counts
+ *   programs.c   saving, finding and selecting programs
+ *   tests.c      saving one test per transaction
+ *   load.c       loading a program and its tests into a culprit_spectra
+ * docs/store.md describes the resulting database for users.
+ */
+#ifndef CULPRIT_STORE_INTERNAL_H
+#define CULPRIT_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "culprit/store.h"
+
+/* PRAGMA application_id of every culprit database: "CULP" in ASCII. */
+enum { CULPRIT_STORE_APPLICATION_ID = 0x43554c50 };
+
+/* The database file inside the store directory. */
+#define CULPRIT_STORE_DATABASE_NAME "culprit.db"
+
+/* An open connection.  Also used, on the stack, for the short-lived
+ * connections that culprit_store_open makes to check and migrate a database
+ * before the real one is opened. */
+struct culprit_store {
+    sqlite3 *database;
+    char *path; /* owned: DIRECTORY/culprit.db, the first word of every message */
+};
+
+/* ---- sql.c ---- */
+
+/* Turns a failed SQLite call into err: corruption and "not a database" get
+ * the messages of docs/store.md, anything else says what was being done
+ * ("saving test 'x'") and SQLite's message.  Returns the status set. */
+culprit_status culprit_store_sqlite_error(const culprit_store *store, int code, const char *doing,
+                                          culprit_error *err);
+culprit_status culprit_store_prepare(const culprit_store *store, const char *sql, sqlite3_stmt **statement,
+                                     culprit_error *err);
+/* Runs SQL that returns no rows (several statements allowed). */
+culprit_status culprit_store_execute(const culprit_store *store, const char *sql, const char *doing,
+                                     culprit_error *err);
+/* Runs SQL whose first row's first column is an integer (e.g. a PRAGMA). */
+culprit_status culprit_store_query_integer(const culprit_store *store, const char *sql, int64_t *value,
+                                           culprit_error *err);
+/* BEGIN IMMEDIATE when writing (takes the write lock up front, so a busy
+ * writer makes us wait in the busy handler instead of failing later), plain
+ * BEGIN for a consistent read snapshot. */
+culprit_status culprit_store_begin(const culprit_store *store, bool write, culprit_error *err);
+culprit_status culprit_store_commit(const culprit_store *store, culprit_error *err);
+/* Abandons the open transaction, if any; used on error paths, where the
+ * first error is the one worth reporting, so it reports nothing itself. */
+void culprit_store_rollback(const culprit_store *store);
+
+/* ---- identify.c ---- */
+
+/* Checks the first bytes of path without SQLite.  *exists is false when
+ * there is no file; *empty is true for a zero-length file (which SQLite
+ * treats as a new database).  Anything that is not an SQLite file fails with
+ * "not a culprit store (not an SQLite database)". */
+culprit_status culprit_store_check_file(const char *path, bool *exists, bool *empty, culprit_error *err);
+
+/* Reads the application id, schema version and table count of an open
+ * connection, reading only.  Sets *version to the schema version: 0 for an
+ * empty database that nobody has claimed yet.  Fails for foreign databases,
+ * newer schema versions and visible corruption. */
+culprit_status culprit_store_identify(const culprit_store *store, int *version, culprit_error *err);
+
+/* ---- schema.c ---- */
+
+/* Brings a database from schema version `version` (0 = empty) to
+ * CULPRIT_STORE_SCHEMA_VERSION.  Runs in the caller's write transaction. */
+culprit_status culprit_store_migrate(const culprit_store *store, int version, culprit_error *err);
+
+/* A cheap sanity check of a current-version database: every table of the
+ * schema exists and its first page can be read. */
+culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err);
+
+/* ---- blob.c ---- */
+
+/* Bytes of a stored hit row: one little-endian 64-bit word per 64 elements. */
+size_t culprit_store_hits_bytes(size_t element_count);
+/* A hit row's words as stored.  On little-endian hosts (all the usual ones)
+ * returns row itself; otherwise byte-swaps into scratch, which must hold
+ * words words. */
+const void *culprit_store_encode_hits(const uint64_t *row, size_t words, uint64_t *scratch);
+/* Copies a stored hit blob into row, byte-swapping on big-endian hosts. */
+void culprit_store_decode_hits(const void *blob, size_t words, uint64_t *row);
+
+/* Encodes counts as docs/store.md says into a new malloc'd *blob (the
+ * caller frees it).  Returns -1 when out of memory. */
+int culprit_store_encode_counts(const culprit_counts *counts, unsigned char **blob, size_t *size);
+
+/* Decoded counts of one test; the arrays grow and are reused across tests. */
+typedef struct culprit_store_counts_buffer {
+    size_t length, capacity;
+    uint32_t *elements;
+    uint64_t *counts;
+} culprit_store_counts_buffer;
+
+typedef enum culprit_store_decode_result {
+    CULPRIT_STORE_DECODE_OK,
+    CULPRIT_STORE_DECODE_MALFORMED,
+    CULPRIT_STORE_DECODE_NO_MEMORY,
+} culprit_store_decode_result;
+
+/* Decodes a counts blob, checking that element ids ascend and stay below
+ * element_count.  On MALFORMED, *problem says what is wrong. */
+culprit_store_decode_result culprit_store_decode_counts(const unsigned char *blob, size_t size,
+                                                        size_t element_count,
+                                                        culprit_store_counts_buffer *out,
+                                                        const char **problem);
+void culprit_store_counts_buffer_free(culprit_store_counts_buffer *buffer);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * tests.c - saving one test: its verdict, duration, hit row and counts.
+ *
+ * Each test is its own BEGIN IMMEDIATE ... COMMIT, so a `culprit run` that is
+ * killed loses at most the test in flight, and many `culprit test`
+ * processes can save concurrently: each waits for the write lock in the
+ * busy handler rather than failing.  A test saved again under the same
+ * program and name replaces the old result but keeps its place (its id) in
+ * the order tests are loaded, so re-running a flaky test does not reshuffle
+ * the matrix.  culprit_store_save_tests is the batch form for importers,
+ * which have every test at once: one transaction for all of them is an
+ * order of magnitude faster, and an interrupted import is simply re-run.
+ */
+#include "store/store_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "culprit/error.h"
+
+/* Checks that test's spectra fits program_id: the stored hit rows of one
+ * program must all have the same width. */
+static culprit_status check_program(const culprit_store *store, int64_t program_id,
+                                    const culprit_spectra *spectra, culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status =
+        culprit_store_prepare(store, "SELECT element_count FROM programs WHERE id = ?", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, program_id);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    if (code == SQLITE_DONE)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: no program %lld in the store", store->path,
+                              (long long)program_id);
+    else if (code != SQLITE_ROW)
+        status = culprit_store_sqlite_error(store, code, "looking up a program", err);
+    else if (sqlite3_column_int64(statement, 0) != (sqlite3_int64)spectra->element_count)
+        status = culprit_fail(
+            err, CULPRIT_ERROR_INPUT, "%s: program %lld has %lld elements, the tests have %zu", store->path,
+            (long long)program_id, (long long)sqlite3_column_int64(statement, 0), spectra->element_count);
+    sqlite3_finalize(statement);
+    return status;
+}
+
+/* Counts must be sorted and in range, or the encoding's gaps would wrap. */
+static culprit_status check_counts(const culprit_store *store, const culprit_spectra *spectra, size_t test,
+                                   const culprit_counts *counts, culprit_error *err)
+{
+    for (size_t i = 0; i < counts->length; i++) {
+        bool ascending = i == 0 || counts->elements[i] > counts->elements[i - 1];
+        if (!ascending || counts->elements[i] >= spectra->element_count)
+            return culprit_fail(err, CULPRIT_ERROR_INTERNAL,
+                                "%s: test '%s' has unsorted or out-of-range counts", store->path,
+                                spectra->tests[test].name);
+    }
+    return CULPRIT_OK;
+}
+
+/* The blobs of one test, ready to bind. */
+typedef struct test_blobs {
+    const void *hits;
+    size_t hits_bytes;
+    uint64_t *hits_scratch; /* owned: byte-swapped row on big-endian hosts */
+    unsigned char *counts;  /* owned; NULL when the test has no counts */
+    size_t counts_bytes;
+} test_blobs;
+
+static void free_blobs(test_blobs *blobs)
+{
+    free(blobs->hits_scratch);
+    free(blobs->counts);
+}
+
+static culprit_status encode_blobs(const culprit_store *store, const culprit_spectra *spectra, size_t test,
+                                   test_blobs *blobs, culprit_error *err)
+{
+    *blobs = (test_blobs){0};
+    blobs->hits_bytes = culprit_store_hits_bytes(spectra->element_count);
+    size_t words = blobs->hits_bytes / sizeof(uint64_t);
+    blobs->hits_scratch = malloc(words ? blobs->hits_bytes : 1);
+    if (!blobs->hits_scratch)
+        return culprit_fail_memory(err);
+    blobs->hits = culprit_store_encode_hits(culprit_spectra_row(spectra, test), words, blobs->hits_scratch);
+    const culprit_counts *counts = spectra->counts ? &spectra->counts[test] : NULL;
+    if (!counts || counts->length == 0)
+        return CULPRIT_OK;
+    culprit_status status = check_counts(store, spectra, test, counts, err);
+    if (status == CULPRIT_OK &&
+        culprit_store_encode_counts(counts, &blobs->counts, &blobs->counts_bytes) != 0)
+        status = culprit_fail_memory(err);
+    return status;
+}
+
+static int bind_test(sqlite3_stmt *statement, int64_t program_id, const culprit_test *test,
+                     const test_blobs *blobs)
+{
+    int code = sqlite3_bind_int64(statement, 1, program_id);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_text(statement, 2, test->name, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_text(statement, 3, culprit_verdict_name(test->verdict), -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = test->duration_seconds < 0 ? sqlite3_bind_null(statement, 4)
+                                          : sqlite3_bind_double(statement, 4, test->duration_seconds);
+    if (code == SQLITE_OK) /* zeroblob: a zero-length hits row must still be non-NULL */
+        code = blobs->hits_bytes
+                   ? sqlite3_bind_blob(statement, 5, blobs->hits, (int)blobs->hits_bytes, SQLITE_STATIC)
+                   : sqlite3_bind_zeroblob(statement, 5, 0);
+    if (code == SQLITE_OK)
+        code = blobs->counts
+                   ? sqlite3_bind_blob(statement, 6, blobs->counts, (int)blobs->counts_bytes, SQLITE_STATIC)
+                   : sqlite3_bind_null(statement, 6);
+    return code;
+}
+
+/* Encodes test and runs the prepared insert for it. */
+static culprit_status insert_test(const culprit_store *store, sqlite3_stmt *statement, int64_t program_id,
+                                  const culprit_spectra *spectra, size_t test, culprit_error *err)
+{
+    test_blobs blobs;
+    culprit_status status = encode_blobs(store, spectra, test, &blobs, err);
+    if (status == CULPRIT_OK) {
+        int code = bind_test(statement, program_id, &spectra->tests[test], &blobs);
+        if (code == SQLITE_OK)
+            code = sqlite3_step(statement);
+        if (code == SQLITE_DONE)
+            code = sqlite3_reset(statement);
+        if (code != SQLITE_OK) {
+            char doing[200];
+            snprintf(doing, sizeof doing, "saving test '%.150s'", spectra->tests[test].name);
+            status = culprit_store_sqlite_error(store, code, doing, err);
+        }
+    }
+    free_blobs(&blobs);
+    return status;
+}
+
+/* The body of save_tests' transaction. */
+static culprit_status insert_tests(const culprit_store *store, int64_t program_id,
+                                   const culprit_spectra *spectra, size_t first, size_t count,
+                                   culprit_error *err)
+{
+    culprit_status status = check_program(store, program_id, spectra, err);
+    if (status != CULPRIT_OK)
+        return status;
+    sqlite3_stmt *statement;
+    status = culprit_store_prepare(
+        store,
+        "INSERT INTO tests (program_id, name, verdict, duration, hits, counts, recorded_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+        " ON CONFLICT (program_id, name) DO UPDATE SET verdict = excluded.verdict,"
+        " duration = excluded.duration, hits = excluded.hits, counts = excluded.counts,"
+        " recorded_at = excluded.recorded_at",
+        &statement, err);
+    for (size_t test = first; test < first + count && status == CULPRIT_OK; test++)
+        status = insert_test(store, statement, program_id, spectra, test, err);
+    sqlite3_finalize(statement);
+    return status;
+}
+
+culprit_status culprit_store_save_tests(culprit_store *store, int64_t program_id,
+                                        const culprit_spectra *spectra, size_t first, size_t count,
+                                        culprit_error *err)
+{
+    if (first > spectra->test_count || count > spectra->test_count - first)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: saving tests %zu to %zu of %zu", store->path,
+                            first, first + count, spectra->test_count);
+    for (size_t test = first; test < first + count; test++)
+        if ((unsigned)spectra->tests[test].verdict >= CULPRIT_VERDICT_COUNT)
+            return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: test '%s' has no valid verdict",
+                                store->path, spectra->tests[test].name);
+    culprit_status status = culprit_store_begin(store, true, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = insert_tests(store, program_id, spectra, first, count, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_commit(store, err);
+    else
+        culprit_store_rollback(store);
+    return status;
+}
+
+culprit_status culprit_store_save_test(culprit_store *store, int64_t program_id,
+                                       const culprit_spectra *spectra, size_t test, culprit_error *err)
+{
+    if (test >= spectra->test_count)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: saving test %zu of %zu", store->path, test,
+                            spectra->test_count);
+    return culprit_store_save_tests(store, program_id, spectra, test, 1, err);
+}
