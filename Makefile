@@ -107,7 +107,7 @@ demo: deps
 	@$(MAKE) --no-print-directory demo-run
 
 demo-run: all
-	@sh examples/demo.sh $(BUILD)/culprit
+	@mkdir -p $(BUILD)/demo && DEMO_DIR=$(abspath $(BUILD))/demo sh examples/demo.sh $(BUILD)/culprit
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "culprit/error.h"
+#include "culprit/rank.h"
 #include "culprit/spectra.h"
 #include "culprit/store.h"
 
@@ -85,5 +86,9 @@ culprit_status cli_load_spectra(const cli_context *context, const char *store_op
 
 /* Reads --errors-as / --timeouts-as values: fail, pass or skip. */
 int cli_parse_outcome(const char *command, const char *option, const char *text, culprit_outcome *outcome);
+
+/* --kind KIND|all and --ties worst|best|average, shared by rank and eval. */
+int cli_parse_kind(const char *command, const char *text, culprit_rank_options *options);
+int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *policy);
 
 #endif

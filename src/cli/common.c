@@ -156,3 +156,24 @@ int cli_parse_outcome(const char *command, const char *option, const char *text,
         return cli_usage_error(command, "%s expects fail, pass or skip, not '%s'", option, text);
     return 0;
 }
+
+int cli_parse_kind(const char *command, const char *text, culprit_rank_options *options)
+{
+    if (strcmp(text, "all") == 0) {
+        options->all_kinds = true;
+        return 0;
+    }
+    options->all_kinds = false;
+    if (culprit_kind_parse(text, &options->kind) != 0)
+        return cli_usage_error(command,
+                               "unknown kind '%s' (expected line, block, edge, branch, return, predicate or all)",
+                               text);
+    return 0;
+}
+
+int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *policy)
+{
+    if (culprit_tie_policy_parse(text, policy) != 0)
+        return cli_usage_error(command, "unknown tie policy '%s' (expected worst, best or average)", text);
+    return 0;
+}

@@ -81,18 +81,6 @@ typedef struct formula_runs {
 
 /* ---- Options ------------------------------------------------------------- */
 
-static int parse_kind(const char *text, culprit_rank_options *rank)
-{
-    if (strcmp(text, "all") == 0) {
-        rank->all_kinds = true;
-        return 0;
-    }
-    rank->all_kinds = false;
-    if (culprit_kind_parse(text, &rank->kind) != 0)
-        return cli_usage_error(command, "unknown kind '%s'", text);
-    return 0;
-}
-
 static int parse_option(int option, eval_options *options)
 {
     switch (option) {
@@ -106,10 +94,7 @@ static int parse_option(int option, eval_options *options)
         return 0;
     case 't':
         options->eval_only_option = "--ties";
-        if (culprit_tie_policy_parse(optarg, &options->ties) != 0)
-            return cli_usage_error(command, "unknown tie policy '%s' (expected worst, best or average)",
-                                   optarg);
-        return 0;
+        return cli_parse_ties(command, optarg, &options->ties);
     case 'o':
         return cli_parse_format(command, optarg, &options->format);
     case 's':
@@ -122,7 +107,7 @@ static int parse_option(int option, eval_options *options)
         return 0;
     case 'k':
         options->eval_only_option = "--kind";
-        return parse_kind(optarg, &options->rank);
+        return cli_parse_kind(command, optarg, &options->rank);
     case 'n':
         options->version_name = optarg;
         options->eval_only_option = "--version-name";

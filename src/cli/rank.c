@@ -51,19 +51,6 @@ typedef struct rank_command {
     culprit_verdict_policy policy;
 } rank_command;
 
-static int parse_kind(const char *text, culprit_rank_options *options)
-{
-    if (strcmp(text, "all") == 0) {
-        options->all_kinds = true;
-        return 0;
-    }
-    options->all_kinds = false;
-    if (culprit_kind_parse(text, &options->kind) != 0)
-        return cli_usage_error("rank", "unknown kind '%s' (expected line, block, edge, branch, return, "
-                                       "predicate or all)", text);
-    return 0;
-}
-
 static int parse_view(const char *text, rank_command *command)
 {
     command->view_given = true;
@@ -76,20 +63,13 @@ static int parse_view(const char *text, rank_command *command)
     return 0;
 }
 
-static int parse_ties(const char *text, rank_command *command)
-{
-    if (culprit_tie_policy_parse(text, &command->ties) != 0)
-        return cli_usage_error("rank", "unknown tie policy '%s' (expected worst, best or average)", text);
-    return 0;
-}
-
 static int parse_option(int option, rank_command *command)
 {
     switch (option) {
     case 'f': command->formula_name = optarg; return 0;
-    case 'k': return parse_kind(optarg, &command->rank);
+    case 'k': return cli_parse_kind("rank", optarg, &command->rank);
     case 'v': return parse_view(optarg, command);
-    case 't': return parse_ties(optarg, command);
+    case 't': return cli_parse_ties("rank", optarg, &command->ties);
     case 'n': command->top_given = true; return cli_parse_count("rank", "--top", optarg, &command->top);
     case 'F': return cli_parse_format("rank", optarg, &command->format);
     case 'E': return cli_parse_outcome("rank", "--errors-as", optarg, &command->policy.error_as);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "culprit/interchange.h"
+#include "interchange/csv_fields.h"
 #include "interchange/text_lines.h"
 
 static culprit_status read_components(const char *path, culprit_spectra *spectra, culprit_error *err)
@@ -33,24 +34,17 @@ static culprit_status read_components(const char *path, culprit_spectra *spectra
     return status;
 }
 
-/* The name field of a tests.csv row: up to the first unquoted comma. */
+/* The name field of a tests.csv row (its first field); NULL on a quoting
+ * error or when out of memory. */
 static char *csv_first_field(const char *line)
 {
-    if (line[0] != '"')
-        return strndup(line, strcspn(line, ","));
     char *field = malloc(strlen(line) + 1);
-    if (!field)
+    const char *cursor = line;
+    size_t bad = 0;
+    if (field && csv_next_field(line, &cursor, field, &bad) == 0) {
+        free(field);
         return NULL;
-    size_t out = 0;
-    for (const char *p = line + 1; *p; p++) {
-        if (*p == '"' && p[1] == '"')
-            field[out++] = *p++;
-        else if (*p == '"')
-            break;
-        else
-            field[out++] = *p;
     }
-    field[out] = '\0';
     return field;
 }
 
@@ -91,7 +85,9 @@ static culprit_status read_test_names(const char *path, name_list *list, culprit
             list->capacity = wanted;
         }
         char *name = csv ? csv_first_field(lines.line) : strdup(lines.line);
-        if (!name)
+        if (!name && csv)
+            status = culprit_fail_at(err, path, lines.number, 1, "expected a test name, found a broken quote");
+        else if (!name)
             status = culprit_fail_memory(err);
         else
             list->names[list->count++] = name;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "culprit/interchange.h"
+#include "interchange/csv_fields.h"
 #include "interchange/text_lines.h"
 
 void culprit_csv_write_field(FILE *out, const char *text)
@@ -51,47 +52,11 @@ culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culp
     return CULPRIT_OK;
 }
 
-/* Splits the next field off *cursor into field (unquoted, owned by the
- * caller's buffer of the line's size).  Returns the field's 1-based column,
- * or 0 after the last field.  A quote error sets *bad to its column. */
-static size_t next_field(const char *line, const char **cursor, char *field, size_t *bad)
-{
-    const char *p = *cursor;
-    if (!p)
-        return 0;
-    size_t column = (size_t)(p - line) + 1, out = 0;
-    if (*p == '"') {
-        for (p++;; p++) {
-            if (*p == '\0') {
-                *bad = column;
-                return 0;
-            }
-            if (*p == '"' && p[1] == '"')
-                field[out++] = *p++;
-            else if (*p == '"')
-                break;
-            else
-                field[out++] = *p;
-        }
-        p++;
-        if (*p != ',' && *p != '\0') {
-            *bad = (size_t)(p - line) + 1;
-            return 0;
-        }
-    } else {
-        while (*p && *p != ',')
-            field[out++] = *p++;
-    }
-    field[out] = '\0';
-    *cursor = *p == ',' ? p + 1 : NULL;
-    return column;
-}
-
 static culprit_status read_header(text_lines *lines, culprit_spectra *spectra, char *field, culprit_error *err)
 {
     const char *cursor = lines->line;
     size_t bad = 0, column;
-    for (int index = 0; (column = next_field(lines->line, &cursor, field, &bad)) != 0; index++) {
+    for (int index = 0; (column = csv_next_field(lines->line, &cursor, field, &bad)) != 0; index++) {
         static const char *const fixed[] = {"test", "verdict"};
         if (index < 2 && strcmp(field, fixed[index]) != 0)
             return culprit_fail_at(err, lines->path, lines->number, column, "expected the header field '%s'",
@@ -113,18 +78,18 @@ static culprit_status read_header(text_lines *lines, culprit_spectra *spectra, c
 static culprit_status read_row(text_lines *lines, culprit_spectra *spectra, char *field, culprit_error *err)
 {
     const char *cursor = lines->line;
-    size_t bad = 0, column = next_field(lines->line, &cursor, field, &bad), test;
+    size_t bad = 0, column = csv_next_field(lines->line, &cursor, field, &bad), test;
     if (!column || !cursor)
         return culprit_fail_at(err, lines->path, lines->number, bad ? bad : 1, "expected TEST,VERDICT,VALUES...");
     culprit_status status = culprit_spectra_add_test(spectra, field, CULPRIT_VERDICT_PASS, &test, err);
     if (status)
         return status;
-    column = next_field(lines->line, &cursor, field, &bad);
+    column = csv_next_field(lines->line, &cursor, field, &bad);
     if (!column || culprit_verdict_parse(field, &spectra->tests[test].verdict) != 0)
         return culprit_fail_at(err, lines->path, lines->number, column ? column : bad + !bad,
                                "expected a verdict (pass, fail, error, timeout or skip)");
     uint32_t element = 0;
-    while ((column = next_field(lines->line, &cursor, field, &bad)) != 0) {
+    while ((column = csv_next_field(lines->line, &cursor, field, &bad)) != 0) {
         if (element >= spectra->element_count)
             return culprit_fail_at(err, lines->path, lines->number, column,
                                    "expected %zu values (one per component in the header), found more",

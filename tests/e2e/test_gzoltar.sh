@@ -151,6 +151,15 @@ run 2 "$CULPRIT" --store bad-spectra import gzoltar --matrix matrix.txt --spectr
 expect_file_equals err "culprit: matrix.txt:3:1: the tests file names 2 tests, but the matrix has more rows"
 [ ! -e bad-spectra ] && pass || fail "a failed import must not leave a store behind"
 
+# Test names with commas and quotes survive tests.csv quoting both ways.
+printf 'name,outcome,runtime,stacktrace\n"t(1,2)",FAIL,0,\n"say ""hi""",PASS,0,\n' >quoted-tests.csv
+run 0 "$CULPRIT" --store quoted import gzoltar --matrix java-matrix.txt --spectra java-spectra.txt --tests quoted-tests.csv
+run 0 "$CULPRIT" --store quoted export gzoltar --output-dir quoted-out
+expect_same quoted-out/tests.csv quoted-tests.csv
+printf 'name,outcome\n"unterminated,FAIL\nok,PASS\n' >broken-tests.csv
+run 2 "$CULPRIT" --store broken import gzoltar --matrix java-matrix.txt --spectra java-spectra.txt --tests broken-tests.csv
+expect_file_equals err "culprit: broken-tests.csv:2:1: expected a test name, found a broken quote"
+
 # A store that is not a culprit database is reported and left untouched.
 mkdir notastore && echo "hello, not a database" >notastore/culprit.db
 cp notastore/culprit.db before.db
