@@ -30,7 +30,8 @@ culprit_status culprit_gzoltar_read(const char *spectra_path, const char *matrix
 /* Writes the line elements as components and every test that is not
  * excluded by policy (failing ones as '-').  tests may be NULL. */
 culprit_status culprit_gzoltar_write(const culprit_spectra *spectra, const culprit_verdict_policy *policy,
-                                     FILE *spectra_out, FILE *matrix_out, FILE *tests_out, culprit_error *err);
+                                     FILE *spectra_out, FILE *matrix_out, FILE *tests_out,
+                                     culprit_error *err);
 
 culprit_status culprit_csv_read(const char *path, culprit_spectra *spectra, culprit_error *err);
 culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culprit_error *err);
@@ -40,8 +41,8 @@ culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, cul
 
 /* Adds the element a component name denotes (see above); column is where
  * the name starts in its line, for messages. */
-culprit_status culprit_component_add(culprit_spectra *spectra, const char *name, const char *path, size_t line,
-                                     size_t column, culprit_error *err);
+culprit_status culprit_component_add(culprit_spectra *spectra, const char *name, const char *path,
+                                     size_t line, size_t column, culprit_error *err);
 
 /* Writes text as one CSV field, quoted as RFC 4180 says when it holds a
  * comma, quote or line break. */

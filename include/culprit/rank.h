@@ -33,7 +33,7 @@ typedef enum culprit_view {
 } culprit_view;
 
 typedef struct culprit_rank_options {
-    bool all_kinds;    /* take every kind; otherwise only `kind` */
+    bool all_kinds; /* take every kind; otherwise only `kind` */
     culprit_kind kind;
     culprit_view view;
 } culprit_rank_options;
@@ -56,9 +56,10 @@ typedef struct culprit_ranking {
 /* Ranks the elements selected by options.  scores[] and confidence[] (may be
  * NULL) are indexed by element.  Elements without a line are left out of the
  * line view. */
-culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally *tallies, const double *scores,
-                            const double *confidence, const culprit_rank_options *options,
-                            culprit_ranking *ranking, culprit_error *err);
+culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally *tallies,
+                            const double *scores, const double *confidence,
+                            const culprit_rank_options *options, culprit_ranking *ranking,
+                            culprit_error *err);
 
 void culprit_ranking_free(culprit_ranking *ranking);
 

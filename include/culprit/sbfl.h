@@ -51,7 +51,7 @@ double culprit_tarantula_confidence(const culprit_tally *tally);
 
 /* Scores count tallies; confidence may be NULL, and is left untouched
  * unless the formula has_confidence. */
-void culprit_formula_score_all(const culprit_formula_choice *choice, const culprit_tally *tallies, size_t count,
-                               double *scores, double *confidence);
+void culprit_formula_score_all(const culprit_formula_choice *choice, const culprit_tally *tallies,
+                               size_t count, double *scores, double *confidence);
 
 #endif

@@ -90,7 +90,7 @@ typedef struct culprit_counts {
 
 typedef struct culprit_spectra {
     size_t file_count, file_capacity;
-    char **files; /* owned paths */
+    char **files;     /* owned paths */
     void *file_index; /* private: path -> index hash table */
 
     size_t element_count, element_capacity;
@@ -98,8 +98,8 @@ typedef struct culprit_spectra {
 
     size_t test_count, test_capacity;
     culprit_test *tests;
-    size_t words_per_test; /* fixed when the first test is added */
-    uint64_t *hits;        /* test_count rows of words_per_test words */
+    size_t words_per_test;  /* fixed when the first test is added */
+    uint64_t *hits;         /* test_count rows of words_per_test words */
     culprit_counts *counts; /* test_count entries, empty when absent */
 } culprit_spectra;
 
@@ -114,8 +114,8 @@ uint32_t culprit_spectra_find_file(const culprit_spectra *spectra, const char *p
 
 /* Appends an element (name may be NULL; it is copied).  Fails once tests exist. */
 culprit_status culprit_spectra_add_element(culprit_spectra *spectra, culprit_kind kind, uint32_t file,
-                                           uint32_t line, uint32_t column, const char *name,
-                                           uint32_t *index, culprit_error *err);
+                                           uint32_t line, uint32_t column, const char *name, uint32_t *index,
+                                           culprit_error *err);
 
 /* Makes room for count more tests at once (the matrix is then allocated
  * once instead of grown by doubling); optional. */

@@ -81,8 +81,8 @@ int cli_parse_count(const char *command, const char *option, const char *text, s
 int cli_load_program(const cli_context *context, const char *store_option, const char *program_prefix,
                      culprit_spectra *spectra);
 /* The same, returning the error instead of printing it. */
-culprit_status cli_load_spectra(const cli_context *context, const char *store_option, const char *program_prefix,
-                                culprit_spectra *spectra, culprit_error *err);
+culprit_status cli_load_spectra(const cli_context *context, const char *store_option,
+                                const char *program_prefix, culprit_spectra *spectra, culprit_error *err);
 
 /* Reads --errors-as / --timeouts-as values: fail, pass or skip. */
 int cli_parse_outcome(const char *command, const char *option, const char *text, culprit_outcome *outcome);

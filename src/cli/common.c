@@ -60,11 +60,21 @@ void cli_write_json_string(FILE *out, const char *text)
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
         switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
+        case '"':
+            fputs("\\\"", out);
+            break;
+        case '\\':
+            fputs("\\\\", out);
+            break;
+        case '\n':
+            fputs("\\n", out);
+            break;
+        case '\r':
+            fputs("\\r", out);
+            break;
+        case '\t':
+            fputs("\\t", out);
+            break;
         default:
             if (*p < 0x20)
                 fprintf(out, "\\u%04x", *p);
@@ -114,8 +124,8 @@ int cli_parse_count(const char *command, const char *option, const char *text, s
     return 0;
 }
 
-culprit_status cli_load_spectra(const cli_context *context, const char *store_option, const char *program_prefix,
-                                culprit_spectra *spectra, culprit_error *err)
+culprit_status cli_load_spectra(const cli_context *context, const char *store_option,
+                                const char *program_prefix, culprit_spectra *spectra, culprit_error *err)
 {
     const char *directory = cli_store_directory(context, store_option);
     culprit_store *store;
@@ -165,9 +175,9 @@ int cli_parse_kind(const char *command, const char *text, culprit_rank_options *
     }
     options->all_kinds = false;
     if (culprit_kind_parse(text, &options->kind) != 0)
-        return cli_usage_error(command,
-                               "unknown kind '%s' (expected line, block, edge, branch, return, predicate or all)",
-                               text);
+        return cli_usage_error(
+            command, "unknown kind '%s' (expected line, block, edge, branch, return, predicate or all)",
+            text);
     return 0;
 }
 

@@ -63,10 +63,18 @@ int main(int argc, char **argv)
     /* "+" stops at the first non-option: the command name. */
     while ((option = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
         switch (option) {
-        case 's': context.store_directory = optarg; break;
-        case 'h': print_overview(stdout); return 0;
-        case 'V': printf("culprit %s\n", CULPRIT_VERSION); return 0;
-        default: fputs("see 'culprit --help'\n", stderr); return 2;
+        case 's':
+            context.store_directory = optarg;
+            break;
+        case 'h':
+            print_overview(stdout);
+            return 0;
+        case 'V':
+            printf("culprit %s\n", CULPRIT_VERSION);
+            return 0;
+        default:
+            fputs("see 'culprit --help'\n", stderr);
+            return 2;
         }
     }
     if (optind >= argc) {

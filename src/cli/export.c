@@ -37,28 +37,54 @@ typedef struct export_options {
 static int parse_options(int argc, char **argv, export_options *options)
 {
     static const struct option long_options[] = {
-        {"output", required_argument, NULL, 'o'},     {"output-dir", required_argument, NULL, 'd'},
-        {"matrix", required_argument, NULL, 'm'},     {"spectra", required_argument, NULL, 's'},
-        {"tests", required_argument, NULL, 't'},      {"program", required_argument, NULL, 'p'},
-        {"store", required_argument, NULL, 'S'},      {"errors-as", required_argument, NULL, 'E'},
-        {"timeouts-as", required_argument, NULL, 'T'}, {"help", no_argument, NULL, 'h'},
+        {"output", required_argument, NULL, 'o'},
+        {"output-dir", required_argument, NULL, 'd'},
+        {"matrix", required_argument, NULL, 'm'},
+        {"spectra", required_argument, NULL, 's'},
+        {"tests", required_argument, NULL, 't'},
+        {"program", required_argument, NULL, 'p'},
+        {"store", required_argument, NULL, 'S'},
+        {"errors-as", required_argument, NULL, 'E'},
+        {"timeouts-as", required_argument, NULL, 'T'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int option, bad = 0;
     options->policy = culprit_verdict_policy_default();
     while (!bad && (option = getopt_long(argc, argv, "ho:", long_options, NULL)) != -1) {
         switch (option) {
-        case 'o': options->output = optarg; break;
-        case 'd': options->output_dir = optarg; break;
-        case 'm': options->matrix = optarg; break;
-        case 's': options->spectra = optarg; break;
-        case 't': options->tests = optarg; break;
-        case 'p': options->program = optarg; break;
-        case 'S': options->store = optarg; break;
-        case 'E': bad = cli_parse_outcome("export", "--errors-as", optarg, &options->policy.error_as); break;
-        case 'T': bad = cli_parse_outcome("export", "--timeouts-as", optarg, &options->policy.timeout_as); break;
-        case 'h': cli_print_usage("export", stdout); return -1;
-        default: return cli_usage_error("export", "bad option");
+        case 'o':
+            options->output = optarg;
+            break;
+        case 'd':
+            options->output_dir = optarg;
+            break;
+        case 'm':
+            options->matrix = optarg;
+            break;
+        case 's':
+            options->spectra = optarg;
+            break;
+        case 't':
+            options->tests = optarg;
+            break;
+        case 'p':
+            options->program = optarg;
+            break;
+        case 'S':
+            options->store = optarg;
+            break;
+        case 'E':
+            bad = cli_parse_outcome("export", "--errors-as", optarg, &options->policy.error_as);
+            break;
+        case 'T':
+            bad = cli_parse_outcome("export", "--timeouts-as", optarg, &options->policy.timeout_as);
+            break;
+        case 'h':
+            cli_print_usage("export", stdout);
+            return -1;
+        default:
+            return cli_usage_error("export", "bad option");
         }
     }
     if (bad)
@@ -70,9 +96,11 @@ static int parse_options(int argc, char **argv, export_options *options)
         return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
     if (strcmp(options->format, "gzoltar") == 0) {
         if (!options->output_dir && (!options->matrix || !options->spectra))
-            return cli_usage_error("export", "gzoltar needs --output-dir DIR, or --matrix FILE and --spectra FILE");
+            return cli_usage_error("export",
+                                   "gzoltar needs --output-dir DIR, or --matrix FILE and --spectra FILE");
     } else if (strcmp(options->format, "csv") != 0 && strcmp(options->format, "json") != 0) {
-        return cli_usage_error("export", "unknown format '%s' (expected gzoltar, csv or json)", options->format);
+        return cli_usage_error("export", "unknown format '%s' (expected gzoltar, csv or json)",
+                               options->format);
     }
     return 0;
 }

@@ -38,12 +38,23 @@ static int parse_options(int argc, char **argv, import_options *options)
     int option;
     while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         switch (option) {
-        case 'm': options->matrix = optarg; break;
-        case 's': options->spectra = optarg; break;
-        case 't': options->tests = optarg; break;
-        case 'S': options->store = optarg; break;
-        case 'h': cli_print_usage("import", stdout); return -1;
-        default: return cli_usage_error("import", "bad option");
+        case 'm':
+            options->matrix = optarg;
+            break;
+        case 's':
+            options->spectra = optarg;
+            break;
+        case 't':
+            options->tests = optarg;
+            break;
+        case 'S':
+            options->store = optarg;
+            break;
+        case 'h':
+            cli_print_usage("import", stdout);
+            return -1;
+        default:
+            return cli_usage_error("import", "bad option");
         }
     }
     if (optind >= argc)
@@ -57,7 +68,8 @@ static int parse_options(int argc, char **argv, import_options *options)
             return cli_usage_error("import", "%s needs an input FILE", options->format);
         options->input = argv[optind++];
     } else {
-        return cli_usage_error("import", "unknown format '%s' (expected gzoltar, csv or json)", options->format);
+        return cli_usage_error("import", "unknown format '%s' (expected gzoltar, csv or json)",
+                               options->format);
     }
     if (optind < argc)
         return cli_usage_error("import", "unexpected argument '%s'", argv[optind]);
@@ -108,7 +120,8 @@ int cmd_import(int argc, char **argv, const cli_context *context)
             failing += culprit_verdict_outcome(spectra.tests[t].verdict, &policy) == CULPRIT_OUTCOME_FAILING;
         char hash[65];
         culprit_spectra_program_hash(&spectra, hash);
-        fprintf(stderr, "culprit: imported %zu tests (%zu failing) over %zu elements into %s (program %.12s)\n",
+        fprintf(stderr,
+                "culprit: imported %zu tests (%zu failing) over %zu elements into %s (program %.12s)\n",
                 spectra.test_count, failing, spectra.element_count, directory, hash);
     }
     culprit_spectra_free(&spectra);

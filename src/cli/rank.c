@@ -66,30 +66,53 @@ static int parse_view(const char *text, rank_command *command)
 static int parse_option(int option, rank_command *command)
 {
     switch (option) {
-    case 'f': command->formula_name = optarg; return 0;
-    case 'k': return cli_parse_kind("rank", optarg, &command->rank);
-    case 'v': return parse_view(optarg, command);
-    case 't': return cli_parse_ties("rank", optarg, &command->ties);
-    case 'n': command->top_given = true; return cli_parse_count("rank", "--top", optarg, &command->top);
-    case 'F': return cli_parse_format("rank", optarg, &command->format);
-    case 'E': return cli_parse_outcome("rank", "--errors-as", optarg, &command->policy.error_as);
-    case 'T': return cli_parse_outcome("rank", "--timeouts-as", optarg, &command->policy.timeout_as);
-    case 'p': command->program = optarg; return 0;
-    case 'S': command->store = optarg; return 0;
-    case 'h': cli_print_usage("rank", stdout); return -1;
-    default: return cli_usage_error("rank", "bad option");
+    case 'f':
+        command->formula_name = optarg;
+        return 0;
+    case 'k':
+        return cli_parse_kind("rank", optarg, &command->rank);
+    case 'v':
+        return parse_view(optarg, command);
+    case 't':
+        return cli_parse_ties("rank", optarg, &command->ties);
+    case 'n':
+        command->top_given = true;
+        return cli_parse_count("rank", "--top", optarg, &command->top);
+    case 'F':
+        return cli_parse_format("rank", optarg, &command->format);
+    case 'E':
+        return cli_parse_outcome("rank", "--errors-as", optarg, &command->policy.error_as);
+    case 'T':
+        return cli_parse_outcome("rank", "--timeouts-as", optarg, &command->policy.timeout_as);
+    case 'p':
+        command->program = optarg;
+        return 0;
+    case 'S':
+        command->store = optarg;
+        return 0;
+    case 'h':
+        cli_print_usage("rank", stdout);
+        return -1;
+    default:
+        return cli_usage_error("rank", "bad option");
     }
 }
 
 static int parse_options(int argc, char **argv, rank_command *command)
 {
     static const struct option long_options[] = {
-        {"formula", required_argument, NULL, 'f'},   {"kind", required_argument, NULL, 'k'},
-        {"view", required_argument, NULL, 'v'},      {"ties", required_argument, NULL, 't'},
-        {"top", required_argument, NULL, 'n'},       {"format", required_argument, NULL, 'F'},
-        {"errors-as", required_argument, NULL, 'E'}, {"timeouts-as", required_argument, NULL, 'T'},
-        {"program", required_argument, NULL, 'p'},   {"store", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+        {"formula", required_argument, NULL, 'f'},
+        {"kind", required_argument, NULL, 'k'},
+        {"view", required_argument, NULL, 'v'},
+        {"ties", required_argument, NULL, 't'},
+        {"top", required_argument, NULL, 'n'},
+        {"format", required_argument, NULL, 'F'},
+        {"errors-as", required_argument, NULL, 'E'},
+        {"timeouts-as", required_argument, NULL, 'T'},
+        {"program", required_argument, NULL, 'p'},
+        {"store", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     *command = (rank_command){.formula_name = "ochiai",
                               .rank = {.kind = CULPRIT_KIND_LINE},
@@ -116,8 +139,8 @@ static int parse_options(int argc, char **argv, rank_command *command)
 }
 
 /* The label of a ranked entry: "file:line" in the line view. */
-static void entry_label(const culprit_spectra *spectra, const rank_command *command, const culprit_ranked *entry,
-                        char *buffer, size_t size)
+static void entry_label(const culprit_spectra *spectra, const rank_command *command,
+                        const culprit_ranked *entry, char *buffer, size_t size)
 {
     if (command->rank.view == CULPRIT_VIEW_LINE && entry->file != CULPRIT_NO_FILE &&
         !spectra->elements[entry->element].name)
@@ -182,8 +205,8 @@ static void print_ranking(const rank_command *command, const culprit_spectra *sp
     else if (command->format == CLI_FORMAT_JSON)
         printf("{\"formula\": \"%s\", \"parameter\": %g, \"ties\": \"%s\", \"failing\": %u, \"passing\": %u, "
                "\"entries\": [",
-               command->formula.formula->name, command->formula.parameter, culprit_tie_policy_name(command->ties),
-               totals->failing, totals->passing);
+               command->formula.formula->name, command->formula.parameter,
+               culprit_tie_policy_name(command->ties), totals->failing, totals->passing);
     else
         printf("%6s  %8s  %-40s  (formula %s, %u failing, %u passing tests)\n", "rank", "score", "element",
                command->formula.formula->name, totals->failing, totals->passing);

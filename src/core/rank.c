@@ -36,9 +36,12 @@ int culprit_tie_policy_parse(const char *name, culprit_tie_policy *policy)
 double culprit_ranked_rank(const culprit_ranked *entry, culprit_tie_policy policy)
 {
     switch (policy) {
-    case CULPRIT_TIES_BEST: return entry->best_rank;
-    case CULPRIT_TIES_AVERAGE: return entry->average_rank;
-    default: return entry->worst_rank;
+    case CULPRIT_TIES_BEST:
+        return entry->best_rank;
+    case CULPRIT_TIES_AVERAGE:
+        return entry->average_rank;
+    default:
+        return entry->worst_rank;
     }
 }
 
@@ -211,9 +214,9 @@ static void assign_ranks(culprit_ranking *ranking, const rank_key *keys)
     }
 }
 
-culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally *tallies, const double *scores,
-                            const double *confidence, const culprit_rank_options *options,
-                            culprit_ranking *ranking, culprit_error *err)
+culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally *tallies,
+                            const double *scores, const double *confidence,
+                            const culprit_rank_options *options, culprit_ranking *ranking, culprit_error *err)
 {
     ranking->count = 0;
     ranking->entries = NULL;

@@ -9,13 +9,14 @@
  */
 #include "culprit/spectra.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 static const char *const kind_names[CULPRIT_KIND_COUNT] = {
-    [CULPRIT_KIND_LINE] = "line",     [CULPRIT_KIND_BLOCK] = "block",   [CULPRIT_KIND_EDGE] = "edge",
-    [CULPRIT_KIND_BRANCH] = "branch", [CULPRIT_KIND_RETURN] = "return", [CULPRIT_KIND_PREDICATE] = "predicate",
+    [CULPRIT_KIND_LINE] = "line",     [CULPRIT_KIND_BLOCK] = "block",
+    [CULPRIT_KIND_EDGE] = "edge",     [CULPRIT_KIND_BRANCH] = "branch",
+    [CULPRIT_KIND_RETURN] = "return", [CULPRIT_KIND_PREDICATE] = "predicate",
 };
 
 static const char *const verdict_names[CULPRIT_VERDICT_COUNT] = {
@@ -61,17 +62,23 @@ int culprit_verdict_parse(const char *name, culprit_verdict *verdict)
 
 culprit_verdict_policy culprit_verdict_policy_default(void)
 {
-    return (culprit_verdict_policy){.error_as = CULPRIT_OUTCOME_FAILING, .timeout_as = CULPRIT_OUTCOME_FAILING};
+    return (culprit_verdict_policy){.error_as = CULPRIT_OUTCOME_FAILING,
+                                    .timeout_as = CULPRIT_OUTCOME_FAILING};
 }
 
 culprit_outcome culprit_verdict_outcome(culprit_verdict verdict, const culprit_verdict_policy *policy)
 {
     switch (verdict) {
-    case CULPRIT_VERDICT_PASS: return CULPRIT_OUTCOME_PASSING;
-    case CULPRIT_VERDICT_FAIL: return CULPRIT_OUTCOME_FAILING;
-    case CULPRIT_VERDICT_ERROR: return policy->error_as;
-    case CULPRIT_VERDICT_TIMEOUT: return policy->timeout_as;
-    default: return CULPRIT_OUTCOME_EXCLUDED;
+    case CULPRIT_VERDICT_PASS:
+        return CULPRIT_OUTCOME_PASSING;
+    case CULPRIT_VERDICT_FAIL:
+        return CULPRIT_OUTCOME_FAILING;
+    case CULPRIT_VERDICT_ERROR:
+        return policy->error_as;
+    case CULPRIT_VERDICT_TIMEOUT:
+        return policy->timeout_as;
+    default:
+        return CULPRIT_OUTCOME_EXCLUDED;
     }
 }
 
@@ -198,8 +205,8 @@ void culprit_spectra_free(culprit_spectra *spectra)
 }
 
 culprit_status culprit_spectra_add_element(culprit_spectra *spectra, culprit_kind kind, uint32_t file,
-                                           uint32_t line, uint32_t column, const char *name,
-                                           uint32_t *index, culprit_error *err)
+                                           uint32_t line, uint32_t column, const char *name, uint32_t *index,
+                                           culprit_error *err)
 {
     if (spectra->test_count > 0)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "elements must be added before the first test");

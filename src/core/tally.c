@@ -40,7 +40,8 @@ static void bank_add_partial(counter_bank *bank, size_t word, const uint64_t par
 }
 
 /* Counts the rows listed in tests[0..count) into bank. */
-static void bank_add_rows(counter_bank *bank, const culprit_spectra *spectra, const size_t *tests, size_t count)
+static void bank_add_rows(counter_bank *bank, const culprit_spectra *spectra, const size_t *tests,
+                          size_t count)
 {
     for (size_t first = 0; first < count; first += GROUP_SIZE) {
         size_t group = count - first < GROUP_SIZE ? count - first : GROUP_SIZE;
@@ -120,10 +121,8 @@ culprit_status culprit_spectra_tally(const culprit_spectra *spectra, const culpr
     for (size_t element = 0; element < spectra->element_count; element++) {
         uint32_t ef = words ? bank_count(&failed, element / 64, element % 64) : 0;
         uint32_t ep = words ? bank_count(&passed, element / 64, element % 64) : 0;
-        tallies[element] = (culprit_tally){.ef = ef,
-                                           .ep = ep,
-                                           .nf = (uint32_t)failing_count - ef,
-                                           .np = (uint32_t)passing_count - ep};
+        tallies[element] = (culprit_tally){
+            .ef = ef, .ep = ep, .nf = (uint32_t)failing_count - ef, .np = (uint32_t)passing_count - ep};
     }
     totals->failing = (uint32_t)failing_count;
     totals->passing = (uint32_t)passing_count;

@@ -27,15 +27,15 @@ static uint32_t trailing_line(const char *name, const char **colon)
     return (uint32_t)line;
 }
 
-culprit_status culprit_component_add(culprit_spectra *spectra, const char *name, const char *path, size_t line,
-                                     size_t column, culprit_error *err)
+culprit_status culprit_component_add(culprit_spectra *spectra, const char *name, const char *path,
+                                     size_t line, size_t column, culprit_error *err)
 {
     const char *colon;
     uint32_t source_line = trailing_line(name, &colon);
     if (source_line == 0 || colon == name)
-        return culprit_fail_at(err, path, line, column + strlen(name),
-                               "expected a component name ending in ':LINE' (a line number from 1), found '%s'",
-                               name);
+        return culprit_fail_at(
+            err, path, line, column + strlen(name),
+            "expected a component name ending in ':LINE' (a line number from 1), found '%s'", name);
     const char *hash = strchr(name, '#');
     size_t file_length = (size_t)((hash && hash < colon ? hash : colon) - name);
     char *file_path = strndup(name, file_length);

@@ -21,7 +21,8 @@ static culprit_status read_components(const char *path, culprit_spectra *spectra
         if (lines.number == 1 && strcmp(lines.line, "name") == 0)
             continue; /* GZoltar 1.7's header */
         if (text_is_blank(lines.line)) {
-            status = culprit_fail_at(err, path, lines.number, 1, "expected a component name, found a blank line");
+            status =
+                culprit_fail_at(err, path, lines.number, 1, "expected a component name, found a blank line");
             break;
         }
         status = culprit_component_add(spectra, lines.line, path, lines.number, 1, err);
@@ -86,7 +87,8 @@ static culprit_status read_test_names(const char *path, name_list *list, culprit
         }
         char *name = csv ? csv_first_field(lines.line) : strdup(lines.line);
         if (!name && csv)
-            status = culprit_fail_at(err, path, lines.number, 1, "expected a test name, found a broken quote");
+            status =
+                culprit_fail_at(err, path, lines.number, 1, "expected a test name, found a broken quote");
         else if (!name)
             status = culprit_fail_memory(err);
         else
@@ -112,8 +114,8 @@ static culprit_status parse_matrix_row(culprit_spectra *spectra, size_t test, co
                                    "expected %zu coverage values (0 or 1) before the verdict, found only %u",
                                    expected, element);
         if ((*p != '0' && *p != '1') || (p[1] != '\0' && p[1] != ' ' && p[1] != '\t'))
-            return culprit_fail_at(err, lines->path, lines->number, COLUMN,
-                                   "expected 0 or 1, found '%.*s'", (int)strcspn(p, " \t"), p);
+            return culprit_fail_at(err, lines->path, lines->number, COLUMN, "expected 0 or 1, found '%.*s'",
+                                   (int)strcspn(p, " \t"), p);
         if (*p == '1')
             culprit_spectra_set_hit(spectra, test, element);
         p++;
@@ -134,7 +136,8 @@ static culprit_status parse_matrix_row(culprit_spectra *spectra, size_t test, co
     p++;
     p += strspn(p, " \t");
     if (*p)
-        return culprit_fail_at(err, lines->path, lines->number, COLUMN, "expected the end of the line after the verdict");
+        return culprit_fail_at(err, lines->path, lines->number, COLUMN,
+                               "expected the end of the line after the verdict");
 #undef COLUMN
     return CULPRIT_OK;
 }
@@ -173,8 +176,8 @@ static culprit_status read_matrix(const char *path, const name_list *names, culp
         status = culprit_fail_at(err, path, lines.number + 1, 1, "expected at least one test row");
     if (!status && names->count && spectra->test_count != names->count)
         status = culprit_fail_at(err, path, lines.number + 1, 1,
-                                 "expected %zu rows (one per name in the tests file), found %zu", names->count,
-                                 spectra->test_count);
+                                 "expected %zu rows (one per name in the tests file), found %zu",
+                                 names->count, spectra->test_count);
     text_lines_close(&lines);
     return status;
 }

@@ -52,7 +52,8 @@ culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culp
     return CULPRIT_OK;
 }
 
-static culprit_status read_header(text_lines *lines, culprit_spectra *spectra, char *field, culprit_error *err)
+static culprit_status read_header(text_lines *lines, culprit_spectra *spectra, char *field,
+                                  culprit_error *err)
 {
     const char *cursor = lines->line;
     size_t bad = 0, column;
@@ -62,7 +63,8 @@ static culprit_status read_header(text_lines *lines, culprit_spectra *spectra, c
             return culprit_fail_at(err, lines->path, lines->number, column, "expected the header field '%s'",
                                    fixed[index]);
         if (index >= 2) {
-            culprit_status status = culprit_component_add(spectra, field, lines->path, lines->number, column, err);
+            culprit_status status =
+                culprit_component_add(spectra, field, lines->path, lines->number, column, err);
             if (status)
                 return status;
         }
@@ -80,7 +82,8 @@ static culprit_status read_row(text_lines *lines, culprit_spectra *spectra, char
     const char *cursor = lines->line;
     size_t bad = 0, column = csv_next_field(lines->line, &cursor, field, &bad), test;
     if (!column || !cursor)
-        return culprit_fail_at(err, lines->path, lines->number, bad ? bad : 1, "expected TEST,VERDICT,VALUES...");
+        return culprit_fail_at(err, lines->path, lines->number, bad ? bad : 1,
+                               "expected TEST,VERDICT,VALUES...");
     culprit_status status = culprit_spectra_add_test(spectra, field, CULPRIT_VERDICT_PASS, &test, err);
     if (status)
         return status;
@@ -95,7 +98,8 @@ static culprit_status read_row(text_lines *lines, culprit_spectra *spectra, char
                                    "expected %zu values (one per component in the header), found more",
                                    spectra->element_count);
         if (strcmp(field, "0") != 0 && strcmp(field, "1") != 0)
-            return culprit_fail_at(err, lines->path, lines->number, column, "expected 0 or 1, found '%s'", field);
+            return culprit_fail_at(err, lines->path, lines->number, column, "expected 0 or 1, found '%s'",
+                                   field);
         if (field[0] == '1')
             culprit_spectra_set_hit(spectra, test, element);
         element++;

@@ -16,7 +16,8 @@ enum { SPECTRA_JSON_VERSION = 1 };
 static json_t *element_to_json(const culprit_spectra *spectra, const culprit_element *element)
 {
     return json_pack("{s:s, s:o, s:I, s:I, s:o}", "kind", culprit_kind_name(element->kind), "file",
-                     element->file == CULPRIT_NO_FILE ? json_null() : json_string(spectra->files[element->file]),
+                     element->file == CULPRIT_NO_FILE ? json_null()
+                                                      : json_string(spectra->files[element->file]),
                      "line", (json_int_t)element->line, "column", (json_int_t)element->column, "name",
                      element->name ? json_string(element->name) : json_null());
 }
@@ -31,10 +32,12 @@ static json_t *test_to_json(const culprit_spectra *spectra, size_t test)
     json_t *counts = json_array();
     const culprit_counts *c = &spectra->counts[test];
     for (size_t i = 0; i < c->length; i++)
-        json_array_append_new(counts, json_pack("[I, I]", (json_int_t)c->elements[i], (json_int_t)c->counts[i]));
-    return json_pack("{s:s, s:s, s:o, s:o, s:o}", "name", t->name, "verdict", culprit_verdict_name(t->verdict),
-                     "duration", t->duration_seconds >= 0 ? json_real(t->duration_seconds) : json_null(), "hits",
-                     hits, "counts", counts);
+        json_array_append_new(counts,
+                              json_pack("[I, I]", (json_int_t)c->elements[i], (json_int_t)c->counts[i]));
+    return json_pack("{s:s, s:s, s:o, s:o, s:o}", "name", t->name, "verdict",
+                     culprit_verdict_name(t->verdict), "duration",
+                     t->duration_seconds >= 0 ? json_real(t->duration_seconds) : json_null(), "hits", hits,
+                     "counts", counts);
 }
 
 culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, culprit_error *err)
@@ -67,7 +70,8 @@ typedef struct json_reader {
 
 static culprit_status shape_error(const json_reader *reader, const char *where, const char *expected)
 {
-    return culprit_fail(reader->err, CULPRIT_ERROR_INPUT, "%s: %s: expected %s", reader->path, where, expected);
+    return culprit_fail(reader->err, CULPRIT_ERROR_INPUT, "%s: %s: expected %s", reader->path, where,
+                        expected);
 }
 
 static int read_uint32(json_t *value, uint32_t *out)
@@ -103,8 +107,8 @@ static culprit_status read_element(json_reader *reader, size_t index, json_t *ob
             return status;
     }
     return culprit_spectra_add_element(reader->spectra, kind, file, line, column,
-                                       json_is_string(name_value) ? json_string_value(name_value) : NULL, NULL,
-                                       reader->err);
+                                       json_is_string(name_value) ? json_string_value(name_value) : NULL,
+                                       NULL, reader->err);
 }
 
 static culprit_status read_counts(json_reader *reader, size_t test, json_t *array, const char *where)
@@ -117,7 +121,8 @@ static culprit_status read_counts(json_reader *reader, size_t test, json_t *arra
         json_t *pair = json_array_get(array, i), *count = json_array_get(pair, 1);
         if (json_array_size(pair) != 2 || read_uint32(json_array_get(pair, 0), &elements[i]) != 0 ||
             !json_is_integer(count) || json_integer_value(count) < 0)
-            status = shape_error(reader, where, "\"counts\" to be [element, count] pairs of non-negative integers");
+            status = shape_error(reader, where,
+                                 "\"counts\" to be [element, count] pairs of non-negative integers");
         else
             counts[i] = (uint64_t)json_integer_value(count);
     }
@@ -138,14 +143,16 @@ static culprit_status read_test(json_reader *reader, size_t index, json_t *objec
     culprit_verdict verdict;
     if (!json_is_object(object) || !json_is_string(name))
         return shape_error(reader, where, "an object with a string \"name\"");
-    if (!json_is_string(verdict_value) || culprit_verdict_parse(json_string_value(verdict_value), &verdict) != 0)
+    if (!json_is_string(verdict_value) ||
+        culprit_verdict_parse(json_string_value(verdict_value), &verdict) != 0)
         return shape_error(reader, where, "\"verdict\" to be pass, fail, error, timeout or skip");
     if (!json_is_array(hits) || (counts && !json_is_array(counts)) ||
         (duration && !json_is_null(duration) && !json_is_number(duration)))
-        return shape_error(reader, where, "\"hits\" (and \"counts\") arrays and a numeric or null \"duration\"");
+        return shape_error(reader, where,
+                           "\"hits\" (and \"counts\") arrays and a numeric or null \"duration\"");
     size_t test;
-    culprit_status status = culprit_spectra_add_test(reader->spectra, json_string_value(name), verdict, &test,
-                                                     reader->err);
+    culprit_status status =
+        culprit_spectra_add_test(reader->spectra, json_string_value(name), verdict, &test, reader->err);
     if (status)
         return status;
     if (json_is_number(duration))
@@ -153,7 +160,8 @@ static culprit_status read_test(json_reader *reader, size_t index, json_t *objec
     for (size_t i = 0; i < json_array_size(hits); i++) {
         uint32_t element;
         if (read_uint32(json_array_get(hits, i), &element) != 0 || element >= reader->spectra->element_count)
-            return shape_error(reader, where, "\"hits\" to hold element indices below the number of elements");
+            return shape_error(reader, where,
+                               "\"hits\" to hold element indices below the number of elements");
         culprit_spectra_set_hit(reader->spectra, test, element);
     }
     return counts ? read_counts(reader, test, counts, where) : CULPRIT_OK;
@@ -163,7 +171,8 @@ static culprit_status read_root(json_reader *reader, json_t *root)
 {
     json_t *format = json_object_get(root, "format"), *version = json_object_get(root, "version");
     json_t *elements = json_object_get(root, "elements"), *tests = json_object_get(root, "tests");
-    if (!json_is_object(root) || !json_is_string(format) || strcmp(json_string_value(format), "culprit-spectra"))
+    if (!json_is_object(root) || !json_is_string(format) ||
+        strcmp(json_string_value(format), "culprit-spectra"))
         return shape_error(reader, "top level", "an object with \"format\": \"culprit-spectra\"");
     if (!json_is_integer(version) || json_integer_value(version) != SPECTRA_JSON_VERSION)
         return shape_error(reader, "version", "1");
@@ -184,8 +193,8 @@ culprit_status culprit_json_read(const char *path, culprit_spectra *spectra, cul
     if (!root) {
         if (error.line < 0)
             return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: %s", path, error.text);
-        return culprit_fail_at(err, path, (size_t)error.line, (size_t)(error.column > 0 ? error.column : 1), "%s",
-                               error.text);
+        return culprit_fail_at(err, path, (size_t)error.line, (size_t)(error.column > 0 ? error.column : 1),
+                               "%s", error.text);
     }
     json_reader reader = {.path = path, .spectra = spectra, .err = err};
     culprit_status status = read_root(&reader, root);

@@ -12,10 +12,10 @@
 typedef struct text_lines {
     const char *path;
     FILE *file;
-    char *line;      /* the current line, owned */
+    char *line; /* the current line, owned */
     size_t capacity;
     size_t length;
-    size_t number;   /* 1-based number of the current line */
+    size_t number; /* 1-based number of the current line */
 } text_lines;
 
 culprit_status text_lines_open(text_lines *lines, const char *path, culprit_error *err);

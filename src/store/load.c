@@ -220,8 +220,8 @@ static culprit_status reserve_tests(const culprit_store *store, int64_t program_
                                     culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status =
-        prepare_for_program(store, "SELECT count(*) FROM tests WHERE program_id = ?", program_id, &statement, err);
+    culprit_status status = prepare_for_program(store, "SELECT count(*) FROM tests WHERE program_id = ?",
+                                                program_id, &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_step(statement);
@@ -241,9 +241,9 @@ static culprit_status load_tests(const culprit_store *store, int64_t program_id,
     if (status != CULPRIT_OK)
         return status;
     status = prepare_for_program(store,
-                                                "SELECT name, verdict, duration, hits, counts FROM tests"
-                                                " WHERE program_id = ? ORDER BY id",
-                                                program_id, &statement, err);
+                                 "SELECT name, verdict, duration, hits, counts FROM tests"
+                                 " WHERE program_id = ? ORDER BY id",
+                                 program_id, &statement, err);
     if (status != CULPRIT_OK)
         return status;
     culprit_store_counts_buffer buffer = {0};

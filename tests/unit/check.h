@@ -44,14 +44,14 @@ static int check_failed;
 #define CHECK_STR(actual, expected)                                                                          \
     do {                                                                                                     \
         const char *check_a_ = (actual), *check_e_ = (expected);                                             \
-        CHECK_RECORD(check_a_ && strcmp(check_a_, check_e_) == 0, "%s is \"%s\", expected \"%s\"", #actual, \
+        CHECK_RECORD(check_a_ &&strcmp(check_a_, check_e_) == 0, "%s is \"%s\", expected \"%s\"", #actual,   \
                      check_a_ ? check_a_ : "(null)", check_e_);                                              \
     } while (0)
 
 #define CHECK_CONTAINS(haystack, needle)                                                                     \
     do {                                                                                                     \
         const char *check_h_ = (haystack), *check_n_ = (needle);                                             \
-        CHECK_RECORD(check_h_ && strstr(check_h_, check_n_), "%s is \"%s\", expected it to contain \"%s\"", \
+        CHECK_RECORD(check_h_ &&strstr(check_h_, check_n_), "%s is \"%s\", expected it to contain \"%s\"",   \
                      #haystack, check_h_ ? check_h_ : "(null)", check_n_);                                   \
     } while (0)
 

@@ -85,10 +85,10 @@ static void test_line_view_and_kinds(void)
     uint32_t f;
     culprit_spectra_init(&s);
     culprit_spectra_add_file(&s, "m.c", &f, &err);
-    culprit_spectra_add_element(&s, CULPRIT_KIND_LINE, f, 8, 0, NULL, NULL, &err);            /* 0 */
-    culprit_spectra_add_element(&s, CULPRIT_KIND_BRANCH, f, 8, 0, "<8,true>", NULL, &err);    /* 1 */
-    culprit_spectra_add_element(&s, CULPRIT_KIND_BRANCH, f, 8, 0, "<8,false>", NULL, &err);   /* 2 */
-    culprit_spectra_add_element(&s, CULPRIT_KIND_LINE, f, 9, 0, NULL, NULL, &err);            /* 3 */
+    culprit_spectra_add_element(&s, CULPRIT_KIND_LINE, f, 8, 0, NULL, NULL, &err);                /* 0 */
+    culprit_spectra_add_element(&s, CULPRIT_KIND_BRANCH, f, 8, 0, "<8,true>", NULL, &err);        /* 1 */
+    culprit_spectra_add_element(&s, CULPRIT_KIND_BRANCH, f, 8, 0, "<8,false>", NULL, &err);       /* 2 */
+    culprit_spectra_add_element(&s, CULPRIT_KIND_LINE, f, 9, 0, NULL, NULL, &err);                /* 3 */
     culprit_spectra_add_element(&s, CULPRIT_KIND_BLOCK, CULPRIT_NO_FILE, 0, 0, "b7", NULL, &err); /* 4 */
     culprit_tally tallies[5];
     for (int i = 0; i < 5; i++)

@@ -66,7 +66,8 @@ static void test_tables(void)
     CHECK(culprit_spectra_hit(&s, test, 1));
     CHECK_INT(s.counts[test].counts[0], 42);
     uint32_t bad_ids[] = {1, 1};
-    CHECK_INT(culprit_spectra_set_counts(&s, test, 2, bad_ids, (uint64_t[]){1, 2}, &err), CULPRIT_ERROR_INPUT);
+    CHECK_INT(culprit_spectra_set_counts(&s, test, 2, bad_ids, (uint64_t[]){1, 2}, &err),
+              CULPRIT_ERROR_INPUT);
     /* Elements are frozen once tests exist: a row's width is fixed. */
     CHECK_INT(culprit_spectra_add_element(&s, CULPRIT_KIND_LINE, a, 1, 0, NULL, NULL, &err),
               CULPRIT_ERROR_INTERNAL);
