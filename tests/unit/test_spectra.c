@@ -131,6 +131,8 @@ static void test_tally(void)
     check_random_tally(64, 15, 3, 50);
     check_random_tally(65, 16, 4, 50);
     check_random_tally(200, 31, 5, 90);
+    check_random_tally(70, 32, 8, 60);  /* one past a group of 31 */
+    check_random_tally(520, 63, 9, 40); /* two full groups and one row; 8-word vectors and a tail */
     check_random_tally(1000, 700, 6, 5);
     check_random_tally(130, 1100, 7, 100); /* every row full: counters carry high */
     /* No tests at all: everything is zero. */

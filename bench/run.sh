@@ -1,0 +1,99 @@
+#!/bin/sh
+# Runs culprit's benchmarks (what `make bench` does) and checks the targets
+# of issue 2; BENCHMARKS.md reports a run.
+# usage: bench/run.sh BUILD_DIR
+#
+# Builds nothing: make has built BUILD_DIR/bench/bench_rank and
+# BUILD_DIR/culprit.  bench_rank times scoring and ranking in memory and
+# fills a store in a temporary directory; this script then times the real
+# `culprit rank` on that store, end to end (process start to exit, wall
+# time, output to /dev/null), best and median of 5 runs.  It prints PASS or
+# MISS per target but exits 0 either way - a slow run is a finding, not a
+# failure - unless something crashed.
+set -u
+build=${1:?usage: bench/run.sh BUILD_DIR}
+bench=$build/bench/bench_rank
+culprit=$build/culprit
+runs=5
+for program in "$bench" "$culprit"; do
+    [ -x "$program" ] || { echo "bench/run.sh: $program is not built" >&2; exit 1; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/culprit-bench.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
+
+echo "== machine"
+echo "date:   $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "cpu:    $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) x $(nproc) (nproc)"
+echo "memory: $(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)"
+echo "kernel: $(uname -sr)"
+echo
+
+echo "== bench_rank (in memory, then the store)"
+if ! "$bench" --store "$work/store" >"$work/bench.out"; then
+    cat "$work/bench.out"
+    echo "bench/run.sh: bench_rank failed" >&2
+    exit 1
+fi
+cat "$work/bench.out"
+echo
+
+# The value of one machine-readable line of bench_rank.
+measure() {
+    sed -n "s/^bench_rank,$1,//p" "$work/bench.out"
+}
+
+now() {
+    date +%s.%N
+}
+
+# time_runs LABEL ARGS...: runs culprit ARGS $runs times, prints best and median.
+time_runs() {
+    label=$1
+    shift
+    : >"$work/times"
+    i=0
+    while [ $i -lt $runs ]; do
+        start=$(now)
+        if ! "$culprit" --store "$work/store" "$@" >/dev/null 2>"$work/stderr"; then
+            cat "$work/stderr" >&2
+            echo "bench/run.sh: culprit $* failed" >&2
+            exit 1
+        fi
+        end=$(now)
+        echo "$start $end" | awk '{ printf "%.4f\n", $2 - $1 }' >>"$work/times"
+        i=$((i + 1))
+    done
+    sort -n "$work/times" | awk -v label="$label" '
+        { t[NR] = $1 }
+        END {
+            median = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
+            printf "  %-52s %10.3f %10.3f\n", label, t[1], median
+            printf "culprit_rank,%s,%.4f,%.4f\n", label, t[1], median > "/dev/stderr"
+        }' 2>>"$work/e2e.csv"
+}
+
+echo "== culprit rank end to end (wall time of the process, $runs runs)"
+printf '  %-52s %10s %10s\n' "command (after culprit --store DIR)" "best (s)" "median (s)"
+: >"$work/e2e.csv"
+time_runs "rank --formula ochiai --format csv" rank --formula ochiai --format csv
+time_runs "rank --formula ochiai --top 10" rank --formula ochiai --top 10
+time_runs "rank --formula tarantula --format csv" rank --formula tarantula --format csv
+echo
+echo "machine-readable:"
+cat "$work/e2e.csv"
+echo
+
+echo "== targets (issue 2)"
+ratio=$(measure ratio_ochiai_to_floor)
+rank_best=$(sed -n 's/^culprit_rank,rank --formula ochiai --format csv,\([^,]*\),.*/\1/p' "$work/e2e.csv")
+verdict() { # VALUE LIMIT: PASS when VALUE <= LIMIT
+    awk -v value="$1" -v limit="$2" \
+        'BEGIN { print (value != "" && value + 0 <= limit + 0) ? "PASS" : "MISS" }'
+}
+echo "$(verdict "$ratio" 3)  scoring one formula (ochiai: tally + score) within 3x of the streaming floor:" \
+    "${ratio}x"
+echo "$(verdict "$rank_best" 2)  culprit rank end to end (ochiai, csv) under 2 s:" \
+    "${rank_best} s (best of $runs)"
+exit 0
