@@ -9,11 +9,15 @@ PREFIX ?= /usr/local
 BUILD ?= build
 CC ?= cc
 OPTIMIZE ?= -O2
-PKGS := sqlite3 jansson
+PKGS := sqlite3 jansson zlib
+LLVM_CONFIG ?= llvm-config-14
 # Recursively expanded on purpose: pkg-config runs only when a recipe needs
 # it, after `deps` has had the chance to install the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS)) -lm
+# culprit-cc links LLVM's C API; only its own objects see LLVM's headers.
+LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --includedir | sed 's/^/-isystem /')
+LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs core bitreader bitwriter)
 
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude -Isrc $(WARNINGS) -g
@@ -21,13 +25,18 @@ CFLAGS ?=
 ALL_CFLAGS = $(BASE_CFLAGS) $(OPTIMIZE) -fPIC $(PKG_CFLAGS) $(CFLAGS)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/store/*.c src/techniques/*.c src/report/*.c src/interchange/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/store/*.c src/techniques/*.c src/report/*.c src/interchange/*.c \
+                               src/collect/*.c))
+CC_SRC := $(sort $(wildcard src/cc/*.c))
+RT_SRC := $(sort $(wildcard src/rt/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+CC_OBJ := $(CC_SRC:%.c=$(BUILD)/obj/%.o)
+RT_OBJ := $(RT_SRC:%.c=$(BUILD)/rt/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/asan/unit/%)
@@ -42,7 +51,8 @@ VERSION := 0.1.0
 
 .PHONY: all deps check check-run unit unit-asan e2e bench bench-run demo demo-run install clean format
 
-all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc
+all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
+     $(BUILD)/libculprit-rt.a
 
 deps:
 	@sh scripts/install-deps.sh
@@ -65,16 +75,35 @@ $(BUILD)/libculprit.so: $(LIB_OBJ)
 $(BUILD)/culprit: $(CLI_OBJ) $(BUILD)/libculprit.a
 	$(CC) -o $@ $(CLI_OBJ) $(BUILD)/libculprit.a $(PKG_LIBS)
 
+$(BUILD)/obj/src/cc/%.o: src/cc/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LLVM_CFLAGS) -c $< -o $@
+
+$(BUILD)/culprit-cc: $(CC_OBJ) $(BUILD)/libculprit.a
+	$(CC) -o $@ $(CC_OBJ) $(BUILD)/libculprit.a $(LLVM_LIBS) $(PKG_LIBS)
+
+# The runtime goes into other people's programs: no sanitizers, no
+# dependencies beyond libc and pthreads, position-independent.
+RT_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc $(WARNINGS) -O2 -g -fPIC -fno-omit-frame-pointer $(CFLAGS)
+
+$(BUILD)/rt/%.o: %.c $(wildcard src/rt/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -c $< -o $@
+
+$(BUILD)/libculprit-rt.a: $(RT_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
 $(BUILD)/culprit.pc: culprit.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
-$(BUILD)/unit/%: tests/unit/%.c tests/unit/check.h $(BUILD)/libculprit.a
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/check.h $(BUILD)/libculprit.a $(BUILD)/libculprit-rt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libculprit.a $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libculprit.a $(BUILD)/libculprit-rt.a $(PKG_LIBS) -pthread
 
-$(BUILD)/asan/unit/%: tests/unit/%.c tests/unit/check.h $(ASAN_LIB_OBJ)
+$(BUILD)/asan/unit/%: tests/unit/%.c tests/unit/check.h $(ASAN_LIB_OBJ) $(BUILD)/libculprit-rt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -O1 $(SANITIZE) -Itests/unit -o $@ $< $(ASAN_LIB_OBJ) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -O1 $(SANITIZE) -Itests/unit -o $@ $< $(ASAN_LIB_OBJ) $(BUILD)/libculprit-rt.a \
+	    $(PKG_LIBS) -pthread
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libculprit.a
 	@mkdir -p $(dir $@)
@@ -101,7 +130,7 @@ bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
 bench-run: all $(BENCH_BIN)
-	@sh bench/run.sh build
+	@sh bench/run.sh $(BUILD)
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
@@ -113,6 +142,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/include/culprit $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/culprit $(DESTDIR)$(PREFIX)/bin/culprit
+	install -m 755 $(BUILD)/culprit-cc $(DESTDIR)$(PREFIX)/bin/culprit-cc
+	install -d $(DESTDIR)$(PREFIX)/lib/culprit
+	install -m 644 $(BUILD)/libculprit-rt.a $(DESTDIR)$(PREFIX)/lib/culprit/libculprit-rt.a
 	install -m 644 $(BUILD)/libculprit.a $(DESTDIR)$(PREFIX)/lib/libculprit.a
 	install -m 755 $(BUILD)/libculprit.so $(DESTDIR)$(PREFIX)/lib/libculprit.so.0
 	ln -sf libculprit.so.0 $(DESTDIR)$(PREFIX)/lib/libculprit.so
@@ -121,7 +153,7 @@ install: all
 	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(UNIT_SRC) $(BENCH_SRC) $(HEADERS)
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(CC_SRC) $(RT_SRC) $(UNIT_SRC) $(BENCH_SRC) $(HEADERS)
 
 clean:
 	rm -rf build

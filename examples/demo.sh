@@ -1,26 +1,38 @@
 #!/bin/sh
-# demo.sh - culprit's main job on the bundled mid() example: import its
-# spectra, rank the lines, and measure every formula against the known fault.
-# usage: examples/demo.sh PATH/TO/culprit
+# demo.sh - culprit's main job on the bundled mid() example: build the faulty
+# program with culprit-cc, run its six tests through `culprit test` (each
+# checked against its expected output), rank the lines, and measure every
+# formula against the known fault.
+# usage: examples/demo.sh PATH/TO/culprit   (culprit-cc must sit beside it)
 set -eu
 culprit=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+bindir=$(dirname "$culprit")
 example=$(cd "$(dirname "$0")/mid" && pwd)
 work=${DEMO_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/culprit-demo.XXXXXX")}
 cd "$work"
 export CULPRIT_STORE="$work/.culprit"
 rm -rf "$CULPRIT_STORE"
 
-echo "== importing the mid() example (6 tests, 1 failing)"
-"$culprit" import gzoltar --spectra "$example/spectra.csv" --matrix "$example/matrix.txt" \
-    --tests "$example/tests.csv"
+echo "== building mid.c with culprit-cc (line 12 has the fault: m = y where m = x is meant)"
+"$bindir/culprit-cc" -O2 -o mid "$example/mid.c"
+echo
+echo "== running the six tests through culprit test"
+for input in "3 3 5" "1 2 3" "3 2 1" "5 5 5" "5 3 4" "2 1 3"; do
+    name=mid_$(echo "$input" | tr ' ' _)
+    # shellcheck disable=SC2086
+    if "$culprit" test --name "$name" --expect "$example/expected/$name.out" -- ./mid $input >/dev/null; then
+        echo "   $name: recorded"
+    fi
+done
+"$culprit" rank --top 0 --format csv >/dev/null # fails loudly if nothing was recorded
 echo
 echo "== culprit rank --formula tarantula"
 "$culprit" rank --formula tarantula --top 5
 echo
-echo "== culprit rank --formula ochiai"
-"$culprit" rank --formula ochiai --top 5
+echo "== culprit rank --formula ochiai --kind branch  (enriched entities: <line, outcome>)"
+"$culprit" rank --formula ochiai --kind branch --top 5
 echo
 echo "== culprit eval: where does each formula put the known fault (mid.c:12)?"
-"$culprit" eval --faults "$example/faults.txt" --formula all --format text | head -n 20
+"$culprit" eval --faults "$example/faults.txt" --formula tarantula,ochiai,dstar,op2,jaccard,sbi --format text
 echo
 echo "The store is in $CULPRIT_STORE; the source is $example/mid.c (line 12)."

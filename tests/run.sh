@@ -8,6 +8,7 @@ build=$1
 shift
 [ $# -eq 0 ] && set -- unit unit-asan e2e
 top=$(cd "$(dirname "$0")/.." && pwd)
+case $build in /*) binary_dir=$build ;; *) binary_dir=$top/$build ;; esac
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
@@ -44,7 +45,7 @@ for part in "$@"; do
         done ;;
     e2e)
         for t in "$top"/tests/e2e/test_*.sh; do
-            CULPRIT="$top/$build/culprit" run_one "e2e/$(basename "$t")" sh "$t"
+            CULPRIT="$binary_dir/culprit" run_one "e2e/$(basename "$t")" sh "$t"
         done ;;
     *) echo "tests/run.sh: unknown part '$part'" >&2; exit 2 ;;
     esac

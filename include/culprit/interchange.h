@@ -11,6 +11,9 @@
  *    verdict name and one 0/1 per component.
  *  - JSON: the whole spectra with kinds, columns, verdicts, durations and
  *    sparse counts (docs/formats.md).
+ *  - lcov tracefiles and gcov's JSON intermediate format: coverage of one
+ *    test per file, named after the file, with verdicts given separately;
+ *    line and branch elements with execution counts.
  *
  * Readers fill an initialised, empty culprit_spectra and report malformed
  * input as "FILE:LINE:COL: what was expected".  Writers write to streams the
@@ -21,6 +24,7 @@
 #ifndef CULPRIT_INTERCHANGE_H
 #define CULPRIT_INTERCHANGE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "culprit/spectra.h"
@@ -38,6 +42,45 @@ culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culp
 
 culprit_status culprit_json_read(const char *path, culprit_spectra *spectra, culprit_error *err);
 culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, culprit_error *err);
+
+/* Verdicts of tests imported one coverage file per test: read from a
+ * verdicts file ("NAME VERDICT" lines, '#' comments), or listed one by one
+ * (`--fail NAME`) with every test not listed passing. */
+typedef struct culprit_verdict_entry {
+    char *name; /* owned */
+    culprit_verdict verdict;
+    size_t line; /* its line in the verdicts file; 0 when not from a file */
+} culprit_verdict_entry;
+
+typedef struct culprit_verdict_list {
+    const char *path;   /* the verdicts file, for messages; NULL when listed one by one */
+    bool unlisted_pass; /* tests without an entry pass; otherwise each test needs one */
+    size_t count, capacity;
+    culprit_verdict_entry *entries;
+} culprit_verdict_list;
+
+void culprit_verdict_list_init(culprit_verdict_list *list);
+void culprit_verdict_list_free(culprit_verdict_list *list);
+/* Appends name's verdict (line 0: not from a file). */
+culprit_status culprit_verdict_list_add(culprit_verdict_list *list, const char *name, culprit_verdict verdict,
+                                        size_t line, culprit_error *err);
+/* Reads a verdicts file into an initialised, empty list and sets its path. */
+culprit_status culprit_verdict_list_read(culprit_verdict_list *list, const char *path, culprit_error *err);
+
+/* Read one coverage file per test into an initialised, empty spectra.  A
+ * test is named after its file's basename without the suffix (.info for
+ * lcov; .gcov.json.gz, .gcov.json, .json.gz or .json for gcov), and takes
+ * its verdict from verdicts: a test without one, a name in verdicts without
+ * a file, or two files naming the same test are errors.  The element table
+ * is the union over all files, sorted by path, line, kind and branch, so
+ * that every test shares one program whatever the order of the files. */
+culprit_status culprit_lcov_read(const char *const *paths, size_t count, const culprit_verdict_list *verdicts,
+                                 culprit_spectra *spectra, culprit_error *err);
+/* gcov --json-format output (gcc 9 and later), gzip-compressed or not; a
+ * file may hold several JSON documents one after another (gcov --stdout). */
+culprit_status culprit_gcov_json_read(const char *const *paths, size_t count,
+                                      const culprit_verdict_list *verdicts, culprit_spectra *spectra,
+                                      culprit_error *err);
 
 /* Adds the element a component name denotes (see above); column is where
  * the name starts in its line, for messages. */

@@ -13,6 +13,8 @@
 
 static const cli_command commands[] = {
     {"rank", cmd_rank, "rank program elements by suspiciousness", cli_usage_rank},
+    {"test", cmd_test, "run one test command and record its spectra and verdict", cli_usage_test},
+    {"cc", cmd_cc, "compile C with instrumentation (the same as culprit-cc)", cli_usage_cc},
     {"import", cmd_import, "import spectra from GZoltar and other tools", cli_usage_import},
     {"export", cmd_export, "export the stored spectra (gzoltar, csv, json)", cli_usage_export},
     {"eval", cmd_eval, "measure how well rankings find known faults", cli_usage_eval},

@@ -34,6 +34,20 @@ typedef struct export_options {
     culprit_verdict_policy policy;
 } export_options;
 
+/* The format named, and the outputs it needs. */
+static int check_format(const export_options *options)
+{
+    if (strcmp(options->format, "gzoltar") == 0) {
+        if (!options->output_dir && (!options->matrix || !options->spectra))
+            return cli_usage_error("export",
+                                   "gzoltar needs --output-dir DIR, or --matrix FILE and --spectra FILE");
+    } else if (strcmp(options->format, "csv") != 0 && strcmp(options->format, "json") != 0) {
+        return cli_usage_error("export", "unknown format '%s' (expected gzoltar, csv or json)",
+                               options->format);
+    }
+    return 0;
+}
+
 static int parse_options(int argc, char **argv, export_options *options)
 {
     static const struct option long_options[] = {
@@ -94,15 +108,7 @@ static int parse_options(int argc, char **argv, export_options *options)
     options->format = argv[optind++];
     if (optind < argc)
         return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
-    if (strcmp(options->format, "gzoltar") == 0) {
-        if (!options->output_dir && (!options->matrix || !options->spectra))
-            return cli_usage_error("export",
-                                   "gzoltar needs --output-dir DIR, or --matrix FILE and --spectra FILE");
-    } else if (strcmp(options->format, "csv") != 0 && strcmp(options->format, "json") != 0) {
-        return cli_usage_error("export", "unknown format '%s' (expected gzoltar, csv or json)",
-                               options->format);
-    }
-    return 0;
+    return check_format(options);
 }
 
 static FILE *open_output(const char *path, culprit_error *err)

@@ -58,7 +58,7 @@ void culprit_store_decode_hits(const void *blob, size_t words, uint64_t *row)
 
 enum { VARINT_MAX_BYTES = 10 }; /* 64 bits, 7 per byte */
 
-static unsigned char *put_varint(unsigned char *out, uint64_t value)
+unsigned char *culprit_store_put_varint(unsigned char *out, uint64_t value)
 {
     while (value >= 0x80) {
         *out++ = (unsigned char)(value | 0x80);
@@ -68,9 +68,7 @@ static unsigned char *put_varint(unsigned char *out, uint64_t value)
     return out;
 }
 
-/* Reads one varint at *position; false when the blob ends inside it or it
- * does not fit 64 bits. */
-static bool get_varint(const unsigned char *blob, size_t size, size_t *position, uint64_t *value)
+bool culprit_store_get_varint(const unsigned char *blob, size_t size, size_t *position, uint64_t *value)
 {
     uint64_t result = 0;
     for (unsigned shift = 0; shift < 64 && *position < size; shift += 7) {
@@ -91,11 +89,11 @@ int culprit_store_encode_counts(const culprit_counts *counts, unsigned char **bl
     *blob = malloc(VARINT_MAX_BYTES * (1 + 2 * counts->length));
     if (!*blob)
         return -1;
-    unsigned char *out = put_varint(*blob, counts->length);
+    unsigned char *out = culprit_store_put_varint(*blob, counts->length);
     uint64_t next_possible = 0; /* previous id + 1 */
     for (size_t i = 0; i < counts->length; i++) {
-        out = put_varint(out, counts->elements[i] - next_possible);
-        out = put_varint(out, counts->counts[i]);
+        out = culprit_store_put_varint(out, counts->elements[i] - next_possible);
+        out = culprit_store_put_varint(out, counts->counts[i]);
         next_possible = (uint64_t)counts->elements[i] + 1;
     }
     *size = (size_t)(out - *blob);
@@ -128,7 +126,7 @@ culprit_store_decode_result culprit_store_decode_counts(const unsigned char *blo
     out->length = 0;
     /* Each entry takes at least two bytes, which bounds the allocation by
      * the blob's size whatever the length claims. */
-    if (!get_varint(blob, size, &position, &length) || length > (size - position) / 2) {
+    if (!culprit_store_get_varint(blob, size, &position, &length) || length > (size - position) / 2) {
         *problem = "a bad entry count";
         return CULPRIT_STORE_DECODE_MALFORMED;
     }
@@ -137,7 +135,8 @@ culprit_store_decode_result culprit_store_decode_counts(const unsigned char *blo
     uint64_t next_possible = 0;
     for (size_t i = 0; i < length; i++) {
         uint64_t gap, count;
-        if (!get_varint(blob, size, &position, &gap) || !get_varint(blob, size, &position, &count)) {
+        if (!culprit_store_get_varint(blob, size, &position, &gap) ||
+            !culprit_store_get_varint(blob, size, &position, &count)) {
             *problem = "a truncated entry";
             return CULPRIT_STORE_DECODE_MALFORMED;
         }

@@ -167,10 +167,9 @@ static culprit_status set_current(const culprit_store *store, int64_t program_id
     return status;
 }
 
-/* The body of save_program's transaction. */
-static culprit_status save_program_rows(const culprit_store *store, const culprit_spectra *spectra,
-                                        const char *hash, const char *source, int64_t *program_id,
-                                        culprit_error *err)
+culprit_status culprit_store_save_program_rows(const culprit_store *store, const culprit_spectra *spectra,
+                                               const char *hash, const char *source, int64_t *program_id,
+                                               culprit_error *err)
 {
     culprit_status status = find_by_hash(store, hash, program_id, err);
     if (status == CULPRIT_OK && *program_id == 0) {
@@ -197,7 +196,7 @@ culprit_status culprit_store_save_program(culprit_store *store, const culprit_sp
     status = culprit_store_begin(store, true, err);
     if (status != CULPRIT_OK)
         return status;
-    status = save_program_rows(store, spectra, hash, source, program_id, err);
+    status = culprit_store_save_program_rows(store, spectra, hash, source, program_id, err);
     if (status == CULPRIT_OK)
         status = culprit_store_commit(store, err);
     else

@@ -76,8 +76,54 @@ static const char schema_version_1[] =
     /* Loading reads one program's tests in id order. */
     "CREATE INDEX tests_by_program ON tests(program_id, id);";
 
+/* Version 2: what the C collector (culprit test) records besides hits and
+ * counts, so that a program can be re-assembled from its units when a test
+ * brings new ones (docs/collector.md §6). */
+static const char schema_version_2[] =
+    /* A unit's map, by its hash: the map is the unit's whole description,
+     * and re-assembling a program needs nothing else. */
+    "CREATE TABLE units ("
+    "    hash TEXT PRIMARY KEY NOT NULL,"
+    "    map TEXT NOT NULL,"
+    "    created_at TEXT NOT NULL"
+    ") WITHOUT ROWID;"
+    /* The units a collector program was assembled from; none for imported
+     * programs. */
+    "CREATE TABLE program_units ("
+    "    program_id INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,"
+    "    unit_hash TEXT NOT NULL REFERENCES units(hash),"
+    "    PRIMARY KEY (program_id, unit_hash)"
+    ") WITHOUT ROWID;"
+    /* A test's raw counts per unit, summed over its processes: hits and
+     * counts of any program containing the unit are derived from these. */
+    "CREATE TABLE test_units ("
+    "    test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,"
+    "    unit_hash TEXT NOT NULL REFERENCES units(hash),"
+    "    counter_count INTEGER NOT NULL,"
+    "    counts BLOB NOT NULL,"
+    "    PRIMARY KEY (test_id, unit_hash)"
+    ") WITHOUT ROWID;"
+    /* How a collected test's command ended, where it crashed, what it wrote. */
+    "CREATE TABLE test_runs ("
+    "    test_id INTEGER PRIMARY KEY REFERENCES tests(id) ON DELETE CASCADE,"
+    "    exit_status INTEGER,"
+    "    signal INTEGER,"
+    "    crash TEXT,"
+    "    output BLOB NOT NULL,"
+    "    dump_count INTEGER NOT NULL"
+    ");"
+    /* A new result for a test (any writer sets recorded_at) makes the old
+     * result's collector details stale: drop them, so that an import over a
+     * collected test cannot leave raw counts that disagree with its hits.
+     * Moving a test to a grown program keeps recorded_at, and its details. */
+    "CREATE TRIGGER tests_result_replaced AFTER UPDATE OF recorded_at ON tests BEGIN"
+    "    DELETE FROM test_units WHERE test_id = NEW.id;"
+    "    DELETE FROM test_runs WHERE test_id = NEW.id;"
+    " END;";
+
 static const migration_step migrations[] = {
     {1, schema_version_1},
+    {2, schema_version_2},
 };
 
 static culprit_status set_version(const culprit_store *store, int version, culprit_error *err)
@@ -106,7 +152,8 @@ culprit_status culprit_store_migrate(const culprit_store *store, int version, cu
 
 culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err)
 {
-    static const char *const tables[] = {"meta", "programs", "files", "elements", "tests"};
+    static const char *const tables[] = {"meta",  "programs",      "files",      "elements", "tests",
+                                         "units", "program_units", "test_units", "test_runs"};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         /* Reading one row touches the table's root page, where damage to a
          * small store usually is, at the cost of a page read. */

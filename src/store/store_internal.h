@@ -12,6 +12,8 @@
  *   blob.c       the byte encodings of hit rows and sparse counts
  *   programs.c   saving, finding and selecting programs
  *   tests.c      saving one test per transaction
+ *   collected.c  saving a collected test (src/collect/): unit maps, raw
+ *                per-unit counts, run details, and program evolution
  *   load.c       loading a program and its tests into a culprit_spectra
  * docs/store.md describes the resulting database for users.
  */
@@ -87,7 +89,31 @@ culprit_status culprit_store_migrate(const culprit_store *store, int version, cu
  * schema exists and its first page can be read. */
 culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err);
 
+/* ---- programs.c, tests.c: the bodies of their transactions, for
+ * collected.c, which does more in the same transaction ---- */
+
+/* Finds the program with hash (the spectra's program hash) or inserts it
+ * with its files and elements; makes it current. */
+culprit_status culprit_store_save_program_rows(const culprit_store *store, const culprit_spectra *spectra,
+                                               const char *hash, const char *source, int64_t *program_id,
+                                               culprit_error *err);
+/* Inserts or replaces tests first .. first+count-1 of spectra under program_id. */
+culprit_status culprit_store_insert_tests(const culprit_store *store, int64_t program_id,
+                                          const culprit_spectra *spectra, size_t first, size_t count,
+                                          culprit_error *err);
+/* Moves the stored test test_id to program_id with the hits and counts of
+ * test `test` of spectra; keeps its recorded_at (and so its details). */
+culprit_status culprit_store_update_test_hits(const culprit_store *store, int64_t test_id, int64_t program_id,
+                                              const culprit_spectra *spectra, size_t test,
+                                              culprit_error *err);
+
 /* ---- blob.c ---- */
+
+/* Unsigned LEB128: writes value at out (at most 10 bytes), returns the end. */
+unsigned char *culprit_store_put_varint(unsigned char *out, uint64_t value);
+/* Reads one varint at *position; false when the blob ends inside it or it
+ * does not fit 64 bits. */
+bool culprit_store_get_varint(const unsigned char *blob, size_t size, size_t *position, uint64_t *value);
 
 /* Bytes of a stored hit row: one little-endian 64-bit word per 64 elements. */
 size_t culprit_store_hits_bytes(size_t element_count);

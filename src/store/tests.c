@@ -137,10 +137,9 @@ static culprit_status insert_test(const culprit_store *store, sqlite3_stmt *stat
     return status;
 }
 
-/* The body of save_tests' transaction. */
-static culprit_status insert_tests(const culprit_store *store, int64_t program_id,
-                                   const culprit_spectra *spectra, size_t first, size_t count,
-                                   culprit_error *err)
+culprit_status culprit_store_insert_tests(const culprit_store *store, int64_t program_id,
+                                          const culprit_spectra *spectra, size_t first, size_t count,
+                                          culprit_error *err)
 {
     culprit_status status = check_program(store, program_id, spectra, err);
     if (status != CULPRIT_OK)
@@ -160,6 +159,37 @@ static culprit_status insert_tests(const culprit_store *store, int64_t program_i
     return status;
 }
 
+culprit_status culprit_store_update_test_hits(const culprit_store *store, int64_t test_id, int64_t program_id,
+                                              const culprit_spectra *spectra, size_t test, culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    test_blobs blobs;
+    culprit_status status = encode_blobs(store, spectra, test, &blobs, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_prepare(
+            store, "UPDATE tests SET program_id = ?, hits = ?, counts = ? WHERE id = ?", &statement, err);
+    if (status == CULPRIT_OK) {
+        int code = sqlite3_bind_int64(statement, 1, program_id);
+        if (code == SQLITE_OK)
+            code = blobs.hits_bytes
+                       ? sqlite3_bind_blob(statement, 2, blobs.hits, (int)blobs.hits_bytes, SQLITE_STATIC)
+                       : sqlite3_bind_zeroblob(statement, 2, 0);
+        if (code == SQLITE_OK)
+            code = blobs.counts
+                       ? sqlite3_bind_blob(statement, 3, blobs.counts, (int)blobs.counts_bytes, SQLITE_STATIC)
+                       : sqlite3_bind_null(statement, 3);
+        if (code == SQLITE_OK)
+            code = sqlite3_bind_int64(statement, 4, test_id);
+        if (code == SQLITE_OK)
+            code = sqlite3_step(statement);
+        if (code != SQLITE_DONE)
+            status = culprit_store_sqlite_error(store, code, "moving a test to a new program", err);
+        sqlite3_finalize(statement);
+    }
+    free_blobs(&blobs);
+    return status;
+}
+
 culprit_status culprit_store_save_tests(culprit_store *store, int64_t program_id,
                                         const culprit_spectra *spectra, size_t first, size_t count,
                                         culprit_error *err)
@@ -174,7 +204,7 @@ culprit_status culprit_store_save_tests(culprit_store *store, int64_t program_id
     culprit_status status = culprit_store_begin(store, true, err);
     if (status != CULPRIT_OK)
         return status;
-    status = insert_tests(store, program_id, spectra, first, count, err);
+    status = culprit_store_insert_tests(store, program_id, spectra, first, count, err);
     if (status == CULPRIT_OK)
         status = culprit_store_commit(store, err);
     else

@@ -6,7 +6,7 @@
 prefix="$WORK/prefix"
 
 run 0 make -C "$TOP" --no-print-directory BUILD="$WORK/build" PREFIX="$prefix" install
-for f in bin/culprit lib/libculprit.a lib/libculprit.so.0 lib/libculprit.so lib/pkgconfig/culprit.pc \
+for f in bin/culprit bin/culprit-cc lib/culprit/libculprit-rt.a share/man/man1/culprit-cc.1 lib/libculprit.a lib/libculprit.so.0 lib/libculprit.so lib/pkgconfig/culprit.pc \
     include/culprit/spectra.h include/culprit/sbfl.h include/culprit/rank.h include/culprit/store.h \
     share/man/man1/culprit.1 share/man/man1/culprit-rank.1 share/man/man1/culprit-import.1; do
     [ -e "$prefix/$f" ] && pass || fail "make install did not write $f"
@@ -63,4 +63,15 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 run 0 sh -c 'cc -std=c11 -Wall -Werror -o client client.c $(pkg-config --cflags --libs culprit)'
 LD_LIBRARY_PATH="$prefix/lib" run 0 ./client
 expect_file_equals out "mid.c:12 0.8333"
+
+# The installed culprit-cc finds the installed runtime (PREFIX/lib/culprit) on its own.
+cat >hello.c <<'END'
+#include <stdio.h>
+int main(void) { puts("hello"); return 0; }
+END
+run 0 "$prefix/bin/culprit-cc" -o hello hello.c
+mkdir collected
+CULPRIT_COLLECT_DIR="$WORK/collected" run 0 ./hello
+expect_file_equals out "hello"
+ls collected/*.dump >/dev/null 2>&1 && pass || fail "the installed runtime wrote no dump"
 finish

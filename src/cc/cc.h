@@ -1,0 +1,99 @@
+/*
+ * cc.h - the parts of culprit-cc that talk to each other: the argument list
+ * type, command classification (arguments.c), running programs (process.c),
+ * the compile/link driver (driver.c) and the instrumenter (instrument.c).
+ * Only instrument.c sees LLVM; this header does not include it.
+ */
+#ifndef CULPRIT_CC_H
+#define CULPRIT_CC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cc/map_text.h"
+#include "culprit/error.h"
+
+/* A NULL-terminated, growable vector of owned strings (an argv). */
+typedef struct cc_args {
+    char **items;
+    size_t count;
+    size_t capacity;
+} cc_args;
+
+culprit_status cc_args_push(cc_args *args, const char *item, culprit_error *err);
+culprit_status cc_args_push_all(cc_args *args, const cc_args *more, culprit_error *err);
+void cc_args_free(cc_args *args);
+
+/* Replaces each `@file` argument by the arguments the file holds (quoted as
+ * GCC and clang read them, recursively); a file that cannot be read stays an
+ * argument, as clang does. */
+culprit_status cc_expand_response_files(const cc_args *in, cc_args *out, culprit_error *err);
+
+/* What one invocation asks for, once culprit-cc's own flags are removed. */
+typedef enum cc_action {
+    CC_PASS_THROUGH, /* nothing to instrument: run clang with the same arguments */
+    CC_COMPILE,      /* -c: objects only */
+    CC_LINK,         /* compile what needs compiling, then link */
+} cc_action;
+
+/* One input file and the language clang will read it as. */
+typedef struct cc_input {
+    const char *path;     /* points into the expanded argument list */
+    size_t position;      /* its index in that list */
+    const char *language; /* the active -x value, or NULL (by extension) */
+    bool instrument;      /* a C translation unit we compile ourselves */
+} cc_input;
+
+typedef struct cc_command {
+    cc_args args;     /* clang's arguments (response files expanded, culprit flags removed) */
+    cc_args original; /* the arguments as given, minus culprit flags: for pass-through */
+    cc_action action;
+    cc_coverage coverage;
+    cc_input *inputs;
+    size_t input_count;
+    const char *output;         /* -o value, or NULL */
+    bool has_dependency_target; /* -MT or -MQ given */
+    bool has_dependency_file;   /* -MF given */
+    bool wants_dependencies;    /* -MD or -MMD */
+    bool has_debug_flag;        /* the last -g* flag asks for debug info */
+    bool emit_llvm;             /* -emit-llvm */
+    bool relocatable;           /* -r: a partial link gets no runtime */
+    bool no_stdlib;             /* -nostdlib: the user links libc (and anything else) by hand */
+    bool show_help;             /* --culprit-help */
+    bool show_version;          /* --culprit-version */
+} cc_command;
+
+/* Classifies argv (argv[0] excluded).  environment_coverage is
+ * CULPRIT_COVERAGE's value or NULL; disabled is CULPRIT_CC_DISABLE=1. */
+culprit_status cc_parse_command(int argc, char **argv, const char *environment_coverage, bool disabled,
+                                cc_command *command, culprit_error *err);
+void cc_command_free(cc_command *command);
+
+/* Is this argument (at index i of args) one of the dependency-file options
+ * that only the first, preprocessing step may see?  Sets *takes_value when
+ * the option's value is the next argument. */
+bool cc_is_dependency_option(const char *argument, bool *takes_value);
+/* Does this option take its value as the next argument (-o FILE, -I DIR ...)? */
+bool cc_option_takes_value(const char *argument);
+
+/* Runs program with args (args.items[0] is argv[0]) and waits; *exit_status
+ * is its exit status (128 + signal when killed). */
+culprit_status cc_run(const char *program, const cc_args *args, int *exit_status, culprit_error *err);
+/* The directory of the running executable, with no trailing slash. */
+culprit_status cc_self_directory(char *buffer, size_t size, culprit_error *err);
+/* clang to run: CULPRIT_CLANG, else clang-14 or clang on PATH (never culprit-cc itself). */
+culprit_status cc_find_clang(char *buffer, size_t size, culprit_error *err);
+/* The runtime archive: CULPRIT_RT, else beside the executable, else ../lib/culprit/. */
+culprit_status cc_find_runtime(char *buffer, size_t size, culprit_error *err);
+
+/* Runs a compile or link invocation; *exit_status is clang's (0 when all went well).
+ * An error of culprit-cc's own (not clang's) is returned as a status. */
+culprit_status cc_drive(const cc_command *command, const char *clang, int *exit_status, culprit_error *err);
+
+/* Instruments the bitcode in input_path into output_path.  source names the
+ * user's file in messages; strip_debug_info removes the debug information
+ * culprit-cc asked for when the user did not. */
+culprit_status cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
+                                     cc_coverage coverage, bool strip_debug_info, culprit_error *err);
+
+#endif

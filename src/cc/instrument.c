@@ -1,0 +1,1025 @@
+/*
+ * instrument.c - inserts culprit's counters and hooks into one unit's LLVM
+ * bitcode and embeds its program map (docs/collector.md §1-§3).
+ *
+ * Written against LLVM 14's C API only.  The walk happens twice: a counting
+ * pass fixes counter_count (the counters array must exist before any
+ * increment can address it), then the instrumenting pass visits functions,
+ * blocks and instructions in the same order, reporting each element to the
+ * map builder (map_text.c) as it inserts its counter.  Redirection of
+ * output and process-ending calls comes last, so that the map names the
+ * functions the user called.
+ *
+ * Branch conditions are grouped (the map's `condition` field) by a simple
+ * rule: a conditional branch whose condition is on the same file and line as
+ * that of a conditional branch in the block it jumps to belongs to the same
+ * decision.  That is the shape clang gives `a && b || c` (one block per
+ * operand, chained), and it keeps separate statements on separate lines apart.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+
+#include "cc/cc.h"
+
+/* Constructor priority: low, so the runtime's atexit handler is registered
+ * before the program's and therefore runs after them. */
+enum { CONSTRUCTOR_PRIORITY = 101, STACK_SIZE = 64 };
+
+static const char *const output_functions[] = {"printf",  "fprintf", "vprintf", "vfprintf", "puts", "fputs",
+                                               "putchar", "fputc",   "putc",    "fwrite",   "write"};
+static const char *const ending_functions[] = {"_exit",  "_Exit", "execv",  "execvp",
+                                               "execve", "execl", "execlp", "execle"};
+
+typedef struct unit {
+    LLVMContextRef context;
+    LLVMModuleRef module;
+    LLVMBuilderRef builder;
+    const char *source;
+    cc_coverage coverage;
+    cc_map map;
+    LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, stack_type;
+    LLVMValueRef counters, depth, stack;
+    uint32_t block_count, counter_count;
+    uint32_t next_block, next_edge, next_return, next_condition;
+    /* The last debug-info file seen, so each instruction does not search the file table. */
+    const char *cached_directory, *cached_filename;
+    uint32_t cached_file;
+} unit;
+
+/* A block and its counter, sortable by address for lookup of successors. */
+typedef struct block_slot {
+    LLVMBasicBlockRef block;
+    uint32_t counter;
+    uint32_t index;
+} block_slot;
+
+/* One function's blocks and the decision groups of their branches. */
+typedef struct function_walk {
+    LLVMValueRef function;
+    uint32_t number;
+    uint32_t file;
+    unsigned block_total;
+    LLVMBasicBlockRef *blocks; /* in function order */
+    block_slot *by_address;
+    unsigned *group_parent;    /* union-find over block indices */
+    uint32_t *group_condition; /* root index -> condition number */
+} function_walk;
+
+/* ---- small IR queries ---------------------------------------------------------------------------- */
+
+static const char *value_name(LLVMValueRef value)
+{
+    size_t length = 0;
+    const char *name = LLVMGetValueName2(value, &length);
+    return name ? name : "";
+}
+
+static bool has_prefix(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+static bool is_instrumentable(LLVMValueRef function)
+{
+    if (LLVMIsDeclaration(function) || LLVMGetIntrinsicID(function) != 0)
+        return false;
+    /* available_externally bodies (glibc's extern inlines) are never emitted. */
+    if (LLVMGetLinkage(function) == LLVMAvailableExternallyLinkage)
+        return false;
+    /* A naked function is all inline assembly: code added around it would break its calling convention. */
+    unsigned naked = LLVMGetEnumAttributeKindForName("naked", 5);
+    if (LLVMGetEnumAttributeAtIndex(function, LLVMAttributeFunctionIndex, naked))
+        return false;
+    return !has_prefix(value_name(function), "__culprit_rt_");
+}
+
+/* The called value without the bitcasts clang puts around mismatched prototypes. */
+static LLVMValueRef called_value(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    while (callee && LLVMIsAConstantExpr(callee) && LLVMGetConstOpcode(callee) == LLVMBitCast)
+        callee = LLVMGetOperand(callee, 0);
+    return callee;
+}
+
+static bool is_call(LLVMValueRef instruction)
+{
+    return LLVMGetInstructionOpcode(instruction) == LLVMCall;
+}
+
+/* Calls to intrinsics (debug markers, lifetime, memcpy) and inline assembly are not source-level calls. */
+static bool is_source_call(LLVMValueRef instruction)
+{
+    if (!is_call(instruction))
+        return false;
+    LLVMValueRef callee = called_value(instruction);
+    if (LLVMIsAInlineAsm(callee))
+        return false;
+    return !(LLVMIsAFunction(callee) && LLVMGetIntrinsicID(callee) != 0);
+}
+
+static bool is_debug_intrinsic(LLVMValueRef instruction)
+{
+    if (!is_call(instruction))
+        return false;
+    LLVMValueRef callee = called_value(instruction);
+    return LLVMIsAFunction(callee) && has_prefix(value_name(callee), "llvm.dbg.");
+}
+
+typedef enum value_class { CLASS_NONE, CLASS_BOOLEAN, CLASS_INTEGER, CLASS_POINTER, CLASS_FLOAT } value_class;
+
+static value_class classify_type(LLVMTypeRef type)
+{
+    switch (LLVMGetTypeKind(type)) {
+    case LLVMIntegerTypeKind:
+        return LLVMGetIntTypeWidth(type) == 1 ? CLASS_BOOLEAN : CLASS_INTEGER;
+    case LLVMPointerTypeKind:
+        return CLASS_POINTER;
+    case LLVMHalfTypeKind:
+    case LLVMBFloatTypeKind:
+    case LLVMFloatTypeKind:
+    case LLVMDoubleTypeKind:
+    case LLVMX86_FP80TypeKind:
+    case LLVMFP128TypeKind:
+    case LLVMPPC_FP128TypeKind:
+        return CLASS_FLOAT;
+    default:
+        return CLASS_NONE;
+    }
+}
+
+static const char *const boolean_classes[] = {"false", "true"};
+static const char *const integer_classes[] = {"negative", "zero", "positive"};
+static const char *const pointer_classes[] = {"null", "nonnull"};
+static const char *const float_classes[] = {"zero", "nonzero"};
+
+static unsigned class_count(value_class kind)
+{
+    return kind == CLASS_NONE ? 0 : kind == CLASS_INTEGER ? 3 : 2;
+}
+
+static const char *class_name(value_class kind, unsigned which)
+{
+    switch (kind) {
+    case CLASS_BOOLEAN:
+        return boolean_classes[which];
+    case CLASS_INTEGER:
+        return integer_classes[which];
+    case CLASS_POINTER:
+        return pointer_classes[which];
+    default:
+        return float_classes[which];
+    }
+}
+
+/* The return class of a call whose result the program uses, else CLASS_NONE. */
+static value_class call_result_class(LLVMValueRef instruction)
+{
+    if (!is_source_call(instruction) || LLVMGetFirstUse(instruction) == NULL)
+        return CLASS_NONE;
+    return classify_type(LLVMTypeOf(instruction));
+}
+
+/* Successors that get their own edge counters: those of conditional branches and switches. */
+static unsigned counted_edges(LLVMValueRef terminator)
+{
+    LLVMOpcode opcode = LLVMGetInstructionOpcode(terminator);
+    if (opcode == LLVMBr && LLVMIsConditional(terminator))
+        return 2;
+    if (opcode == LLVMSwitch)
+        return LLVMGetNumSuccessors(terminator);
+    return 0;
+}
+
+/* ---- the counting pass ---------------------------------------------------------------------------- */
+
+static void count_counters(unit *u)
+{
+    uint32_t blocks = 0, edges = 0, returns = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (!is_instrumentable(fn))
+            continue;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            blocks++;
+            if (u->coverage == CC_COVERAGE_LINES)
+                continue;
+            edges += counted_edges(LLVMGetBasicBlockTerminator(bb));
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+                returns += class_count(call_result_class(in));
+        }
+    }
+    u->block_count = blocks;
+    u->counter_count = blocks + edges + returns;
+    u->next_edge = blocks;
+    u->next_return = blocks + edges;
+}
+
+/* ---- source locations ----------------------------------------------------------------------------- */
+
+/* Removes "." and "name/.." components and doubled slashes from an absolute path, in place. */
+static void normalize_path(char *path)
+{
+    if (path[0] != '/')
+        return;
+    char *out = path;
+    const char *in = path;
+    while (*in) {
+        while (*in == '/')
+            in++;
+        const char *end = in;
+        while (*end && *end != '/')
+            end++;
+        size_t length = (size_t)(end - in);
+        if (length == 1 && in[0] == '.') {
+            /* skip */
+        } else if (length == 2 && in[0] == '.' && in[1] == '.') {
+            while (out > path && *--out != '/')
+                ;
+        } else if (length > 0) {
+            *out++ = '/';
+            memmove(out, in, length);
+            out += length;
+        }
+        in = end;
+    }
+    if (out == path)
+        *out++ = '/';
+    *out = '\0';
+}
+
+static culprit_status file_index(unit *u, const char *directory, unsigned directory_length,
+                                 const char *filename, unsigned filename_length, uint32_t *index,
+                                 culprit_error *err)
+{
+    if (directory == u->cached_directory && filename == u->cached_filename && filename) {
+        *index = u->cached_file;
+        return CULPRIT_OK;
+    }
+    char *path = malloc((size_t)directory_length + filename_length + 2);
+    if (!path)
+        return culprit_fail_memory(err);
+    if (filename_length > 0 && filename[0] == '/') {
+        memcpy(path, filename, filename_length);
+        path[filename_length] = '\0';
+    } else if (directory_length == 0) {
+        memcpy(path, filename, filename_length);
+        path[filename_length] = '\0';
+    } else {
+        memcpy(path, directory, directory_length);
+        path[directory_length] = '/';
+        memcpy(path + directory_length + 1, filename, filename_length);
+        path[directory_length + 1 + filename_length] = '\0';
+    }
+    normalize_path(path);
+    culprit_status status = cc_map_add_file(&u->map, path, index, err);
+    free(path);
+    if (status == CULPRIT_OK) {
+        u->cached_directory = directory;
+        u->cached_filename = filename;
+        u->cached_file = *index;
+    }
+    return status;
+}
+
+/* The location of an instruction; *found is false when it has none (or line 0, "compiler generated"). */
+static culprit_status instruction_location(unit *u, LLVMValueRef instruction, cc_map_location *location,
+                                           bool *found, culprit_error *err)
+{
+    *found = false;
+    if (!LLVMIsAInstruction(instruction) || !LLVMInstructionGetDebugLoc(instruction))
+        return CULPRIT_OK;
+    unsigned line = LLVMGetDebugLocLine(instruction);
+    if (line == 0)
+        return CULPRIT_OK;
+    unsigned directory_length = 0, filename_length = 0;
+    const char *directory = LLVMGetDebugLocDirectory(instruction, &directory_length);
+    const char *filename = LLVMGetDebugLocFilename(instruction, &filename_length);
+    culprit_status status =
+        file_index(u, directory ? directory : "", directory ? directory_length : 0, filename ? filename : "",
+                   filename ? filename_length : 0, &location->file, err);
+    if (status != CULPRIT_OK)
+        return status;
+    location->line = line;
+    location->column = LLVMGetDebugLocColumn(instruction);
+    *found = true;
+    return CULPRIT_OK;
+}
+
+/* The unit's main file, for functions and branches that carry no location at all. */
+static culprit_status fallback_file(unit *u, uint32_t *index, culprit_error *err)
+{
+    size_t length = 0;
+    const char *name = LLVMGetSourceFileName(u->module, &length);
+    return file_index(u, "", 0, name ? name : u->source,
+                      name ? (unsigned)length : (unsigned)strlen(u->source), index, err);
+}
+
+/* ---- inserting code ------------------------------------------------------------------------------- */
+
+static LLVMValueRef const_i64(unit *u, uint64_t value)
+{
+    return LLVMConstInt(u->i64, value, 0);
+}
+
+static LLVMValueRef counter_address(unit *u, LLVMValueRef index)
+{
+    LLVMValueRef indices[2] = {const_i64(u, 0), index};
+    return LLVMBuildInBoundsGEP2(u->builder, u->counters_type, u->counters, indices, 2, "");
+}
+
+/* counters[index] += 1 (full: non-atomic, as gcov) or counters[index] = 1 (lines). */
+static void emit_increment(unit *u, LLVMValueRef index)
+{
+    LLVMValueRef address = counter_address(u, index);
+    if (u->coverage == CC_COVERAGE_LINES) {
+        LLVMBuildStore(u->builder, LLVMConstInt(u->i8, 1, 0), address);
+        return;
+    }
+    LLVMValueRef old = LLVMBuildLoad2(u->builder, u->i64, address, "");
+    LLVMBuildStore(u->builder, LLVMBuildAdd(u->builder, old, const_i64(u, 1), ""), address);
+}
+
+/* stack[depth & 63] = &counters[block], with depth already loaded. */
+static void emit_stack_store(unit *u, LLVMValueRef depth, uint32_t block)
+{
+    LLVMValueRef slot_index = LLVMBuildZExt(
+        u->builder, LLVMBuildAnd(u->builder, depth, LLVMConstInt(u->i32, STACK_SIZE - 1, 0), ""), u->i64, "");
+    LLVMValueRef indices[2] = {const_i64(u, 0), slot_index};
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(u->builder, u->stack_type, u->stack, indices, 2, "");
+    LLVMValueRef counter =
+        LLVMBuildBitCast(u->builder, counter_address(u, const_i64(u, block)), u->byte_pointer, "");
+    LLVMBuildStore(u->builder, counter, slot);
+}
+
+/* depth += delta; returns the new depth. */
+static LLVMValueRef emit_depth_change(unit *u, int delta)
+{
+    LLVMValueRef depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
+    LLVMValueRef changed = delta > 0 ? LLVMBuildAdd(u->builder, depth, LLVMConstInt(u->i32, 1, 0), "")
+                                     : LLVMBuildSub(u->builder, depth, LLVMConstInt(u->i32, 1, 0), "");
+    LLVMBuildStore(u->builder, changed, u->depth);
+    return changed;
+}
+
+/* The first instruction that may precede new code: after PHIs and landing pads. */
+static LLVMValueRef first_insertion_point(LLVMBasicBlockRef block)
+{
+    LLVMValueRef in = LLVMGetFirstInstruction(block);
+    while (in && (LLVMGetInstructionOpcode(in) == LLVMPHI || LLVMGetInstructionOpcode(in) == LLVMLandingPad))
+        in = LLVMGetNextInstruction(in);
+    return in;
+}
+
+static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t counter, bool function_entry)
+{
+    LLVMPositionBuilderBefore(u->builder, first_insertion_point(block));
+    emit_increment(u, const_i64(u, counter));
+    if (u->coverage == CC_COVERAGE_LINES)
+        return;
+    LLVMValueRef depth =
+        function_entry ? emit_depth_change(u, +1) : LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
+    emit_stack_store(u, depth, counter);
+}
+
+/* Before a conditional branch or switch: counters[select(...)] += 1 for the edge taken. */
+static void instrument_edges(unit *u, LLVMValueRef terminator, uint32_t first_edge)
+{
+    LLVMPositionBuilderBefore(u->builder, terminator);
+    LLVMValueRef index;
+    if (LLVMGetInstructionOpcode(terminator) == LLVMBr) {
+        index = LLVMBuildSelect(u->builder, LLVMGetCondition(terminator), const_i64(u, first_edge),
+                                const_i64(u, first_edge + 1), "");
+    } else {
+        /* Operands of a switch: condition, default, then (value, destination) pairs. */
+        LLVMValueRef condition = LLVMGetOperand(terminator, 0);
+        unsigned successors = LLVMGetNumSuccessors(terminator);
+        index = const_i64(u, first_edge);
+        for (unsigned s = 1; s < successors; s++) {
+            LLVMValueRef value = LLVMGetOperand(terminator, 2 * s);
+            LLVMValueRef matches = LLVMBuildICmp(u->builder, LLVMIntEQ, condition, value, "");
+            index = LLVMBuildSelect(u->builder, matches, const_i64(u, first_edge + s), index, "");
+        }
+    }
+    emit_increment(u, index);
+}
+
+/* After a call: counters[first + class of the result] += 1. */
+static void instrument_return(unit *u, LLVMValueRef call, value_class kind, uint32_t first)
+{
+    LLVMPositionBuilderBefore(u->builder, LLVMGetNextInstruction(call));
+    LLVMValueRef index;
+    if (kind == CLASS_BOOLEAN) {
+        index = LLVMBuildSelect(u->builder, call, const_i64(u, first + 1), const_i64(u, first), "");
+    } else if (kind == CLASS_POINTER) {
+        LLVMValueRef is_null = LLVMBuildIsNull(u->builder, call, "");
+        index = LLVMBuildSelect(u->builder, is_null, const_i64(u, first), const_i64(u, first + 1), "");
+    } else if (kind == CLASS_FLOAT) {
+        LLVMValueRef is_zero =
+            LLVMBuildFCmp(u->builder, LLVMRealOEQ, call, LLVMConstReal(LLVMTypeOf(call), 0), "");
+        index = LLVMBuildSelect(u->builder, is_zero, const_i64(u, first), const_i64(u, first + 1), "");
+    } else {
+        LLVMValueRef zero = LLVMConstInt(LLVMTypeOf(call), 0, 0);
+        LLVMValueRef negative = LLVMBuildICmp(u->builder, LLVMIntSLT, call, zero, "");
+        LLVMValueRef is_zero = LLVMBuildICmp(u->builder, LLVMIntEQ, call, zero, "");
+        LLVMValueRef non_negative =
+            LLVMBuildSelect(u->builder, is_zero, const_i64(u, first + 1), const_i64(u, first + 2), "");
+        index = LLVMBuildSelect(u->builder, negative, const_i64(u, first), non_negative, "");
+    }
+    emit_increment(u, index);
+}
+
+/* ---- per-function bookkeeping ------------------------------------------------------------------- */
+
+static int compare_slots(const void *left, const void *right)
+{
+    const block_slot *a = left, *b = right;
+    return (uintptr_t)a->block < (uintptr_t)b->block ? -1 : (uintptr_t)a->block > (uintptr_t)b->block;
+}
+
+static const block_slot *find_slot(const function_walk *walk, LLVMBasicBlockRef block)
+{
+    block_slot key = {.block = block};
+    return bsearch(&key, walk->by_address, walk->block_total, sizeof key, compare_slots);
+}
+
+static unsigned group_root(function_walk *walk, unsigned index)
+{
+    while (walk->group_parent[index] != index) {
+        walk->group_parent[index] = walk->group_parent[walk->group_parent[index]];
+        index = walk->group_parent[index];
+    }
+    return index;
+}
+
+static void function_walk_free(function_walk *walk)
+{
+    free(walk->blocks);
+    free(walk->by_address);
+    free(walk->group_parent);
+    free(walk->group_condition);
+}
+
+static culprit_status function_walk_init(unit *u, LLVMValueRef function, function_walk *walk,
+                                         culprit_error *err)
+{
+    memset(walk, 0, sizeof *walk);
+    walk->function = function;
+    walk->block_total = LLVMCountBasicBlocks(function);
+    size_t n = walk->block_total ? walk->block_total : 1;
+    walk->blocks = calloc(n, sizeof *walk->blocks);
+    walk->by_address = calloc(n, sizeof *walk->by_address);
+    walk->group_parent = calloc(n, sizeof *walk->group_parent);
+    walk->group_condition = calloc(n, sizeof *walk->group_condition);
+    if (!walk->blocks || !walk->by_address || !walk->group_parent || !walk->group_condition) {
+        function_walk_free(walk);
+        return culprit_fail_memory(err);
+    }
+    LLVMGetBasicBlocks(function, walk->blocks);
+    for (unsigned i = 0; i < walk->block_total; i++) {
+        walk->by_address[i] =
+            (block_slot){.block = walk->blocks[i], .counter = u->next_block + i, .index = i};
+        walk->group_parent[i] = i;
+        walk->group_condition[i] = UINT32_MAX;
+    }
+    qsort(walk->by_address, walk->block_total, sizeof *walk->by_address, compare_slots);
+    return CULPRIT_OK;
+}
+
+/* The location that decides a branch: its condition's, else the branch's own. */
+static culprit_status condition_location(unit *u, const function_walk *walk, LLVMValueRef terminator,
+                                         cc_map_location *location, culprit_error *err)
+{
+    LLVMValueRef condition = LLVMGetInstructionOpcode(terminator) == LLVMBr ? LLVMGetCondition(terminator)
+                                                                            : LLVMGetOperand(terminator, 0);
+    bool found = false;
+    culprit_status status = instruction_location(u, condition, location, &found, err);
+    if (status == CULPRIT_OK && !found)
+        status = instruction_location(u, terminator, location, &found, err);
+    if (status == CULPRIT_OK && !found)
+        *location = (cc_map_location){.file = walk->file, .line = 0, .column = 0};
+    return status;
+}
+
+static bool is_conditional_branch(LLVMValueRef terminator)
+{
+    return LLVMGetInstructionOpcode(terminator) == LLVMBr && LLVMIsConditional(terminator);
+}
+
+/* Unites conditional branches that jump to a conditional branch on the same source line (see the top). */
+static culprit_status group_conditions(unit *u, function_walk *walk, culprit_error *err)
+{
+    for (unsigned i = 0; i < walk->block_total; i++) {
+        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(walk->blocks[i]);
+        if (!is_conditional_branch(terminator))
+            continue;
+        cc_map_location here;
+        culprit_status status = condition_location(u, walk, terminator, &here, err);
+        if (status != CULPRIT_OK)
+            return status;
+        for (unsigned s = 0; s < 2 && here.line > 0; s++) {
+            LLVMBasicBlockRef next = LLVMGetSuccessor(terminator, s);
+            LLVMValueRef next_terminator = LLVMGetBasicBlockTerminator(next);
+            if (!is_conditional_branch(next_terminator))
+                continue;
+            cc_map_location there;
+            status = condition_location(u, walk, next_terminator, &there, err);
+            if (status != CULPRIT_OK)
+                return status;
+            if (there.file == here.file && there.line == here.line)
+                walk->group_parent[group_root(walk, find_slot(walk, next)->index)] = group_root(walk, i);
+        }
+    }
+    return CULPRIT_OK;
+}
+
+static uint32_t condition_number(unit *u, function_walk *walk, unsigned block_index)
+{
+    unsigned root = group_root(walk, block_index);
+    if (walk->group_condition[root] == UINT32_MAX)
+        walk->group_condition[root] = u->next_condition++;
+    return walk->group_condition[root];
+}
+
+/* ---- one block ---------------------------------------------------------------------------------- */
+
+/* The block record and its line facts, from the locations of its instructions. */
+static culprit_status map_block_lines(unit *u, const function_walk *walk, LLVMBasicBlockRef block,
+                                      uint32_t counter, culprit_error *err)
+{
+    cc_map_block record = {.counter = counter, .function = walk->number, .file = walk->file};
+    bool any = false;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
+        if (is_debug_intrinsic(in))
+            continue;
+        cc_map_location at;
+        bool found;
+        culprit_status status = instruction_location(u, in, &at, &found, err);
+        if (status == CULPRIT_OK && found)
+            status = cc_map_add_line(&u->map, at.file, at.line, counter, err);
+        if (status != CULPRIT_OK)
+            return status;
+        if (!found || (any && at.file != record.file))
+            continue;
+        if (!any || at.line < record.first_line ||
+            (at.line == record.first_line && at.column < record.first_column)) {
+            record.first_line = at.line;
+            record.first_column = at.column;
+        }
+        if (!any || at.line > record.last_line ||
+            (at.line == record.last_line && at.column > record.last_column)) {
+            record.last_line = at.line;
+            record.last_column = at.column;
+        }
+        record.file = at.file;
+        any = true;
+    }
+    return cc_map_add_block(&u->map, &record, err);
+}
+
+static culprit_status outcome_text(LLVMValueRef terminator, unsigned successor, char *buffer, size_t size)
+{
+    if (LLVMGetInstructionOpcode(terminator) == LLVMBr)
+        snprintf(buffer, size, "%s", successor == 0 ? "true" : "false");
+    else if (successor == 0)
+        snprintf(buffer, size, "default");
+    else
+        snprintf(buffer, size, "case %lld",
+                 LLVMConstIntGetSExtValue(LLVMGetOperand(terminator, 2 * successor)));
+    return CULPRIT_OK;
+}
+
+/* Edge records for every successor; branch records and counters for decisions. */
+static culprit_status map_and_count_edges(unit *u, function_walk *walk, unsigned block_index,
+                                          uint32_t counter, culprit_error *err)
+{
+    LLVMValueRef terminator = LLVMGetBasicBlockTerminator(walk->blocks[block_index]);
+    unsigned successors = LLVMGetNumSuccessors(terminator);
+    bool counted = u->coverage == CC_COVERAGE_FULL && counted_edges(terminator) > 0;
+    if (u->coverage == CC_COVERAGE_LINES)
+        return CULPRIT_OK; /* lines mode has blocks only: no edge, branch or return records */
+    uint32_t first_edge = u->next_edge;
+    cc_map_location decided_at = {0};
+    uint32_t condition = 0;
+    if (counted) {
+        culprit_status status = condition_location(u, walk, terminator, &decided_at, err);
+        if (status != CULPRIT_OK)
+            return status;
+        condition = condition_number(u, walk, block_index);
+    }
+    for (unsigned s = 0; s < successors; s++) {
+        uint32_t to = find_slot(walk, LLVMGetSuccessor(terminator, s))->counter;
+        culprit_status status =
+            cc_map_add_edge(&u->map, counted ? (int64_t)(first_edge + s) : -1, counter, to, err);
+        if (status == CULPRIT_OK && counted) {
+            char outcome[64];
+            outcome_text(terminator, s, outcome, sizeof outcome);
+            status = cc_map_add_branch(&u->map, first_edge + s, decided_at, outcome, condition, err);
+        }
+        if (status != CULPRIT_OK)
+            return status;
+    }
+    if (counted) {
+        u->next_edge += successors;
+        instrument_edges(u, terminator, first_edge);
+    }
+    return CULPRIT_OK;
+}
+
+/* Return records and counters for the block's calls whose result is used. */
+static culprit_status map_and_count_returns(unit *u, LLVMBasicBlockRef block, uint32_t counter,
+                                            culprit_error *err)
+{
+    if (u->coverage == CC_COVERAGE_LINES)
+        return CULPRIT_OK;
+    /* Collect first: the selects inserted after a call would make its result "used". */
+    size_t total = 0, count = 0;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in))
+        total += call_result_class(in) != CLASS_NONE;
+    if (total == 0)
+        return CULPRIT_OK;
+    LLVMValueRef *calls = calloc(total, sizeof *calls);
+    if (!calls)
+        return culprit_fail_memory(err);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in))
+        if (call_result_class(in) != CLASS_NONE)
+            calls[count++] = in;
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < count && status == CULPRIT_OK; i++) {
+        value_class kind = call_result_class(calls[i]);
+        LLVMValueRef callee = called_value(calls[i]);
+        const char *name = LLVMIsAFunction(callee) ? value_name(callee) : "*";
+        cc_map_location at = {0};
+        bool found;
+        status = instruction_location(u, calls[i], &at, &found, err);
+        uint32_t first = u->next_return;
+        for (unsigned c = 0; c < class_count(kind) && status == CULPRIT_OK; c++)
+            status = cc_map_add_return(&u->map, first + c, counter, at, class_name(kind, c), name, err);
+        u->next_return += class_count(kind);
+        if (status == CULPRIT_OK)
+            instrument_return(u, calls[i], kind, first);
+    }
+    free(calls);
+    return status;
+}
+
+static void instrument_returns_from_function(unit *u, LLVMBasicBlockRef block)
+{
+    LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
+    if (u->coverage == CC_COVERAGE_LINES || LLVMGetInstructionOpcode(terminator) != LLVMRet)
+        return;
+    LLVMPositionBuilderBefore(u->builder, terminator);
+    emit_depth_change(u, -1);
+}
+
+/* ---- one function ------------------------------------------------------------------------------- */
+
+static culprit_status map_function(unit *u, function_walk *walk, culprit_error *err)
+{
+    uint32_t line = 0;
+    culprit_status status = CULPRIT_OK;
+    LLVMMetadataRef subprogram = LLVMGetSubprogram(walk->function);
+    if (subprogram) {
+        LLVMMetadataRef file = LLVMDIScopeGetFile(subprogram);
+        unsigned directory_length = 0, filename_length = 0;
+        const char *directory = file ? LLVMDIFileGetDirectory(file, &directory_length) : NULL;
+        const char *filename = file ? LLVMDIFileGetFilename(file, &filename_length) : NULL;
+        if (filename) {
+            status = file_index(u, directory ? directory : "", directory ? directory_length : 0, filename,
+                                filename_length, &walk->file, err);
+            line = LLVMDISubprogramGetLine(subprogram);
+        } else {
+            status = fallback_file(u, &walk->file, err);
+        }
+    } else {
+        status = fallback_file(u, &walk->file, err);
+    }
+    if (status != CULPRIT_OK)
+        return status;
+    return cc_map_add_function(&u->map, value_name(walk->function), walk->file, line, &walk->number, err);
+}
+
+static culprit_status instrument_function(unit *u, LLVMValueRef function, culprit_error *err)
+{
+    function_walk walk;
+    culprit_status status = function_walk_init(u, function, &walk, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = map_function(u, &walk, err);
+    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_FULL)
+        status = group_conditions(u, &walk, err);
+    for (unsigned i = 0; i < walk.block_total && status == CULPRIT_OK; i++) {
+        LLVMBasicBlockRef block = walk.blocks[i];
+        uint32_t counter = u->next_block + i;
+        status = map_block_lines(u, &walk, block, counter, err);
+        if (status == CULPRIT_OK)
+            status = map_and_count_edges(u, &walk, i, counter, err);
+        if (status == CULPRIT_OK)
+            status = map_and_count_returns(u, block, counter, err);
+        if (status == CULPRIT_OK) {
+            instrument_block_entry(u, block, counter, i == 0);
+            instrument_returns_from_function(u, block);
+        }
+    }
+    u->next_block += walk.block_total;
+    function_walk_free(&walk);
+    return status;
+}
+
+/* ---- unit-level globals --------------------------------------------------------------------------- */
+
+static LLVMValueRef external_thread_local(unit *u, const char *name, LLVMTypeRef type)
+{
+    LLVMValueRef global = LLVMGetNamedGlobal(u->module, name);
+    if (!global)
+        global = LLVMAddGlobal(u->module, type, name);
+    LLVMSetThreadLocal(global, 1);
+    LLVMSetThreadLocalMode(global, LLVMInitialExecTLSModel);
+    return global;
+}
+
+static void create_counters(unit *u)
+{
+    u->counter_type = u->coverage == CC_COVERAGE_LINES ? u->i8 : u->i64;
+    u->counters_type = LLVMArrayType(u->counter_type, u->counter_count);
+    u->counters = LLVMAddGlobal(u->module, u->counters_type, "__culprit_counters");
+    LLVMSetLinkage(u->counters, LLVMInternalLinkage);
+    LLVMSetInitializer(u->counters, LLVMConstNull(u->counters_type));
+    LLVMSetAlignment(u->counters, 8);
+    if (u->coverage == CC_COVERAGE_FULL) {
+        u->stack_type = LLVMArrayType(u->byte_pointer, STACK_SIZE);
+        u->depth = external_thread_local(u, "__culprit_rt_depth", u->i32);
+        u->stack = external_thread_local(u, "__culprit_rt_stack", u->stack_type);
+    }
+}
+
+static LLVMValueRef as_byte_pointer(unit *u, LLVMValueRef global)
+{
+    return LLVMConstBitCast(global, u->byte_pointer);
+}
+
+static LLVMValueRef constant_bytes(unit *u, const char *name, const char *bytes, size_t size, bool terminate)
+{
+    LLVMValueRef text = LLVMConstStringInContext(u->context, bytes, (unsigned)size, !terminate);
+    LLVMValueRef global = LLVMAddGlobal(u->module, LLVMTypeOf(text), name);
+    LLVMSetInitializer(global, text);
+    LLVMSetGlobalConstant(global, 1);
+    LLVMSetLinkage(global, LLVMInternalLinkage);
+    LLVMSetAlignment(global, 1);
+    return global;
+}
+
+/* Appends element to an appending-linkage array such as llvm.used or llvm.global_ctors. */
+static culprit_status append_to_array(unit *u, const char *name, LLVMTypeRef element_type,
+                                      LLVMValueRef element, culprit_error *err)
+{
+    LLVMValueRef old = LLVMGetNamedGlobal(u->module, name);
+    unsigned old_count = 0;
+    LLVMValueRef initializer = NULL;
+    if (old) {
+        element_type = LLVMGetElementType(LLVMGlobalGetValueType(old));
+        initializer = LLVMGetInitializer(old);
+        old_count = initializer ? (unsigned)LLVMGetNumOperands(initializer) : 0;
+    }
+    LLVMValueRef *elements = calloc((size_t)old_count + 1, sizeof *elements);
+    if (!elements)
+        return culprit_fail_memory(err);
+    for (unsigned i = 0; i < old_count; i++)
+        elements[i] = LLVMGetOperand(initializer, i);
+    elements[old_count] = element;
+    if (old)
+        LLVMDeleteGlobal(old);
+    LLVMValueRef array = LLVMConstArray(element_type, elements, old_count + 1);
+    free(elements);
+    LLVMValueRef global = LLVMAddGlobal(u->module, LLVMTypeOf(array), name);
+    LLVMSetLinkage(global, LLVMAppendingLinkage);
+    LLVMSetInitializer(global, array);
+    if (has_prefix(name, "llvm.used") || has_prefix(name, "llvm.compiler.used"))
+        LLVMSetSection(global, "llvm.metadata");
+    return CULPRIT_OK;
+}
+
+/* The descriptor of §3: { i32 version, i32 mode, i32 counter_count, i32 block_count,
+ * i8* counters, i8* map, i64 map_size, i8* hash } - natural alignment matches the C struct. */
+static LLVMValueRef create_descriptor(unit *u, LLVMValueRef map, size_t map_size, LLVMValueRef hash)
+{
+    LLVMTypeRef fields[8] = {u->i32,          u->i32,          u->i32, u->i32,
+                             u->byte_pointer, u->byte_pointer, u->i64, u->byte_pointer};
+    LLVMTypeRef type = LLVMStructTypeInContext(u->context, fields, 8, 0);
+    LLVMValueRef values[8] = {LLVMConstInt(u->i32, 1, 0),
+                              LLVMConstInt(u->i32, (unsigned)u->coverage, 0),
+                              LLVMConstInt(u->i32, u->counter_count, 0),
+                              LLVMConstInt(u->i32, u->block_count, 0),
+                              as_byte_pointer(u, u->counters),
+                              as_byte_pointer(u, map),
+                              const_i64(u, map_size),
+                              as_byte_pointer(u, hash)};
+    LLVMValueRef descriptor = LLVMAddGlobal(u->module, type, "__culprit_unit");
+    LLVMSetInitializer(descriptor, LLVMConstStructInContext(u->context, values, 8, 0));
+    LLVMSetLinkage(descriptor, LLVMInternalLinkage);
+    LLVMSetAlignment(descriptor, 8);
+    return descriptor;
+}
+
+/* An internal constructor that calls __culprit_rt_register(&descriptor). */
+static culprit_status create_constructor(unit *u, LLVMValueRef descriptor, culprit_error *err)
+{
+    LLVMTypeRef void_type = LLVMVoidTypeInContext(u->context);
+    LLVMTypeRef register_params[1] = {LLVMTypeOf(descriptor)};
+    LLVMTypeRef register_type = LLVMFunctionType(void_type, register_params, 1, 0);
+    LLVMValueRef register_function = LLVMGetNamedFunction(u->module, "__culprit_rt_register");
+    if (!register_function)
+        register_function = LLVMAddFunction(u->module, "__culprit_rt_register", register_type);
+    LLVMTypeRef constructor_type = LLVMFunctionType(void_type, NULL, 0, 0);
+    LLVMValueRef constructor = LLVMAddFunction(u->module, "__culprit_unit_register", constructor_type);
+    LLVMSetLinkage(constructor, LLVMInternalLinkage);
+    LLVMPositionBuilderAtEnd(u->builder, LLVMAppendBasicBlockInContext(u->context, constructor, "entry"));
+    LLVMValueRef callee = register_function;
+    if (LLVMGlobalGetValueType(register_function) != register_type)
+        callee = LLVMConstBitCast(register_function, LLVMPointerType(register_type, 0));
+    LLVMValueRef arguments[1] = {descriptor};
+    LLVMBuildCall2(u->builder, register_type, callee, arguments, 1, "");
+    LLVMBuildRetVoid(u->builder);
+
+    LLVMTypeRef entry_fields[3] = {u->i32, LLVMPointerType(constructor_type, 0), u->byte_pointer};
+    LLVMTypeRef entry_type = LLVMStructTypeInContext(u->context, entry_fields, 3, 0);
+    LLVMValueRef entry_values[3] = {LLVMConstInt(u->i32, CONSTRUCTOR_PRIORITY, 0), constructor,
+                                    LLVMConstNull(u->byte_pointer)};
+    return append_to_array(u, "llvm.global_ctors", entry_type,
+                           LLVMConstStructInContext(u->context, entry_values, 3, 0), err);
+}
+
+static culprit_status embed_map(unit *u, culprit_error *err)
+{
+    cc_map_result result;
+    culprit_status status = cc_map_finish(&u->map, u->counter_count, u->block_count, &result, err);
+    if (status != CULPRIT_OK)
+        return status;
+    LLVMValueRef map = constant_bytes(u, "__culprit_map", result.text, result.size, false);
+    LLVMSetSection(map, "culprit_map");
+    LLVMValueRef hash = constant_bytes(u, "__culprit_hash", result.hash, 64, true);
+    LLVMValueRef descriptor = create_descriptor(u, map, result.size, hash);
+    free(result.text);
+    status = create_constructor(u, descriptor, err);
+    if (status == CULPRIT_OK)
+        status = append_to_array(u, "llvm.used", u->byte_pointer, as_byte_pointer(u, map), err);
+    if (status == CULPRIT_OK)
+        status = append_to_array(u, "llvm.used", u->byte_pointer, as_byte_pointer(u, descriptor), err);
+    return status;
+}
+
+/* ---- redirection ---------------------------------------------------------------------------------- */
+
+static bool is_redirected(unit *u, const char *name)
+{
+    for (size_t i = 0; i < sizeof ending_functions / sizeof *ending_functions; i++)
+        if (strcmp(name, ending_functions[i]) == 0)
+            return true;
+    if (u->coverage == CC_COVERAGE_LINES)
+        return false;
+    for (size_t i = 0; i < sizeof output_functions / sizeof *output_functions; i++)
+        if (strcmp(name, output_functions[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Points one call at __culprit_rt_<name>, declared with the libc function's own type. */
+static void redirect_call(unit *u, LLVMValueRef call, LLVMValueRef libc_function)
+{
+    char wrapper_name[64];
+    snprintf(wrapper_name, sizeof wrapper_name, "__culprit_rt_%s", value_name(libc_function));
+    LLVMTypeRef type = LLVMGlobalGetValueType(libc_function);
+    LLVMValueRef wrapper = LLVMGetNamedFunction(u->module, wrapper_name);
+    if (!wrapper)
+        wrapper = LLVMAddFunction(u->module, wrapper_name, type);
+    unsigned callee_operand = (unsigned)LLVMGetNumOperands(call) - 1;
+    LLVMValueRef old_callee = LLVMGetOperand(call, callee_operand);
+    LLVMValueRef new_callee = wrapper;
+    if (LLVMTypeOf(wrapper) != LLVMTypeOf(old_callee))
+        new_callee = LLVMConstBitCast(wrapper, LLVMTypeOf(old_callee));
+    LLVMSetOperand(call, callee_operand, new_callee);
+}
+
+/* Only calls to libc's functions move: a program's own `write` (defined here) keeps its calls. */
+static void redirect_calls(unit *u)
+{
+    for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (!is_instrumentable(fn))
+            continue;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                if (!is_call(in))
+                    continue;
+                LLVMValueRef callee = called_value(in);
+                if (!LLVMIsAFunction(callee))
+                    continue;
+                bool external =
+                    LLVMIsDeclaration(callee) || LLVMGetLinkage(callee) == LLVMAvailableExternallyLinkage;
+                if (external && is_redirected(u, value_name(callee)))
+                    redirect_call(u, in, callee);
+            }
+        }
+    }
+}
+
+/* ---- the unit ------------------------------------------------------------------------------------- */
+
+static culprit_status instrument_module(unit *u, culprit_error *err)
+{
+    count_counters(u);
+    if (u->block_count == 0)
+        return CULPRIT_OK; /* nothing executable: no map, no runtime dependency */
+    create_counters(u);
+    culprit_status status = CULPRIT_OK;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn && status == CULPRIT_OK;
+         fn = LLVMGetNextFunction(fn))
+        if (is_instrumentable(fn))
+            status = instrument_function(u, fn, err);
+    if (status == CULPRIT_OK)
+        status = embed_map(u, err);
+    if (status == CULPRIT_OK)
+        redirect_calls(u);
+    return status;
+}
+
+static culprit_status read_module(unit *u, const char *input_path, culprit_error *err)
+{
+    LLVMMemoryBufferRef buffer = NULL;
+    char *message = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(input_path, &buffer, &message)) {
+        culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: cannot read bitcode %s: %s", u->source, input_path,
+                     message ? message : "unknown error");
+        LLVMDisposeMessage(message);
+        return CULPRIT_ERROR_INTERNAL;
+    }
+    LLVMBool failed = LLVMParseBitcodeInContext2(u->context, buffer, &u->module);
+    LLVMDisposeMemoryBuffer(buffer);
+    if (failed)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: clang's bitcode %s cannot be parsed", u->source,
+                            input_path);
+    return CULPRIT_OK;
+}
+
+static culprit_status verify_and_write(unit *u, const char *output_path, culprit_error *err)
+{
+    char *message = NULL;
+    if (LLVMVerifyModule(u->module, LLVMReturnStatusAction, &message)) {
+        culprit_fail(err, CULPRIT_ERROR_INTERNAL,
+                     "%s: the instrumented module is invalid (a culprit-cc bug): %.600s", u->source,
+                     message ? message : "");
+        LLVMDisposeMessage(message);
+        return CULPRIT_ERROR_INTERNAL;
+    }
+    LLVMDisposeMessage(message);
+    if (LLVMWriteBitcodeToFile(u->module, output_path) != 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: cannot write %s", u->source, output_path);
+    return CULPRIT_OK;
+}
+
+static void unit_init(unit *u, const char *source, cc_coverage coverage)
+{
+    memset(u, 0, sizeof *u);
+    u->source = source;
+    u->coverage = coverage;
+    u->context = LLVMContextCreate();
+    u->builder = LLVMCreateBuilderInContext(u->context);
+    u->i1 = LLVMInt1TypeInContext(u->context);
+    u->i8 = LLVMInt8TypeInContext(u->context);
+    u->i32 = LLVMInt32TypeInContext(u->context);
+    u->i64 = LLVMInt64TypeInContext(u->context);
+    u->byte_pointer = LLVMPointerType(u->i8, 0);
+    cc_map_init(&u->map, coverage);
+}
+
+static void unit_free(unit *u)
+{
+    cc_map_free(&u->map);
+    LLVMDisposeBuilder(u->builder);
+    if (u->module)
+        LLVMDisposeModule(u->module);
+    LLVMContextDispose(u->context);
+}
+
+culprit_status cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
+                                     cc_coverage coverage, bool strip_debug_info, culprit_error *err)
+{
+    unit u;
+    unit_init(&u, source, coverage);
+    culprit_status status = read_module(&u, input_path, err);
+    if (status == CULPRIT_OK)
+        status = instrument_module(&u, err);
+    if (status == CULPRIT_OK && strip_debug_info)
+        LLVMStripModuleDebugInfo(u.module);
+    if (status == CULPRIT_OK)
+        status = verify_and_write(&u, output_path, err);
+    unit_free(&u);
+    return status;
+}

@@ -1,0 +1,82 @@
+/*
+ * main.c - culprit-cc: a drop-in C compiler that instruments C translation
+ * units for culprit (docs/collector.md, man culprit-cc).  main() reads the
+ * environment, classifies the command (arguments.c), and either hands the
+ * command to clang untouched or lets the driver (driver.c) compile,
+ * instrument and link.  Its exit status is clang's.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cc/cc.h"
+
+#define CULPRIT_CC_VERSION "0.1.0"
+
+static const char help_text[] =
+    "usage: culprit-cc [--coverage=full|lines] [CLANG ARGUMENTS...]\n"
+    "\n"
+    "Compiles and links C like clang; every C translation unit is instrumented\n"
+    "for culprit and carries its program map, and linked programs get the\n"
+    "culprit runtime.  Use it as CC: CC=culprit-cc ./configure && make, or\n"
+    "cmake -DCMAKE_C_COMPILER=culprit-cc.\n"
+    "\n"
+    "  --coverage=full     blocks, edges, branches, return values, stack, output map (default)\n"
+    "  --coverage=lines    block hits only (lighter)\n"
+    "  --culprit-help      this text\n"
+    "  --culprit-version   culprit-cc's version\n"
+    "\n"
+    "Environment: CULPRIT_CLANG (clang to run), CULPRIT_RT (runtime archive),\n"
+    "CULPRIT_COVERAGE (full|lines), CULPRIT_CC_DISABLE=1 (plain clang).\n";
+
+/* Replaces this process with clang on the user's own arguments. */
+static int pass_through(const char *clang, const cc_command *command)
+{
+    cc_args args = {0};
+    culprit_error err = {0};
+    if (cc_args_push(&args, clang, &err) != CULPRIT_OK || cc_args_push_all(&args, &command->original, &err)) {
+        fprintf(stderr, "culprit-cc: %s\n", err.message);
+        return 1;
+    }
+    fflush(NULL);
+    execvp(clang, args.items);
+    fprintf(stderr, "culprit-cc: cannot run %s: %s\n", clang, strerror(errno));
+    cc_args_free(&args);
+    return 127;
+}
+
+int main(int argc, char **argv)
+{
+    culprit_error err = {0};
+    cc_command command;
+    const char *disable = getenv("CULPRIT_CC_DISABLE");
+    bool disabled = disable && strcmp(disable, "1") == 0;
+    if (cc_parse_command(argc - 1, argv + 1, getenv("CULPRIT_COVERAGE"), disabled, &command, &err) !=
+        CULPRIT_OK) {
+        fprintf(stderr, "culprit-cc: %s\n", err.message);
+        return 1;
+    }
+    if (command.show_help || command.show_version) {
+        fputs(command.show_help ? help_text : "culprit-cc " CULPRIT_CC_VERSION "\n", stdout);
+        cc_command_free(&command);
+        return 0;
+    }
+    char clang[PATH_MAX];
+    if (cc_find_clang(clang, sizeof clang, &err) != CULPRIT_OK) {
+        fprintf(stderr, "culprit-cc: %s\n", err.message);
+        cc_command_free(&command);
+        return 1;
+    }
+    int exit_status = 0;
+    if (command.action == CC_PASS_THROUGH) {
+        exit_status = pass_through(clang, &command);
+    } else if (cc_drive(&command, clang, &exit_status, &err) != CULPRIT_OK) {
+        fprintf(stderr, "culprit-cc: %s\n", err.message);
+        exit_status = 1;
+    }
+    cc_command_free(&command);
+    return exit_status;
+}

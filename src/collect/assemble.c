@@ -1,0 +1,422 @@
+/*
+ * assemble.c - program assembly (§6 of docs/collector.md): a set of units
+ * -> the element table of a culprit_spectra, and a test's per-unit counts
+ * -> its hits and sparse counts in that table.
+ *
+ * The table must come out the same for the same set of units whatever
+ * order they were read in, because its content hash is the program's
+ * identity in the store: units are taken in hash order, lines sorted by
+ * (path, line), and every other record in map order.  Lines are shared:
+ * a header's inline function compiled into two units gives one line
+ * element, hit when either unit ran it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/collect_internal.h"
+
+typedef struct line_key {
+    const char *path;
+    uint32_t line;
+} line_key;
+
+static int compare_line_keys(const void *a, const void *b)
+{
+    const line_key *left = a, *right = b;
+    int order = strcmp(left->path, right->path);
+    if (order != 0)
+        return order;
+    return left->line < right->line ? -1 : left->line > right->line;
+}
+
+static int compare_unit_pointers(const void *a, const void *b)
+{
+    const culprit_unit *const *left = a, *const *right = b;
+    return strcmp((*left)->hash, (*right)->hash);
+}
+
+/* A growable buffer for element names. */
+typedef struct name_buffer {
+    char *text;
+    size_t capacity;
+} name_buffer;
+
+static const char *format_name(name_buffer *buffer, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static const char *format_name(name_buffer *buffer, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    int length = vsnprintf(buffer->text, buffer->capacity, format, args);
+    va_end(args);
+    if (length < 0)
+        return NULL;
+    if ((size_t)length >= buffer->capacity) {
+        char *grown = realloc(buffer->text, (size_t)length + 64);
+        if (!grown)
+            return NULL;
+        buffer->text = grown;
+        buffer->capacity = (size_t)length + 64;
+        va_start(args, format);
+        vsnprintf(buffer->text, buffer->capacity, format, args);
+        va_end(args);
+    }
+    return buffer->text;
+}
+
+static culprit_status allocate_layout(culprit_program_layout *layout, const culprit_unit_set *units,
+                                      culprit_error *err)
+{
+    size_t count = units->count ? units->count : 1;
+    *layout = (culprit_program_layout){0};
+    layout->units = malloc(count * sizeof *layout->units);
+    layout->block_base = calloc(count, sizeof *layout->block_base);
+    layout->edge_base = calloc(count, sizeof *layout->edge_base);
+    layout->branch_base = calloc(count, sizeof *layout->branch_base);
+    layout->return_base = calloc(count, sizeof *layout->return_base);
+    layout->line_elements = calloc(count, sizeof *layout->line_elements);
+    if (!layout->units || !layout->block_base || !layout->edge_base || !layout->branch_base ||
+        !layout->return_base || !layout->line_elements)
+        return culprit_fail_memory(err);
+    for (size_t u = 0; u < units->count; u++)
+        layout->units[u] = units->units[u];
+    layout->unit_count = units->count;
+    qsort(layout->units, units->count, sizeof *layout->units, compare_unit_pointers);
+    return CULPRIT_OK;
+}
+
+/* Every (path, line) of every unit, sorted, duplicates removed. */
+static culprit_status distinct_lines(const culprit_program_layout *layout, line_key **keys, size_t *count,
+                                     culprit_error *err)
+{
+    size_t total = 0;
+    for (size_t u = 0; u < layout->unit_count; u++)
+        total += layout->units[u]->line_count;
+    *keys = malloc((total ? total : 1) * sizeof **keys);
+    if (!*keys)
+        return culprit_fail_memory(err);
+    size_t next = 0;
+    for (size_t u = 0; u < layout->unit_count; u++) {
+        const culprit_unit *unit = layout->units[u];
+        for (size_t i = 0; i < unit->line_count; i++)
+            (*keys)[next++] = (line_key){unit->files[unit->lines[i].file], unit->lines[i].line};
+    }
+    qsort(*keys, total, sizeof **keys, compare_line_keys);
+    *count = 0;
+    for (size_t i = 0; i < total; i++)
+        if (*count == 0 || compare_line_keys(&(*keys)[*count - 1], &(*keys)[i]) != 0)
+            (*keys)[(*count)++] = (*keys)[i];
+    return CULPRIT_OK;
+}
+
+/* Adds the line elements and records which one each unit's map line is. */
+static culprit_status add_lines(culprit_program_layout *layout, culprit_spectra *spectra, culprit_error *err)
+{
+    line_key *keys = NULL;
+    size_t count = 0;
+    culprit_status status = distinct_lines(layout, &keys, &count, err);
+    for (size_t i = 0; i < count && status == CULPRIT_OK; i++) {
+        uint32_t file, element;
+        status = culprit_spectra_add_file(spectra, keys[i].path, &file, err);
+        if (status == CULPRIT_OK)
+            status = culprit_spectra_add_element(spectra, CULPRIT_KIND_LINE, file, keys[i].line, 0, NULL,
+                                                 &element, err);
+    }
+    for (size_t u = 0; u < layout->unit_count && status == CULPRIT_OK; u++) {
+        const culprit_unit *unit = layout->units[u];
+        layout->line_elements[u] = malloc((unit->line_count ? unit->line_count : 1) * sizeof(uint32_t));
+        if (!layout->line_elements[u]) {
+            status = culprit_fail_memory(err);
+            break;
+        }
+        for (size_t i = 0; i < unit->line_count; i++) {
+            line_key key = {unit->files[unit->lines[i].file], unit->lines[i].line};
+            line_key *found = bsearch(&key, keys, count, sizeof *keys, compare_line_keys);
+            layout->line_elements[u][i] = (uint32_t)(found - keys);
+        }
+    }
+    free(keys);
+    return status;
+}
+
+/* Appends one element whose file is the unit's file number file. */
+static culprit_status add_unit_element(culprit_spectra *spectra, const culprit_unit *unit, culprit_kind kind,
+                                       uint32_t file, uint32_t line, uint32_t column, const char *name,
+                                       culprit_error *err)
+{
+    if (!name)
+        return culprit_fail_memory(err);
+    uint32_t file_index, element;
+    culprit_status status = culprit_spectra_add_file(spectra, unit->files[file], &file_index, err);
+    if (status == CULPRIT_OK)
+        status = culprit_spectra_add_element(spectra, kind, file_index, line, column, name, &element, err);
+    return status;
+}
+
+static culprit_status add_blocks(const culprit_unit *unit, culprit_spectra *spectra, name_buffer *names,
+                                 culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (uint32_t b = 0; b < unit->block_count && status == CULPRIT_OK; b++) {
+        const culprit_map_block *block = &unit->blocks[b];
+        const char *name = format_name(names, "%s:b%u", unit->functions[block->function].name, (unsigned)b);
+        status = add_unit_element(spectra, unit, CULPRIT_KIND_BLOCK, block->file, block->first_line,
+                                  block->first_column, name, err);
+    }
+    return status;
+}
+
+static culprit_status add_edges(const culprit_unit *unit, culprit_spectra *spectra, name_buffer *names,
+                                culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t e = 0; e < unit->edge_count && status == CULPRIT_OK; e++) {
+        const culprit_map_edge *edge = &unit->edges[e];
+        const culprit_map_block *from = &unit->blocks[edge->from];
+        const char *name = format_name(names, "%s:b%u->b%u", unit->functions[from->function].name,
+                                       (unsigned)edge->from, (unsigned)edge->to);
+        status = add_unit_element(spectra, unit, CULPRIT_KIND_EDGE, from->file, from->first_line,
+                                  from->first_column, name, err);
+    }
+    return status;
+}
+
+static culprit_status add_branches(const culprit_unit *unit, culprit_spectra *spectra, name_buffer *names,
+                                   culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < unit->branch_count && status == CULPRIT_OK; i++) {
+        const culprit_map_branch *branch = &unit->branches[i];
+        const char *name = format_name(names, "%s:%u:%u:%s", unit->files[branch->file],
+                                       (unsigned)branch->line, (unsigned)branch->column, branch->outcome);
+        status = add_unit_element(spectra, unit, CULPRIT_KIND_BRANCH, branch->file, branch->line,
+                                  branch->column, name, err);
+    }
+    return status;
+}
+
+static culprit_status add_returns(const culprit_unit *unit, culprit_spectra *spectra, name_buffer *names,
+                                  culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < unit->return_count && status == CULPRIT_OK; i++) {
+        const culprit_map_return *value = &unit->returns[i];
+        const char *name =
+            format_name(names, "%s:%u:%u:%s()=%s", unit->files[value->file], (unsigned)value->line,
+                        (unsigned)value->column, value->callee, value->value_class);
+        status = add_unit_element(spectra, unit, CULPRIT_KIND_RETURN, value->file, value->line, value->column,
+                                  name, err);
+    }
+    return status;
+}
+
+typedef culprit_status (*add_records)(const culprit_unit *unit, culprit_spectra *spectra, name_buffer *names,
+                                      culprit_error *err);
+
+/* Adds one kind of record for every unit, noting where each unit's start. */
+static culprit_status add_kind(culprit_program_layout *layout, culprit_spectra *spectra, add_records add,
+                               uint32_t *bases, name_buffer *names, culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t u = 0; u < layout->unit_count && status == CULPRIT_OK; u++) {
+        bases[u] = (uint32_t)spectra->element_count;
+        status = add(layout->units[u], spectra, names, err);
+    }
+    return status;
+}
+
+culprit_status culprit_program_build(const culprit_unit_set *units, culprit_spectra *spectra,
+                                     culprit_program_layout *layout, culprit_error *err)
+{
+    if (spectra->element_count || spectra->test_count)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "culprit_program_build needs an empty spectra");
+    culprit_status status = allocate_layout(layout, units, err);
+    name_buffer names = {0};
+    if (status == CULPRIT_OK)
+        status = add_lines(layout, spectra, err);
+    if (status == CULPRIT_OK)
+        status = add_kind(layout, spectra, add_blocks, layout->block_base, &names, err);
+    if (status == CULPRIT_OK)
+        status = add_kind(layout, spectra, add_edges, layout->edge_base, &names, err);
+    if (status == CULPRIT_OK)
+        status = add_kind(layout, spectra, add_branches, layout->branch_base, &names, err);
+    if (status == CULPRIT_OK)
+        status = add_kind(layout, spectra, add_returns, layout->return_base, &names, err);
+    free(names.text);
+    if (status != CULPRIT_OK)
+        culprit_program_layout_free(layout);
+    return status;
+}
+
+void culprit_program_layout_free(culprit_program_layout *layout)
+{
+    for (size_t u = 0; layout->line_elements && u < layout->unit_count; u++)
+        free(layout->line_elements[u]);
+    free(layout->line_elements);
+    free(layout->units);
+    free(layout->block_base);
+    free(layout->edge_base);
+    free(layout->branch_base);
+    free(layout->return_base);
+    *layout = (culprit_program_layout){0};
+}
+
+/* ---- one test ---- */
+
+/* Dense counts per layout unit (NULL for units the test did not load),
+ * and the sparse (element, count) list being built. */
+typedef struct test_counts {
+    uint64_t **dense;
+    size_t length, capacity;
+    uint32_t *elements;
+    uint64_t *counts;
+} test_counts;
+
+static void free_test_counts(test_counts *counts, size_t unit_count)
+{
+    for (size_t u = 0; counts->dense && u < unit_count; u++)
+        free(counts->dense[u]);
+    free(counts->dense);
+    free(counts->elements);
+    free(counts->counts);
+}
+
+static size_t find_layout_unit(const culprit_program_layout *layout, const char *hash)
+{
+    size_t low = 0, high = layout->unit_count;
+    while (low < high) {
+        size_t middle = (low + high) / 2;
+        int order = strncmp(layout->units[middle]->hash, hash, 64);
+        if (order == 0)
+            return middle;
+        if (order < 0)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return SIZE_MAX;
+}
+
+static culprit_status expand_counts(const culprit_program_layout *layout, size_t unit_count,
+                                    const culprit_unit_counts *units, test_counts *counts, culprit_error *err)
+{
+    counts->dense = calloc(layout->unit_count ? layout->unit_count : 1, sizeof *counts->dense);
+    if (!counts->dense)
+        return culprit_fail_memory(err);
+    for (size_t i = 0; i < unit_count; i++) {
+        size_t u = find_layout_unit(layout, units[i].hash);
+        if (u == SIZE_MAX || counts->dense[u])
+            return culprit_fail(err, CULPRIT_ERROR_INTERNAL,
+                                "unit %.64s is not in the program, or given twice", units[i].hash);
+        if (units[i].counter_count != layout->units[u]->counter_count)
+            return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unit %.64s: %u counters, its map says %u",
+                                units[i].hash, (unsigned)units[i].counter_count,
+                                (unsigned)layout->units[u]->counter_count);
+        counts->dense[u] = calloc(layout->units[u]->counter_count + 1, sizeof(uint64_t));
+        if (!counts->dense[u])
+            return culprit_fail_memory(err);
+        for (size_t c = 0; c < units[i].length; c++) {
+            if (units[i].counters[c] >= units[i].counter_count)
+                return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unit %.64s: counter %u out of range",
+                                    units[i].hash, (unsigned)units[i].counters[c]);
+            counts->dense[u][units[i].counters[c]] = units[i].counts[c];
+        }
+    }
+    return CULPRIT_OK;
+}
+
+static bool push_count(test_counts *counts, uint32_t element, uint64_t count)
+{
+    if (count == 0)
+        return true;
+    if (counts->length == counts->capacity) {
+        size_t capacity = counts->capacity ? counts->capacity * 2 : 256;
+        uint32_t *elements = realloc(counts->elements, capacity * sizeof *elements);
+        if (elements)
+            counts->elements = elements;
+        uint64_t *grown = realloc(counts->counts, capacity * sizeof *grown);
+        if (grown)
+            counts->counts = grown;
+        if (!elements || !grown)
+            return false;
+        counts->capacity = capacity;
+    }
+    counts->elements[counts->length] = element;
+    counts->counts[counts->length++] = count;
+    return true;
+}
+
+/* The count of every block, edge, branch and return element, in element
+ * order (kinds in table order, units in hash order within a kind). */
+static bool gather_counts(const culprit_program_layout *layout, test_counts *counts)
+{
+    bool ok = true;
+    for (size_t u = 0; u < layout->unit_count && ok; u++) {
+        const uint64_t *dense = counts->dense[u];
+        for (uint32_t b = 0; dense && b < layout->units[u]->block_count && ok; b++)
+            ok = push_count(counts, layout->block_base[u] + b, dense[b]);
+    }
+    for (size_t u = 0; u < layout->unit_count && ok; u++) {
+        const culprit_unit *unit = layout->units[u];
+        const uint64_t *dense = counts->dense[u];
+        for (size_t e = 0; dense && e < unit->edge_count && ok; e++) {
+            const culprit_map_edge *edge = &unit->edges[e];
+            uint64_t count = edge->counter == CULPRIT_NO_COUNTER ? dense[edge->from] : dense[edge->counter];
+            ok = push_count(counts, layout->edge_base[u] + (uint32_t)e, count);
+        }
+    }
+    for (size_t u = 0; u < layout->unit_count && ok; u++) {
+        const uint64_t *dense = counts->dense[u];
+        for (size_t i = 0; dense && i < layout->units[u]->branch_count && ok; i++)
+            ok = push_count(counts, layout->branch_base[u] + (uint32_t)i,
+                            dense[layout->units[u]->branches[i].counter]);
+    }
+    for (size_t u = 0; u < layout->unit_count && ok; u++) {
+        const uint64_t *dense = counts->dense[u];
+        for (size_t i = 0; dense && i < layout->units[u]->return_count && ok; i++)
+            ok = push_count(counts, layout->return_base[u] + (uint32_t)i,
+                            dense[layout->units[u]->returns[i].counter]);
+    }
+    return ok;
+}
+
+/* A line element is hit when any of its blocks ran, in any unit. */
+static void set_line_hits(const culprit_program_layout *layout, const test_counts *counts,
+                          culprit_spectra *spectra, size_t test)
+{
+    for (size_t u = 0; u < layout->unit_count; u++) {
+        const culprit_unit *unit = layout->units[u];
+        const uint64_t *dense = counts->dense[u];
+        for (size_t i = 0; dense && i < unit->line_count; i++) {
+            const culprit_map_line *line = &unit->lines[i];
+            for (uint32_t b = 0; b < line->block_count; b++) {
+                if (dense[unit->line_blocks[line->first_block + b]]) {
+                    culprit_spectra_set_hit(spectra, test, layout->line_elements[u][i]);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+culprit_status culprit_program_add_test(const culprit_program_layout *layout, culprit_spectra *spectra,
+                                        const char *name, culprit_verdict verdict, size_t unit_count,
+                                        const culprit_unit_counts *counts, size_t *test, culprit_error *err)
+{
+    test_counts gathered = {0};
+    culprit_status status = expand_counts(layout, unit_count, counts, &gathered, err);
+    if (status == CULPRIT_OK && !gather_counts(layout, &gathered))
+        status = culprit_fail_memory(err);
+    if (status == CULPRIT_OK)
+        status = culprit_spectra_add_test(spectra, name, verdict, test, err);
+    if (status == CULPRIT_OK)
+        status = culprit_spectra_set_counts(spectra, *test, gathered.length, gathered.elements,
+                                            gathered.counts, err);
+    if (status == CULPRIT_OK)
+        set_line_hits(layout, &gathered, spectra, *test);
+    free_test_counts(&gathered, layout->unit_count);
+    return status;
+}

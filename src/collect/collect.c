@@ -1,0 +1,380 @@
+/*
+ * collect.c - one test's collection directory -> its record (§6 of
+ * docs/collector.md): every process's dump summed per (unit, counter), the
+ * crash site, and the output records of all processes.
+ *
+ * A test may fork and exec, so it leaves one dump per process (and per exec
+ * within a process) and one map per unit any of them loaded.  Dumps are
+ * read in (pid, file name) order so that the record does not depend on
+ * directory order.  Dumps refer to units by their position in that dump;
+ * the record refers to them by position in its own hash-sorted unit list.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/collect_internal.h"
+
+typedef struct name_list {
+    size_t count, capacity;
+    char **names;
+} name_list;
+
+typedef struct loaded_dump {
+    char *name;
+    culprit_dump dump;
+} loaded_dump;
+
+/* Summing state: one dense array of counts per collected unit. */
+typedef struct unit_sums {
+    size_t count;
+    const culprit_unit **maps; /* sorted by hash */
+    uint64_t **sums;
+} unit_sums;
+
+static bool has_suffix(const char *name, const char *suffix)
+{
+    size_t length = strlen(name), suffix_length = strlen(suffix);
+    return length > suffix_length && strcmp(name + length - suffix_length, suffix) == 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_names(name_list *list)
+{
+    for (size_t i = 0; i < list->count; i++)
+        free(list->names[i]);
+    free(list->names);
+    *list = (name_list){0};
+}
+
+static culprit_status add_name(name_list *list, const char *directory, const char *name, culprit_error *err)
+{
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 16;
+        char **names = realloc(list->names, capacity * sizeof *names);
+        if (!names)
+            return culprit_fail_memory(err);
+        list->names = names;
+        list->capacity = capacity;
+    }
+    size_t length = strlen(directory) + strlen(name) + 2;
+    char *path = malloc(length);
+    if (!path)
+        return culprit_fail_memory(err);
+    snprintf(path, length, "%s/%s", directory, name);
+    list->names[list->count++] = path;
+    return CULPRIT_OK;
+}
+
+/* The paths of directory's maps and dumps, each list sorted.  Names that
+ * start with '.' are the runtime's files in progress. */
+static culprit_status list_directory(const char *directory, name_list *maps, name_list *dumps,
+                                     culprit_error *err)
+{
+    DIR *handle = opendir(directory);
+    if (!handle)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot open the collection directory: %s",
+                            directory, strerror(errno));
+    culprit_status status = CULPRIT_OK;
+    struct dirent *entry;
+    while (status == CULPRIT_OK && (entry = readdir(handle))) {
+        if (entry->d_name[0] == '.')
+            continue;
+        if (has_suffix(entry->d_name, ".map"))
+            status = add_name(maps, directory, entry->d_name, err);
+        else if (has_suffix(entry->d_name, ".dump"))
+            status = add_name(dumps, directory, entry->d_name, err);
+    }
+    closedir(handle);
+    if (maps->count > 1)
+        qsort(maps->names, maps->count, sizeof *maps->names, compare_names);
+    if (dumps->count > 1)
+        qsort(dumps->names, dumps->count, sizeof *dumps->names, compare_names);
+    return status;
+}
+
+static int compare_dumps(const void *a, const void *b)
+{
+    const loaded_dump *left = a, *right = b;
+    if (left->dump.pid != right->dump.pid)
+        return left->dump.pid < right->dump.pid ? -1 : 1;
+    return strcmp(left->name, right->name);
+}
+
+static culprit_status load_dumps(const name_list *paths, loaded_dump *dumps, culprit_error *err)
+{
+    for (size_t i = 0; i < paths->count; i++) {
+        dumps[i].name = paths->names[i];
+        culprit_status status = culprit_dump_read_file(paths->names[i], &dumps[i].dump, err);
+        if (status != CULPRIT_OK)
+            return status;
+    }
+    if (paths->count > 1)
+        qsort(dumps, paths->count, sizeof *dumps, compare_dumps);
+    return CULPRIT_OK;
+}
+
+/* Checks that every unit of every dump has a matching map. */
+static culprit_status check_dump_units(const loaded_dump *dumps, size_t count, const culprit_unit_set *maps,
+                                       culprit_error *err)
+{
+    for (size_t d = 0; d < count; d++) {
+        for (size_t u = 0; u < dumps[d].dump.unit_count; u++) {
+            const culprit_dump_unit *unit = &dumps[d].dump.units[u];
+            const culprit_unit *map = culprit_unit_set_find(maps, unit->hash);
+            if (!map)
+                return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: unit %s has no map in the directory",
+                                    dumps[d].name, unit->hash);
+            if (map->counter_count != unit->counter_count)
+                return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: unit %s has %u counters, its map says %u",
+                                    dumps[d].name, unit->hash, (unsigned)unit->counter_count,
+                                    (unsigned)map->counter_count);
+        }
+    }
+    return CULPRIT_OK;
+}
+
+/* The index of hash among the sorted collected units. */
+static uint32_t find_collected(const unit_sums *sums, const char *hash)
+{
+    size_t low = 0, high = sums->count;
+    while (low < high) {
+        size_t middle = (low + high) / 2;
+        int order = strcmp(sums->maps[middle]->hash, hash);
+        if (order == 0)
+            return (uint32_t)middle;
+        if (order < 0)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return UINT32_MAX;
+}
+
+/* Picks the units that some dump names (maps is sorted, so they come out sorted). */
+static culprit_status choose_units(const loaded_dump *dumps, size_t count, const culprit_unit_set *maps,
+                                   unit_sums *sums, culprit_error *err)
+{
+    sums->maps = calloc(maps->count ? maps->count : 1, sizeof *sums->maps);
+    sums->sums = calloc(maps->count ? maps->count : 1, sizeof *sums->sums);
+    if (!sums->maps || !sums->sums)
+        return culprit_fail_memory(err);
+    for (size_t m = 0; m < maps->count; m++) {
+        bool named = false;
+        for (size_t d = 0; d < count && !named; d++)
+            for (size_t u = 0; u < dumps[d].dump.unit_count && !named; u++)
+                named = strcmp(dumps[d].dump.units[u].hash, maps->units[m]->hash) == 0;
+        if (!named)
+            continue;
+        sums->sums[sums->count] = calloc(maps->units[m]->counter_count + 1, sizeof(uint64_t));
+        if (!sums->sums[sums->count])
+            return culprit_fail_memory(err);
+        sums->maps[sums->count++] = maps->units[m];
+    }
+    return CULPRIT_OK;
+}
+
+static void add_counts(const culprit_dump *dump, unit_sums *sums)
+{
+    for (size_t u = 0; u < dump->unit_count; u++) {
+        const culprit_dump_unit *unit = &dump->units[u];
+        uint64_t *sum = sums->sums[find_collected(sums, unit->hash)];
+        for (size_t i = 0; i < unit->length; i++) {
+            uint64_t *slot = &sum[unit->counters[i]];
+            *slot = unit->counts[i] > UINT64_MAX - *slot ? UINT64_MAX : *slot + unit->counts[i];
+        }
+    }
+}
+
+static culprit_status make_sparse(const unit_sums *sums, culprit_collected *collected, culprit_error *err)
+{
+    collected->units = calloc(sums->count ? sums->count : 1, sizeof *collected->units);
+    if (!collected->units)
+        return culprit_fail_memory(err);
+    for (size_t u = 0; u < sums->count; u++) {
+        culprit_unit_counts *counts = &collected->units[u];
+        collected->unit_count++;
+        memcpy(counts->hash, sums->maps[u]->hash, sizeof counts->hash);
+        counts->counter_count = sums->maps[u]->counter_count;
+        size_t nonzero = 0;
+        for (uint32_t c = 0; c < counts->counter_count; c++)
+            nonzero += sums->sums[u][c] != 0;
+        counts->counters = malloc((nonzero ? nonzero : 1) * sizeof *counts->counters);
+        counts->counts = malloc((nonzero ? nonzero : 1) * sizeof *counts->counts);
+        if (!counts->counters || !counts->counts)
+            return culprit_fail_memory(err);
+        for (uint32_t c = 0; c < counts->counter_count; c++) {
+            if (sums->sums[u][c] == 0)
+                continue;
+            counts->counters[counts->length] = c;
+            counts->counts[counts->length++] = sums->sums[u][c];
+        }
+    }
+    return CULPRIT_OK;
+}
+
+/* Translates a dump's frame into the record's unit numbering, checking
+ * that it names a block. */
+static culprit_status translate_site(const loaded_dump *loaded, const unit_sums *sums, culprit_site *site,
+                                     culprit_error *err)
+{
+    const char *hash = loaded->dump.units[site->unit].hash;
+    uint32_t unit = find_collected(sums, hash);
+    if (site->block >= sums->maps[unit]->block_count)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "%s: a frame names counter %u of unit %s, which has %u blocks", loaded->name,
+                            (unsigned)site->block, hash, (unsigned)sums->maps[unit]->block_count);
+    site->unit = unit;
+    return CULPRIT_OK;
+}
+
+/* The dump whose crash site the record takes: the harness's child's if it
+ * crashed, else the first crashed one in pid order; NULL when none did. */
+static const loaded_dump *crash_dump(const loaded_dump *dumps, size_t count, int32_t child_pid)
+{
+    for (size_t d = 0; d < count; d++)
+        if (dumps[d].dump.crashed && dumps[d].dump.pid == child_pid)
+            return &dumps[d];
+    for (size_t d = 0; d < count; d++)
+        if (dumps[d].dump.crashed)
+            return &dumps[d];
+    return NULL;
+}
+
+static culprit_status take_crash(const loaded_dump *dumps, size_t count, int32_t child_pid,
+                                 const unit_sums *sums, culprit_collected *collected, culprit_error *err)
+{
+    const loaded_dump *crashed = crash_dump(dumps, count, child_pid);
+    if (!crashed)
+        return CULPRIT_OK;
+    collected->crashed = true;
+    collected->crash_pid = crashed->dump.pid;
+    collected->crash_signal = crashed->dump.status;
+    collected->crash_depth = crashed->dump.stack_depth;
+    for (uint32_t i = 0; i < crashed->dump.stack_depth; i++) {
+        collected->crash_stack[i] = crashed->dump.stack[i];
+        culprit_status status = translate_site(crashed, sums, &collected->crash_stack[i], err);
+        if (status != CULPRIT_OK)
+            return status;
+    }
+    return CULPRIT_OK;
+}
+
+static int compare_outputs(const void *a, const void *b)
+{
+    const culprit_output_record *left = a, *right = b;
+    if (left->stream != right->stream)
+        return left->stream < right->stream ? -1 : 1;
+    if (left->pid != right->pid)
+        return left->pid < right->pid ? -1 : 1;
+    if (left->offset != right->offset)
+        return left->offset < right->offset ? -1 : 1;
+    return 0;
+}
+
+static culprit_status take_outputs(const loaded_dump *dumps, size_t count, const unit_sums *sums,
+                                   culprit_collected *collected, culprit_error *err)
+{
+    size_t total = 0;
+    for (size_t d = 0; d < count; d++)
+        total += dumps[d].dump.output_count;
+    collected->outputs = calloc(total ? total : 1, sizeof *collected->outputs);
+    if (!collected->outputs)
+        return culprit_fail_memory(err);
+    for (size_t d = 0; d < count; d++) {
+        for (size_t r = 0; r < dumps[d].dump.output_count; r++) {
+            culprit_output_record *record = &collected->outputs[collected->output_count++];
+            *record = dumps[d].dump.outputs[r];
+            for (uint32_t f = 0; f < record->depth; f++) {
+                culprit_status status = translate_site(&dumps[d], sums, &record->frames[f], err);
+                if (status != CULPRIT_OK)
+                    return status;
+            }
+        }
+    }
+    /* Records of one process are already in offset order; the sort groups
+     * streams and processes (ties keep no meaning, so qsort's instability is harmless). */
+    if (collected->output_count > 1)
+        qsort(collected->outputs, collected->output_count, sizeof *collected->outputs, compare_outputs);
+    return CULPRIT_OK;
+}
+
+static void free_sums(unit_sums *sums)
+{
+    for (size_t u = 0; u < sums->count; u++)
+        free(sums->sums[u]);
+    free(sums->sums);
+    free(sums->maps);
+}
+
+/* Everything after listing: parse, check, sum, and pick. */
+static culprit_status collect_listed(const name_list *map_paths, const name_list *dump_paths,
+                                     int32_t child_pid, culprit_unit_set *maps, culprit_collected *collected,
+                                     culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < map_paths->count && status == CULPRIT_OK; i++)
+        status = culprit_map_read_file(map_paths->names[i], maps, err);
+    culprit_unit_set_sort(maps);
+    loaded_dump *dumps = calloc(dump_paths->count ? dump_paths->count : 1, sizeof *dumps);
+    unit_sums sums = {0};
+    if (!dumps && status == CULPRIT_OK)
+        status = culprit_fail_memory(err);
+    if (status == CULPRIT_OK)
+        status = load_dumps(dump_paths, dumps, err);
+    if (status == CULPRIT_OK)
+        status = check_dump_units(dumps, dump_paths->count, maps, err);
+    if (status == CULPRIT_OK)
+        status = choose_units(dumps, dump_paths->count, maps, &sums, err);
+    for (size_t d = 0; d < dump_paths->count && status == CULPRIT_OK; d++)
+        add_counts(&dumps[d].dump, &sums);
+    if (status == CULPRIT_OK)
+        status = make_sparse(&sums, collected, err);
+    if (status == CULPRIT_OK)
+        status = take_crash(dumps, dump_paths->count, child_pid, &sums, collected, err);
+    if (status == CULPRIT_OK)
+        status = take_outputs(dumps, dump_paths->count, &sums, collected, err);
+    collected->dump_count = dump_paths->count;
+    free_sums(&sums);
+    for (size_t d = 0; dumps && d < dump_paths->count; d++)
+        culprit_dump_free(&dumps[d].dump);
+    free(dumps);
+    return status;
+}
+
+culprit_status culprit_collect_directory(const char *directory, int32_t child_pid, culprit_unit_set *maps,
+                                         culprit_collected *collected, culprit_error *err)
+{
+    name_list map_paths = {0}, dump_paths = {0};
+    culprit_collected_init(collected);
+    culprit_status status = list_directory(directory, &map_paths, &dump_paths, err);
+    if (status == CULPRIT_OK)
+        status = collect_listed(&map_paths, &dump_paths, child_pid, maps, collected, err);
+    free_names(&map_paths);
+    free_names(&dump_paths);
+    if (status != CULPRIT_OK)
+        culprit_collected_free(collected);
+    return status;
+}
+
+void culprit_collected_init(culprit_collected *collected)
+{
+    *collected = (culprit_collected){0};
+}
+
+void culprit_collected_free(culprit_collected *collected)
+{
+    for (size_t u = 0; u < collected->unit_count; u++) {
+        free(collected->units[u].counters);
+        free(collected->units[u].counts);
+    }
+    free(collected->units);
+    free(collected->outputs);
+    *collected = (culprit_collected){0};
+}

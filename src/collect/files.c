@@ -1,0 +1,64 @@
+/*
+ * files.c - reading a map or dump whole: both are small (a map is tens of
+ * kilobytes per unit, a dump a few bytes per executed counter) and are
+ * parsed from memory so that parsing is bounds-checked against one buffer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/collect_internal.h"
+
+static culprit_status read_all(int descriptor, const char *path, char *buffer, size_t size,
+                               culprit_error *err)
+{
+    size_t done = 0;
+    while (done < size) {
+        ssize_t got = read(descriptor, buffer + done, size - done);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+        if (got == 0)
+            return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot read: the file shrank while read",
+                                path);
+        done += (size_t)got;
+    }
+    return CULPRIT_OK;
+}
+
+culprit_status culprit_collect_read_whole_file(const char *path, char **text, size_t *size,
+                                               culprit_error *err)
+{
+    *text = NULL;
+    *size = 0;
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat info;
+    culprit_status status = CULPRIT_OK;
+    if (fstat(descriptor, &info) != 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    else if (!S_ISREG(info.st_mode))
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: not a regular file", path);
+    char *buffer = NULL;
+    if (status == CULPRIT_OK) {
+        buffer = malloc((size_t)info.st_size + 1);
+        if (!buffer)
+            status = culprit_fail_memory(err);
+    }
+    if (status == CULPRIT_OK)
+        status = read_all(descriptor, path, buffer, (size_t)info.st_size, err);
+    close(descriptor);
+    if (status != CULPRIT_OK) {
+        free(buffer);
+        return status;
+    }
+    buffer[info.st_size] = '\0';
+    *text = buffer;
+    *size = (size_t)info.st_size;
+    return CULPRIT_OK;
+}

@@ -1,0 +1,86 @@
+/*
+ * culprit_rt.h - the public ABI of the culprit runtime (libculprit-rt.a).
+ *
+ * culprit-cc instruments each translation unit so that it calls into this
+ * runtime (docs/collector.md §1, §3): a constructor registers the unit's
+ * descriptor, full-mode code maintains the thread-local shadow stack declared
+ * here, and calls to output functions and to process-ending functions are
+ * redirected to the __culprit_rt_<name> wrappers, which have exactly the
+ * signatures of the libc functions they stand for.
+ *
+ * Everything here is what instrumented code may reference; the runtime's
+ * internals live in rt_internal.h.  The dump written for the collector is
+ * described in dump_format.h.
+ */
+#ifndef CULPRIT_RT_H
+#define CULPRIT_RT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* Descriptor version this runtime understands (docs/collector.md §3). */
+#define CULPRIT_RT_UNIT_VERSION 1u
+
+/* descriptor->mode: full counts with uint64_t counters, shadow stack and output
+ * map; lines has uint8_t hit flags for blocks only. */
+#define CULPRIT_RT_MODE_FULL 0u
+#define CULPRIT_RT_MODE_LINES 1u
+
+/* The shadow stack is a ring of this many entries, indexed depth & (size-1). */
+#define CULPRIT_RT_STACK_SIZE 64u
+
+/* One instrumented translation unit, built by culprit-cc as a constant
+ * initialiser; the runtime keeps the pointer, never a copy. */
+struct culprit_rt_unit {
+    uint32_t version;       /* CULPRIT_RT_UNIT_VERSION */
+    uint32_t mode;          /* CULPRIT_RT_MODE_FULL or CULPRIT_RT_MODE_LINES */
+    uint32_t counter_count; /* entries of counters */
+    uint32_t block_count;   /* counters 0..block_count-1 are blocks */
+    void *counters;         /* uint64_t[] (full) or uint8_t[] (lines) */
+    const char *map;        /* the unit's program map text (§2) */
+    uint64_t map_size;      /* bytes of map */
+    const char *hash;       /* 64 hex digits, NUL-terminated */
+};
+
+/* Called by each unit's constructor (and by dlopen'd units, possibly from
+ * several threads).  The first call reads CULPRIT_COLLECT_DIR. */
+void __culprit_rt_register(struct culprit_rt_unit *unit);
+
+/* The shadow stack of the calling thread: at function entry depth++, before
+ * each return depth--, at each block entry stack[depth & 63] = &counters[block].
+ * initial-exec TLS keeps each access a single %fs-relative instruction. */
+extern __thread uint32_t __culprit_rt_depth __attribute__((tls_model("initial-exec")));
+extern __thread uintptr_t __culprit_rt_stack[CULPRIT_RT_STACK_SIZE]
+    __attribute__((tls_model("initial-exec")));
+
+/* Output wrappers: same behaviour and result as libc's; when collecting, a
+ * write to stdout/stderr is also recorded with the current shadow stack. */
+int __culprit_rt_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
+int __culprit_rt_fprintf(FILE *stream, const char *format, ...) __attribute__((format(printf, 2, 3)));
+int __culprit_rt_vprintf(const char *format, va_list args) __attribute__((format(printf, 1, 0)));
+int __culprit_rt_vfprintf(FILE *stream, const char *format, va_list args)
+    __attribute__((format(printf, 2, 0)));
+int __culprit_rt_puts(const char *text);
+int __culprit_rt_fputs(const char *text, FILE *stream);
+int __culprit_rt_putchar(int character);
+int __culprit_rt_fputc(int character, FILE *stream);
+int __culprit_rt_putc(int character, FILE *stream);
+size_t __culprit_rt_fwrite(const void *data, size_t size, size_t count, FILE *stream);
+ssize_t __culprit_rt_write(int fd, const void *data, size_t size);
+
+/* Process-ending wrappers: write the dump first (when collecting), then do
+ * what libc's function does.  A failed exec resets the counters and output
+ * records (they are in the dump already) and returns libc's result. */
+void __culprit_rt__exit(int status) __attribute__((noreturn));
+void __culprit_rt__Exit(int status) __attribute__((noreturn));
+int __culprit_rt_execv(const char *path, char *const argv[]);
+int __culprit_rt_execvp(const char *file, char *const argv[]);
+int __culprit_rt_execve(const char *path, char *const argv[], char *const envp[]);
+int __culprit_rt_execl(const char *path, const char *arg, ...);
+int __culprit_rt_execlp(const char *file, const char *arg, ...);
+int __culprit_rt_execle(const char *path, const char *arg, ...);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * rt_internal.h - what the runtime's files share with each other, and only
+ * that: the one global state (defined in rt_state.c) and the internal
+ * functions of each concern.  Instrumented programs never see this header.
+ *
+ * The runtime is linked into arbitrary programs, so every internal symbol is
+ * prefixed culprit_rt_ and hidden (RT_HIDDEN): it cannot clash with the
+ * program's own names nor be interposed when the runtime ends up inside a
+ * shared library.
+ *
+ * Async-signal-safety: anything the dump writer and the signal handlers touch
+ * is either written once before the handlers are installed (collecting, dir)
+ * or a lock-free C11 atomic (checked below), so a handler interrupting any
+ * other code of the runtime never waits for a lock.
+ */
+#ifndef CULPRIT_RT_INTERNAL_H
+#define CULPRIT_RT_INTERNAL_H
+
+#include "rt/culprit_rt.h"
+#include "rt/dump_format.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define RT_HIDDEN __attribute__((visibility("hidden")))
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "signal handlers need lock-free int atomics");
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "signal handlers need lock-free 64-bit atomics");
+_Static_assert(ATOMIC_POINTER_LOCK_FREE == 2, "signal handlers need lock-free pointer atomics");
+
+enum {
+    RT_MAX_UNITS = 4096,          /* registry size; later units are not collected */
+    RT_DIR_MAX = 3840,            /* longest collection directory accepted */
+    RT_PATH_MAX = 4096,           /* any file name the runtime builds */
+    RT_RECORDS_PER_CHUNK = 16384, /* output records per mmap'd chunk */
+    RT_RECORD_CHUNKS = 64,        /* => at most 1M records, then they are dropped */
+    RT_DUMP_BUFFER_SIZE = 65536,  /* the dump writer's static buffer */
+    RT_ALT_STACK_SIZE = 65536,    /* the main thread's signal stack */
+    RT_MAX_EXEC_ARGS = 4096       /* execl* arguments, the terminating NULL excluded */
+};
+
+/* The dump's life cycle in one process image: one dump per image, and a
+ * second attempt (a crash inside the dump, a signal after exit's dump) is a
+ * no-op. */
+enum rt_dump_phase { RT_DUMP_IDLE = 0, RT_DUMP_WRITING = 1, RT_DUMP_DONE = 2 };
+
+/* One write to stdout or stderr through a wrapper.  frames are raw shadow
+ * stack entries (counter addresses); they are resolved to (unit, counter)
+ * only when dumping.  tag is stored last: a record is complete and part of
+ * the current collection exactly when tag == culprit_rt_output_tag(), which
+ * is never 0, the content of a freshly mapped chunk. */
+struct rt_output_record {
+    uint32_t stream;
+    uint32_t depth;
+    uint64_t offset;
+    uint64_t length;
+    uintptr_t frames[CULPRIT_DUMP_MAX_OUTPUT_DEPTH];
+    _Atomic uint32_t tag;
+};
+
+/* A file name under construction, built without snprintf (which is not
+ * async-signal-safe).  overflow latches: a too-long name is never used. */
+struct rt_path {
+    char text[RT_PATH_MAX];
+    size_t length;
+    int overflow;
+};
+
+/* The dump writer: a static buffer in front of write(2). */
+struct rt_dump_writer {
+    int fd;
+    int failed;       /* a write failed: the dump is discarded */
+    uint64_t flushed; /* file offset of buffer[0] */
+    size_t used;      /* bytes in buffer */
+    unsigned char buffer[RT_DUMP_BUFFER_SIZE];
+};
+
+/*
+ * All of the runtime's mutable global state, in one place.  It exists
+ * because the runtime is process-wide by nature: the registry of units, the
+ * collection settings read once from the environment, this image's identity
+ * and dump life cycle, and the output records.  Static storage (not malloc)
+ * so that it is usable from signal handlers and late in exit.
+ */
+struct rt_state {
+    /* Registry (rt_units.c).  units[0..unit_count) are published with release
+     * order; lock serialises registrations (dlopen may race). */
+    struct culprit_rt_unit *units[RT_MAX_UNITS];
+    _Atomic uint32_t unit_count;
+    pthread_mutex_t register_lock;
+    int initialised; /* the environment has been read (under register_lock) */
+
+    /* Collection settings (rt_env.c), written once before any handler is
+     * installed and only read afterwards. */
+    _Atomic int collecting;
+    char dir[RT_DIR_MAX];
+
+    /* This image's identity and dump life cycle (rt_dump.c, rt_fork.c). */
+    pid_t pid;
+    pid_t parent_pid;
+    uint32_t dump_sequence;
+    _Atomic int dump_phase; /* enum rt_dump_phase */
+
+    /* Scratch of the dump, usable only while dump_phase == RT_DUMP_WRITING. */
+    struct rt_dump_writer writer;
+    struct rt_path temporary_path;
+    struct rt_path final_path;
+    uint32_t sorted_units[RT_MAX_UNITS]; /* full-mode units by counter address */
+    uint32_t sorted_count;
+
+    /* Output records (rt_output.c).  Slots are reserved with fetch_add and
+     * chunks are mapped on demand and never unmapped, so the dump can read
+     * them while other threads keep appending. */
+    _Atomic uint64_t stream_bytes[3]; /* indexed by stream 1, 2 */
+    _Atomic uint64_t records_reserved;
+    _Atomic uint32_t records_epoch; /* incremented by each reset */
+    _Atomic uint64_t records_dropped;
+    struct rt_output_record *_Atomic record_chunks[RT_RECORD_CHUNKS];
+
+    /* The main thread's alternate signal stack (rt_signals.c). */
+    _Alignas(16) unsigned char alt_stack[RT_ALT_STACK_SIZE];
+};
+
+RT_HIDDEN extern struct rt_state culprit_rt_state;
+
+/* rt_env.c: reads CULPRIT_COLLECT_DIR into culprit_rt_state.dir; returns 1
+ * when collection is requested. */
+RT_HIDDEN int culprit_rt_env_read(void);
+
+/* rt_names.c: async-signal-safe file name building. */
+RT_HIDDEN void culprit_rt_path_start(struct rt_path *path, const char *dir);
+RT_HIDDEN void culprit_rt_path_text(struct rt_path *path, const char *text);
+RT_HIDDEN void culprit_rt_path_bytes(struct rt_path *path, const char *bytes, size_t size);
+RT_HIDDEN void culprit_rt_path_uint(struct rt_path *path, uint64_t value);
+
+/* rt_units.c: the registry. */
+RT_HIDDEN uint32_t culprit_rt_units_published(void);
+RT_HIDDEN void culprit_rt_units_zero_counters(void);
+RT_HIDDEN void culprit_rt_units_sort_by_address(void);
+RT_HIDDEN int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counter);
+
+/* rt_maps.c: writes DIR/<hash>.map unless it exists. */
+RT_HIDDEN void culprit_rt_write_map(const struct culprit_rt_unit *unit);
+
+/* rt_dump.c: writes this image's dump unless one is written or being
+ * written; returns 1 when this call wrote it.  Async-signal-safe. */
+RT_HIDDEN int culprit_rt_dump(enum culprit_dump_end end, int32_t status);
+/* After a failed exec: the next end of the image dumps again. */
+RT_HIDDEN void culprit_rt_dump_rearm(void);
+
+/* rt_output.c */
+RT_HIDDEN void culprit_rt_output_reset(void);
+RT_HIDDEN uint32_t culprit_rt_output_tag(void);
+RT_HIDDEN uint64_t culprit_rt_output_slots(void);
+RT_HIDDEN const struct rt_output_record *culprit_rt_output_record(uint64_t slot);
+
+/* Installers run once by the first registration when collecting. */
+RT_HIDDEN void culprit_rt_signals_install(void); /* rt_signals.c */
+RT_HIDDEN void culprit_rt_fork_install(void);    /* rt_fork.c */
+RT_HIDDEN void culprit_rt_exit_install(void);    /* rt_exit.c */
+
+/* Capture the calling thread's shadow stack, frame 0 first (rt_state.c).
+ * Returns the number of entries written (at most capacity). */
+RT_HIDDEN uint32_t culprit_rt_capture_stack(uintptr_t *frames, uint32_t capacity);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * rt_state.c - the definitions of the runtime's global state: the one
+ * struct rt_state (documented in rt_internal.h) and the thread-local shadow
+ * stack that instrumented code maintains (culprit_rt.h).
+ *
+ * Keeping every definition here makes the runtime's mutable state easy to
+ * audit: any other file only reaches it through culprit_rt_state.
+ */
+#include "rt/rt_internal.h"
+
+__thread uint32_t __culprit_rt_depth __attribute__((tls_model("initial-exec")));
+__thread uintptr_t __culprit_rt_stack[CULPRIT_RT_STACK_SIZE] __attribute__((tls_model("initial-exec")));
+
+/* Everything starts zeroed (so the 200 KB live in .bss, not in every
+ * instrumented binary's file); glibc's PTHREAD_MUTEX_INITIALIZER is zeros
+ * too, and the initialiser keeps that an explicit choice. */
+struct rt_state culprit_rt_state = {
+    .register_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+/* Frame 0 is stack[depth & 63], then depth-1 and so on: the ring holds the
+ * innermost 64 frames.  depth may be off after a longjmp (it only ever ends
+ * up too high); stale entries are dropped when they are resolved.  Reads
+ * only the caller's own TLS, so it is async-signal-safe. */
+uint32_t culprit_rt_capture_stack(uintptr_t *frames, uint32_t capacity)
+{
+    uint32_t depth = __culprit_rt_depth;
+    uint32_t count = depth < capacity ? depth : capacity;
+    for (uint32_t i = 0; i < count; i++)
+        frames[i] = __culprit_rt_stack[(depth - i) & (CULPRIT_RT_STACK_SIZE - 1)];
+    return count;
+}

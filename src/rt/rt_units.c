@@ -1,0 +1,158 @@
+/*
+ * rt_units.c - the registry of instrumented units and the runtime's start.
+ *
+ * Each unit's constructor calls __culprit_rt_register(&descriptor).  The
+ * first call reads the environment and, when collecting, installs the exit,
+ * fork and signal handlers; every call then appends the unit to a fixed
+ * table (no malloc: the dump reads it from signal handlers) and writes its
+ * map.  Constructors normally run single-threaded, but dlopen() can run them
+ * on any thread, hence the lock; readers never take it: a unit becomes
+ * visible by the release-store of unit_count after its slot is filled.
+ *
+ * It also answers the dump's questions about the units: which (unit,
+ * counter) a shadow-stack address names, and zeroing all counters (after
+ * fork and after a failed exec).
+ */
+#include "rt/rt_internal.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static int is_hex_digit(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Only descriptors this runtime can dump are registered: a malformed one
+ * would otherwise corrupt every dump of the program. */
+static int unit_is_valid(const struct culprit_rt_unit *unit)
+{
+    if (!unit || unit->version != CULPRIT_RT_UNIT_VERSION)
+        return 0;
+    if (unit->mode != CULPRIT_RT_MODE_FULL && unit->mode != CULPRIT_RT_MODE_LINES)
+        return 0;
+    if (unit->block_count > unit->counter_count || (unit->counter_count && !unit->counters))
+        return 0;
+    if (!unit->hash)
+        return 0;
+    for (int i = 0; i < CULPRIT_DUMP_HASH_SIZE; i++)
+        if (!is_hex_digit(unit->hash[i]))
+            return 0;
+    return unit->hash[CULPRIT_DUMP_HASH_SIZE] == '\0';
+}
+
+static int unit_is_registered(const struct culprit_rt_unit *unit, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (culprit_rt_state.units[i] == unit)
+            return 1;
+    return 0;
+}
+
+/* Runs once, under register_lock, before the first unit is added.  The
+ * handlers are installed only after collecting and dir are final, so no
+ * handler ever sees them change. */
+static void start_runtime(void)
+{
+    culprit_rt_state.initialised = 1;
+    if (!culprit_rt_env_read())
+        return;
+    culprit_rt_state.pid = getpid();
+    culprit_rt_state.parent_pid = getppid();
+    atomic_store(&culprit_rt_state.collecting, 1);
+    culprit_rt_exit_install();
+    culprit_rt_fork_install();
+    culprit_rt_signals_install();
+}
+
+void __culprit_rt_register(struct culprit_rt_unit *unit)
+{
+    if (!unit_is_valid(unit))
+        return;
+    pthread_mutex_lock(&culprit_rt_state.register_lock);
+    if (!culprit_rt_state.initialised)
+        start_runtime();
+    uint32_t count = atomic_load_explicit(&culprit_rt_state.unit_count, memory_order_relaxed);
+    int added = count < RT_MAX_UNITS && !unit_is_registered(unit, count);
+    if (added) {
+        culprit_rt_state.units[count] = unit;
+        atomic_store_explicit(&culprit_rt_state.unit_count, count + 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&culprit_rt_state.register_lock);
+    if (added && atomic_load(&culprit_rt_state.collecting))
+        culprit_rt_write_map(unit);
+}
+
+uint32_t culprit_rt_units_published(void)
+{
+    return atomic_load_explicit(&culprit_rt_state.unit_count, memory_order_acquire);
+}
+
+static size_t counter_size(const struct culprit_rt_unit *unit)
+{
+    return unit->mode == CULPRIT_RT_MODE_FULL ? sizeof(uint64_t) : sizeof(uint8_t);
+}
+
+/* Not async-signal-safe by need: called after fork (in the child, which has
+ * a single thread) and after a failed exec. */
+void culprit_rt_units_zero_counters(void)
+{
+    uint32_t count = culprit_rt_units_published();
+    for (uint32_t i = 0; i < count; i++) {
+        const struct culprit_rt_unit *unit = culprit_rt_state.units[i];
+        memset(unit->counters, 0, (size_t)unit->counter_count * counter_size(unit));
+    }
+}
+
+static uintptr_t counters_base(uint32_t unit)
+{
+    return (uintptr_t)culprit_rt_state.units[unit]->counters;
+}
+
+/* Fills sorted_units with the full-mode units (the only ones with a shadow
+ * stack) in ascending counter address.  Insertion sort over a static array:
+ * no allocation, async-signal-safe, and units usually arrive almost sorted. */
+void culprit_rt_units_sort_by_address(void)
+{
+    uint32_t *sorted = culprit_rt_state.sorted_units;
+    uint32_t sorted_count = 0;
+    uint32_t count = culprit_rt_units_published();
+    for (uint32_t i = 0; i < count; i++) {
+        const struct culprit_rt_unit *unit = culprit_rt_state.units[i];
+        if (unit->mode != CULPRIT_RT_MODE_FULL || unit->block_count == 0)
+            continue;
+        uint32_t at = sorted_count++;
+        while (at > 0 && counters_base(sorted[at - 1]) > (uintptr_t)unit->counters) {
+            sorted[at] = sorted[at - 1];
+            at--;
+        }
+        sorted[at] = i;
+    }
+    culprit_rt_state.sorted_count = sorted_count;
+}
+
+/* Maps a shadow-stack entry (the address of a block counter) to its unit
+ * index and block counter; 0 for anything else (a stale or zero entry).
+ * Binary search over sorted_units, built by culprit_rt_units_sort_by_address. */
+int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counter)
+{
+    const uint32_t *sorted = culprit_rt_state.sorted_units;
+    uint32_t low = 0, high = culprit_rt_state.sorted_count; /* first base > address is in [low, high] */
+    while (low < high) {
+        uint32_t middle = low + (high - low) / 2;
+        if (counters_base(sorted[middle]) <= address)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    if (low == 0)
+        return 0;
+    uint32_t index = sorted[low - 1];
+    uintptr_t offset = address - counters_base(index);
+    if (offset % sizeof(uint64_t) != 0 ||
+        offset / sizeof(uint64_t) >= culprit_rt_state.units[index]->block_count)
+        return 0;
+    *unit = index;
+    *counter = (uint32_t)(offset / sizeof(uint64_t));
+    return 1;
+}

@@ -1,0 +1,742 @@
+/*
+ * collected.c - recording a test collected from an instrumented program
+ * (src/collect/), and the program evolution of docs/collector.md §6.
+ *
+ * A collected test carries the maps of the units it loaded and its raw
+ * counts per unit.  Both are kept (tables units and test_units), so that
+ * when a later test loads a unit the current program lacks, the program can
+ * be re-assembled as the union and every earlier test re-expressed in it
+ * from its raw counts.  A test that loads a rebuilt unit (the same main
+ * source file, a different hash) starts a new program instead, leaving the
+ * old one's tests where they are.  Everything happens inside one BEGIN IMMEDIATE
+ * transaction: concurrent `culprit test` processes take turns, and each
+ * sees the program the previous one left.
+ */
+#include "store/store_internal.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "culprit/collect.h"
+#include "culprit/error.h"
+
+/* A list of unit hashes, sorted. */
+typedef struct hash_list {
+    size_t count, capacity;
+    char (*hashes)[65];
+} hash_list;
+
+static void free_hashes(hash_list *list)
+{
+    free(list->hashes);
+    *list = (hash_list){0};
+}
+
+static culprit_status add_hash(hash_list *list, const char *hash, culprit_error *err)
+{
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 16;
+        char(*grown)[65] = realloc(list->hashes, capacity * sizeof *grown);
+        if (!grown)
+            return culprit_fail_memory(err);
+        list->hashes = grown;
+        list->capacity = capacity;
+    }
+    snprintf(list->hashes[list->count++], 65, "%.64s", hash);
+    return CULPRIT_OK;
+}
+
+static bool contains_hash(const hash_list *list, const char *hash)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (strcmp(list->hashes[i], hash) == 0)
+            return true;
+    return false;
+}
+
+static int compare_hashes(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* ---- reading units ---- */
+
+/* Parses the stored map of unit hash into units. */
+static culprit_status load_unit(const culprit_store *store, sqlite3_stmt *statement, const char *hash,
+                                culprit_unit_set *units, culprit_error *err)
+{
+    int code = sqlite3_bind_text(statement, 1, hash, -1, SQLITE_TRANSIENT);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    culprit_status status = CULPRIT_OK;
+    if (code == SQLITE_ROW) {
+        const char *map = (const char *)sqlite3_column_text(statement, 0);
+        char source[200];
+        snprintf(source, sizeof source, "%s: unit %.12s", store->path, hash);
+        status = map ? culprit_map_parse(map, (size_t)sqlite3_column_bytes(statement, 0), source, units, err)
+                     : culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: unit %s has no map",
+                                    store->path, hash);
+    } else if (code == SQLITE_DONE) {
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: unit %s is missing",
+                              store->path, hash);
+    } else {
+        status = culprit_store_sqlite_error(store, code, "loading a unit", err);
+    }
+    sqlite3_reset(statement);
+    return status;
+}
+
+static culprit_status load_units(const culprit_store *store, const hash_list *hashes, culprit_unit_set *units,
+                                 culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status =
+        culprit_store_prepare(store, "SELECT map FROM units WHERE hash = ?", &statement, err);
+    for (size_t i = 0; i < hashes->count && status == CULPRIT_OK; i++)
+        status = load_unit(store, statement, hashes->hashes[i], units, err);
+    sqlite3_finalize(statement);
+    if (status == CULPRIT_OK)
+        culprit_unit_set_sort(units);
+    return status;
+}
+
+static culprit_status program_unit_hashes(const culprit_store *store, int64_t program_id, hash_list *hashes,
+                                          culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare(
+        store, "SELECT unit_hash FROM program_units WHERE program_id = ? ORDER BY unit_hash", &statement,
+        err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, program_id);
+    while (code == SQLITE_OK && status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
+        status = add_hash(hashes, (const char *)sqlite3_column_text(statement, 0), err);
+        code = SQLITE_OK;
+    }
+    if (status == CULPRIT_OK && code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "loading a program's units", err);
+    sqlite3_finalize(statement);
+    return status;
+}
+
+culprit_status culprit_store_program_units(culprit_store *store, int64_t program_id, culprit_unit_set *units,
+                                           culprit_error *err)
+{
+    hash_list hashes = {0};
+    culprit_status status = culprit_store_begin(store, false, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = program_unit_hashes(store, program_id, &hashes, err);
+    if (status == CULPRIT_OK)
+        status = load_units(store, &hashes, units, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_commit(store, err);
+    else
+        culprit_store_rollback(store);
+    free_hashes(&hashes);
+    return status;
+}
+
+/* ---- writing units and a test's details ---- */
+
+static culprit_status insert_units(const culprit_store *store, const culprit_collected_test *test,
+                                   culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare(store,
+                                                  "INSERT OR IGNORE INTO units (hash, map, created_at) "
+                                                  "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                                                  &statement, err);
+    for (size_t i = 0; i < test->collected->unit_count && status == CULPRIT_OK; i++) {
+        const culprit_unit *unit = culprit_unit_set_find(test->maps, test->collected->units[i].hash);
+        if (!unit) {
+            status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unit %s has no map",
+                                  test->collected->units[i].hash);
+            break;
+        }
+        int code = sqlite3_bind_text(statement, 1, unit->hash, -1, SQLITE_STATIC);
+        if (code == SQLITE_OK)
+            code = sqlite3_bind_text(statement, 2, unit->text, (int)unit->text_size, SQLITE_STATIC);
+        if (code == SQLITE_OK)
+            code = sqlite3_step(statement);
+        if (code == SQLITE_DONE)
+            code = sqlite3_reset(statement);
+        if (code != SQLITE_OK)
+            status = culprit_store_sqlite_error(store, code, "saving a unit map", err);
+    }
+    sqlite3_finalize(statement);
+    return status;
+}
+
+static culprit_status insert_unit_counts(const culprit_store *store, int64_t test_id,
+                                         const culprit_collected *collected, culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status =
+        culprit_store_prepare(store,
+                              "INSERT INTO test_units (test_id, unit_hash, counter_count, counts)"
+                              " VALUES (?, ?, ?, ?)",
+                              &statement, err);
+    for (size_t i = 0; i < collected->unit_count && status == CULPRIT_OK; i++) {
+        const culprit_unit_counts *unit = &collected->units[i];
+        culprit_counts sparse = {.length = unit->length, .elements = unit->counters, .counts = unit->counts};
+        unsigned char *blob = NULL;
+        size_t size = 0;
+        if (culprit_store_encode_counts(&sparse, &blob, &size) != 0) {
+            status = culprit_fail_memory(err);
+            break;
+        }
+        int code = sqlite3_bind_int64(statement, 1, test_id);
+        if (code == SQLITE_OK)
+            code = sqlite3_bind_text(statement, 2, unit->hash, -1, SQLITE_STATIC);
+        if (code == SQLITE_OK)
+            code = sqlite3_bind_int64(statement, 3, unit->counter_count);
+        if (code == SQLITE_OK)
+            code = sqlite3_bind_blob(statement, 4, blob, (int)size, SQLITE_STATIC);
+        if (code == SQLITE_OK)
+            code = sqlite3_step(statement);
+        if (code == SQLITE_DONE)
+            code = sqlite3_reset(statement);
+        free(blob);
+        if (code != SQLITE_OK)
+            status = culprit_store_sqlite_error(store, code, "saving a test's unit counts", err);
+    }
+    sqlite3_finalize(statement);
+    return status;
+}
+
+/* The output records as docs/store.md's test_runs.output encoding. */
+static unsigned char *encode_outputs(const culprit_collected *collected, size_t *size)
+{
+    unsigned char *blob =
+        malloc(10 * (1 + collected->output_count * (5 + 2 * CULPRIT_DUMP_MAX_OUTPUT_FRAMES)));
+    if (!blob)
+        return NULL;
+    unsigned char *out = culprit_store_put_varint(blob, collected->output_count);
+    for (size_t i = 0; i < collected->output_count; i++) {
+        const culprit_output_record *record = &collected->outputs[i];
+        out = culprit_store_put_varint(out, record->stream);
+        out = culprit_store_put_varint(out, (uint32_t)record->pid);
+        out = culprit_store_put_varint(out, record->offset);
+        out = culprit_store_put_varint(out, record->length);
+        out = culprit_store_put_varint(out, record->depth);
+        for (uint32_t f = 0; f < record->depth; f++) {
+            out = culprit_store_put_varint(out, record->frames[f].unit);
+            out = culprit_store_put_varint(out, record->frames[f].block);
+        }
+    }
+    *size = (size_t)(out - blob);
+    return blob;
+}
+
+/* One stack frame as JSON, with its source position for readers of the store. */
+static json_t *frame_json(const culprit_collected_test *test, const culprit_site *site)
+{
+    const char *hash = test->collected->units[site->unit].hash;
+    const culprit_unit *unit = culprit_unit_set_find(test->maps, hash);
+    const culprit_map_block *block = &unit->blocks[site->block];
+    return json_pack("{s:s, s:I, s:s, s:s, s:I, s:I}", "unit", hash, "block", (json_int_t)site->block,
+                     "function", unit->functions[block->function].name, "file", unit->files[block->file],
+                     "line", (json_int_t)block->first_line, "column", (json_int_t)block->first_column);
+}
+
+/* The crash site as docs/store.md's test_runs.crash JSON; NULL text when none. */
+static culprit_status crash_json(const culprit_collected_test *test, char **text, culprit_error *err)
+{
+    *text = NULL;
+    const culprit_collected *collected = test->collected;
+    if (!collected->crashed)
+        return CULPRIT_OK;
+    json_t *stack = json_array();
+    for (uint32_t i = 0; stack && i < collected->crash_depth; i++)
+        if (json_array_append_new(stack, frame_json(test, &collected->crash_stack[i])) != 0) {
+            json_decref(stack);
+            stack = NULL;
+        }
+    json_t *crash = stack ? json_pack("{s:I, s:I, s:o}", "pid", (json_int_t)collected->crash_pid, "signal",
+                                      (json_int_t)collected->crash_signal, "stack", stack)
+                          : NULL;
+    if (crash)
+        *text = json_dumps(crash, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(crash);
+    return *text ? CULPRIT_OK : culprit_fail_memory(err);
+}
+
+static int bind_run(sqlite3_stmt *statement, int64_t test_id, const culprit_collected_test *test,
+                    const char *crash, const unsigned char *output, size_t output_size)
+{
+    int code = sqlite3_bind_int64(statement, 1, test_id);
+    if (code == SQLITE_OK)
+        code = test->signal ? sqlite3_bind_null(statement, 2)
+                            : sqlite3_bind_int(statement, 2, test->exit_status);
+    if (code == SQLITE_OK)
+        code = test->signal ? sqlite3_bind_int(statement, 3, test->signal) : sqlite3_bind_null(statement, 3);
+    if (code == SQLITE_OK)
+        code = crash ? sqlite3_bind_text(statement, 4, crash, -1, SQLITE_STATIC)
+                     : sqlite3_bind_null(statement, 4);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_blob(statement, 5, output, (int)output_size, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_int64(statement, 6, (sqlite3_int64)test->collected->dump_count);
+    return code;
+}
+
+static culprit_status insert_run(const culprit_store *store, int64_t test_id,
+                                 const culprit_collected_test *test, culprit_error *err)
+{
+    char *crash = NULL;
+    size_t output_size = 0;
+    unsigned char *output = encode_outputs(test->collected, &output_size);
+    culprit_status status = output ? crash_json(test, &crash, err) : culprit_fail_memory(err);
+    sqlite3_stmt *statement = NULL;
+    if (status == CULPRIT_OK)
+        status = culprit_store_prepare(store,
+                                       "INSERT INTO test_runs (test_id, exit_status, signal, crash, output,"
+                                       " dump_count) VALUES (?, ?, ?, ?, ?, ?)",
+                                       &statement, err);
+    if (status == CULPRIT_OK) {
+        int code = bind_run(statement, test_id, test, crash, output, output_size);
+        if (code == SQLITE_OK)
+            code = sqlite3_step(statement);
+        if (code != SQLITE_DONE)
+            status = culprit_store_sqlite_error(store, code, "saving a test's run", err);
+    }
+    sqlite3_finalize(statement);
+    free(crash);
+    free(output);
+    return status;
+}
+
+/* ---- small queries ---- */
+
+/* Runs sql with an integer and optionally a text bound to parameters 1
+ * and 2; *value is the first column of its first row, 0 when none. */
+static culprit_status query_id(const culprit_store *store, const char *sql, int64_t first, const char *text,
+                               int64_t *value, culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare(store, sql, &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, first);
+    if (code == SQLITE_OK && text)
+        code = sqlite3_bind_text(statement, 2, text, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    *value = 0;
+    if (code == SQLITE_ROW)
+        *value = sqlite3_column_int64(statement, 0);
+    else if (code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "querying the store", err);
+    sqlite3_finalize(statement);
+    return status;
+}
+
+static culprit_status run_statement(const culprit_store *store, const char *sql, int64_t first,
+                                    const char *text, culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare(store, sql, &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, first);
+    if (code == SQLITE_OK && text)
+        code = sqlite3_bind_text(statement, 2, text, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    if (code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "updating the store", err);
+    sqlite3_finalize(statement);
+    return status;
+}
+
+/* ---- choosing the program (§6) ---- */
+
+/* The current program, if a collector may add to it: one assembled from
+ * units, or one with no elements at all (tests that wrote no coverage). */
+static culprit_status current_collector_program(const culprit_store *store, int64_t *program_id,
+                                                hash_list *units, culprit_error *err)
+{
+    culprit_status status = culprit_store_query_integer(
+        store, "SELECT value FROM meta WHERE key = 'current_program'", program_id, err);
+    if (status == CULPRIT_OK && *program_id)
+        status = program_unit_hashes(store, *program_id, units, err);
+    int64_t element_count = 0;
+    if (status == CULPRIT_OK && *program_id && units->count == 0)
+        status = query_id(store, "SELECT element_count FROM programs WHERE id = ?", *program_id, NULL,
+                          &element_count, err);
+    if (status == CULPRIT_OK && *program_id && units->count == 0 && element_count != 0)
+        *program_id = 0; /* an imported program: not ours to grow */
+    return status;
+}
+
+/* A unit's main source file: the file holding most of its blocks (ties
+ * go to the smaller path).  Units share headers (static inline functions
+ * are compiled into each unit that uses them), so sharing some file does
+ * not make two units one rebuilt unit; sharing the main file does. */
+static const char *main_file(const culprit_unit *unit)
+{
+    size_t best = SIZE_MAX, best_blocks = 0;
+    for (size_t f = 0; f < unit->file_count; f++) {
+        size_t blocks = 0;
+        for (uint32_t b = 0; b < unit->block_count; b++)
+            blocks += unit->blocks[b].file == f;
+        if (best == SIZE_MAX || blocks > best_blocks ||
+            (blocks == best_blocks && strcmp(unit->files[f], unit->files[best]) < 0)) {
+            best = f;
+            best_blocks = blocks;
+        }
+    }
+    return best == SIZE_MAX ? "" : unit->files[best];
+}
+
+/* True when a unit of the test that the program lacks has the main file
+ * of one of the program's units: the program was rebuilt. */
+static bool rebuilt(const culprit_unit_set *program_units, const culprit_collected_test *test)
+{
+    for (size_t i = 0; i < test->collected->unit_count; i++) {
+        const char *hash = test->collected->units[i].hash;
+        if (culprit_unit_set_find(program_units, hash))
+            continue;
+        const char *file = main_file(culprit_unit_set_find(test->maps, hash));
+        for (size_t p = 0; p < program_units->count; p++)
+            if (*file && strcmp(file, main_file(program_units->units[p])) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Decides the change and the target program's unit hashes. */
+static culprit_status choose_units(const culprit_store *store, int64_t current,
+                                   const hash_list *current_units, const culprit_collected_test *test,
+                                   culprit_program_change *change, hash_list *target, culprit_error *err)
+{
+    bool subset = current != 0;
+    for (size_t i = 0; i < test->collected->unit_count && subset; i++)
+        subset = contains_hash(current_units, test->collected->units[i].hash);
+    culprit_status status = CULPRIT_OK;
+    *change = subset ? CULPRIT_PROGRAM_SAME : CULPRIT_PROGRAM_NEW;
+    if (!subset && current) {
+        culprit_unit_set loaded;
+        culprit_unit_set_init(&loaded);
+        status = load_units(store, current_units, &loaded, err);
+        if (status == CULPRIT_OK && !rebuilt(&loaded, test))
+            *change = CULPRIT_PROGRAM_UNION;
+        culprit_unit_set_free(&loaded);
+    }
+    if (*change != CULPRIT_PROGRAM_NEW)
+        for (size_t i = 0; i < current_units->count && status == CULPRIT_OK; i++)
+            status = add_hash(target, current_units->hashes[i], err);
+    for (size_t i = 0; i < test->collected->unit_count && status == CULPRIT_OK; i++)
+        if (!contains_hash(target, test->collected->units[i].hash))
+            status = add_hash(target, test->collected->units[i].hash, err);
+    if (target->count > 1)
+        qsort(target->hashes, target->count, sizeof *target->hashes, compare_hashes);
+    return status;
+}
+
+/* ---- the assembled target program ---- */
+
+typedef struct target_program {
+    int64_t id;
+    culprit_unit_set units;
+    culprit_spectra spectra;
+    culprit_program_layout layout;
+} target_program;
+
+static void free_target(target_program *target)
+{
+    culprit_program_layout_free(&target->layout);
+    culprit_spectra_free(&target->spectra);
+    culprit_unit_set_free(&target->units);
+}
+
+static culprit_status insert_program_units(const culprit_store *store, int64_t program_id,
+                                           const hash_list *hashes, culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < hashes->count && status == CULPRIT_OK; i++)
+        status =
+            run_statement(store, "INSERT OR IGNORE INTO program_units (program_id, unit_hash) VALUES (?, ?)",
+                          program_id, hashes->hashes[i], err);
+    return status;
+}
+
+/* Assembles the target's element table and makes sure it is stored. */
+static culprit_status assemble_target(const culprit_store *store, int64_t current,
+                                      culprit_program_change change, const hash_list *hashes,
+                                      target_program *target, culprit_error *err)
+{
+    culprit_status status = load_units(store, hashes, &target->units, err);
+    if (status == CULPRIT_OK)
+        status = culprit_program_build(&target->units, &target->spectra, &target->layout, err);
+    if (status != CULPRIT_OK)
+        return status;
+    if (change == CULPRIT_PROGRAM_SAME) {
+        target->id = current;
+        return CULPRIT_OK;
+    }
+    char hash[65];
+    culprit_spectra_program_hash(&target->spectra, hash);
+    status = culprit_store_save_program_rows(store, &target->spectra, hash, "culprit test", &target->id, err);
+    if (status == CULPRIT_OK)
+        status = insert_program_units(store, target->id, hashes, err);
+    return status;
+}
+
+/* ---- re-expressing earlier tests in a grown program ---- */
+
+/* Decodes the current row of test_units into counts. */
+static culprit_status decode_unit_counts(const culprit_store *store, sqlite3_stmt *statement,
+                                         culprit_unit_counts *counts, culprit_error *err)
+{
+    snprintf(counts->hash, sizeof counts->hash, "%s", (const char *)sqlite3_column_text(statement, 0));
+    sqlite3_int64 counter_count = sqlite3_column_int64(statement, 1);
+    if (counter_count < 0 || counter_count > UINT32_MAX)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: a test's unit counts",
+                            store->path);
+    counts->counter_count = (uint32_t)counter_count;
+    culprit_store_counts_buffer buffer = {0};
+    const char *problem = "";
+    culprit_store_decode_result result = culprit_store_decode_counts(
+        sqlite3_column_blob(statement, 2), (size_t)sqlite3_column_bytes(statement, 2), counts->counter_count,
+        &buffer, &problem);
+    if (result == CULPRIT_STORE_DECODE_NO_MEMORY)
+        return culprit_fail_memory(err);
+    if (result != CULPRIT_STORE_DECODE_OK) {
+        culprit_store_counts_buffer_free(&buffer);
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: unit counts with %s",
+                            store->path, problem);
+    }
+    counts->length = buffer.length;
+    counts->counters = buffer.elements;
+    counts->counts = buffer.counts;
+    return CULPRIT_OK;
+}
+
+typedef struct stored_counts {
+    size_t count, capacity;
+    culprit_unit_counts *units;
+} stored_counts;
+
+static void free_stored(stored_counts *stored)
+{
+    for (size_t i = 0; i < stored->count; i++) {
+        free(stored->units[i].counters);
+        free(stored->units[i].counts);
+    }
+    free(stored->units);
+    *stored = (stored_counts){0};
+}
+
+static culprit_status load_test_counts(const culprit_store *store, int64_t test_id, stored_counts *stored,
+                                       culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare(
+        store, "SELECT unit_hash, counter_count, counts FROM test_units WHERE test_id = ? ORDER BY unit_hash",
+        &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, test_id);
+    while (code == SQLITE_OK && status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
+        code = SQLITE_OK;
+        if (stored->count == stored->capacity) {
+            size_t capacity = stored->capacity ? stored->capacity * 2 : 8;
+            culprit_unit_counts *grown = realloc(stored->units, capacity * sizeof *grown);
+            if (!grown) {
+                status = culprit_fail_memory(err);
+                break;
+            }
+            stored->units = grown;
+            stored->capacity = capacity;
+        }
+        stored->units[stored->count] = (culprit_unit_counts){0};
+        status = decode_unit_counts(store, statement, &stored->units[stored->count], err);
+        if (status == CULPRIT_OK)
+            stored->count++;
+    }
+    if (status == CULPRIT_OK && code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "loading a test's unit counts", err);
+    sqlite3_finalize(statement);
+    return status;
+}
+
+/* Moves one test of the old program into the target, hits and counts
+ * recomputed from its raw counts; a test of the same name already in the
+ * target is the older result and goes. */
+static culprit_status move_test(const culprit_store *store, int64_t test_id, target_program *target,
+                                culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status =
+        culprit_store_prepare(store, "SELECT name, verdict FROM tests WHERE id = ?", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, test_id);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    char *name = code == SQLITE_ROW ? strdup((const char *)sqlite3_column_text(statement, 0)) : NULL;
+    culprit_verdict verdict = CULPRIT_VERDICT_FAIL;
+    if (code == SQLITE_ROW &&
+        culprit_verdict_parse((const char *)sqlite3_column_text(statement, 1), &verdict) != 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: a test has a verdict this culprit does not know",
+                              store->path);
+    else if (code != SQLITE_ROW)
+        status = culprit_store_sqlite_error(store, code, "loading a test", err);
+    else if (!name)
+        status = culprit_fail_memory(err);
+    sqlite3_finalize(statement);
+    stored_counts stored = {0};
+    size_t index = 0;
+    if (status == CULPRIT_OK)
+        status = load_test_counts(store, test_id, &stored, err);
+    if (status == CULPRIT_OK)
+        status = culprit_program_add_test(&target->layout, &target->spectra, name, verdict, stored.count,
+                                          stored.units, &index, err);
+    if (status == CULPRIT_OK)
+        status = run_statement(store, "DELETE FROM tests WHERE program_id = ? AND name = ?", target->id, name,
+                               err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_update_test_hits(store, test_id, target->id, &target->spectra, index, err);
+    free_stored(&stored);
+    free(name);
+    return status;
+}
+
+/* The ids of a program's tests, read before any of them moves. */
+static culprit_status test_ids(const culprit_store *store, int64_t program_id, int64_t **ids, size_t *count,
+                               culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    *ids = NULL;
+    *count = 0;
+    culprit_status status = culprit_store_prepare(
+        store, "SELECT id FROM tests WHERE program_id = ? ORDER BY id", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    size_t capacity = 0;
+    int code = sqlite3_bind_int64(statement, 1, program_id);
+    while (code == SQLITE_OK && status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
+        code = SQLITE_OK;
+        if (*count == capacity) {
+            capacity = capacity ? capacity * 2 : 64;
+            int64_t *grown = realloc(*ids, capacity * sizeof *grown);
+            if (!grown) {
+                status = culprit_fail_memory(err);
+                break;
+            }
+            *ids = grown;
+        }
+        (*ids)[(*count)++] = sqlite3_column_int64(statement, 0);
+    }
+    if (status == CULPRIT_OK && code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "listing tests", err);
+    sqlite3_finalize(statement);
+    return status;
+}
+
+/* Moves every test of the old program into the grown one, then drops the
+ * old program, which is left empty and is a subset of the new one. */
+static culprit_status re_express(const culprit_store *store, int64_t old_program, target_program *target,
+                                 culprit_error *err)
+{
+    if (old_program == target->id)
+        return CULPRIT_OK;
+    int64_t *ids = NULL;
+    size_t count = 0;
+    culprit_status status = test_ids(store, old_program, &ids, &count, err);
+    for (size_t i = 0; i < count && status == CULPRIT_OK; i++)
+        status = move_test(store, ids[i], target, err);
+    free(ids);
+    if (status == CULPRIT_OK)
+        status = run_statement(store, "DELETE FROM programs WHERE id = ?", old_program, NULL, err);
+    return status;
+}
+
+/* ---- the test itself ---- */
+
+static culprit_status save_this_test(const culprit_store *store, const culprit_collected_test *test,
+                                     target_program *target, culprit_error *err)
+{
+    size_t index = 0;
+    culprit_status status =
+        culprit_program_add_test(&target->layout, &target->spectra, test->name, test->verdict,
+                                 test->collected->unit_count, test->collected->units, &index, err);
+    if (status != CULPRIT_OK)
+        return status;
+    target->spectra.tests[index].duration_seconds = test->duration_seconds;
+    status = culprit_store_insert_tests(store, target->id, &target->spectra, index, 1, err);
+    int64_t test_id = 0;
+    if (status == CULPRIT_OK)
+        status = query_id(store, "SELECT id FROM tests WHERE program_id = ? AND name = ?", target->id,
+                          test->name, &test_id, err);
+    if (status == CULPRIT_OK)
+        status = insert_unit_counts(store, test_id, test->collected, err);
+    if (status == CULPRIT_OK)
+        status = insert_run(store, test_id, test, err);
+    return status;
+}
+
+static culprit_status set_current(const culprit_store *store, int64_t program_id, culprit_error *err)
+{
+    return run_statement(store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('current_program', ?)",
+                         program_id, NULL, err);
+}
+
+/* The body of save_collected's transaction. */
+static culprit_status save_collected_rows(const culprit_store *store, const culprit_collected_test *test,
+                                          culprit_saved_test *saved, culprit_error *err)
+{
+    hash_list current_units = {0}, target_units = {0};
+    target_program target = {0};
+    culprit_spectra_init(&target.spectra);
+    culprit_unit_set_init(&target.units);
+    int64_t current = 0;
+    culprit_status status = insert_units(store, test, err);
+    if (status == CULPRIT_OK)
+        status = current_collector_program(store, &current, &current_units, err);
+    if (status == CULPRIT_OK)
+        status = choose_units(store, current, &current_units, test, &saved->change, &target_units, err);
+    if (status == CULPRIT_OK)
+        status = assemble_target(store, current, saved->change, &target_units, &target, err);
+    if (status == CULPRIT_OK && saved->change == CULPRIT_PROGRAM_UNION)
+        status = re_express(store, current, &target, err);
+    if (status == CULPRIT_OK)
+        status = save_this_test(store, test, &target, err);
+    if (status == CULPRIT_OK)
+        status = set_current(store, target.id, err);
+    int64_t tests = 0;
+    if (status == CULPRIT_OK)
+        status =
+            query_id(store, "SELECT count(*) FROM tests WHERE program_id = ?", target.id, NULL, &tests, err);
+    saved->program_id = target.id;
+    saved->program_tests = (size_t)tests;
+    free_target(&target);
+    free_hashes(&current_units);
+    free_hashes(&target_units);
+    return status;
+}
+
+culprit_status culprit_store_save_collected(culprit_store *store, const culprit_collected_test *test,
+                                            culprit_saved_test *saved, culprit_error *err)
+{
+    *saved = (culprit_saved_test){0};
+    if ((unsigned)test->verdict >= CULPRIT_VERDICT_COUNT)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: test '%s' has no valid verdict", store->path,
+                            test->name);
+    culprit_status status = culprit_store_begin(store, true, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = save_collected_rows(store, test, saved, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_commit(store, err);
+    else
+        culprit_store_rollback(store);
+    if (status != CULPRIT_OK)
+        *saved = (culprit_saved_test){0};
+    return status;
+}
