@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BUILD ?= build
 CC ?= cc
 OPTIMIZE ?= -O2
-PKGS := sqlite3 jansson zlib
+PKGS := sqlite3 jansson zlib tidy
 LLVM_CONFIG ?= llvm-config-14
 # Recursively expanded on purpose: pkg-config runs only when a recipe needs
 # it, after `deps` has had the chance to install the packages.
@@ -25,8 +25,8 @@ CFLAGS ?=
 ALL_CFLAGS = $(BASE_CFLAGS) $(OPTIMIZE) -fPIC $(PKG_CFLAGS) $(CFLAGS)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/store/*.c src/techniques/*.c src/report/*.c src/interchange/*.c \
-                               src/collect/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/store/*.c src/techniques/*.c src/report/*.c src/interchange/*.c src/run/*.c \
+                               src/collect/*.c src/run/*.c))
 CC_SRC := $(sort $(wildcard src/cc/*.c))
 RT_SRC := $(sort $(wildcard src/rt/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))

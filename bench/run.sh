@@ -96,4 +96,16 @@ echo "$(verdict "$ratio" 3)  scoring one formula (ochiai: tally + score) within 
     "${ratio}x"
 echo "$(verdict "$rank_best" 2)  culprit rank end to end (ochiai, csv) under 2 s:" \
     "${rank_best} s (best of $runs)"
+
+# Harness throughput (issue 4): culprit run against a shell loop and gcov.
+echo
+sh "$(dirname "$0")/throughput.sh" "$build" || echo "bench/run.sh: throughput benchmark failed" >&2
+
+echo
+echo "== techniques (issue 5): bench_techniques, synthetic 100k elements x 10k tests with a CFG"
+if [ -x "$build/bench/bench_techniques" ]; then
+    "$build/bench/bench_techniques" || echo "bench/run.sh: bench_techniques failed" >&2
+else
+    echo "bench/run.sh: $build/bench/bench_techniques is not built" >&2
+fi
 exit 0

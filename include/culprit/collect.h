@@ -271,4 +271,75 @@ culprit_status culprit_store_save_collected(culprit_store *store, const culprit_
 culprit_status culprit_store_program_units(culprit_store *store, int64_t program_id, culprit_unit_set *units,
                                            culprit_error *err);
 
+/* ---- program structure for the techniques (src/collect/program_graph.c) ---- */
+
+/* "None" in the index fields below. */
+enum { CULPRIT_GRAPH_NONE = UINT32_MAX };
+
+/* A basic block: its element, function and CFG neighbourhood.  Edge lists
+ * and line lists are slices of culprit_program_graph.adjacent / .block_lines. */
+typedef struct culprit_graph_block {
+    uint32_t element;
+    uint32_t function; /* program-wide function number */
+    bool entry;        /* the function's entry block: its executions include the function's entries */
+    uint32_t first_out, out_count;   /* out-edge indexes */
+    uint32_t first_in, in_count;     /* in-edge indexes */
+    uint32_t first_line, line_count; /* line elements with instructions of this block */
+} culprit_graph_block;
+
+typedef struct culprit_graph_edge {
+    uint32_t element;
+    uint32_t from, to; /* block indexes */
+    bool counted;      /* has a counter; else its count is the from-block's (one successor) */
+} culprit_graph_edge;
+
+/* A branch outcome or a return class: one predicate of TECHNIQUES.md §5. */
+typedef struct culprit_graph_predicate {
+    uint32_t element;      /* a branch or return element */
+    uint32_t site;         /* one conditional branch or switch instruction, or one call site */
+    uint32_t decision;     /* the source-level decision (branches sharing a map `condition`); returns: site */
+    uint32_t edge;         /* branches: the outcome's edge; returns: CULPRIT_GRAPH_NONE */
+    uint32_t line_element; /* the line element of its location, or CULPRIT_GRAPH_NONE */
+} culprit_graph_predicate;
+
+/* The structure of a collected program, in element ids of its spectra. */
+typedef struct culprit_program_graph {
+    size_t function_count;
+    size_t block_count;
+    culprit_graph_block *blocks;
+    size_t edge_count;
+    culprit_graph_edge *edges;
+    uint32_t *adjacent; /* owned: every block's out-edges, then its in-edges */
+    size_t block_line_count;
+    uint32_t *block_lines; /* owned */
+    size_t predicate_count;
+    culprit_graph_predicate *predicates; /* branches then returns, in element order */
+    size_t site_count, decision_count;
+    size_t element_count;
+    uint32_t *block_of_element; /* element_count entries: block index or CULPRIT_GRAPH_NONE */
+    size_t test_count;
+    size_t *crash_first;    /* test_count + 1 offsets into crash_blocks */
+    uint32_t *crash_blocks; /* per test, the blocks on its crash stack, innermost first */
+} culprit_program_graph;
+
+void culprit_program_graph_init(culprit_program_graph *graph);
+void culprit_program_graph_free(culprit_program_graph *graph);
+
+/* Derives graph from the units a program was assembled from; spectra is
+ * that program (it must have the element table culprit_program_build makes
+ * of units).  No crash stacks: test_count is 0. */
+culprit_status culprit_program_graph_build(const culprit_unit_set *units, const culprit_spectra *spectra,
+                                           culprit_program_graph *graph, culprit_error *err);
+
+/* Fills the adjacency (first_out, out_count, first_in, in_count) of blocks
+ * from edges, and block_of_element; for graphs built by hand (tests). */
+culprit_status culprit_program_graph_link(culprit_program_graph *graph, culprit_error *err);
+
+/* Loads the graph of a stored program and the crash stacks of its tests
+ * (test_runs.crash), tests in spectra's order.  A program without maps
+ * (imported) gives an empty graph (block_count 0), not an error. */
+culprit_status culprit_program_graph_load(culprit_store *store, int64_t program_id,
+                                          const culprit_spectra *spectra, culprit_program_graph *graph,
+                                          culprit_error *err);
+
 #endif

@@ -13,12 +13,17 @@
 
 static const cli_command commands[] = {
     {"rank", cmd_rank, "rank program elements by suspiciousness", cli_usage_rank},
+    {"run", cmd_run, "run a test suite from a manifest and record every test", cli_usage_run},
     {"test", cmd_test, "run one test command and record its spectra and verdict", cli_usage_test},
+    {"tests", cmd_tests, "list the recorded tests with verdicts and failure signatures", cli_usage_tests},
+    {"failures", cmd_failures, "list clusters of equivalent failures", cli_usage_failures},
+    {"output", cmd_output, "show which statement wrote each line of a test's output", cli_usage_output},
     {"cc", cmd_cc, "compile C with instrumentation (the same as culprit-cc)", cli_usage_cc},
     {"import", cmd_import, "import spectra from GZoltar and other tools", cli_usage_import},
     {"export", cmd_export, "export the stored spectra (gzoltar, csv, json)", cli_usage_export},
     {"eval", cmd_eval, "measure how well rankings find known faults", cli_usage_eval},
     {"formulas", cmd_formulas, "list the suspiciousness formulas with references", cli_usage_formulas},
+    {"techniques", cmd_techniques, "list the localization techniques with references", cli_usage_techniques},
     {"help", cmd_help, "show help for a command", cli_usage_help},
 };
 

@@ -121,9 +121,33 @@ static const char schema_version_2[] =
     "    DELETE FROM test_runs WHERE test_id = NEW.id;"
     " END;";
 
+/* Version 3: the oracle's judgement of each test (src/run/oracle.c):
+ * why it failed, the signature that clusters it, the output lines it
+ * blames, and the start of its stdout for the output mapping.  A table of
+ * its own, so imported tests and version-2 tests simply have no row. */
+static const char schema_version_3[] =
+    /* wrong_lines is a varint blob like tests.counts: read whole, never
+     * queried by line.  output is zlib-compressed: stdout is text and
+     * compresses well, and every test may keep some. */
+    "CREATE TABLE judgements ("
+    "    test_id INTEGER PRIMARY KEY REFERENCES tests(id) ON DELETE CASCADE,"
+    "    message TEXT NOT NULL,"
+    "    signature TEXT NOT NULL,"
+    "    wrong_lines BLOB NOT NULL,"
+    "    output BLOB,"
+    "    output_size INTEGER NOT NULL,"
+    "    output_truncated INTEGER NOT NULL"
+    ");"
+    /* As tests_result_replaced (version 2): a new result makes the old
+     * judgement stale; the harness saves the new one right after. */
+    "CREATE TRIGGER tests_judgement_replaced AFTER UPDATE OF recorded_at ON tests BEGIN"
+    "    DELETE FROM judgements WHERE test_id = NEW.id;"
+    " END;";
+
 static const migration_step migrations[] = {
     {1, schema_version_1},
     {2, schema_version_2},
+    {3, schema_version_3},
 };
 
 static culprit_status set_version(const culprit_store *store, int version, culprit_error *err)
@@ -152,8 +176,8 @@ culprit_status culprit_store_migrate(const culprit_store *store, int version, cu
 
 culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err)
 {
-    static const char *const tables[] = {"meta",  "programs",      "files",      "elements", "tests",
-                                         "units", "program_units", "test_units", "test_runs"};
+    static const char *const tables[] = {"meta",  "programs",      "files",      "elements",  "tests",
+                                         "units", "program_units", "test_units", "test_runs", "judgements"};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         /* Reading one row touches the table's root page, where damage to a
          * small store usually is, at the cost of a page read. */

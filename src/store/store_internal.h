@@ -15,6 +15,9 @@
  *   collected.c  saving a collected test (src/collect/): unit maps, raw
  *                per-unit counts, run details, and program evolution
  *   load.c       loading a program and its tests into a culprit_spectra
+ *   judgement.c  saving the oracle's judgement of a test (schema version 3)
+ *   judgement_load.c  reading tests with their runs and judgements, and a
+ *                test's output records, units and kept stdout
  * docs/store.md describes the resulting database for users.
  */
 #ifndef CULPRIT_STORE_INTERNAL_H
@@ -106,6 +109,12 @@ culprit_status culprit_store_insert_tests(const culprit_store *store, int64_t pr
 culprit_status culprit_store_update_test_hits(const culprit_store *store, int64_t test_id, int64_t program_id,
                                               const culprit_spectra *spectra, size_t test,
                                               culprit_error *err);
+
+/* ---- judgement.c ---- */
+
+/* The id of test name in program_id; an input error when there is none. */
+culprit_status culprit_store_find_test_id(const culprit_store *store, int64_t program_id, const char *name,
+                                          int64_t *test_id, culprit_error *err);
 
 /* ---- blob.c ---- */
 

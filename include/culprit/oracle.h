@@ -1,0 +1,75 @@
+/*
+ * oracle.h - judging one test run: was it right, and if not, what failed and
+ * where its output is wrong (issue 4; TECHNIQUES.md §3 needs the positions).
+ *
+ * The harness (culprit run, culprit test) runs a command, captures its
+ * stdout and stderr into files, and hands the result and the test's oracle
+ * here.  The judgement carries the verdict, a failure signature (oracle
+ * message + crash site; equal signatures cluster failures), and the
+ * 1-based output lines the oracle blames.  Library code: errors are returned.
+ */
+#ifndef CULPRIT_ORACLE_H
+#define CULPRIT_ORACLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "culprit/spectra.h"
+#include "culprit/store.h"
+
+/* What a test's output should be.  Any field may be absent (NULL / false);
+ * with nothing set, exit status 0 passes and anything else fails. */
+typedef struct culprit_oracle {
+    const char *expect_stdout_path; /* expected stdout in a file */
+    const char *expect_stdout_text; /* or inline (JSON manifests), NUL-terminated */
+    bool normalize_whitespace;      /* compare ignoring runs of blanks and trailing blanks */
+    bool has_expect_exit;
+    int expect_exit;       /* expected exit status (default: 0) */
+    const char *validator; /* shell command; run with the stdout file as $1; non-zero = fail;
+                              it may print "LINE: message" lines naming wrong output lines */
+    bool html;             /* check stdout as HTML with libtidy: errors fail, warnings are kept */
+} culprit_oracle;
+
+/* How the command ended, as the harness saw it. */
+typedef struct culprit_run_result {
+    bool exited; /* exited normally: exit_status is valid */
+    int exit_status;
+    int signal;     /* the signal that killed it, when !exited */
+    bool timed_out; /* the harness killed it at its timeout */
+    const char *stdout_path;
+    const char *stderr_path;
+    bool stdout_truncated; /* the capture cap was reached */
+    double duration_seconds;
+    const char *crash_site; /* "file:line (function)" of the last block, NULL when unknown */
+} culprit_run_result;
+
+typedef struct culprit_judgement {
+    culprit_verdict verdict;
+    char message[512];   /* one line: why it failed ("" for a pass) */
+    char signature[768]; /* message + crash site: failures with equal signatures are one cluster */
+    size_t wrong_line_count;
+    uint32_t *wrong_lines; /* owned; ascending, 1-based output line numbers */
+    /* The start of the test's stdout, kept with the judgement so that
+     * `culprit output` can show which statement wrote each line (1 MiB for
+     * tests that did not pass, 64 KiB for passing ones; docs/oracles.md). */
+    char *output; /* owned; NULL when there was no stdout file */
+    size_t output_size;
+    bool output_truncated; /* stdout was longer than what output holds */
+} culprit_judgement;
+
+/* Judges result against oracle.  Exit status 77 is skip and 99 is error
+ * (automake's convention) unless the oracle expects that status; a kill at
+ * the timeout is timeout; a signal, or an ASan/UBSan report on stderr, fails
+ * with the report's first line in the message. */
+culprit_status culprit_oracle_judge(const culprit_oracle *oracle, const culprit_run_result *result,
+                                    culprit_judgement *judgement, culprit_error *err);
+
+void culprit_judgement_free(culprit_judgement *judgement);
+
+/* Records a test's judgement (message, signature, wrong lines) beside its
+ * spectra: the test must already be saved under program_id. */
+culprit_status culprit_store_save_judgement(culprit_store *store, int64_t program_id, const char *test_name,
+                                            const culprit_judgement *judgement, culprit_error *err);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * techniques.h - fault-localization techniques beyond a single formula
+ * (TECHNIQUES.md §2, §4, §5 and the classic baselines), each selectable
+ * with `culprit rank --technique NAME` and listed by `culprit techniques`.
+ *
+ * A technique reads the loaded spectra, their tallies and, when it needs
+ * them, the program's structure (culprit_program_graph: blocks, edges,
+ * functions, branch decisions, call sites) and writes one score per
+ * element.  Every technique scores the *line* elements, so any two
+ * techniques (and the formulas) can be compared on the same line ranking;
+ * most also score their own elements (BlockRank its blocks, CBI its branch
+ * and return elements) for the element view.  Ranking then goes through
+ * culprit_rank like the formulas, with the technique's tie-breaking.
+ *
+ * One file per technique under src/techniques/; the table is in
+ * src/techniques/technique.c.  docs/techniques.md describes every decision
+ * the papers left open.
+ */
+#ifndef CULPRIT_TECHNIQUES_H
+#define CULPRIT_TECHNIQUES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "culprit/collect.h"
+#include "culprit/rank.h"
+#include "culprit/sbfl.h"
+#include "culprit/spectra.h"
+
+/* What a technique needs beyond hits and verdicts (bits of `needs`). */
+enum {
+    CULPRIT_NEEDS_COUNTS = 1u << 0,     /* per-test execution counts of blocks, edges, branches */
+    CULPRIT_NEEDS_GRAPH = 1u << 1,      /* the CFG from the program's maps (culprit-cc programs) */
+    CULPRIT_NEEDS_PREDICATES = 1u << 2, /* branch or return elements grouped into sites */
+};
+
+typedef struct culprit_technique_input {
+    const culprit_spectra *spectra;
+    const culprit_tally *tallies; /* element_count entries, under policy */
+    culprit_totals totals;
+    culprit_verdict_policy policy;
+    const culprit_program_graph *graph; /* NULL, or block_count 0, when the program has no maps */
+    culprit_formula_choice formula;     /* for techniques built on a formula (tuples) */
+} culprit_technique_input;
+
+/* What a technique writes.  The caller allocates every array with
+ * element_count entries and initialises them: scores to -HUGE_VAL (an
+ * element the technique does not score ranks last), confidence and detail
+ * to NAN, tallies to a copy of the input tallies. */
+typedef struct culprit_technique_output {
+    double *scores;
+    double *confidence;     /* a tie-breaker (tuples with Tarantula); NAN when none */
+    double *detail;         /* one extra number per element (BlockRank's T(b)); NAN when none */
+    culprit_tally *tallies; /* what the ranking reports and orders by (tuples: the best tuple's) */
+} culprit_technique_output;
+
+typedef struct culprit_technique {
+    const char *name;        /* lower-case lookup name: "blockrank" */
+    const char *title;       /* display name */
+    const char *summary;     /* one line: what it ranks and how */
+    const char *reference;   /* the paper */
+    unsigned needs;          /* CULPRIT_NEEDS_* bits */
+    bool uses_formula;       /* --formula picks its base formula */
+    bool failing_first;      /* entities no failing test ran rank last (TECHNIQUES.md §1) */
+    const char *detail_name; /* what output->detail holds ("transition_rate"), or NULL */
+    culprit_status (*score)(const culprit_technique_input *input, culprit_technique_output *output,
+                            culprit_error *err);
+} culprit_technique;
+
+size_t culprit_technique_count(void);
+const culprit_technique *culprit_technique_at(size_t index);
+
+/* Looks name up ignoring case, '-' and '_'.  Fails with CULPRIT_ERROR_INPUT
+ * and a pointer to `culprit techniques` when nothing matches. */
+culprit_status culprit_technique_find(const char *name, const culprit_technique **technique,
+                                      culprit_error *err);
+
+/* Fails with CULPRIT_ERROR_INPUT and one line saying what is missing when
+ * input lacks the data technique needs (no edges in an imported matrix...). */
+culprit_status culprit_technique_check(const culprit_technique *technique,
+                                       const culprit_technique_input *input, culprit_error *err);
+
+/* Allocates and initialises output for spectra (see culprit_technique_output). */
+culprit_status culprit_technique_output_init(culprit_technique_output *output, const culprit_spectra *spectra,
+                                             const culprit_tally *tallies, culprit_error *err);
+void culprit_technique_output_free(culprit_technique_output *output);
+
+/* Checks, scores and ranks: the whole of `culprit rank --technique`.
+ * output receives the scores (the caller frees it and ranking). */
+culprit_status culprit_technique_rank(const culprit_technique *technique,
+                                      const culprit_technique_input *input,
+                                      const culprit_rank_options *options, culprit_technique_output *output,
+                                      culprit_ranking *ranking, culprit_error *err);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * harness.c - the command-line side that `culprit run` and `culprit test`
+ * share (see harness.h): options, signals, temporary directories, and
+ * turning a finished command into a recorded test through libculprit.
+ */
+#include "cli/harness.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+
+volatile sig_atomic_t harness_signal;
+
+static void on_signal(int sig)
+{
+    harness_signal = sig;
+}
+
+void harness_catch_signals(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a closed stdout must not kill us mid-save */
+}
+
+void harness_options_init(harness_options *options, double default_timeout)
+{
+    memset(options, 0, sizeof *options);
+    options->timeout = default_timeout;
+    options->kill_grace = 2.0;
+    options->output_cap = CULPRIT_DEFAULT_OUTPUT_CAP;
+    options->limits = culprit_limits_default();
+    options->protect = true;
+}
+
+/* "0", "none", N, or N with a K/M/G/T suffix (powers of 1024). */
+static bool parse_size(const char *text, uint64_t *bytes)
+{
+    if (strcmp(text, "none") == 0) {
+        *bytes = 0;
+        return true;
+    }
+    char *end;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno || end == text || value < 0)
+        return false;
+    static const char units[] = "KMGT";
+    const char *unit = *end ? strchr(units, *end == 'k' ? 'K' : *end) : NULL;
+    if (*end && (!unit || end[1]))
+        return false;
+    for (const char *u = units; unit && u <= unit; u++)
+        value *= 1024;
+    if (value >= 1.8e19)
+        return false;
+    *bytes = (uint64_t)value;
+    return true;
+}
+
+static bool parse_seconds(const char *text, bool allow_zero, double *seconds)
+{
+    char *end;
+    errno = 0;
+    *seconds = strtod(text, &end);
+    return !errno && end != text && !*end && (allow_zero ? *seconds >= 0 : *seconds > 0) && *seconds <= 1e7;
+}
+
+int harness_parse_option(const char *command, int option, const char *value, harness_options *options)
+{
+    double seconds;
+    uint64_t amount;
+    switch (option - HARNESS_OPTION_BASE) {
+    case 0:
+        if (!parse_seconds(value, false, &options->timeout))
+            return cli_usage_error(command, "--timeout expects a positive number of seconds, not '%s'",
+                                   value);
+        return 0;
+    case 1:
+        if (!parse_size(value, &options->output_cap) || options->output_cap == 0)
+            return cli_usage_error(command, "--output-cap expects a size such as 64M, not '%s'", value);
+        return 0;
+    case 2:
+        if (!parse_seconds(value, true, &seconds))
+            return cli_usage_error(command, "--cpu-limit expects seconds, not '%s'", value);
+        options->limits.cpu_seconds = (uint64_t)(seconds + 0.999);
+        return 0;
+    case 3:
+    case 4:
+        if (!parse_size(value, &amount))
+            return cli_usage_error(command, "--%s-limit expects a size such as 2G or 0, not '%s'",
+                                   option - HARNESS_OPTION_BASE == 3 ? "memory" : "file", value);
+        *(option - HARNESS_OPTION_BASE == 3 ? &options->limits.memory_bytes : &options->limits.file_bytes) =
+            amount;
+        return 0;
+    case 5:
+        if (!parse_size(value, &options->limits.processes))
+            return cli_usage_error(command, "--process-limit expects a count, not '%s'", value);
+        options->processes_given = true;
+        return 0;
+    case 6:
+        if (!parse_seconds(value, false, &options->kill_grace))
+            return cli_usage_error(command, "--kill-grace expects a positive number of seconds, not '%s'",
+                                   value);
+        return 0;
+    default:
+        options->protect = false;
+        return 0;
+    }
+}
+
+culprit_sandbox *harness_make_sandbox(const harness_options *options, const char *store_directory)
+{
+    if (!options->protect)
+        return NULL;
+    culprit_sandbox *sandbox = NULL;
+    culprit_error err;
+    if (culprit_sandbox_create(store_directory, &sandbox, &err) != CULPRIT_OK) {
+        fprintf(stderr, "culprit: warning: %s; tests run without store protection\n", err.message);
+        return NULL;
+    }
+    return sandbox;
+}
+
+culprit_status harness_paths_make(harness_paths *paths, const char *parent, const char *label,
+                                  bool fresh_directory, culprit_error *err)
+{
+    const char *temporary = getenv("TMPDIR");
+    if (!parent)
+        parent = temporary && *temporary ? temporary : "/tmp";
+    if (snprintf(paths->directory, sizeof paths->directory, "%s/%s.XXXXXX", parent, label) >=
+        (int)sizeof paths->directory)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: path too long", parent);
+    if (!mkdtemp(paths->directory))
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s", parent,
+                            strerror(errno));
+    snprintf(paths->collect, sizeof paths->collect, "%s/collect", paths->directory);
+    snprintf(paths->stdout_path, sizeof paths->stdout_path, "%s/stdout", paths->directory);
+    snprintf(paths->stderr_path, sizeof paths->stderr_path, "%s/stderr", paths->directory);
+    snprintf(paths->stdin_path, sizeof paths->stdin_path, "%s/stdin", paths->directory);
+    snprintf(paths->work, sizeof paths->work, "%s/work", paths->directory);
+    if (mkdir(paths->collect, 0700) != 0 || (fresh_directory && mkdir(paths->work, 0700) != 0))
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s",
+                            paths->directory, strerror(errno));
+    return CULPRIT_OK;
+}
+
+void harness_spawn_defaults(culprit_spawn *spawn, const harness_options *options, const harness_paths *paths,
+                            const culprit_sandbox *sandbox)
+{
+    spawn->collect_directory = paths->collect;
+    spawn->stdout_path = paths->stdout_path;
+    spawn->stderr_path = paths->stderr_path;
+    spawn->output_cap = options->output_cap;
+    spawn->copy_stdout_to = spawn->copy_stderr_to = -1;
+    spawn->timeout_seconds = options->timeout;
+    spawn->kill_grace_seconds = options->kill_grace;
+    spawn->limits = options->limits;
+    /* RLIMIT_NPROC counts every process of the user outside a user
+     * namespace: only a per-test count inside the sandbox is safe. */
+    if (!sandbox && !options->processes_given)
+        spawn->limits.processes = 0;
+    spawn->sandbox = sandbox;
+}
+
+culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
+                              const harness_paths *paths, const culprit_finished *finished,
+                              culprit_recorded *recorded, culprit_error *err)
+{
+    culprit_run_result result = {
+        .exited = finished->exited,
+        .exit_status = finished->exit_status,
+        .signal = finished->signal,
+        .timed_out = finished->timed_out,
+        .stdout_path = paths->stdout_path,
+        .stderr_path = paths->stderr_path,
+        .stdout_truncated = finished->stdout_truncated,
+        .duration_seconds = finished->duration_seconds,
+    };
+    culprit_record_request request = {
+        .name = name,
+        .oracle = oracle,
+        .result = &result,
+        .collect_directory = paths->collect,
+        .pid = finished->pid,
+    };
+    return culprit_record_test(store, &request, recorded, err);
+}

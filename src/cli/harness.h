@@ -1,0 +1,92 @@
+/*
+ * harness.h - what `culprit run` (run.c) and `culprit test` (test.c)
+ * share on the command-line side: the process-control options, the
+ * signal flag, the per-test temporary directory and the step from a
+ * finished command to a recorded test.  The work itself is libculprit's
+ * (include/culprit/harness.h); this is only its CLI face.
+ */
+#ifndef CULPRIT_CLI_HARNESS_H
+#define CULPRIT_CLI_HARNESS_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "culprit/harness.h"
+#include "culprit/oracle.h"
+
+/* The last of SIGINT, SIGTERM, SIGHUP received since harness_catch_signals
+ * (0: none).  The only mutable global of the harness. */
+extern volatile sig_atomic_t harness_signal;
+
+/* Installs the handlers that set harness_signal (no SA_RESTART, so a
+ * waiting poll returns). */
+void harness_catch_signals(void);
+
+/* The options both commands take (docs/harness.md, "Process control"). */
+typedef struct harness_options {
+    double timeout, kill_grace;
+    uint64_t output_cap;
+    culprit_limits limits;
+    bool processes_given; /* --process-limit was given */
+    bool protect;         /* false with --no-protect */
+} harness_options;
+
+void harness_options_init(harness_options *options, double default_timeout);
+
+/* getopt_long codes of the shared options start here. */
+enum { HARNESS_OPTION_BASE = 1000 };
+#define HARNESS_LONG_OPTIONS                                                                                 \
+    {"timeout", required_argument, NULL, HARNESS_OPTION_BASE + 0},                                           \
+        {"output-cap", required_argument, NULL, HARNESS_OPTION_BASE + 1},                                    \
+        {"cpu-limit", required_argument, NULL, HARNESS_OPTION_BASE + 2},                                     \
+        {"memory-limit", required_argument, NULL, HARNESS_OPTION_BASE + 3},                                  \
+        {"file-limit", required_argument, NULL, HARNESS_OPTION_BASE + 4},                                    \
+        {"process-limit", required_argument, NULL, HARNESS_OPTION_BASE + 5},                                 \
+        {"kill-grace", required_argument, NULL, HARNESS_OPTION_BASE + 6},                                    \
+    {                                                                                                        \
+        "no-protect", no_argument, NULL, HARNESS_OPTION_BASE + 7                                             \
+    }
+
+/* Handles a shared option; returns 0, or 2 after a usage error. */
+int harness_parse_option(const char *command, int option, const char *value, harness_options *options);
+
+/* The usage lines of the shared options, for the commands' usage texts. */
+#define HARNESS_OPTIONS_USAGE                                                                                \
+    "   --output-cap SIZE    keep at most SIZE bytes of stdout and of stderr (default\n"                     \
+    "                        64M); the rest is read and dropped, and flagged\n"                              \
+    "   --cpu-limit S        CPU seconds per process (default 600; 0: none)\n"                               \
+    "   --memory-limit SIZE  data segment per process (default: physical RAM; 0: none;\n"                    \
+    "                        sanitizer builds need 0)\n"                                                     \
+    "   --file-limit SIZE    largest file a test may write (default 4G; 0: none)\n"                          \
+    "   --process-limit N    processes at once, inside the sandbox (default 1024)\n"                         \
+    "   --kill-grace S       seconds from SIGTERM to SIGKILL at a timeout (default 2)\n"                     \
+    "   --no-protect         run tests without the sandbox that makes the store\n"                           \
+    "                        read-only to them\n"
+
+/* The sandbox protecting store_directory, or NULL (with a warning on
+ * stderr) when the options or the kernel do not allow one. */
+culprit_sandbox *harness_make_sandbox(const harness_options *options, const char *store_directory);
+
+/* One test's temporary directory: DIR/collect (CULPRIT_COLLECT_DIR),
+ * DIR/stdout, DIR/stderr, DIR/stdin, DIR/work. */
+typedef struct harness_paths {
+    char directory[PATH_MAX], collect[PATH_MAX + 16], stdout_path[PATH_MAX + 16], stderr_path[PATH_MAX + 16],
+        stdin_path[PATH_MAX + 16], work[PATH_MAX + 16];
+} harness_paths;
+
+/* Makes DIRECTORY (under parent, or $TMPDIR when parent is NULL) and its
+ * collect subdirectory (and work, when fresh_directory). */
+culprit_status harness_paths_make(harness_paths *paths, const char *parent, const char *label,
+                                  bool fresh_directory, culprit_error *err);
+
+/* Fills the process-control fields of spawn from options and paths. */
+void harness_spawn_defaults(culprit_spawn *spawn, const harness_options *options, const harness_paths *paths,
+                            const culprit_sandbox *sandbox);
+
+/* Judges and records a finished command as test name. */
+culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
+                              const harness_paths *paths, const culprit_finished *finished,
+                              culprit_recorded *recorded, culprit_error *err);
+
+#endif

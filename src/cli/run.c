@@ -1,0 +1,539 @@
+/*
+ * run.c - `culprit run --tests FILE [options]`: run a manifest's tests,
+ * -j N at a time, and record each one in the store as it finishes.
+ *
+ * One process does all the saving (the pool runs the tests; this loop
+ * records them), one transaction per test, so a Ctrl-C keeps everything
+ * that finished and a kill -9 loses only the tests in flight.  A second
+ * run resumes: tests already recorded under the store's current program
+ * are skipped unless --rerun.  If the first test saved turns out to start
+ * a new program (the binary was rebuilt), the skipped tests are queued
+ * again, since their records belong to the old program.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/harness.h"
+#include "culprit/manifest.h"
+
+const char cli_usage_run[] =
+    "usage: culprit run --tests FILE [-j N] [--rerun] [options]\n\n"
+    "Runs the tests of a manifest (docs/harness.md): programs built with culprit-cc,\n"
+    "each judged by its oracle and recorded in the store with what it executed.\n"
+    "Tests already recorded for the current program are skipped unless --rerun.\n"
+    "Exit status: 0 all tests passed, 1 some failed, 2 bad input, 3 internal error,\n"
+    "128+N when stopped by signal N (what finished is kept).\n\n"
+    "options:\n"
+    "   --tests FILE         the manifest: 'NAME: COMMAND' lines, or a JSON array\n"
+    "   -j, --jobs N         tests at once (default: the number of cores)\n"
+    "   --expect-dir DIR     expected stdout in DIR/NAME.out, exit status in\n"
+    "                        DIR/NAME.exit (plain manifests; wins over the header)\n"
+    "   --timeout S          per-test timeout in seconds (default 60)\n"
+    "   --validator CMD      a validator for every test (run with the stdout file as $1)\n"
+    "   --fresh-dir          run each test in a new empty temporary directory\n"
+    "   --rerun              run every test, even those already recorded\n"
+    "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE;
+
+enum { WAIT_MILLISECONDS = 200, EXTRA_VARIABLES = 2 };
+static const double DEFAULT_TIMEOUT = 60.0, PROGRESS_INTERVAL = 0.1;
+
+typedef struct run_options {
+    const char *tests, *store;
+    size_t jobs;
+    culprit_manifest_options manifest; /* borrowed strings (from argv) */
+    bool rerun, fresh_directory;
+    harness_options harness;
+} run_options;
+
+/* A running test: one per pool slot. */
+typedef struct run_job {
+    size_t test;
+    harness_paths paths;
+    char **env; /* the test's own settings, then CULPRIT_MANIFEST_DIR and CULPRIT_TEST_NAME */
+    size_t env_count;
+} run_job;
+
+typedef struct run_tally {
+    size_t total, done, resumed, record_errors;
+    size_t verdicts[CULPRIT_VERDICT_COUNT];
+    size_t resumed_verdicts[CULPRIT_VERDICT_COUNT]; /* of the tests skipped as recorded */
+    double started, last_progress;
+    bool progress; /* stderr is a terminal */
+} run_tally;
+
+typedef struct run_state {
+    const run_options *options;
+    culprit_manifest manifest;
+    culprit_store *store;
+    culprit_sandbox *sandbox;
+    culprit_pool *pool;
+    char temporary[PATH_MAX];
+    size_t *queue, queue_length, queue_next;
+    size_t *skipped, skipped_count;
+    run_job *jobs; /* options->jobs entries; busy when env != NULL */
+    run_tally tally;
+} run_state;
+
+static double now_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* ---- options ---- */
+
+static int parse_jobs(const char *text, size_t *jobs)
+{
+    if (cli_parse_count("run", "--jobs", text, jobs))
+        return CULPRIT_ERROR_INPUT;
+    if (*jobs == 0 || *jobs > 1024)
+        return cli_usage_error("run", "--jobs expects a number from 1 to 1024, not '%s'", text);
+    return 0;
+}
+
+static int parse_one(int option, run_options *options)
+{
+    switch (option) {
+    case 'T':
+        options->tests = optarg;
+        return 0;
+    case 'j':
+        return parse_jobs(optarg, &options->jobs);
+    case 'E':
+        options->manifest.expect_directory = optarg;
+        return 0;
+    case 'V':
+        options->manifest.validator = optarg;
+        return 0;
+    case 'F':
+        options->fresh_directory = true;
+        return 0;
+    case 'R':
+        options->rerun = true;
+        return 0;
+    case 'S':
+        options->store = optarg;
+        return 0;
+    case 'h':
+        cli_print_usage("run", stdout);
+        return -1;
+    default:
+        if (option >= HARNESS_OPTION_BASE)
+            return harness_parse_option("run", option, optarg, &options->harness);
+        return cli_usage_error("run", "bad option");
+    }
+}
+
+static int parse_options(int argc, char **argv, run_options *options)
+{
+    static const struct option long_options[] = {
+        {"tests", required_argument, NULL, 'T'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"expect-dir", required_argument, NULL, 'E'},
+        {"validator", required_argument, NULL, 'V'},
+        {"fresh-dir", no_argument, NULL, 'F'},
+        {"rerun", no_argument, NULL, 'R'},
+        {"store", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        HARNESS_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    options->jobs = cores > 0 ? (size_t)cores : 1;
+    harness_options_init(&options->harness, DEFAULT_TIMEOUT);
+    bool timeout_given = false;
+    int option;
+    while ((option = getopt_long(argc, argv, "hj:", long_options, NULL)) != -1) {
+        timeout_given |= option == HARNESS_OPTION_BASE;
+        int code = parse_one(option, options);
+        if (code)
+            return code;
+    }
+    if (optind < argc)
+        return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+    if (!options->tests)
+        return cli_usage_error("run", "expected --tests FILE");
+    /* Only a --timeout given here overrides the manifest's header. */
+    options->manifest.timeout = timeout_given ? options->harness.timeout : 0;
+    return 0;
+}
+
+/* ---- resuming ---- */
+
+static int compare_tests(const void *a, const void *b)
+{
+    return strcmp(((const culprit_test *)a)->name, ((const culprit_test *)b)->name);
+}
+
+/* Queues test, or skips it when the current program has it (sorted). */
+static void plan_test(run_state *state, size_t test, const culprit_spectra *recorded)
+{
+    culprit_test key = {.name = state->manifest.tests[test].name};
+    const culprit_test *found =
+        recorded->test_count ? bsearch(&key, recorded->tests, recorded->test_count, sizeof key, compare_tests)
+                             : NULL;
+    if (!found) {
+        state->queue[state->queue_length++] = test;
+        return;
+    }
+    state->skipped[state->skipped_count++] = test;
+    state->tally.resumed_verdicts[found->verdict]++;
+}
+
+/* Splits the manifest into the queue and the tests the current program
+ * already has. */
+static culprit_status plan_tests(run_state *state, culprit_error *err)
+{
+    size_t count = state->manifest.count;
+    state->queue = malloc((count + 1) * sizeof *state->queue);
+    state->skipped = malloc((count + 1) * sizeof *state->skipped);
+    if (!state->queue || !state->skipped)
+        return culprit_fail_memory(err);
+    culprit_spectra spectra;
+    culprit_spectra_init(&spectra);
+    int64_t program = 0;
+    culprit_status status =
+        state->options->rerun ? CULPRIT_OK : culprit_store_current_program(state->store, &program, err);
+    if (status == CULPRIT_OK && program)
+        status = culprit_store_load(state->store, program, &spectra, err);
+    if (status == CULPRIT_OK && spectra.test_count) /* only the order of the loaded copy changes */
+        qsort(spectra.tests, spectra.test_count, sizeof *spectra.tests, compare_tests);
+    for (size_t i = 0; status == CULPRIT_OK && i < count; i++)
+        plan_test(state, i, &spectra);
+    culprit_spectra_free(&spectra);
+    state->tally.total = state->queue_length;
+    state->tally.resumed = state->skipped_count;
+    return status;
+}
+
+/* The program changed under the skipped tests: their records are old. */
+static void requeue_skipped(run_state *state)
+{
+    for (size_t i = 0; i < state->skipped_count; i++)
+        state->queue[state->queue_length++] = state->skipped[i];
+    state->tally.total += state->skipped_count;
+    state->tally.resumed = 0;
+    memset(state->tally.resumed_verdicts, 0, sizeof state->tally.resumed_verdicts);
+    state->skipped_count = 0;
+}
+
+/* ---- progress and results ---- */
+
+static size_t failures_in(const size_t *verdicts)
+{
+    return verdicts[CULPRIT_VERDICT_FAIL] + verdicts[CULPRIT_VERDICT_ERROR] +
+           verdicts[CULPRIT_VERDICT_TIMEOUT];
+}
+
+static size_t failures(const run_tally *tally)
+{
+    return failures_in(tally->verdicts);
+}
+
+static void show_progress(run_tally *tally, bool force)
+{
+    double now = now_seconds();
+    if (!tally->progress || (!force && now - tally->last_progress < PROGRESS_INTERVAL))
+        return;
+    tally->last_progress = now;
+    double elapsed = now - tally->started;
+    fprintf(stderr, "\r[%zu/%zu] %zu passed, %zu failed, %.0fs elapsed", tally->done, tally->total,
+            tally->verdicts[CULPRIT_VERDICT_PASS], failures(tally), elapsed);
+    if (tally->done > 0 && tally->done < tally->total)
+        fprintf(stderr, ", ETA %.0fs", elapsed / (double)tally->done * (double)(tally->total - tally->done));
+    fputs("\033[K", stderr);
+    fflush(stderr);
+}
+
+static void clear_progress(const run_tally *tally)
+{
+    if (tally->progress) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+}
+
+/* One line on stdout for every test that did not pass. */
+static void report_test(run_tally *tally, const char *name, const culprit_recorded *recorded,
+                        const culprit_finished *finished)
+{
+    culprit_verdict verdict = recorded->judgement.verdict;
+    tally->verdicts[verdict]++;
+    bool truncated = finished->stdout_truncated || finished->stderr_truncated;
+    if (verdict == CULPRIT_VERDICT_PASS && !truncated)
+        return;
+    clear_progress(tally);
+    printf("%s: %s", culprit_verdict_name(verdict), name);
+    if (recorded->judgement.message[0])
+        printf(" (%s)", recorded->judgement.message);
+    if (truncated)
+        printf(" [output truncated at the cap]");
+    putchar('\n');
+    fflush(stdout);
+}
+
+static void print_summary(const run_state *state, int interrupted_by)
+{
+    const run_tally *tally = &state->tally;
+    clear_progress(tally);
+    if (interrupted_by)
+        printf("culprit run: interrupted by signal %d; the %zu tests that finished are recorded\n",
+               interrupted_by, tally->done);
+    printf("culprit run: %zu tests: %zu passed, %zu failed, %zu errors, %zu timeouts, %zu skipped",
+           tally->done, tally->verdicts[CULPRIT_VERDICT_PASS], tally->verdicts[CULPRIT_VERDICT_FAIL],
+           tally->verdicts[CULPRIT_VERDICT_ERROR], tally->verdicts[CULPRIT_VERDICT_TIMEOUT],
+           tally->verdicts[CULPRIT_VERDICT_SKIP]);
+    if (tally->resumed)
+        printf("; %zu already recorded, %zu of them failing (--rerun runs them)", tally->resumed,
+               failures_in(tally->resumed_verdicts));
+    printf("; %.1f s\n", now_seconds() - tally->started);
+    fflush(stdout);
+}
+
+/* ---- one test ---- */
+
+static void free_job(run_job *job)
+{
+    for (size_t i = 0; job->env && i < job->env_count; i++)
+        free(job->env[i]);
+    free(job->env);
+    job->env = NULL;
+    job->env_count = 0;
+}
+
+static char *make_setting(const char *name, const char *value)
+{
+    size_t length = strlen(name) + strlen(value) + 2;
+    char *setting = malloc(length);
+    if (setting)
+        snprintf(setting, length, "%s=%s", name, value);
+    return setting;
+}
+
+/* The test's environment settings plus the two culprit adds. */
+static culprit_status build_env(const run_state *state, const culprit_test_spec *spec, run_job *job,
+                                culprit_error *err)
+{
+    job->env = calloc(spec->env_count + EXTRA_VARIABLES, sizeof *job->env);
+    if (!job->env)
+        return culprit_fail_memory(err);
+    for (size_t i = 0; i < spec->env_count; i++)
+        if (!(job->env[job->env_count++] = strdup(spec->env[i])))
+            return culprit_fail_memory(err);
+    if (!(job->env[job->env_count++] = make_setting("CULPRIT_MANIFEST_DIR", state->manifest.directory)) ||
+        !(job->env[job->env_count++] = make_setting("CULPRIT_TEST_NAME", spec->name)))
+        return culprit_fail_memory(err);
+    return CULPRIT_OK;
+}
+
+static culprit_status write_stdin(const char *path, const char *text, culprit_error *err)
+{
+    FILE *file = fopen(path, "wb");
+    if (!file || fwrite(text, 1, strlen(text), file) != strlen(text) || fclose(file) != 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s: %s", path, strerror(errno));
+    return CULPRIT_OK;
+}
+
+static culprit_status start_test(run_state *state, run_job *job, size_t test, culprit_error *err)
+{
+    const culprit_test_spec *spec = &state->manifest.tests[test];
+    job->test = test;
+    culprit_status status =
+        harness_paths_make(&job->paths, state->temporary, "test", state->options->fresh_directory, err);
+    if (status == CULPRIT_OK)
+        status = build_env(state, spec, job, err);
+    if (status == CULPRIT_OK && spec->stdin_text)
+        status = write_stdin(job->paths.stdin_path, spec->stdin_text, err);
+    if (status != CULPRIT_OK)
+        return status;
+    culprit_spawn spawn = {0};
+    harness_spawn_defaults(&spawn, &state->options->harness, &job->paths, state->sandbox);
+    spawn.shell_command = spec->shell_command;
+    spawn.argv = spec->argv;
+    spawn.stdin_path = spec->stdin_text ? job->paths.stdin_path : spec->stdin_path;
+    spawn.cwd = state->options->fresh_directory ? job->paths.work : spec->cwd;
+    spawn.env = job->env;
+    spawn.env_count = job->env_count;
+    if (spec->timeout > 0)
+        spawn.timeout_seconds = spec->timeout;
+    return culprit_pool_start(state->pool, &spawn, job, err);
+}
+
+static culprit_oracle oracle_of(const culprit_test_spec *spec)
+{
+    culprit_oracle oracle = {
+        .expect_stdout_path = spec->expect_stdout_path,
+        .expect_stdout_text = spec->expect_stdout_text,
+        .normalize_whitespace = spec->normalize_whitespace,
+        .has_expect_exit = spec->has_expect_exit,
+        .expect_exit = spec->expect_exit,
+        .validator = spec->validator,
+        .html = spec->html,
+    };
+    return oracle;
+}
+
+/* A command that could not be executed says why on its stderr. */
+static void note_exec_error(const run_state *state, const run_job *job, const culprit_finished *finished)
+{
+    FILE *file = fopen(job->paths.stderr_path, "a");
+    if (!file)
+        return;
+    const culprit_test_spec *spec = &state->manifest.tests[job->test];
+    fprintf(file, "culprit: cannot run '%s': %s\n", spec->argv ? spec->argv[0] : "/bin/sh",
+            strerror(finished->exec_error));
+    fclose(file);
+}
+
+/* Records a finished test; false when the store failed (the run stops). */
+static bool finish_test(run_state *state, const culprit_finished *finished)
+{
+    run_job *job = finished->tag;
+    const culprit_test_spec *spec = &state->manifest.tests[job->test];
+    if (finished->exec_error)
+        note_exec_error(state, job, finished);
+    culprit_oracle oracle = oracle_of(spec);
+    culprit_recorded recorded;
+    culprit_error err;
+    culprit_status status =
+        harness_record(state->store, spec->name, &oracle, &job->paths, finished, &recorded, &err);
+    state->tally.done++;
+    if (status == CULPRIT_OK) {
+        report_test(&state->tally, spec->name, &recorded, finished);
+        if (recorded.saved.change == CULPRIT_PROGRAM_NEW && state->skipped_count)
+            requeue_skipped(state);
+    } else {
+        clear_progress(&state->tally);
+        fprintf(stderr, "culprit: test %s: %s\n", spec->name, err.message);
+        state->tally.record_errors++;
+    }
+    culprit_judgement_free(&recorded.judgement);
+    culprit_remove_tree(job->paths.directory);
+    free_job(job);
+    show_progress(&state->tally, false);
+    return status != CULPRIT_ERROR_INTERNAL; /* bad input (a damaged dump) spoils one test only */
+}
+
+/* ---- the loop ---- */
+
+static run_job *idle_job(run_state *state)
+{
+    for (size_t i = 0; i < state->options->jobs; i++)
+        if (!state->jobs[i].env)
+            return &state->jobs[i];
+    return NULL;
+}
+
+/* Fills free slots from the queue. */
+static culprit_status start_more(run_state *state, culprit_error *err)
+{
+    while (state->queue_next < state->queue_length && !culprit_pool_full(state->pool)) {
+        run_job *job = idle_job(state);
+        culprit_status status = start_test(state, job, state->queue[state->queue_next++], err);
+        if (status != CULPRIT_OK) {
+            culprit_remove_tree(job->paths.directory);
+            free_job(job);
+            return status;
+        }
+    }
+    return CULPRIT_OK;
+}
+
+/* Runs until the queue is done, a signal comes, or the store fails;
+ * returns the exit status. */
+static int run_loop(run_state *state)
+{
+    culprit_error err;
+    harness_catch_signals();
+    for (;;) {
+        if (harness_signal)
+            return 128 + harness_signal;
+        if (start_more(state, &err) != CULPRIT_OK)
+            return cli_report(&err);
+        if (culprit_pool_running(state->pool) == 0)
+            return 0;
+        culprit_finished finished;
+        bool got;
+        if (culprit_pool_wait(state->pool, WAIT_MILLISECONDS, &finished, &got, &err) != CULPRIT_OK)
+            return cli_report(&err);
+        if (got && !finish_test(state, &finished))
+            return CULPRIT_ERROR_INTERNAL;
+        show_progress(&state->tally, false);
+    }
+}
+
+/* What the loop needs: store, plan, sandbox, pool, temporary directory. */
+static int prepare(const cli_context *context, run_state *state)
+{
+    culprit_error err;
+    const char *directory = cli_store_directory(context, state->options->store);
+    if (culprit_store_open(directory, CULPRIT_STORE_CREATE, &state->store, &err) != CULPRIT_OK ||
+        plan_tests(state, &err) != CULPRIT_OK)
+        return cli_report(&err);
+    const char *temporary = getenv("TMPDIR");
+    snprintf(state->temporary, sizeof state->temporary, "%s/culprit-run.XXXXXX",
+             temporary && *temporary ? temporary : "/tmp");
+    if (!mkdtemp(state->temporary)) {
+        fprintf(stderr, "culprit: cannot make a directory %s: %s\n", state->temporary, strerror(errno));
+        state->temporary[0] = '\0';
+        return CULPRIT_ERROR_INTERNAL;
+    }
+    state->jobs = calloc(state->options->jobs, sizeof *state->jobs);
+    if (!state->jobs)
+        return cli_report(&(culprit_error){CULPRIT_ERROR_INTERNAL, "out of memory"});
+    if (culprit_pool_create(state->options->jobs, &state->pool, &err) != CULPRIT_OK)
+        return cli_report(&err);
+    state->sandbox = harness_make_sandbox(&state->options->harness, directory);
+    return 0;
+}
+
+static void release(run_state *state)
+{
+    culprit_pool_free(state->pool); /* kills what still runs */
+    for (size_t i = 0; state->jobs && i < state->options->jobs; i++)
+        if (state->jobs[i].env) {
+            culprit_remove_tree(state->jobs[i].paths.directory);
+            free_job(&state->jobs[i]);
+        }
+    if (state->temporary[0])
+        culprit_remove_tree(state->temporary);
+    culprit_sandbox_free(state->sandbox);
+    culprit_store_close(state->store);
+    culprit_manifest_free(&state->manifest);
+    free(state->jobs);
+    free(state->queue);
+    free(state->skipped);
+}
+
+int cmd_run(int argc, char **argv, const cli_context *context)
+{
+    run_options options = {0};
+    int code = parse_options(argc, argv, &options);
+    if (code)
+        return code < 0 ? 0 : code;
+    run_state state = {.options = &options};
+    culprit_manifest_init(&state.manifest);
+    culprit_error err;
+    if (culprit_manifest_read_file(options.tests, &options.manifest, &state.manifest, &err) != CULPRIT_OK)
+        return cli_report(&err);
+    state.tally.started = state.tally.last_progress = now_seconds();
+    state.tally.progress = isatty(STDERR_FILENO);
+    code = prepare(context, &state);
+    if (code == 0) {
+        code = run_loop(&state);
+        if (code == 0 || code > 128)
+            print_summary(&state, code > 128 ? code - 128 : 0);
+        if (code == 0 && state.tally.record_errors)
+            code = CULPRIT_ERROR_INTERNAL;
+        else if (code == 0 && (failures(&state.tally) || failures_in(state.tally.resumed_verdicts)))
+            code = 1;
+    }
+    release(&state);
+    return code;
+}

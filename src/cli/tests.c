@@ -1,0 +1,242 @@
+/*
+ * tests.c - `culprit tests`: list the recorded tests of a program with
+ * verdict, duration, how the command ended, and what the oracle said
+ * (message, failure signature, wrong output lines), as text, CSV or JSON.
+ *
+ * Also home of the helpers of judged.h, which `culprit failures` and
+ * `culprit output` share with this command.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/judged.h"
+
+const char cli_usage_tests[] =
+    "usage: culprit tests [--format text|csv|json] [--failing] [--program HASH] [--store DIR]\n\n"
+    "Lists the recorded tests in the order they were first run: name, verdict, duration,\n"
+    "exit status or signal, and for tests that did not pass the oracle's message, the\n"
+    "failure signature and the output lines the oracle found wrong.\n\n"
+    "options:\n"
+    "   --format FORMAT   text (default), csv (header name,verdict,duration,exit_status,\n"
+    "                     signal,message,signature,crash_site,wrong_output_lines; lines\n"
+    "                     separated by spaces) or json (an array of objects with those\n"
+    "                     keys; wrong_output_lines is an array of 1-based line numbers)\n"
+    "   --failing         only tests whose verdict is fail, error or timeout\n"
+    "   --program HASH    a stored program other than the current one\n"
+    "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n";
+
+typedef struct tests_options {
+    cli_format format;
+    bool failing_only;
+    const char *program, *store;
+} tests_options;
+
+int cli_open_program(const cli_context *context, const char *store_option, const char *program_prefix,
+                     culprit_store **store, int64_t *program_id)
+{
+    const char *directory = cli_store_directory(context, store_option);
+    culprit_error err;
+    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, store, &err);
+    if (status == CULPRIT_OK)
+        status = program_prefix ? culprit_store_find_program(*store, program_prefix, program_id, &err)
+                                : culprit_store_current_program(*store, program_id, &err);
+    if (status == CULPRIT_OK && *program_id == 0)
+        status = culprit_fail(&err, CULPRIT_ERROR_INPUT, "the store %s holds no program yet; run tests first",
+                              directory);
+    if (status != CULPRIT_OK) {
+        if (*store)
+            culprit_store_close(*store);
+        *store = NULL;
+        return cli_report(&err);
+    }
+    return 0;
+}
+
+void cli_write_statement(FILE *out, const culprit_output_statement *statement)
+{
+    if (statement->last_line > statement->line)
+        fprintf(out, "%s:%u-%u (%s)", statement->file, statement->line, statement->last_line,
+                statement->function);
+    else
+        fprintf(out, "%s:%u (%s)", statement->file, statement->line, statement->function);
+}
+
+void cli_write_statement_json(FILE *out, const culprit_output_statement *statement)
+{
+    fputs("{\"file\": ", out);
+    cli_write_json_string(out, statement->file);
+    fprintf(out, ", \"line\": %u, \"last_line\": %u, \"function\": ", statement->line, statement->last_line);
+    cli_write_json_string(out, statement->function);
+    fputc('}', out);
+}
+
+static int parse_options(int argc, char **argv, tests_options *options)
+{
+    static const struct option long_options[] = {
+        {"format", required_argument, NULL, 'F'},  {"failing", no_argument, NULL, 'f'},
+        {"program", required_argument, NULL, 'p'}, {"store", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    int option;
+    while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+        switch (option) {
+        case 'F':
+            if (cli_parse_format("tests", optarg, &options->format))
+                return CULPRIT_ERROR_INPUT;
+            break;
+        case 'f':
+            options->failing_only = true;
+            break;
+        case 'p':
+            options->program = optarg;
+            break;
+        case 'S':
+            options->store = optarg;
+            break;
+        case 'h':
+            cli_print_usage("tests", stdout);
+            return -1;
+        default:
+            return cli_usage_error("tests", "bad option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("tests", "unexpected argument '%s'", argv[optind]);
+    return 0;
+}
+
+static bool is_failing(culprit_verdict verdict)
+{
+    return verdict == CULPRIT_VERDICT_FAIL || verdict == CULPRIT_VERDICT_ERROR ||
+           verdict == CULPRIT_VERDICT_TIMEOUT;
+}
+
+/* "exit 0", "signal 11", or "-" when the store does not know. */
+static void ending(const culprit_test_record *record, char *text, size_t size)
+{
+    if (record->signal)
+        snprintf(text, size, "signal %d", record->signal);
+    else if (record->has_run && record->exit_status >= 0)
+        snprintf(text, size, "exit %d", record->exit_status);
+    else
+        snprintf(text, size, "-");
+}
+
+static void write_text(FILE *out, const culprit_test_record *record)
+{
+    char how[32], duration[32] = "-";
+    ending(record, how, sizeof how);
+    if (record->duration_seconds >= 0)
+        snprintf(duration, sizeof duration, "%.3fs", record->duration_seconds);
+    fprintf(out, "%-7s %9s %-10s %s\n", culprit_verdict_name(record->verdict), duration, how, record->name);
+    if (record->message[0])
+        fprintf(out, "        %s\n", record->message);
+    if (record->wrong_line_count) {
+        fputs("        wrong output lines:", out);
+        for (size_t i = 0; i < record->wrong_line_count; i++)
+            fprintf(out, " %u", record->wrong_lines[i]);
+        fputc('\n', out);
+    }
+}
+
+static void write_csv(FILE *out, const culprit_test_record *record)
+{
+    cli_write_csv_field(out, record->name);
+    fprintf(out, ",%s,", culprit_verdict_name(record->verdict));
+    if (record->duration_seconds >= 0)
+        cli_write_number(out, record->duration_seconds, CLI_FORMAT_CSV);
+    fputc(',', out);
+    if (record->has_run && !record->signal && record->exit_status >= 0)
+        fprintf(out, "%d", record->exit_status);
+    fputc(',', out);
+    if (record->signal)
+        fprintf(out, "%d", record->signal);
+    fputc(',', out);
+    cli_write_csv_field(out, record->message);
+    fputc(',', out);
+    cli_write_csv_field(out, record->signature);
+    fputc(',', out);
+    cli_write_csv_field(out, record->crash_site ? record->crash_site : "");
+    fputc(',', out);
+    for (size_t i = 0; i < record->wrong_line_count; i++)
+        fprintf(out, i ? " %u" : "%u", record->wrong_lines[i]);
+    fputc('\n', out);
+}
+
+static void write_json(FILE *out, const culprit_test_record *record, bool first)
+{
+    fputs(first ? "\n  {\"name\": " : ",\n  {\"name\": ", out);
+    cli_write_json_string(out, record->name);
+    fprintf(out, ", \"verdict\": \"%s\", \"duration\": ", culprit_verdict_name(record->verdict));
+    if (record->duration_seconds >= 0)
+        cli_write_number(out, record->duration_seconds, CLI_FORMAT_JSON);
+    else
+        fputs("null", out);
+    if (record->has_run && !record->signal && record->exit_status >= 0)
+        fprintf(out, ", \"exit_status\": %d, \"signal\": null", record->exit_status);
+    else if (record->signal)
+        fprintf(out, ", \"exit_status\": null, \"signal\": %d", record->signal);
+    else
+        fputs(", \"exit_status\": null, \"signal\": null", out);
+    fputs(", \"message\": ", out);
+    cli_write_json_string(out, record->message);
+    fputs(", \"signature\": ", out);
+    cli_write_json_string(out, record->signature);
+    fputs(", \"crash_site\": ", out);
+    if (record->crash_site)
+        cli_write_json_string(out, record->crash_site);
+    else
+        fputs("null", out);
+    fputs(", \"wrong_output_lines\": [", out);
+    for (size_t i = 0; i < record->wrong_line_count; i++)
+        fprintf(out, i ? ", %u" : "%u", record->wrong_lines[i]);
+    fputs("]}", out);
+}
+
+static void write_records(FILE *out, const culprit_test_records *records, const tests_options *options)
+{
+    if (options->format == CLI_FORMAT_CSV)
+        fputs("name,verdict,duration,exit_status,signal,message,signature,crash_site,wrong_output_lines\n",
+              out);
+    if (options->format == CLI_FORMAT_JSON)
+        fputc('[', out);
+    bool first = true;
+    for (size_t i = 0; i < records->count; i++) {
+        const culprit_test_record *record = &records->tests[i];
+        if (options->failing_only && !is_failing(record->verdict))
+            continue;
+        if (options->format == CLI_FORMAT_TEXT)
+            write_text(out, record);
+        else if (options->format == CLI_FORMAT_CSV)
+            write_csv(out, record);
+        else
+            write_json(out, record, first);
+        first = false;
+    }
+    if (options->format == CLI_FORMAT_JSON)
+        fputs(first ? "]\n" : "\n]\n", out);
+}
+
+int cmd_tests(int argc, char **argv, const cli_context *context)
+{
+    tests_options options = {.format = CLI_FORMAT_TEXT};
+    int parsed = parse_options(argc, argv, &options);
+    if (parsed)
+        return parsed < 0 ? 0 : parsed;
+    culprit_store *store = NULL;
+    int64_t program = 0;
+    int code = cli_open_program(context, options.store, options.program, &store, &program);
+    if (code)
+        return code;
+    culprit_test_records records;
+    culprit_error err;
+    if (culprit_store_load_test_records(store, program, &records, &err) != CULPRIT_OK) {
+        code = cli_report(&err);
+    } else {
+        write_records(stdout, &records, &options);
+        culprit_test_records_free(&records);
+    }
+    culprit_store_close(store);
+    return code;
+}

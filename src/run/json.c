@@ -1,0 +1,445 @@
+/*
+ * json.c - recursive-descent JSON reader keeping line and column of every
+ * value and key (see json.h for why not jansson).  Strict RFC 8259: no
+ * comments, no trailing commas, strings must be valid escapes; nesting is
+ * limited so a hostile manifest cannot exhaust the stack.
+ */
+#include "run/json.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_DEPTH = 64 };
+
+typedef struct reader {
+    const char *text, *source;
+    size_t size, at, line, line_start;
+    culprit_error *err;
+} reader;
+
+static size_t column_of(const reader *r)
+{
+    return r->at - r->line_start + 1;
+}
+
+static culprit_status fail_here(reader *r, const char *what)
+{
+    if (r->at >= r->size)
+        return culprit_fail_at(r->err, r->source, r->line, column_of(r), "expected %s, found the end", what);
+    char found = r->text[r->at];
+    if (found >= 0x20 && found < 0x7f)
+        return culprit_fail_at(r->err, r->source, r->line, column_of(r), "expected %s, found '%c'", what,
+                               found);
+    return culprit_fail_at(r->err, r->source, r->line, column_of(r), "expected %s, found byte 0x%02x", what,
+                           (unsigned char)found);
+}
+
+static void skip_blanks(reader *r)
+{
+    while (r->at < r->size) {
+        char c = r->text[r->at];
+        if (c == '\n') {
+            r->line++;
+            r->line_start = r->at + 1;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+            return;
+        }
+        r->at++;
+    }
+}
+
+static json_value *new_value(reader *r, json_type type)
+{
+    json_value *value = calloc(1, sizeof *value);
+    if (value) {
+        value->type = type;
+        value->line = r->line;
+        value->column = column_of(r);
+    }
+    return value;
+}
+
+/* ---- strings ---- */
+
+typedef struct buffer {
+    char *bytes;
+    size_t length, capacity;
+} buffer;
+
+static bool buffer_put(buffer *b, const char *bytes, size_t count)
+{
+    if (b->length + count + 1 > b->capacity) {
+        size_t capacity = b->capacity ? b->capacity * 2 : 32;
+        while (capacity < b->length + count + 1)
+            capacity *= 2;
+        char *grown = realloc(b->bytes, capacity);
+        if (!grown)
+            return false;
+        b->bytes = grown;
+        b->capacity = capacity;
+    }
+    memcpy(b->bytes + b->length, bytes, count);
+    b->length += count;
+    b->bytes[b->length] = '\0';
+    return true;
+}
+
+static bool put_utf8(buffer *b, uint32_t code)
+{
+    char bytes[4];
+    size_t count;
+    if (code < 0x80) {
+        bytes[0] = (char)code;
+        count = 1;
+    } else if (code < 0x800) {
+        bytes[0] = (char)(0xc0 | (code >> 6));
+        bytes[1] = (char)(0x80 | (code & 0x3f));
+        count = 2;
+    } else if (code < 0x10000) {
+        bytes[0] = (char)(0xe0 | (code >> 12));
+        bytes[1] = (char)(0x80 | ((code >> 6) & 0x3f));
+        bytes[2] = (char)(0x80 | (code & 0x3f));
+        count = 3;
+    } else {
+        bytes[0] = (char)(0xf0 | (code >> 18));
+        bytes[1] = (char)(0x80 | ((code >> 12) & 0x3f));
+        bytes[2] = (char)(0x80 | ((code >> 6) & 0x3f));
+        bytes[3] = (char)(0x80 | (code & 0x3f));
+        count = 4;
+    }
+    return buffer_put(b, bytes, count);
+}
+
+static bool read_hex4(reader *r, uint32_t *code)
+{
+    *code = 0;
+    for (int i = 0; i < 4; i++, r->at++) {
+        if (r->at >= r->size)
+            return false;
+        char c = r->text[r->at];
+        uint32_t digit = c >= '0' && c <= '9'   ? (uint32_t)(c - '0')
+                         : c >= 'a' && c <= 'f' ? (uint32_t)(c - 'a' + 10)
+                         : c >= 'A' && c <= 'F' ? (uint32_t)(c - 'A' + 10)
+                                                : 16;
+        if (digit == 16)
+            return false;
+        *code = *code * 16 + digit;
+    }
+    return true;
+}
+
+/* \uXXXX, with a surrogate pair joined; r->at is just past the 'u'. */
+static culprit_status read_unicode_escape(reader *r, buffer *b)
+{
+    uint32_t code;
+    if (!read_hex4(r, &code))
+        return fail_here(r, "four hex digits after \\u");
+    if (code >= 0xd800 && code < 0xdc00) {
+        uint32_t low;
+        if (r->at + 2 > r->size || r->text[r->at] != '\\' || r->text[r->at + 1] != 'u')
+            return fail_here(r, "the low half of a surrogate pair (\\uDC00-\\uDFFF)");
+        r->at += 2;
+        if (!read_hex4(r, &low) || low < 0xdc00 || low > 0xdfff)
+            return fail_here(r, "the low half of a surrogate pair (\\uDC00-\\uDFFF)");
+        code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+    } else if (code >= 0xdc00 && code < 0xe000) {
+        return fail_here(r, "a \\u escape that is not a lone low surrogate");
+    }
+    return put_utf8(b, code) ? CULPRIT_OK : culprit_fail_memory(r->err);
+}
+
+static culprit_status read_escape(reader *r, buffer *b)
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    if (r->at >= r->size)
+        return fail_here(r, "an escape character");
+    const char *known = strchr(from, r->text[r->at]);
+    if (known && *known) {
+        r->at++;
+        return buffer_put(b, &to[known - from], 1) ? CULPRIT_OK : culprit_fail_memory(r->err);
+    }
+    if (r->text[r->at] != 'u')
+        return fail_here(r, "one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u");
+    r->at++;
+    return read_unicode_escape(r, b);
+}
+
+/* A string; r->at is at the opening quote. */
+static culprit_status read_string(reader *r, char **text, size_t *length)
+{
+    buffer b = {0};
+    culprit_status status = buffer_put(&b, "", 0) ? CULPRIT_OK : culprit_fail_memory(r->err);
+    r->at++;
+    while (status == CULPRIT_OK) {
+        if (r->at >= r->size) {
+            status = fail_here(r, "'\"' to close the string");
+            break;
+        }
+        char c = r->text[r->at];
+        if (c == '"') {
+            r->at++;
+            break;
+        }
+        if ((unsigned char)c < 0x20) {
+            status = fail_here(r, "no control characters inside a string (escape them)");
+        } else if (c == '\\') {
+            r->at++;
+            status = read_escape(r, &b);
+        } else {
+            status = buffer_put(&b, &c, 1) ? CULPRIT_OK : culprit_fail_memory(r->err);
+            r->at++;
+        }
+    }
+    if (status != CULPRIT_OK) {
+        free(b.bytes);
+        return status;
+    }
+    *text = b.bytes;
+    *length = b.length;
+    return CULPRIT_OK;
+}
+
+/* ---- numbers and literals ---- */
+
+static size_t skip_digits(const reader *r, size_t at)
+{
+    while (at < r->size && r->text[at] >= '0' && r->text[at] <= '9')
+        at++;
+    return at;
+}
+
+static culprit_status read_number(reader *r, json_value *value)
+{
+    size_t at = r->at;
+    if (at < r->size && r->text[at] == '-')
+        at++;
+    size_t digits = skip_digits(r, at);
+    if (digits == at || (r->text[at] == '0' && digits > at + 1))
+        return fail_here(r, "a number");
+    at = digits;
+    value->integer = true;
+    if (at < r->size && r->text[at] == '.') {
+        value->integer = false;
+        size_t fraction = skip_digits(r, at + 1);
+        if (fraction == at + 1)
+            return fail_here(r, "digits after the decimal point");
+        at = fraction;
+    }
+    if (at < r->size && (r->text[at] == 'e' || r->text[at] == 'E')) {
+        value->integer = false;
+        at++;
+        if (at < r->size && (r->text[at] == '+' || r->text[at] == '-'))
+            at++;
+        size_t exponent = skip_digits(r, at);
+        if (exponent == at)
+            return fail_here(r, "digits in the exponent");
+        at = exponent;
+    }
+    char copy[64];
+    size_t length = at - r->at < sizeof copy - 1 ? at - r->at : sizeof copy - 1;
+    memcpy(copy, r->text + r->at, length);
+    copy[length] = '\0';
+    value->number = strtod(copy, NULL);
+    r->at = at;
+    return CULPRIT_OK;
+}
+
+static culprit_status read_literal(reader *r, json_value *value)
+{
+    static const struct {
+        const char *word;
+        json_type type;
+        bool boolean;
+    } literals[] = {{"true", JSON_BOOLEAN, true}, {"false", JSON_BOOLEAN, false}, {"null", JSON_NULL, false}};
+    for (size_t i = 0; i < sizeof literals / sizeof *literals; i++) {
+        size_t length = strlen(literals[i].word);
+        if (r->size - r->at >= length && memcmp(r->text + r->at, literals[i].word, length) == 0) {
+            value->type = literals[i].type;
+            value->boolean = literals[i].boolean;
+            r->at += length;
+            return CULPRIT_OK;
+        }
+    }
+    return fail_here(r, "a JSON value");
+}
+
+/* ---- arrays and objects ---- */
+
+static culprit_status read_value(reader *r, int depth, json_value **out);
+
+static culprit_status read_array(reader *r, int depth, json_value *array)
+{
+    size_t capacity = 0;
+    r->at++;
+    skip_blanks(r);
+    if (r->at < r->size && r->text[r->at] == ']') {
+        r->at++;
+        return CULPRIT_OK;
+    }
+    for (;;) {
+        if (array->count == capacity) {
+            capacity = capacity ? capacity * 2 : 8;
+            json_value **grown = realloc(array->items, capacity * sizeof *grown);
+            if (!grown)
+                return culprit_fail_memory(r->err);
+            array->items = grown;
+        }
+        culprit_status status = read_value(r, depth + 1, &array->items[array->count]);
+        if (status != CULPRIT_OK) {
+            json_free(array->items[array->count]);
+            return status;
+        }
+        array->count++;
+        skip_blanks(r);
+        if (r->at < r->size && r->text[r->at] == ']') {
+            r->at++;
+            return CULPRIT_OK;
+        }
+        if (r->at >= r->size || r->text[r->at] != ',')
+            return fail_here(r, "',' or ']'");
+        r->at++;
+    }
+}
+
+static culprit_status read_key(reader *r, json_value *object, json_member *member)
+{
+    skip_blanks(r);
+    if (r->at >= r->size || r->text[r->at] != '"')
+        return fail_here(r, "'\"' to start a key");
+    member->line = r->line;
+    member->column = column_of(r);
+    size_t length;
+    culprit_status status = read_string(r, &member->key, &length);
+    if (status != CULPRIT_OK)
+        return status;
+    if (strlen(member->key) != length)
+        return culprit_fail_at(r->err, r->source, member->line, member->column, "expected a key without NUL");
+    for (size_t i = 0; i < object->count; i++)
+        if (strcmp(object->members[i].key, member->key) == 0)
+            return culprit_fail_at(r->err, r->source, member->line, member->column,
+                                   "duplicate key \"%s\" (first at line %zu)", member->key,
+                                   object->members[i].line);
+    skip_blanks(r);
+    if (r->at >= r->size || r->text[r->at] != ':')
+        return fail_here(r, "':' after the key");
+    r->at++;
+    return CULPRIT_OK;
+}
+
+static culprit_status read_member(reader *r, int depth, json_value *object, size_t *capacity)
+{
+    if (object->count == *capacity) {
+        *capacity = *capacity ? *capacity * 2 : 8;
+        json_member *grown = realloc(object->members, *capacity * sizeof *grown);
+        if (!grown)
+            return culprit_fail_memory(r->err);
+        object->members = grown;
+    }
+    json_member member = {0};
+    culprit_status status = read_key(r, object, &member);
+    if (status == CULPRIT_OK)
+        status = read_value(r, depth + 1, &member.value);
+    if (status != CULPRIT_OK) {
+        free(member.key);
+        json_free(member.value);
+        return status;
+    }
+    object->members[object->count++] = member;
+    return CULPRIT_OK;
+}
+
+static culprit_status read_object(reader *r, int depth, json_value *object)
+{
+    size_t capacity = 0;
+    r->at++;
+    skip_blanks(r);
+    if (r->at < r->size && r->text[r->at] == '}') {
+        r->at++;
+        return CULPRIT_OK;
+    }
+    for (;;) {
+        culprit_status status = read_member(r, depth, object, &capacity);
+        if (status != CULPRIT_OK)
+            return status;
+        skip_blanks(r);
+        if (r->at < r->size && r->text[r->at] == '}') {
+            r->at++;
+            return CULPRIT_OK;
+        }
+        if (r->at >= r->size || r->text[r->at] != ',')
+            return fail_here(r, "',' or '}'");
+        r->at++;
+    }
+}
+
+static culprit_status read_value(reader *r, int depth, json_value **out)
+{
+    *out = NULL;
+    skip_blanks(r);
+    if (depth > MAX_DEPTH)
+        return fail_here(r, "less nesting");
+    if (r->at >= r->size)
+        return fail_here(r, "a JSON value");
+    json_value *value = new_value(r, JSON_NULL);
+    if (!value)
+        return culprit_fail_memory(r->err);
+    *out = value;
+    char c = r->text[r->at];
+    if (c == '{') {
+        value->type = JSON_OBJECT;
+        return read_object(r, depth, value);
+    }
+    if (c == '[') {
+        value->type = JSON_ARRAY;
+        return read_array(r, depth, value);
+    }
+    if (c == '"') {
+        value->type = JSON_STRING;
+        return read_string(r, &value->string, &value->length);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        value->type = JSON_NUMBER;
+        return read_number(r, value);
+    }
+    return read_literal(r, value);
+}
+
+culprit_status json_parse(const char *text, size_t size, const char *source, json_value **root,
+                          culprit_error *err)
+{
+    reader r = {.text = text, .source = source, .size = size, .line = 1, .err = err};
+    culprit_status status = read_value(&r, 0, root);
+    if (status == CULPRIT_OK) {
+        skip_blanks(&r);
+        if (r.at < r.size)
+            status = fail_here(&r, "the end of the JSON text");
+    }
+    if (status != CULPRIT_OK) {
+        json_free(*root);
+        *root = NULL;
+    }
+    return status;
+}
+
+void json_free(json_value *value)
+{
+    if (!value)
+        return;
+    for (size_t i = 0; value->type == JSON_ARRAY && i < value->count; i++)
+        json_free(value->items[i]);
+    for (size_t i = 0; value->type == JSON_OBJECT && i < value->count; i++) {
+        free(value->members[i].key);
+        json_free(value->members[i].value);
+    }
+    free(value->items);
+    free(value->members);
+    free(value->string);
+    free(value);
+}
+
+const char *json_type_name(json_type type)
+{
+    static const char *const names[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
+    return names[type];
+}

@@ -1,0 +1,28 @@
+/*
+ * manifest_internal.h - what manifest.c (common parts, the plain form) and
+ * manifest_json.c (the JSON form) share.
+ */
+#ifndef CULPRIT_RUN_MANIFEST_INTERNAL_H
+#define CULPRIT_RUN_MANIFEST_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "culprit/manifest.h"
+
+/* Appends spec (taking ownership of its strings, even on failure); a name
+ * already in the manifest is an error at spec's line and column. */
+culprit_status manifest_add_test(culprit_manifest *manifest, culprit_test_spec *spec, culprit_error *err);
+void manifest_spec_free(culprit_test_spec *spec);
+
+/* path if absolute, else directory/path; NULL when out of memory. */
+char *manifest_resolve(const char *directory, const char *path);
+bool manifest_is_file(const char *path);
+bool manifest_is_directory(const char *path);
+
+/* A positive number of seconds (at most 1e7); false when text is not one. */
+bool manifest_parse_seconds(const char *text, double *seconds);
+
+culprit_status manifest_parse_json(const char *text, size_t size, const culprit_manifest_options *defaults,
+                                   culprit_manifest *manifest, culprit_error *err);
+
+#endif

@@ -1,0 +1,315 @@
+/*
+ * manifest_json.c - the JSON manifest: an array of test objects, each key
+ * checked by one handler of a table, each error at the offending key or
+ * value (docs/harness.md lists the keys).
+ *
+ * stdin and expect_stdout take either the text itself (a string) or
+ * {"file": PATH}; a PATH that does not exist is an error at its string.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/json.h"
+#include "run/manifest_internal.h"
+
+typedef struct json_context {
+    culprit_manifest *manifest;
+    culprit_error *err;
+} json_context;
+
+static culprit_status fail_value(const json_context *context, const json_value *value, const char *format,
+                                 const char *detail)
+{
+    char message[512];
+    snprintf(message, sizeof message, format, detail);
+    return culprit_fail_at(context->err, context->manifest->path, value->line, value->column, "%s", message);
+}
+
+static culprit_status expect_type(const json_context *context, const char *key, const json_value *value,
+                                  json_type type)
+{
+    if (value->type == type)
+        return CULPRIT_OK;
+    return culprit_fail_at(context->err, context->manifest->path, value->line, value->column,
+                           "expected \"%s\" to be %s, found %s", key, json_type_name(type),
+                           json_type_name(value->type));
+}
+
+/* A string value without NUL bytes, copied. */
+static culprit_status take_string(const json_context *context, const char *key, const json_value *value,
+                                  bool allow_empty, char **out)
+{
+    culprit_status status = expect_type(context, key, value, JSON_STRING);
+    if (status != CULPRIT_OK)
+        return status;
+    if (strlen(value->string) != value->length)
+        return fail_value(context, value, "expected \"%s\" without NUL characters", key);
+    if (!allow_empty && value->length == 0)
+        return fail_value(context, value, "expected a non-empty \"%s\"", key);
+    free(*out);
+    *out = strdup(value->string);
+    return *out ? CULPRIT_OK : culprit_fail_memory(context->err);
+}
+
+/* A path relative to the manifest's directory, which must exist. */
+static culprit_status take_path(const json_context *context, const char *key, const json_value *value,
+                                bool directory, char **out)
+{
+    char *given = NULL;
+    culprit_status status = take_string(context, key, value, false, &given);
+    if (status != CULPRIT_OK)
+        return status;
+    free(*out);
+    *out = manifest_resolve(context->manifest->directory, given);
+    if (!*out)
+        status = culprit_fail_memory(context->err);
+    else if (directory ? !manifest_is_directory(*out) : !manifest_is_file(*out))
+        status = fail_value(context, value, directory ? "no directory '%s'" : "no file '%s'", given);
+    free(given);
+    return status;
+}
+
+/* A string (the text) or {"file": PATH}. */
+static culprit_status take_text_or_file(const json_context *context, const char *key, const json_value *value,
+                                        char **text, char **path)
+{
+    if (value->type == JSON_STRING)
+        return take_string(context, key, value, true, text);
+    if (value->type != JSON_OBJECT)
+        return culprit_fail_at(context->err, context->manifest->path, value->line, value->column,
+                               "expected \"%s\" to be a string or {\"file\": PATH}, found %s", key,
+                               json_type_name(value->type));
+    for (size_t i = 0; i < value->count; i++)
+        if (strcmp(value->members[i].key, "file") != 0)
+            return culprit_fail_at(
+                context->err, context->manifest->path, value->members[i].line, value->members[i].column,
+                "unknown key \"%s\" in \"%s\" (expected only \"file\")", value->members[i].key, key);
+    if (value->count == 0)
+        return fail_value(context, value, "expected {\"file\": PATH} in \"%s\"", key);
+    return take_path(context, "file", value->members[0].value, false, path);
+}
+
+/* ---- one handler per key ---- */
+
+typedef culprit_status (*key_handler)(const json_context *context, const json_member *member,
+                                      culprit_test_spec *spec);
+
+static culprit_status take_name(const json_context *context, const json_member *member,
+                                culprit_test_spec *spec)
+{
+    return take_string(context, "name", member->value, false, &spec->name);
+}
+
+static culprit_status take_cmd(const json_context *context, const json_member *member,
+                               culprit_test_spec *spec)
+{
+    if (spec->argv)
+        return culprit_fail_at(context->err, context->manifest->path, member->line, member->column,
+                               "expected \"cmd\" or \"argv\", not both");
+    return take_string(context, "cmd", member->value, false, &spec->shell_command);
+}
+
+static culprit_status take_argv(const json_context *context, const json_member *member,
+                                culprit_test_spec *spec)
+{
+    const json_value *value = member->value;
+    if (spec->shell_command)
+        return culprit_fail_at(context->err, context->manifest->path, member->line, member->column,
+                               "expected \"cmd\" or \"argv\", not both");
+    culprit_status status = expect_type(context, "argv", value, JSON_ARRAY);
+    if (status != CULPRIT_OK)
+        return status;
+    if (value->count == 0)
+        return fail_value(context, value, "expected a non-empty \"%s\" array", "argv");
+    spec->argv = calloc(value->count + 1, sizeof *spec->argv);
+    if (!spec->argv)
+        return culprit_fail_memory(context->err);
+    for (size_t i = 0; i < value->count && status == CULPRIT_OK; i++)
+        status = take_string(context, "argv", value->items[i], i > 0, &spec->argv[i]);
+    return status;
+}
+
+static culprit_status take_stdin(const json_context *context, const json_member *member,
+                                 culprit_test_spec *spec)
+{
+    return take_text_or_file(context, "stdin", member->value, &spec->stdin_text, &spec->stdin_path);
+}
+
+static culprit_status take_cwd(const json_context *context, const json_member *member,
+                               culprit_test_spec *spec)
+{
+    return take_path(context, "cwd", member->value, true, &spec->cwd);
+}
+
+static culprit_status take_env(const json_context *context, const json_member *member,
+                               culprit_test_spec *spec)
+{
+    const json_value *value = member->value;
+    culprit_status status = expect_type(context, "env", value, JSON_OBJECT);
+    if (status != CULPRIT_OK)
+        return status;
+    spec->env = calloc(value->count + 1, sizeof *spec->env);
+    if (!spec->env)
+        return culprit_fail_memory(context->err);
+    for (size_t i = 0; i < value->count; i++) {
+        const json_member *variable = &value->members[i];
+        if (!variable->key[0] || strchr(variable->key, '='))
+            return culprit_fail_at(context->err, context->manifest->path, variable->line, variable->column,
+                                   "expected an environment variable name (non-empty, no '=')");
+        char *text = NULL;
+        status = take_string(context, variable->key, variable->value, true, &text);
+        if (status != CULPRIT_OK)
+            return status;
+        size_t length = strlen(variable->key) + strlen(text) + 2;
+        spec->env[i] = malloc(length);
+        if (spec->env[i])
+            snprintf(spec->env[i], length, "%s=%s", variable->key, text);
+        free(text);
+        if (!spec->env[i])
+            return culprit_fail_memory(context->err);
+        spec->env_count++;
+    }
+    return CULPRIT_OK;
+}
+
+static culprit_status take_expect_stdout(const json_context *context, const json_member *member,
+                                         culprit_test_spec *spec)
+{
+    return take_text_or_file(context, "expect_stdout", member->value, &spec->expect_stdout_text,
+                             &spec->expect_stdout_path);
+}
+
+static culprit_status take_expect_exit(const json_context *context, const json_member *member,
+                                       culprit_test_spec *spec)
+{
+    const json_value *value = member->value;
+    culprit_status status = expect_type(context, "expect_exit", value, JSON_NUMBER);
+    if (status == CULPRIT_OK && (!value->integer || value->number < 0 || value->number > 255))
+        status = fail_value(context, value, "expected \"%s\" to be an integer from 0 to 255", "expect_exit");
+    spec->has_expect_exit = status == CULPRIT_OK;
+    spec->expect_exit = status == CULPRIT_OK ? (int)value->number : 0;
+    return status;
+}
+
+static culprit_status take_timeout(const json_context *context, const json_member *member,
+                                   culprit_test_spec *spec)
+{
+    const json_value *value = member->value;
+    culprit_status status = expect_type(context, "timeout", value, JSON_NUMBER);
+    if (status == CULPRIT_OK && !(value->number > 0 && value->number <= 1e7))
+        status = fail_value(context, value, "expected \"%s\" to be a positive number of seconds", "timeout");
+    spec->timeout = status == CULPRIT_OK ? value->number : 0;
+    return status;
+}
+
+static culprit_status take_validator(const json_context *context, const json_member *member,
+                                     culprit_test_spec *spec)
+{
+    return take_string(context, "validator", member->value, false, &spec->validator);
+}
+
+static culprit_status take_oracle(const json_context *context, const json_member *member,
+                                  culprit_test_spec *spec)
+{
+    char *kind = NULL;
+    culprit_status status = take_string(context, "oracle", member->value, false, &kind);
+    if (status != CULPRIT_OK)
+        return status;
+    if (strcmp(kind, "html") == 0)
+        spec->html = true;
+    else if (strcmp(kind, "whitespace") == 0)
+        spec->normalize_whitespace = true;
+    else if (strcmp(kind, "exact") != 0)
+        status = fail_value(context, member->value,
+                            "unknown oracle '%s' (expected \"exact\", \"whitespace\" or \"html\")", kind);
+    free(kind);
+    return status;
+}
+
+static const struct {
+    const char *key;
+    key_handler take;
+} json_keys[] = {
+    {"name", take_name},
+    {"cmd", take_cmd},
+    {"argv", take_argv},
+    {"stdin", take_stdin},
+    {"cwd", take_cwd},
+    {"env", take_env},
+    {"expect_stdout", take_expect_stdout},
+    {"expect_exit", take_expect_exit},
+    {"timeout", take_timeout},
+    {"validator", take_validator},
+    {"oracle", take_oracle},
+};
+
+static culprit_status take_member(const json_context *context, const json_member *member,
+                                  culprit_test_spec *spec)
+{
+    for (size_t i = 0; i < sizeof json_keys / sizeof *json_keys; i++)
+        if (strcmp(json_keys[i].key, member->key) == 0)
+            return json_keys[i].take(context, member, spec);
+    return culprit_fail_at(context->err, context->manifest->path, member->line, member->column,
+                           "unknown key \"%s\" (expected name, cmd, argv, stdin, cwd, env, expect_stdout, "
+                           "expect_exit, timeout, validator or oracle)",
+                           member->key);
+}
+
+/* Fills in what the test left out: its directory, the run's defaults. */
+static culprit_status complete_test(const json_context *context, const json_value *object,
+                                    const culprit_manifest_options *defaults, culprit_test_spec *spec)
+{
+    if (!spec->name)
+        return fail_value(context, object, "expected a test object with a \"%s\"", "name");
+    if (!spec->shell_command && !spec->argv)
+        return fail_value(context, object, "expected \"cmd\" or \"argv\" in test '%s'", spec->name);
+    if (!spec->cwd && !(spec->cwd = strdup(context->manifest->directory)))
+        return culprit_fail_memory(context->err);
+    if (spec->timeout == 0 && defaults && defaults->timeout > 0)
+        spec->timeout = defaults->timeout;
+    if (!spec->validator && defaults && defaults->validator &&
+        !(spec->validator = strdup(defaults->validator)))
+        return culprit_fail_memory(context->err);
+    return CULPRIT_OK;
+}
+
+static culprit_status take_test(const json_context *context, const json_value *object,
+                                const culprit_manifest_options *defaults)
+{
+    if (object->type != JSON_OBJECT)
+        return culprit_fail_at(context->err, context->manifest->path, object->line, object->column,
+                               "expected a test object, found %s", json_type_name(object->type));
+    culprit_test_spec spec = {.line = object->line, .column = object->column};
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < object->count && status == CULPRIT_OK; i++)
+        status = take_member(context, &object->members[i], &spec);
+    if (status == CULPRIT_OK)
+        status = complete_test(context, object, defaults, &spec);
+    if (status != CULPRIT_OK) {
+        manifest_spec_free(&spec);
+        return status;
+    }
+    return manifest_add_test(context->manifest, &spec, context->err);
+}
+
+culprit_status manifest_parse_json(const char *text, size_t size, const culprit_manifest_options *defaults,
+                                   culprit_manifest *manifest, culprit_error *err)
+{
+    if (defaults && defaults->expect_directory)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "%s: --expect-dir applies to plain manifests; JSON tests set \"expect_stdout\"",
+                            manifest->path);
+    json_value *root;
+    culprit_status status = json_parse(text, size, manifest->path, &root, err);
+    if (status != CULPRIT_OK)
+        return status;
+    json_context context = {manifest, err};
+    if (root->type != JSON_ARRAY)
+        status = culprit_fail_at(err, manifest->path, root->line, root->column,
+                                 "expected an array of test objects, found %s", json_type_name(root->type));
+    for (size_t i = 0; status == CULPRIT_OK && i < root->count; i++)
+        status = take_test(&context, root->items[i], defaults);
+    json_free(root);
+    return status;
+}

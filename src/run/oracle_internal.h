@@ -1,0 +1,124 @@
+/*
+ * oracle_internal.h - what the files of the oracle (src/run/oracle*.c)
+ * share; the public side is include/culprit/oracle.h.
+ *
+ *   oracle.c            culprit_oracle_judge: the order in which the rules
+ *                       apply, the verdict, message and signature
+ *   oracle_text.c       reading captured files, splitting lines, sets of
+ *                       wrong lines
+ *   oracle_diff.c       expected stdout: a line diff naming the wrong lines
+ *   oracle_validator.c  a validator command and its "LINE: message" output
+ *   oracle_html.c       the HTML oracle (libtidy)
+ *   oracle_report.c     crash, abort and sanitizer reports on stderr, and
+ *                       the normalization that makes signatures cluster
+ * docs/oracles.md describes the rules for users.
+ */
+#ifndef CULPRIT_RUN_ORACLE_INTERNAL_H
+#define CULPRIT_RUN_ORACLE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "culprit/error.h"
+#include "culprit/spectra.h"
+
+enum {
+    ORACLE_MESSAGE_SIZE = 512,
+    ORACLE_SITE_SIZE = 256,
+    /* stdout kept with a judgement (docs/oracles.md, "What is stored") */
+    ORACLE_KEEP_FAILING = 1024 * 1024,
+    ORACLE_KEEP_PASSING = 64 * 1024,
+    /* how much stdout the output oracles read: the harness caps captures too */
+    ORACLE_READ_LIMIT = 256 * 1024 * 1024,
+    /* stderr scanned for crash and sanitizer reports */
+    ORACLE_STDERR_LIMIT = 4 * 1024 * 1024,
+};
+
+/* ---- oracle_text.c ---- */
+
+/* Ascending, distinct 1-based line numbers. */
+typedef struct oracle_line_set {
+    size_t count, capacity;
+    uint32_t *lines; /* owned */
+} oracle_line_set;
+
+culprit_status oracle_line_set_add(oracle_line_set *set, uint32_t line, culprit_error *err);
+/* Sorts and removes duplicates (adds may come in any order). */
+void oracle_line_set_finish(oracle_line_set *set);
+void oracle_line_set_free(oracle_line_set *set);
+
+/* Reads at most limit bytes of path into a new NUL-terminated buffer;
+ * *truncated says the file was longer.  A missing path (NULL) reads as
+ * empty. */
+culprit_status oracle_read_file(const char *path, size_t limit, char **bytes, size_t *size, bool *truncated,
+                                culprit_error *err);
+
+/* One line of a text: [start, start + length) without its '\n';
+ * terminated says whether a '\n' followed. */
+typedef struct oracle_line {
+    const char *start;
+    size_t length;
+    bool terminated;
+} oracle_line;
+
+/* Splits text into lines: every '\n' ends one, and a non-empty tail
+ * without '\n' is a last line.  *lines is malloc'd (NULL when none). */
+culprit_status oracle_split_lines(const char *text, size_t size, oracle_line **lines, size_t *count,
+                                  culprit_error *err);
+
+/* A check's finding: the first failing oracle's message wins, wrong lines
+ * accumulate over all of them. */
+typedef struct oracle_finding {
+    bool failed; /* the output is wrong */
+    bool error;  /* the oracle itself could not decide (a validator that cannot run) */
+    char message[ORACLE_MESSAGE_SIZE];
+    char signature[ORACLE_MESSAGE_SIZE]; /* the message without positions and values */
+    oracle_line_set wrong;
+} oracle_finding;
+
+/* ---- oracle_diff.c ---- */
+
+/* Compares actual with expected line by line and adds the wrong lines of
+ * actual (docs/oracles.md, "Expected output") to finding. */
+culprit_status oracle_check_expected(const char *expected, size_t expected_size, const char *actual,
+                                     size_t actual_size, bool normalize_whitespace, oracle_finding *finding,
+                                     culprit_error *err);
+
+/* ---- oracle_validator.c ---- */
+
+culprit_status oracle_check_validator(const char *validator, const char *stdout_path, oracle_finding *finding,
+                                      culprit_error *err);
+
+/* ---- oracle_html.c ---- */
+
+culprit_status oracle_check_html(const char *text, size_t size, oracle_finding *finding, culprit_error *err);
+
+/* ---- oracle_report.c ---- */
+
+/* What stderr says about a crash: the first line of a sanitizer report
+ * (with the pid prefix removed) or of a failed assert(), and the source
+ * site of the report's first frame in the program, when there is one. */
+typedef struct oracle_report {
+    bool sanitizer;                    /* ASan, UBSan, LSan, TSan, MSan */
+    bool assertion;                    /* assert() failed */
+    char message[ORACLE_MESSAGE_SIZE]; /* "" when none */
+    char site[ORACLE_SITE_SIZE];       /* "file.c:12 (main)" or "file.c:12:5"; "" when none */
+} oracle_report;
+
+void oracle_scan_stderr(const char *text, size_t size, oracle_report *report);
+
+/* Copies text to out (of size bytes) with the run-dependent parts replaced:
+ * hexadecimal addresses, sanitizer pid prefixes and pids, temporary paths,
+ * times of day and, when numbers is true, every other decimal number. */
+void oracle_normalize(const char *text, bool numbers, char *out, size_t size);
+
+/* ---- oracle.c ---- */
+
+/* A message and signature for a test recorded without a judgement
+ * (imported, or by an older culprit), from what the store knows of it.
+ * exit_status < 0 and signal 0 mean unknown; crash_site may be NULL. */
+void oracle_describe_unjudged(culprit_verdict verdict, int exit_status, int signal, const char *crash_site,
+                              char *message, size_t message_size, char *signature, size_t signature_size);
+
+#endif

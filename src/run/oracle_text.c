@@ -1,0 +1,124 @@
+/*
+ * oracle_text.c - the small text utilities every oracle uses: reading a
+ * captured file up to a limit, splitting it into lines the way
+ * `culprit output` numbers them, and collecting wrong line numbers.
+ *
+ * Lines are numbered identically everywhere (diff, validator, tidy,
+ * output mapping): every '\n' ends a line and a non-empty tail without one
+ * is a last line, so "a\nb" and "a\nb\n" both have two lines.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/oracle_internal.h"
+
+culprit_status oracle_line_set_add(oracle_line_set *set, uint32_t line, culprit_error *err)
+{
+    if (set->count == set->capacity) {
+        size_t capacity = set->capacity ? set->capacity * 2 : 16;
+        uint32_t *grown = realloc(set->lines, capacity * sizeof *grown);
+        if (!grown)
+            return culprit_fail_memory(err);
+        set->lines = grown;
+        set->capacity = capacity;
+    }
+    set->lines[set->count++] = line;
+    return CULPRIT_OK;
+}
+
+static int compare_lines(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void oracle_line_set_finish(oracle_line_set *set)
+{
+    if (set->count < 2)
+        return;
+    qsort(set->lines, set->count, sizeof *set->lines, compare_lines);
+    size_t kept = 1;
+    for (size_t i = 1; i < set->count; i++)
+        if (set->lines[i] != set->lines[kept - 1])
+            set->lines[kept++] = set->lines[i];
+    set->count = kept;
+}
+
+void oracle_line_set_free(oracle_line_set *set)
+{
+    free(set->lines);
+    *set = (oracle_line_set){0};
+}
+
+culprit_status oracle_read_file(const char *path, size_t limit, char **bytes, size_t *size, bool *truncated,
+                                culprit_error *err)
+{
+    *bytes = NULL;
+    *size = 0;
+    *truncated = false;
+    FILE *file = path ? fopen(path, "rb") : NULL;
+    if (path && !file)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot read %s: %s", path, strerror(errno));
+    size_t capacity = 65536, used = 0;
+    char *buffer = malloc(capacity + 1);
+    while (buffer && file && used < limit) {
+        if (used == capacity) {
+            capacity = capacity * 2 > limit ? limit : capacity * 2;
+            char *grown = realloc(buffer, capacity + 1);
+            if (!grown) {
+                free(buffer);
+                buffer = NULL;
+                break;
+            }
+            buffer = grown;
+        }
+        size_t got = fread(buffer + used, 1, capacity - used, file);
+        if (got == 0)
+            break;
+        used += got;
+    }
+    bool failed = file && ferror(file);
+    if (buffer && file && used == limit && fgetc(file) != EOF)
+        *truncated = true;
+    if (file)
+        fclose(file);
+    if (!buffer)
+        return culprit_fail_memory(err);
+    if (failed) {
+        free(buffer);
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot read %s", path);
+    }
+    buffer[used] = '\0';
+    *bytes = buffer;
+    *size = used;
+    return CULPRIT_OK;
+}
+
+culprit_status oracle_split_lines(const char *text, size_t size, oracle_line **lines, size_t *count,
+                                  culprit_error *err)
+{
+    *lines = NULL;
+    *count = 0;
+    size_t total = 0;
+    for (size_t i = 0; i < size; i++)
+        total += text[i] == '\n';
+    if (size > 0 && text[size - 1] != '\n')
+        total++;
+    if (total == 0)
+        return CULPRIT_OK;
+    oracle_line *split = malloc(total * sizeof *split);
+    if (!split)
+        return culprit_fail_memory(err);
+    size_t line = 0, start = 0;
+    for (size_t i = 0; i <= size && line < total; i++) {
+        if (i == size || text[i] == '\n') {
+            split[line++] = (oracle_line){text + start, i - start, i < size};
+            start = i + 1;
+        }
+    }
+    *lines = split;
+    *count = total;
+    return CULPRIT_OK;
+}

@@ -1,0 +1,487 @@
+/*
+ * pool.c - up to N test commands at once, supervised from one poll loop.
+ *
+ * Each running command owns a slot: its pid and a pidfd (readable when the
+ * main process exits, without reaping it, so its pid - and therefore its
+ * process group id - cannot be reused while we still signal the group),
+ * two pipes for stdout and stderr, and its deadlines.  One poll(2) over
+ * every slot's descriptors wakes on output, on exits and at the nearest
+ * deadline, so a finished test is noticed at once (no sleeping), which is
+ * what keeps the harness near the speed of a plain shell loop.
+ *
+ * The rules (docs/harness.md, "Process control"):
+ *   - at the timeout: SIGTERM to the group (the runtime dumps on it), and
+ *     SIGKILL after the grace period;
+ *   - when the main process has exited but the pipes are still held open,
+ *     the holders are lingering children: SIGTERM, then SIGKILL shortly
+ *     after; they never delay the run by more than LINGER_SECONDS;
+ *   - before the main process is reaped, SIGKILL goes to the whole group,
+ *     so nothing the test started survives it;
+ *   - output beyond the cap is read and dropped (the test never blocks on a
+ *     full pipe) and the stream is flagged truncated.
+ * Without pidfd_open (old kernels) exits are found by polling waitid every
+ * few milliseconds.
+ */
+#define _GNU_SOURCE /* pipe2(2): close-on-exec pipes in one call, so no test inherits another's */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/run_internal.h"
+
+enum {
+    BUFFER_SIZE = 65536,
+    NO_PIDFD_POLL_MS = 5,
+};
+static const double LINGER_SECONDS = 0.25; /* SIGTERM -> SIGKILL for lingering children */
+static const double ABANDON_SECONDS = 1.0; /* pipes held by processes that left the group */
+
+typedef struct stream {
+    int pipe; /* read end, non-blocking; -1 once at EOF */
+    int file; /* the capture file */
+    int copy_to;
+    uint64_t bytes, kept, cap;
+    bool truncated;
+} stream;
+
+typedef struct slot {
+    bool busy, done;
+    void *tag;
+    pid_t pid;
+    int pidfd; /* -1 when unavailable */
+    stream out, err;
+    double started, ended, deadline, kill_at, linger_kill_at, abandon_at;
+    double grace;
+    bool exited, timed_out, terminated, killed, lingering;
+    int exec_error;
+} slot;
+
+struct culprit_pool {
+    size_t workers;
+    slot *slots;
+    struct pollfd *fds; /* 3 per slot: stdout, stderr, pidfd */
+    char *buffer;
+};
+
+static double now_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+culprit_status culprit_pool_create(size_t workers, culprit_pool **pool, culprit_error *err)
+{
+    culprit_pool *made = calloc(1, sizeof *made);
+    if (!made)
+        return culprit_fail_memory(err);
+    made->workers = workers ? workers : 1;
+    made->slots = calloc(made->workers, sizeof *made->slots);
+    made->fds = calloc(3 * made->workers, sizeof *made->fds);
+    made->buffer = malloc(BUFFER_SIZE);
+    if (!made->slots || !made->fds || !made->buffer) {
+        culprit_pool_free(made);
+        return culprit_fail_memory(err);
+    }
+    *pool = made;
+    return CULPRIT_OK;
+}
+
+static void close_stream(stream *s)
+{
+    if (s->pipe >= 0)
+        close(s->pipe);
+    if (s->file >= 0)
+        close(s->file);
+    s->pipe = s->file = -1;
+}
+
+/* Reaps the main process (killing its group first) and frees the slot. */
+static void release_slot(slot *s)
+{
+    if (s->pid > 0) {
+        kill(-s->pid, SIGKILL);
+        while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (s->pidfd >= 0)
+        close(s->pidfd);
+    close_stream(&s->out);
+    close_stream(&s->err);
+    memset(s, 0, sizeof *s);
+}
+
+void culprit_pool_free(culprit_pool *pool)
+{
+    if (!pool)
+        return;
+    for (size_t i = 0; pool->slots && i < pool->workers; i++)
+        if (pool->slots[i].busy)
+            release_slot(&pool->slots[i]);
+    free(pool->slots);
+    free(pool->fds);
+    free(pool->buffer);
+    free(pool);
+}
+
+size_t culprit_pool_running(const culprit_pool *pool)
+{
+    size_t running = 0;
+    for (size_t i = 0; i < pool->workers; i++)
+        running += pool->slots[i].busy;
+    return running;
+}
+
+bool culprit_pool_full(const culprit_pool *pool)
+{
+    return culprit_pool_running(pool) == pool->workers;
+}
+
+void culprit_pool_signal(culprit_pool *pool, int sig)
+{
+    for (size_t i = 0; i < pool->workers; i++)
+        if (pool->slots[i].busy && !pool->slots[i].done && pool->slots[i].pid > 0)
+            kill(-pool->slots[i].pid, sig);
+}
+
+/* ---- starting ---- */
+
+static int open_capture(const char *path)
+{
+    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+static culprit_status open_streams(const culprit_spawn *spawn, slot *s, int out_pipe[2], int err_pipe[2],
+                                   culprit_error *err)
+{
+    s->out.file = open_capture(spawn->stdout_path);
+    s->err.file = open_capture(spawn->stderr_path);
+    if (s->out.file < 0 || s->err.file < 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot create %s: %s",
+                            s->out.file < 0 ? spawn->stdout_path : spawn->stderr_path, strerror(errno));
+    if (pipe2(out_pipe, O_CLOEXEC) != 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a pipe: %s", strerror(errno));
+    if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+        close(out_pipe[0]);
+        close(out_pipe[1]);
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a pipe: %s", strerror(errno));
+    }
+    s->out.pipe = out_pipe[0];
+    s->err.pipe = err_pipe[0];
+    fcntl(s->out.pipe, F_SETFL, O_NONBLOCK);
+    fcntl(s->err.pipe, F_SETFL, O_NONBLOCK);
+    s->out.cap = s->err.cap = spawn->output_cap ? spawn->output_cap : CULPRIT_DEFAULT_OUTPUT_CAP;
+    s->out.copy_to = spawn->copy_stdout_to;
+    s->err.copy_to = spawn->copy_stderr_to;
+    return CULPRIT_OK;
+}
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    int descriptor = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (descriptor >= 0)
+        fcntl(descriptor, F_SETFD, FD_CLOEXEC);
+    return descriptor;
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+/* After fork: waits for exec (the status pipe closes) or its failure. */
+static void await_exec(slot *s, int status_pipe)
+{
+    int error = 0;
+    ssize_t got;
+    while ((got = read(status_pipe, &error, sizeof error)) < 0 && errno == EINTR)
+        ;
+    close(status_pipe);
+    if (got == (ssize_t)sizeof error && error) {
+        s->exec_error = error;
+        s->done = true;
+        s->exited = true;
+        s->ended = now_seconds();
+    }
+}
+
+static slot *free_slot(culprit_pool *pool)
+{
+    for (size_t i = 0; i < pool->workers; i++)
+        if (!pool->slots[i].busy)
+            return &pool->slots[i];
+    return NULL;
+}
+
+static void arm_slot(slot *s, const culprit_spawn *spawn, void *tag)
+{
+    s->busy = true;
+    s->tag = tag;
+    s->pidfd = -1;
+    s->out.pipe = s->out.file = s->err.pipe = s->err.file = -1;
+    s->started = now_seconds();
+    s->deadline = spawn->timeout_seconds > 0 ? s->started + spawn->timeout_seconds : 0;
+    s->grace = spawn->kill_grace_seconds > 0 ? spawn->kill_grace_seconds : 2.0;
+}
+
+culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn, void *tag,
+                                  culprit_error *err)
+{
+    slot *s = free_slot(pool);
+    if (!s)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "no free slot in the pool");
+    arm_slot(s, spawn, tag);
+    int out_pipe[2], err_pipe[2], status_pipe[2];
+    culprit_status status = open_streams(spawn, s, out_pipe, err_pipe, err);
+    if (status == CULPRIT_OK && pipe2(status_pipe, O_CLOEXEC) != 0) {
+        close(out_pipe[1]);
+        close(err_pipe[1]);
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a pipe: %s", strerror(errno));
+    }
+    if (status != CULPRIT_OK) {
+        release_slot(s);
+        return status;
+    }
+    s->pid = fork();
+    if (s->pid == 0)
+        culprit_spawn_child(spawn, out_pipe[1], err_pipe[1], status_pipe[1]);
+    int fork_error = errno;
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    close(status_pipe[1]);
+    if (s->pid < 0) {
+        close(status_pipe[0]);
+        release_slot(s);
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot fork: %s", strerror(fork_error));
+    }
+    setpgid(s->pid, s->pid); /* also here: no race with our kill(-pgid) */
+    s->pidfd = open_pidfd(s->pid);
+    await_exec(s, status_pipe[0]);
+    return CULPRIT_OK;
+}
+
+/* ---- supervising ---- */
+
+static void write_all(int descriptor, const char *bytes, size_t size)
+{
+    while (size > 0) {
+        ssize_t written = write(descriptor, bytes, size);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0)
+            return; /* a capture file or our own stdout failed: keep draining */
+        bytes += written;
+        size -= (size_t)written;
+    }
+}
+
+/* Reads what one pipe has; closes it at EOF.  Returns false when it would
+ * block (or is closed). */
+static bool pump(stream *s, char *buffer)
+{
+    if (s->pipe < 0)
+        return false;
+    ssize_t got = read(s->pipe, buffer, BUFFER_SIZE);
+    if (got < 0)
+        return errno == EINTR;
+    if (got == 0) {
+        close(s->pipe);
+        s->pipe = -1;
+        return false;
+    }
+    if (s->copy_to >= 0)
+        write_all(s->copy_to, buffer, (size_t)got);
+    s->bytes += (uint64_t)got;
+    size_t keep = (size_t)got;
+    if (s->kept + keep > s->cap) {
+        keep = (size_t)(s->cap - s->kept);
+        s->truncated = true;
+    }
+    if (keep) {
+        write_all(s->file, buffer, keep);
+        s->kept += keep;
+    }
+    return true;
+}
+
+static bool main_has_exited(slot *s)
+{
+    if (s->pidfd >= 0) {
+        struct pollfd descriptor = {.fd = s->pidfd, .events = POLLIN};
+        return poll(&descriptor, 1, 0) > 0;
+    }
+    siginfo_t info = {0};
+    return waitid(P_PID, (id_t)s->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == s->pid;
+}
+
+/* The main process is a zombie now: whoever still holds its pipes lingers. */
+static void on_main_exit(slot *s, char *buffer, double now)
+{
+    s->exited = true;
+    s->ended = now;
+    while (pump(&s->out, buffer) || pump(&s->err, buffer))
+        ;
+    if (s->out.pipe >= 0 || s->err.pipe >= 0) {
+        s->lingering = true;
+        kill(-s->pid, SIGTERM);
+        s->linger_kill_at = now + LINGER_SECONDS;
+        s->abandon_at = now + LINGER_SECONDS + ABANDON_SECONDS;
+    }
+}
+
+/* Timeouts and lingering children; marks the slot done when it is. */
+static void advance(slot *s, char *buffer, double now)
+{
+    if (!s->exited && s->deadline && now >= s->deadline && !s->terminated) {
+        s->timed_out = s->terminated = true;
+        s->kill_at = now + s->grace;
+        kill(-s->pid, SIGTERM);
+    }
+    if (!s->exited && s->terminated && !s->killed && now >= s->kill_at) {
+        s->killed = true;
+        kill(-s->pid, SIGKILL);
+    }
+    if (!s->exited && main_has_exited(s))
+        on_main_exit(s, buffer, now);
+    if (s->exited && s->lingering && s->linger_kill_at && now >= s->linger_kill_at) {
+        s->linger_kill_at = 0;
+        kill(-s->pid, SIGKILL);
+    }
+    if (s->exited && s->lingering && now >= s->abandon_at) {
+        close_stream(&s->out); /* held by a process that left the group */
+        close_stream(&s->err);
+    }
+    if (s->exited && s->out.pipe < 0 && s->err.pipe < 0)
+        s->done = true;
+}
+
+/* The earliest moment advance() has something to do, or 0. */
+static double next_deadline(const slot *s)
+{
+    double times[4] = {s->exited ? 0 : (s->terminated ? 0 : s->deadline),
+                       !s->exited && s->terminated && !s->killed ? s->kill_at : 0,
+                       s->exited && s->lingering ? s->linger_kill_at : 0,
+                       s->exited && s->lingering ? s->abandon_at : 0};
+    double earliest = 0;
+    for (int i = 0; i < 4; i++)
+        if (times[i] > 0 && (earliest == 0 || times[i] < earliest))
+            earliest = times[i];
+    return earliest;
+}
+
+static int add_descriptor(struct pollfd *fds, int count, int descriptor)
+{
+    if (descriptor < 0)
+        return count;
+    fds[count].fd = descriptor;
+    fds[count].events = POLLIN;
+    fds[count].revents = 0;
+    return count + 1;
+}
+
+/* The poll timeout: the caller's, shortened to the nearest deadline. */
+static int poll_timeout(const culprit_pool *pool, int timeout_ms, double now)
+{
+    for (size_t i = 0; i < pool->workers; i++) {
+        const slot *s = &pool->slots[i];
+        if (!s->busy || s->done)
+            continue;
+        double at = next_deadline(s);
+        int until = at > 0 ? (int)((at - now) * 1000.0) + 1 : -1;
+        if (!s->exited && s->pidfd < 0)
+            until = until < 0 || until > NO_PIDFD_POLL_MS ? NO_PIDFD_POLL_MS : until;
+        if (until >= 0 && (timeout_ms < 0 || until < timeout_ms))
+            timeout_ms = until < 0 ? 0 : until;
+    }
+    return timeout_ms;
+}
+
+static void fill_finished(const slot *s, int wait_status, culprit_finished *finished)
+{
+    memset(finished, 0, sizeof *finished);
+    finished->tag = s->tag;
+    finished->pid = s->pid;
+    finished->exec_error = s->exec_error;
+    finished->exited = WIFEXITED(wait_status);
+    finished->exit_status = finished->exited ? WEXITSTATUS(wait_status) : -1;
+    finished->signal = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
+    finished->timed_out = s->timed_out;
+    finished->lingering_killed = s->lingering;
+    finished->stdout_truncated = s->out.truncated;
+    finished->stderr_truncated = s->err.truncated;
+    finished->stdout_bytes = s->out.bytes;
+    finished->stderr_bytes = s->err.bytes;
+    finished->duration_seconds = s->ended - s->started;
+}
+
+/* Reaps a done slot into finished and frees it. */
+static void harvest(slot *s, culprit_finished *finished)
+{
+    int wait_status = 0;
+    kill(-s->pid, SIGKILL); /* anything of the group still alive */
+    while (waitpid(s->pid, &wait_status, 0) < 0 && errno == EINTR)
+        ;
+    fill_finished(s, wait_status, finished);
+    s->pid = 0;
+    release_slot(s);
+}
+
+static bool harvest_done(culprit_pool *pool, culprit_finished *finished)
+{
+    for (size_t i = 0; i < pool->workers; i++)
+        if (pool->slots[i].busy && pool->slots[i].done) {
+            harvest(&pool->slots[i], finished);
+            return true;
+        }
+    return false;
+}
+
+/* One poll over every slot, then pumping and advancing. */
+static int poll_once(culprit_pool *pool, int timeout_ms)
+{
+    struct pollfd *fds = pool->fds;
+    int count = 0;
+    for (size_t i = 0; i < pool->workers; i++) {
+        slot *s = &pool->slots[i];
+        if (!s->busy || s->done)
+            continue;
+        count = add_descriptor(fds, count, s->out.pipe);
+        count = add_descriptor(fds, count, s->err.pipe);
+        if (!s->exited)
+            count = add_descriptor(fds, count, s->pidfd);
+    }
+    int ready = poll(fds, (nfds_t)count, poll_timeout(pool, timeout_ms, now_seconds()));
+    if (ready < 0)
+        return errno == EINTR ? 0 : -1;
+    double now = now_seconds();
+    for (size_t i = 0; i < pool->workers; i++) {
+        slot *s = &pool->slots[i];
+        if (!s->busy || s->done)
+            continue;
+        pump(&s->out, pool->buffer);
+        pump(&s->err, pool->buffer);
+        advance(s, pool->buffer, now);
+    }
+    return ready;
+}
+
+culprit_status culprit_pool_wait(culprit_pool *pool, int timeout_ms, culprit_finished *finished, bool *got,
+                                 culprit_error *err)
+{
+    *got = harvest_done(pool, finished);
+    if (*got || culprit_pool_running(pool) == 0)
+        return CULPRIT_OK;
+    int ready = poll_once(pool, timeout_ms);
+    if (ready < 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "poll: %s", strerror(errno));
+    *got = harvest_done(pool, finished);
+    return CULPRIT_OK;
+}

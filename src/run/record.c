@@ -1,0 +1,102 @@
+/*
+ * record.c - from a finished test to the store: collect its dumps, name
+ * its crash site, judge it with its oracle, save spectra and judgement.
+ *
+ * Both `culprit run` and `culprit test` record through here, so a test is
+ * stored the same way whichever ran it.  The spectra go first (the
+ * collector's transaction decides the program), the judgement second,
+ * under the program the first one chose.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "culprit/harness.h"
+
+/* "file:line (function)" of the block the crashed process ran last, into
+ * text; false when the dumps name no crash site. */
+static bool describe_crash_site(const culprit_unit_set *maps, const culprit_collected *collected, char *text,
+                                size_t size)
+{
+    if (!collected->crashed || collected->crash_depth == 0)
+        return false;
+    culprit_site site = collected->crash_stack[0];
+    if (site.unit >= collected->unit_count)
+        return false;
+    const culprit_unit *unit = culprit_unit_set_find(maps, collected->units[site.unit].hash);
+    if (!unit || site.block >= unit->block_count)
+        return false;
+    const culprit_map_block *block = &unit->blocks[site.block];
+    const char *file = block->file < unit->file_count ? unit->files[block->file] : "?";
+    const char *function =
+        block->function < unit->function_count ? unit->functions[block->function].name : "?";
+    snprintf(text, size, "%s:%u (%s)", file, (unsigned)block->first_line, function);
+    return true;
+}
+
+static culprit_status judge_and_save(culprit_store *store, const culprit_record_request *request,
+                                     const culprit_unit_set *maps, const culprit_collected *collected,
+                                     culprit_recorded *recorded, culprit_error *err)
+{
+    char crash_site[PATH_MAX + 256];
+    culprit_run_result result = *request->result;
+    if (describe_crash_site(maps, collected, crash_site, sizeof crash_site))
+        result.crash_site = crash_site;
+    culprit_status status = culprit_oracle_judge(request->oracle, &result, &recorded->judgement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    culprit_collected_test test = {
+        .name = request->name,
+        .verdict = recorded->judgement.verdict,
+        .duration_seconds = result.duration_seconds,
+        .exit_status = result.exited ? result.exit_status : -1,
+        .signal = result.exited ? 0 : result.signal,
+        .maps = maps,
+        .collected = collected,
+    };
+    status = culprit_store_save_collected(store, &test, &recorded->saved, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_save_judgement(store, recorded->saved.program_id, request->name,
+                                              &recorded->judgement, err);
+    return status;
+}
+
+culprit_status culprit_record_test(culprit_store *store, const culprit_record_request *request,
+                                   culprit_recorded *recorded, culprit_error *err)
+{
+    memset(recorded, 0, sizeof *recorded);
+    culprit_unit_set maps;
+    culprit_collected collected;
+    culprit_unit_set_init(&maps);
+    culprit_collected_init(&collected);
+    culprit_status status =
+        culprit_collect_directory(request->collect_directory, (int32_t)request->pid, &maps, &collected, err);
+    if (status == CULPRIT_OK) {
+        recorded->dump_count = collected.dump_count;
+        status = judge_and_save(store, request, &maps, &collected, recorded, err);
+    }
+    culprit_collected_free(&collected);
+    culprit_unit_set_free(&maps);
+    return status;
+}
+
+void culprit_remove_tree(const char *path)
+{
+    DIR *directory = opendir(path);
+    if (directory) {
+        struct dirent *entry;
+        while ((entry = readdir(directory))) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            char child[PATH_MAX];
+            if (snprintf(child, sizeof child, "%s/%s", path, entry->d_name) >= (int)sizeof child)
+                continue;
+            if (unlink(child) != 0)
+                culprit_remove_tree(child);
+        }
+        closedir(directory);
+    }
+    rmdir(path);
+}

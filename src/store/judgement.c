@@ -1,0 +1,146 @@
+/*
+ * judgement.c - the store's side of the oracle (schema version 3, table
+ * judgements): saving a test's judgement, and reading back per test its
+ * run, judgement and wrong lines (culprit tests, culprit failures) and
+ * what it wrote (culprit output).
+ *
+ * A judgement is saved after its test, in a transaction of its own: the
+ * test's new result has already deleted the old judgement (trigger
+ * tests_judgement_replaced), so the row written here is always the one that
+ * belongs to the stored result.  docs/store.md describes the columns.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "culprit/oracle.h"
+#include "store/store_internal.h"
+
+/* ---- encodings ---- */
+
+/* wrong_lines: varint count, then each line minus the previous one. */
+static unsigned char *encode_lines(const uint32_t *lines, size_t count, size_t *size)
+{
+    unsigned char *blob = malloc(10 * (count + 1));
+    if (!blob)
+        return NULL;
+    unsigned char *out = culprit_store_put_varint(blob, count);
+    uint32_t previous = 0;
+    for (size_t i = 0; i < count; i++) {
+        out = culprit_store_put_varint(out, lines[i] - previous);
+        previous = lines[i];
+    }
+    *size = (size_t)(out - blob);
+    return blob;
+}
+
+static unsigned char *compress_output(const char *text, size_t size, size_t *compressed_size)
+{
+    uLongf bound = compressBound((uLong)size);
+    unsigned char *blob = malloc(bound ? bound : 1);
+    if (blob && compress2(blob, &bound, (const Bytef *)text, (uLong)size, Z_DEFAULT_COMPRESSION) != Z_OK) {
+        free(blob);
+        return NULL;
+    }
+    *compressed_size = bound;
+    return blob;
+}
+
+/* ---- saving ---- */
+
+culprit_status culprit_store_find_test_id(const culprit_store *store, int64_t program_id, const char *name,
+                                          int64_t *test_id, culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare(
+        store, "SELECT id FROM tests WHERE program_id = ? AND name = ?", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, program_id);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_text(statement, 2, name, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    if (code == SQLITE_ROW)
+        *test_id = sqlite3_column_int64(statement, 0);
+    else if (code == SQLITE_DONE)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: no test '%s' in program %lld", store->path, name,
+                              (long long)program_id);
+    else
+        status = culprit_store_sqlite_error(store, code, "looking up a test", err);
+    sqlite3_finalize(statement);
+    return status;
+}
+
+static int bind_judgement(sqlite3_stmt *statement, int64_t test_id, const culprit_judgement *judgement,
+                          const unsigned char *lines, size_t lines_size, const unsigned char *output,
+                          size_t output_size)
+{
+    int code = sqlite3_bind_int64(statement, 1, test_id);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_text(statement, 2, judgement->message, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_text(statement, 3, judgement->signature, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_blob(statement, 4, lines, (int)lines_size, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = output ? sqlite3_bind_blob(statement, 5, output, (int)output_size, SQLITE_STATIC)
+                      : sqlite3_bind_null(statement, 5);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_int64(statement, 6, (sqlite3_int64)(output ? judgement->output_size : 0));
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_int(statement, 7, judgement->output_truncated);
+    return code;
+}
+
+static culprit_status insert_judgement(const culprit_store *store, int64_t test_id,
+                                       const culprit_judgement *judgement, culprit_error *err)
+{
+    size_t lines_size = 0, output_size = 0;
+    unsigned char *lines = encode_lines(judgement->wrong_lines, judgement->wrong_line_count, &lines_size);
+    unsigned char *output =
+        judgement->output ? compress_output(judgement->output, judgement->output_size, &output_size) : NULL;
+    sqlite3_stmt *statement = NULL;
+    culprit_status status = lines && (output || !judgement->output) ? CULPRIT_OK : culprit_fail_memory(err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_prepare(store,
+                                       "INSERT OR REPLACE INTO judgements (test_id, message, signature,"
+                                       " wrong_lines, output, output_size, output_truncated)"
+                                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                       &statement, err);
+    if (status == CULPRIT_OK) {
+        int code = bind_judgement(statement, test_id, judgement, lines, lines_size, output, output_size);
+        if (code == SQLITE_OK)
+            code = sqlite3_step(statement);
+        if (code != SQLITE_DONE)
+            status = culprit_store_sqlite_error(store, code, "saving a judgement", err);
+    }
+    sqlite3_finalize(statement);
+    free(lines);
+    free(output);
+    return status;
+}
+
+culprit_status culprit_store_save_judgement(culprit_store *store, int64_t program_id, const char *test_name,
+                                            const culprit_judgement *judgement, culprit_error *err)
+{
+    for (size_t i = 1; i < judgement->wrong_line_count; i++)
+        if (judgement->wrong_lines[i] <= judgement->wrong_lines[i - 1])
+            return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "judgement of '%s': wrong lines not ascending",
+                                test_name);
+    if (judgement->wrong_line_count && judgement->wrong_lines[0] == 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "judgement of '%s': wrong line 0", test_name);
+    int64_t test_id = 0;
+    culprit_status status = culprit_store_begin(store, true, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = culprit_store_find_test_id(store, program_id, test_name, &test_id, err);
+    if (status == CULPRIT_OK)
+        status = insert_judgement(store, test_id, judgement, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_commit(store, err);
+    else
+        culprit_store_rollback(store);
+    return status;
+}

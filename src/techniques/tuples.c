@@ -1,0 +1,113 @@
+/*
+ * tuples.c - enriched entities (S. Artzi, J. Dolby, F. Tip, M. Pistoia,
+ * "Directed test generation for effective fault localization", ISSTA 2010,
+ * §3.2; TECHNIQUES.md §2): the formula chosen with --formula ranks
+ * ⟨line, branch outcome⟩ and ⟨line, return class⟩ tuples exactly as it
+ * ranks lines, and a line's score is the maximum of its tuples' scores.
+ *
+ * Decision: a line with tuples is scored by its tuples only (the maximum,
+ * as TECHNIQUES.md says, not the maximum with the plain line); a line with
+ * none (straight-line code) keeps the plain line's score, so the ranking
+ * still covers every line.  "Maximum" is the ranking's own order - run by a
+ * failing test first, then score, then confidence - and the line reports
+ * the winning tuple's (ef, ep, nf, np).  `culprit rank --kind tuple` is
+ * this technique.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "techniques/technique_internal.h"
+
+typedef struct line_key {
+    uint32_t file, line, element;
+} line_key;
+
+static int compare_line_keys(const void *left, const void *right)
+{
+    const line_key *a = left, *b = right;
+    if (a->file != b->file)
+        return a->file < b->file ? -1 : 1;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+static bool is_tuple(culprit_kind kind)
+{
+    return kind == CULPRIT_KIND_BRANCH || kind == CULPRIT_KIND_RETURN;
+}
+
+/* Whether element a comes before element b in ranking order. */
+static bool ranks_before(const culprit_technique_output *output, const culprit_tally *tallies, uint32_t a,
+                         uint32_t b)
+{
+    if ((tallies[a].ef > 0) != (tallies[b].ef > 0))
+        return tallies[a].ef > 0;
+    if (output->scores[a] != output->scores[b])
+        return output->scores[a] > output->scores[b];
+    return !isnan(output->confidence[a]) && !(output->confidence[a] <= output->confidence[b]);
+}
+
+/* best[line element] = its best tuple, or CULPRIT_GRAPH_NONE. */
+static culprit_status best_tuples(const culprit_technique_input *input,
+                                  const culprit_technique_output *output, uint32_t *best, culprit_error *err)
+{
+    const culprit_spectra *spectra = input->spectra;
+    line_key *lines = malloc((spectra->element_count + 1) * sizeof *lines);
+    if (!lines)
+        return culprit_fail_memory(err);
+    size_t count = 0;
+    for (uint32_t e = 0; e < spectra->element_count; e++) {
+        best[e] = CULPRIT_GRAPH_NONE;
+        if (spectra->elements[e].kind == CULPRIT_KIND_LINE && spectra->elements[e].file != CULPRIT_NO_FILE)
+            lines[count++] = (line_key){spectra->elements[e].file, spectra->elements[e].line, e};
+    }
+    qsort(lines, count, sizeof *lines, compare_line_keys);
+    for (uint32_t e = 0; e < spectra->element_count; e++) {
+        const culprit_element *element = &spectra->elements[e];
+        if (!is_tuple(element->kind) || element->file == CULPRIT_NO_FILE)
+            continue;
+        line_key key = {element->file, element->line, e};
+        const line_key *found = bsearch(&key, lines, count, sizeof key, compare_line_keys);
+        if (found && (best[found->element] == CULPRIT_GRAPH_NONE ||
+                      ranks_before(output, input->tallies, e, best[found->element])))
+            best[found->element] = e;
+    }
+    free(lines);
+    return CULPRIT_OK;
+}
+
+static culprit_status tuples_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                   culprit_error *err)
+{
+    const culprit_spectra *spectra = input->spectra;
+    const culprit_formula *formula = input->formula.formula;
+    if (!formula)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "tuples needs a formula");
+    culprit_formula_score_all(&input->formula, input->tallies, spectra->element_count, output->scores,
+                              formula->has_confidence ? output->confidence : NULL);
+    uint32_t *best = malloc((spectra->element_count + 1) * sizeof *best);
+    if (!best)
+        return culprit_fail_memory(err);
+    culprit_status status = best_tuples(input, output, best, err);
+    for (uint32_t e = 0; status == CULPRIT_OK && e < spectra->element_count; e++) {
+        if (best[e] == CULPRIT_GRAPH_NONE)
+            continue;
+        output->scores[e] = output->scores[best[e]];
+        output->confidence[e] = output->confidence[best[e]];
+        output->tallies[e] = input->tallies[best[e]];
+    }
+    free(best);
+    return status;
+}
+
+const culprit_technique culprit_technique_tuples = {
+    .name = "tuples",
+    .title = "Enriched entities",
+    .summary = "the --formula over <line, branch outcome> and <line, return class> tuples; a line scores the "
+               "best of its tuples (plain lines without tuples keep their own score)",
+    .reference = "S. Artzi, J. Dolby, F. Tip, M. Pistoia: Directed test generation for effective fault "
+                 "localization, ISSTA 2010",
+    .needs = 0,
+    .uses_formula = true,
+    .failing_first = true,
+    .score = tuples_score,
+};

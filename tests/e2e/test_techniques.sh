@@ -1,0 +1,110 @@
+# test_techniques.sh - culprit techniques and culprit rank --technique end
+# to end: a program built with culprit-cc, tests recorded with
+# `culprit test --expect`, every technique producing a full line ranking;
+# a crash inside a block shows as a transition rate below 1 for that
+# block's lines; techniques lacking data (an imported matrix: no CFG) say
+# so in one line and exit 2.  Skips the collector parts when culprit-cc or
+# the runtime has not been built.
+. "$(dirname "$0")/lib.sh"
+
+TECHNIQUES="tuples blockrank cp cbi des-cbi sober des-sober nearest-neighbor set-union set-intersection"
+
+# ---- the listing ----
+run 0 "$CULPRIT" techniques
+for t in $TECHNIQUES; do expect_contains "$WORK/out" "$t"; done
+expect_contains "$WORK/out" "COMPSAC 2011"
+run 0 "$CULPRIT" techniques --format csv
+expect_contains "$WORK/out" "name,title,needs,summary,reference"
+expect_line_count "$WORK/out" 11
+run 0 "$CULPRIT" techniques --format json
+expect_contains "$WORK/out" '"name": "blockrank"'
+run 2 "$CULPRIT" techniques --format xml
+
+# ---- an imported matrix has no CFG: one line, exit 2 ----
+printf 'a.c:1\na.c:2\na.c:3\n' >spectra.txt
+cat >matrix.txt <<'M'
+1 1 0 +
+1 0 1 -
+0 1 1 -
+M
+run 0 "$CULPRIT" import gzoltar --matrix matrix.txt --spectra spectra.txt
+run 2 "$CULPRIT" rank --technique blockrank
+expect_line_count "$WORK/err" 1
+expect_contains "$WORK/err" "blockrank needs the program's control-flow graph"
+run 2 "$CULPRIT" rank --technique sober
+expect_line_count "$WORK/err" 1
+run 0 "$CULPRIT" rank --technique set-union --format csv
+expect_line_count "$WORK/out" 4
+run 0 "$CULPRIT" rank --technique nearest-neighbor --format csv
+expect_line_count "$WORK/out" 4
+run 2 "$CULPRIT" rank --technique no-such-technique
+
+BUILD_DIR=$(dirname "$CULPRIT")
+CC_WRAPPER="$BUILD_DIR/culprit-cc"
+if [ ! -x "$CC_WRAPPER" ] || [ ! -f "$BUILD_DIR/libculprit-rt.a" ]; then
+    echo "$E2E_NAME: note: $CC_WRAPPER or the runtime is not built; skipping the collected parts"
+    finish
+    exit 0
+fi
+
+# ---- a program that crashes inside a block for some inputs ----
+export CULPRIT_STORE="$WORK/crash-store"
+cat >walk.c <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+static int table[4];
+static int *slot(int i) { return i >= 0 && i < 4 ? &table[i] : NULL; }
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 0;
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        int *p = slot(i % 5);
+        if (i % 2 == 0 && n > 0) {
+            *p = i;                 /* line 12: crashes when slot() gave NULL */
+            total += *p;
+        }
+        total++;
+    }
+    printf("%d\n", total);
+    return 0;
+}
+EOF2
+"$CC_WRAPPER" -g -o walk walk.c 2>"$WORK/cc.err" || fail "culprit-cc walk.c: $(head -c 300 "$WORK/cc.err")"
+walk_test() { # NAME N EXPECTED STATUS
+    printf '%s\n' "$3" >"$WORK/expect.$1"
+    run "$4" "$CULPRIT" test --name "$1" --expect "$WORK/expect.$1" -- ./walk "$2"
+}
+walk_test t0 0 0 0
+walk_test t1 1 1 0
+walk_test t2 2 2 0
+walk_test t3 3 5 0
+walk_test t4 4 8 0
+walk_test c5 5 - 139
+walk_test c9 9 - 139
+
+lines=$(sqlite3 "$CULPRIT_STORE/culprit.db" "SELECT COUNT(*) FROM elements e JOIN programs p ON p.id = e.program_id WHERE e.kind = 'line'" 2>/dev/null || echo "")
+for t in $TECHNIQUES; do
+    run 0 "$CULPRIT" rank --technique "$t" --format csv
+    expect_contains "$WORK/out" "walk.c:12"
+    if [ -n "$lines" ]; then
+        expect_line_count "$WORK/out" $((lines + 1)) # a full line ranking
+    fi
+done
+run 0 "$CULPRIT" rank --kind tuple --formula ochiai --format csv
+expect_contains "$WORK/out" "walk.c:11"
+
+# The crash site's block: transition rate below 1 on its lines.
+run 0 "$CULPRIT" rank --technique blockrank --format json
+rate=$(tr '\n' ' ' <"$WORK/out" | sed 's/},/}\n/g' | grep '"line": 12,' | sed -n 's/.*"transition_rate": \([0-9.e-]*\).*/\1/p' | head -n 1)
+if [ -n "$rate" ] && awk -v r="$rate" 'BEGIN { exit !(r < 1) }'; then pass; else
+    fail "walk.c:12's transition rate is '$rate', expected below 1"
+fi
+run 0 "$CULPRIT" rank --technique blockrank --kind block --view element --format csv
+expect_contains "$WORK/out" "transition_rate"
+run 0 "$CULPRIT" rank --technique sober --kind branch --view element --format csv
+expect_contains "$WORK/out" "walk.c:11:"
+run 0 "$CULPRIT" rank --technique blockrank --top 3
+expect_contains "$WORK/out" "technique blockrank"
+
+finish
