@@ -49,7 +49,7 @@ VERSION := 0.1.0
 # them so that the next `make check` does not rebuild the library.
 .SECONDARY: $(ASAN_LIB_OBJ)
 
-.PHONY: all deps check check-run unit unit-asan e2e bench bench-run demo demo-run install clean format
+.PHONY: all deps check check-run unit unit-asan e2e bench bench-run eval eval-run demo demo-run install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
      $(BUILD)/libculprit-rt.a
@@ -131,6 +131,14 @@ bench: deps
 
 bench-run: all $(BENCH_BIN)
 	@sh bench/run.sh $(BUILD)
+
+# Effectiveness of every formula and technique on tests/subjects (issue 7):
+# table, summary and curve plot under $(BUILD)/eval (bench/eval.sh).
+eval: deps
+	@$(MAKE) --no-print-directory eval-run
+
+eval-run: all
+	@sh bench/eval.sh $(BUILD)
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run

@@ -108,4 +108,9 @@ if [ -x "$build/bench/bench_techniques" ]; then
 else
     echo "bench/run.sh: $build/bench/bench_techniques is not built" >&2
 fi
+
+# Instrumentation overhead (issue 3): builds real programs six ways and
+# times them; see bench/overhead.sh.
+echo
+bash "$(dirname "$0")/overhead.sh" "$build" || exit 1
 exit 0

@@ -36,3 +36,7 @@ echo "== culprit eval: where does each formula put the known fault (mid.c:12)?"
 "$culprit" eval --faults "$example/faults.txt" --formula tarantula,ochiai,dstar,op2,jaccard,sbi --format text
 echo
 echo "The store is in $CULPRIT_STORE; the source is $example/mid.c (line 12)."
+echo
+echo "== culprit report --html: the ranking as Tarantula's colored source view"
+"$culprit" report --html "$work/report" --source-root "$example" >/dev/null
+echo "The HTML report is $work/report/index.html (open it in a browser)."

@@ -92,4 +92,67 @@ culprit_status culprit_technique_rank(const culprit_technique *technique,
                                       const culprit_rank_options *options, culprit_technique_output *output,
                                       culprit_ranking *ranking, culprit_error *err);
 
+/* ---- Output mapping: S_map and S_comb (TECHNIQUES.md §3; Apollo, seeds/000 §4.2-4.5) ----
+ *
+ * smap and scomb need, beyond the spectra, the lines that wrote a wrong
+ * output line of the failures being localized (the union of P_n(o) over
+ * o in O_n(f)).  culprit_technique_input has no room for them, so these two
+ * rank through culprit_output_mapping_rank; culprit_technique_rank on them
+ * fails with CULPRIT_ERROR_INPUT saying the output mapping is missing.
+ * Code in src/techniques/output_mapping.c, decisions in docs/techniques.md. */
+
+enum { CULPRIT_NEEDS_OUTPUT_MAP = 1u << 3 }; /* wrong output lines and the output map */
+
+typedef struct culprit_output_mapping {
+    const bool *blamed; /* element_count entries: S_map(e) = 1 (only line elements are ever set) */
+    double threshold;   /* scomb lifts a blamed line whose base score is > threshold ... */
+    double bonus;       /* ... to bonus (Apollo: 0.5 and 1.1) */
+} culprit_output_mapping;
+
+/* Apollo's constants, blamed NULL. */
+culprit_output_mapping culprit_output_mapping_default(void);
+
+/* Whether technique is smap or scomb (needs culprit_output_mapping_rank). */
+bool culprit_technique_uses_output_map(const culprit_technique *technique);
+
+/* Scores input with smap or scomb (output initialised as for any technique). */
+culprit_status culprit_output_mapping_score(const culprit_technique *technique,
+                                            const culprit_technique_input *input,
+                                            const culprit_output_mapping *mapping,
+                                            culprit_technique_output *output, culprit_error *err);
+
+/* culprit_technique_rank for smap and scomb. */
+culprit_status
+culprit_output_mapping_rank(const culprit_technique *technique, const culprit_technique_input *input,
+                            const culprit_output_mapping *mapping, const culprit_rank_options *options,
+                            culprit_technique_output *output, culprit_ranking *ranking, culprit_error *err);
+
+/* Clusters of equivalent failures (src/run/judgement.h; opaque here). */
+struct culprit_failure_clusters;
+
+/* What takes part in a localization (Apollo §4.4). */
+typedef struct culprit_failure_choice {
+    size_t cluster;  /* 1-based, as `culprit failures` numbers them; 0: every failure pooled */
+    bool need_blame; /* fail when the chosen failures blame no line (smap, scomb) */
+} culprit_failure_choice;
+
+/* Leaves the failing tests outside the chosen cluster out of spectra (their
+ * verdict becomes skip) and, when blamed is not NULL (element_count
+ * entries, cleared here), marks the lines that wrote the chosen failures'
+ * wrong output lines; *blamed_count receives how many.  Fails with
+ * CULPRIT_ERROR_INPUT and one line for a cluster that does not exist, and,
+ * with need_blame, when the chosen failures have no wrong output lines, no
+ * output records, or blame no line of spectra. */
+culprit_status culprit_output_mapping_choose(culprit_spectra *spectra, const culprit_verdict_policy *policy,
+                                             const struct culprit_failure_clusters *clusters,
+                                             const culprit_failure_choice *choice, bool *blamed,
+                                             size_t *blamed_count, culprit_error *err);
+
+/* Keeps a random fraction (0 < fraction <= 1) of the passing tests and
+ * leaves the others out (skip): round(fraction * P), at least one, chosen
+ * by a generator seeded with seed, so the same seed on the same store picks
+ * the same tests.  *kept receives how many passing tests remain. */
+culprit_status culprit_sample_passing(culprit_spectra *spectra, const culprit_verdict_policy *policy,
+                                      double fraction, uint64_t seed, size_t *kept, culprit_error *err);
+
 #endif

@@ -18,6 +18,7 @@ static const cli_command commands[] = {
     {"tests", cmd_tests, "list the recorded tests with verdicts and failure signatures", cli_usage_tests},
     {"failures", cmd_failures, "list clusters of equivalent failures", cli_usage_failures},
     {"output", cmd_output, "show which statement wrote each line of a test's output", cli_usage_output},
+    {"report", cmd_report, "write the ranking as an HTML heat map, SARIF or JSON", cli_usage_report},
     {"cc", cmd_cc, "compile C with instrumentation (the same as culprit-cc)", cli_usage_cc},
     {"import", cmd_import, "import spectra from GZoltar and other tools", cli_usage_import},
     {"export", cmd_export, "export the stored spectra (gzoltar, csv, json)", cli_usage_export},

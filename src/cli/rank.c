@@ -7,6 +7,13 @@
  * that need it, its structure from the maps), tally (ef, ep, nf, np) in one
  * pass, score every element, rank with ties.  Only printing and option
  * handling live here.
+ *
+ * The output-mapping techniques (smap, scomb: Apollo, TECHNIQUES.md §3)
+ * also need the failure clusters (`culprit failures`): one cluster is
+ * localized at a time, its statements give S_map, and the failing tests of
+ * the other clusters are left out of F.  --cluster and --all-failures
+ * choose the failures, and --passing-sample the passing tests, for any
+ * technique or formula.
  */
 #include <getopt.h>
 #include <math.h>
@@ -17,19 +24,23 @@
 #include "cli/cli.h"
 #include "culprit/collect.h"
 #include "culprit/rank.h"
+#include "culprit/report.h"
 #include "culprit/sbfl.h"
 #include "culprit/techniques.h"
+#include "run/judgement.h"
 
 const char cli_usage_rank[] =
     "usage: culprit rank [--formula NAME] [--technique NAME] [--kind KIND|tuple|all]\n"
     "                    [--view line|element] [--ties worst|best|average] [--top N]\n"
-    "                    [--format text|csv|json]\n\n"
+    "                    [--format text|csv|json] [--threshold X] [--bonus X]\n"
+    "                    [--cluster N | --all-failures] [--passing-sample FRACTION [--seed S]]\n\n"
     "Ranks the program's elements by suspiciousness, most suspicious first.\n\n"
     "options:\n"
     "   --formula NAME    the formula (default ochiai; 'culprit formulas' lists them)\n"
     "   --technique NAME  rank with a technique instead of a plain formula: blockrank,\n"
     "                     cp, cbi, des-cbi, sober, des-sober, nearest-neighbor,\n"
-    "                     set-union, set-intersection, tuples ('culprit techniques')\n"
+    "                     set-union, set-intersection, tuples, smap, scomb\n"
+    "                     ('culprit techniques')\n"
     "   --kind KIND       line (default), block, edge, branch, return, predicate, or all;\n"
     "                     tuple: the formula over <line, branch outcome> and <line,\n"
     "                     return class> tuples, a line scoring its best tuple (the same\n"
@@ -45,12 +56,25 @@ const char cli_usage_rank[] =
     "                     ef,ep,nf,np, plus the technique's extra column if any) or json\n"
     "   --errors-as fail|pass|skip, --timeouts-as fail|pass|skip\n"
     "                     how error and timeout verdicts count (default: fail)\n"
+    "   --threshold X     scomb: a line that wrote a wrong output line is lifted when its\n"
+    "                     base score (--formula, default tarantula) is above X (0.5)\n"
+    "   --bonus X         scomb: the score it is lifted to (default 1.1)\n"
+    "   --cluster N       localize the failures of cluster N of 'culprit failures' only:\n"
+    "                     the other failing tests are left out (smap and scomb default\n"
+    "                     to cluster 1, the largest)\n"
+    "   --all-failures    pool every failing test (the default of the formulas and the\n"
+    "                     other techniques); smap blames the writers of all wrong lines\n"
+    "   --passing-sample FRACTION\n"
+    "                     use a random FRACTION (0 < FRACTION <= 1) of the passing tests\n"
+    "   --seed S          the seed of that choice (default 1): the same seed picks the\n"
+    "                     same tests\n"
     "   --program HASH    a stored program other than the current one\n"
     "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n\n"
     "Order: elements run by some failing test first, then score, then confidence\n"
     "(Tarantula), then file and line.  Infinite scores (x/0) print as inf.  Techniques\n"
     "that rank by score alone (blockrank, cp, set-intersection) skip the first rule;\n"
-    "techniques that need data the program lacks (a CFG, counts) say so and exit 2.\n";
+    "techniques that need data the program lacks (a CFG, counts, wrong output lines\n"
+    "and output records) say so and exit 2.\n";
 
 typedef struct rank_command {
     const char *formula_name, *store, *program, *technique_name;
@@ -63,6 +87,14 @@ typedef struct rank_command {
     bool top_given;
     cli_format format;
     culprit_verdict_policy policy;
+    bool formula_given;
+    culprit_output_mapping mapping; /* threshold and bonus; blamed is set after loading */
+    bool mapping_given;
+    size_t cluster; /* 1-based; 0 with all_failures or when not given */
+    bool all_failures;
+    double passing_sample; /* 0: every passing test */
+    uint64_t seed;
+    bool seed_given;
 } rank_command;
 
 static int parse_view(const char *text, rank_command *command)
@@ -77,11 +109,62 @@ static int parse_view(const char *text, rank_command *command)
     return 0;
 }
 
+/* A finite real option value. */
+static int parse_real(const char *option, const char *text, double *value)
+{
+    char *end;
+    *value = strtod(text, &end);
+    if (end == text || *end || !isfinite(*value))
+        return cli_usage_error("rank", "%s needs a number, not '%s'", option, text);
+    return 0;
+}
+
+/* The options of the output mapping and of test selection. */
+static int parse_selection_option(int option, rank_command *command)
+{
+    size_t value;
+    switch (option) {
+    case 'H':
+        command->mapping_given = true;
+        return parse_real("--threshold", optarg, &command->mapping.threshold);
+    case 'B':
+        command->mapping_given = true;
+        return parse_real("--bonus", optarg, &command->mapping.bonus);
+    case 'C':
+        if (cli_parse_count("rank", "--cluster", optarg, &command->cluster))
+            return CULPRIT_ERROR_INPUT;
+        return command->cluster ? 0 : cli_usage_error("rank", "clusters are numbered from 1");
+    case 'A':
+        command->all_failures = true;
+        return 0;
+    case 'P':
+        if (parse_real("--passing-sample", optarg, &command->passing_sample))
+            return CULPRIT_ERROR_INPUT;
+        if (!(command->passing_sample > 0 && command->passing_sample <= 1))
+            return cli_usage_error("rank", "--passing-sample needs a fraction in (0, 1], not '%s'", optarg);
+        return 0;
+    default: /* 'R' */
+        command->seed_given = true;
+        if (cli_parse_count("rank", "--seed", optarg, &value))
+            return CULPRIT_ERROR_INPUT;
+        command->seed = value;
+        return 0;
+    }
+}
+
 static int parse_option(int option, rank_command *command)
 {
     switch (option) {
+    case 'H':
+    case 'B':
+    case 'C':
+    case 'A':
+    case 'P':
+    case 'R':
+        return parse_selection_option(option, command);
     case 'f':
         command->formula_name = optarg;
+        command->formula_given = true;
         return 0;
     case 'k':
         if (strcmp(optarg, "tuple") == 0 || strcmp(optarg, "tuples") == 0) {
@@ -121,6 +204,19 @@ static int parse_option(int option, rank_command *command)
     }
 }
 
+/* Options that only make sense together. */
+static int check_combinations(const rank_command *command)
+{
+    if (command->cluster && command->all_failures)
+        return cli_usage_error("rank", "--cluster and --all-failures exclude each other");
+    if (command->seed_given && command->passing_sample == 0)
+        return cli_usage_error("rank", "--seed chooses the --passing-sample; give that too");
+    if (command->mapping_given && !(command->technique && command->technique->uses_formula &&
+                                    culprit_technique_uses_output_map(command->technique)))
+        return cli_usage_error("rank", "--threshold and --bonus apply to --technique scomb");
+    return 0;
+}
+
 static int parse_options(int argc, char **argv, rank_command *command)
 {
     static const struct option long_options[] = {
@@ -135,13 +231,21 @@ static int parse_options(int argc, char **argv, rank_command *command)
         {"timeouts-as", required_argument, NULL, 'T'},
         {"program", required_argument, NULL, 'p'},
         {"store", required_argument, NULL, 'S'},
+        {"threshold", required_argument, NULL, 'H'},
+        {"bonus", required_argument, NULL, 'B'},
+        {"cluster", required_argument, NULL, 'C'},
+        {"all-failures", no_argument, NULL, 'A'},
+        {"passing-sample", required_argument, NULL, 'P'},
+        {"seed", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     *command = (rank_command){.formula_name = "ochiai",
                               .rank = {.kind = CULPRIT_KIND_LINE},
                               .ties = CULPRIT_TIES_WORST,
-                              .policy = culprit_verdict_policy_default()};
+                              .policy = culprit_verdict_policy_default(),
+                              .mapping = culprit_output_mapping_default(),
+                              .seed = 1};
     int option;
     while ((option = getopt_long(argc, argv, "hn:f:", long_options, NULL)) != -1) {
         int parsed = parse_option(option, command);
@@ -151,10 +255,16 @@ static int parse_options(int argc, char **argv, rank_command *command)
     if (optind < argc)
         return cli_usage_error("rank", "unexpected argument '%s'", argv[optind]);
     culprit_error err;
-    if (culprit_formula_find(command->formula_name, &command->formula, &err) != 0)
-        return cli_usage_error("rank", "%s", err.message);
     if (command->technique_name && culprit_technique_find(command->technique_name, &command->technique, &err))
         return cli_usage_error("rank", "%s", err.message);
+    /* S_comb's base is Tarantula in the paper. */
+    if (!command->formula_given && culprit_technique_uses_output_map(command->technique))
+        command->formula_name = "tarantula";
+    if (culprit_formula_find(command->formula_name, &command->formula, &err) != 0)
+        return cli_usage_error("rank", "%s", err.message);
+    int checked = check_combinations(command);
+    if (checked)
+        return checked;
     if (!command->view_given)
         command->rank.view = command->rank.all_kinds || command->rank.kind == CULPRIT_KIND_LINE
                                  ? CULPRIT_VIEW_LINE
@@ -182,6 +292,8 @@ typedef struct rank_result {
     culprit_totals totals;
     culprit_technique_output output; /* empty for a plain formula */
     const char *detail_name;         /* NULL when there is no extra column */
+    bool chose_failures;             /* the failures were chosen by cluster */
+    size_t cluster;                  /* the cluster localized; 0: all of them */
 } rank_result;
 
 static double entry_detail(const rank_result *result, const culprit_ranked *entry)
@@ -248,6 +360,29 @@ static void print_text_row(const rank_command *command, const culprit_ranked *en
     printf("%6g  %8s  %-40s  ef=%u ep=%u\n", rank, score, label, entry->tally.ef, entry->tally.ep);
 }
 
+/* The output mapping's constants and how tests were chosen, so that a
+ * JSON ranking says how to reproduce it. */
+static void print_selection_json(const rank_command *command, const rank_result *result)
+{
+    if (command->technique && command->technique->uses_formula &&
+        culprit_technique_uses_output_map(command->technique)) {
+        fputs("\"threshold\": ", stdout);
+        cli_write_number(stdout, command->mapping.threshold, CLI_FORMAT_JSON);
+        fputs(", \"bonus\": ", stdout);
+        cli_write_number(stdout, command->mapping.bonus, CLI_FORMAT_JSON);
+        fputs(", ", stdout);
+    }
+    if (result->chose_failures && result->cluster)
+        printf("\"cluster\": %zu, ", result->cluster);
+    else if (result->chose_failures)
+        fputs("\"cluster\": \"all\", ", stdout);
+    if (command->passing_sample > 0) {
+        fputs("\"passing_sample\": ", stdout);
+        cli_write_number(stdout, command->passing_sample, CLI_FORMAT_JSON);
+        printf(", \"seed\": %llu, ", (unsigned long long)command->seed);
+    }
+}
+
 static void print_header(const rank_command *command, const rank_result *result)
 {
     const char *method = command->technique ? command->technique->name : command->formula.formula->name;
@@ -260,6 +395,7 @@ static void print_header(const rank_command *command, const rank_result *result)
         fputs("{", stdout);
         if (command->technique)
             printf("\"technique\": \"%s\", ", command->technique->name);
+        print_selection_json(command, result);
         printf("\"formula\": \"%s\", \"parameter\": %g, \"ties\": \"%s\", \"failing\": %u, \"passing\": %u, "
                "\"entries\": [",
                command->formula.formula->name, command->formula.parameter,
@@ -271,9 +407,33 @@ static void print_header(const rank_command *command, const rank_result *result)
     }
 }
 
+/* On a terminal: colored rows with the source text of each line (src/report/terminal.c).
+ * Returns false, to print plainly, if that cannot be done. */
+static bool print_terminal(const rank_command *command, const culprit_spectra *spectra,
+                           const rank_result *result)
+{
+    char method[128];
+    snprintf(method, sizeof method, "%s %s", command->technique ? "technique" : "formula",
+             command->technique ? command->technique->name : command->formula.formula->name);
+    culprit_terminal_options options = {
+        .top = command->top, .ties = command->ties, .method = method, .totals = result->totals};
+    culprit_terminal_detect(STDOUT_FILENO, &options);
+    culprit_sources sources;
+    culprit_error err;
+    if (culprit_sources_init(&sources, spectra, NULL, &err) != CULPRIT_OK)
+        return false;
+    bool done = culprit_terminal_write_ranking(stdout, &options, spectra, &result->ranking, &sources, &err) ==
+                CULPRIT_OK;
+    culprit_sources_free(&sources);
+    return done;
+}
+
 static void print_ranking(const rank_command *command, const culprit_spectra *spectra,
                           const rank_result *result)
 {
+    if (command->format == CLI_FORMAT_TEXT && isatty(STDOUT_FILENO) &&
+        print_terminal(command, spectra, result))
+        return;
     const culprit_ranking *ranking = &result->ranking;
     size_t count = command->top && command->top < ranking->count ? command->top : ranking->count;
     char label[4096];
@@ -333,17 +493,28 @@ static culprit_status technique_rank(const rank_command *command, const culprit_
             .graph = graph,
             .formula = command->formula,
         };
-        status = culprit_technique_rank(command->technique, &input, &command->rank, &result->output,
-                                        &result->ranking, err);
+        if (culprit_technique_uses_output_map(command->technique))
+            status = culprit_output_mapping_rank(command->technique, &input, &command->mapping,
+                                                 &command->rank, &result->output, &result->ranking, err);
+        else
+            status = culprit_technique_rank(command->technique, &input, &command->rank, &result->output,
+                                            &result->ranking, err);
         result->detail_name = command->technique->detail_name;
     }
     free(tallies);
     return status;
 }
 
-/* Loads the program, and its structure when the technique needs it. */
+static bool chooses_failures(const rank_command *command)
+{
+    return culprit_technique_uses_output_map(command->technique) || command->cluster || command->all_failures;
+}
+
+/* Loads the program, its structure when the technique needs it, and the
+ * failure clusters when failures are chosen by cluster. */
 static culprit_status load(const cli_context *context, const rank_command *command, culprit_spectra *spectra,
-                           culprit_program_graph *graph, culprit_error *err)
+                           culprit_program_graph *graph, culprit_failure_clusters *clusters,
+                           culprit_error *err)
 {
     const char *directory = cli_store_directory(context, command->store);
     culprit_store *store;
@@ -364,8 +535,53 @@ static culprit_status load(const cli_context *context, const rank_command *comma
         command->technique && (command->technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES));
     if (!status && needs_graph)
         status = culprit_program_graph_load(store, program, spectra, graph, err);
+    if (!status && chooses_failures(command))
+        status = culprit_failure_clusters_load(store, program, clusters, err);
     culprit_store_close(store);
     return status;
+}
+
+/* One line on stderr when smap/scomb picked the largest of several
+ * clusters by default: which one, and what else there is. */
+static void note_default_cluster(const rank_command *command, const culprit_failure_clusters *clusters)
+{
+    const culprit_failure_cluster *first = &clusters->clusters[0];
+    fprintf(stderr, "culprit: note: %s localizes cluster 1 of %zu (%zu test%s: %s); the others:",
+            command->technique->name, clusters->count, first->test_count, first->test_count == 1 ? "" : "s",
+            first->signature);
+    for (size_t c = 1; c < clusters->count; c++)
+        fprintf(stderr, "%s cluster %zu (%zu test%s)", c > 1 ? "," : "", c + 1,
+                clusters->clusters[c].test_count, clusters->clusters[c].test_count == 1 ? "" : "s");
+    fputs("; choose with --cluster N or pool them with --all-failures\n", stderr);
+}
+
+/* Chooses the failing tests (a cluster, or all) and, for smap and scomb,
+ * the lines S_map blames; then samples the passing tests. */
+static culprit_status select_tests(rank_command *command, culprit_spectra *spectra,
+                                   const culprit_failure_clusters *clusters, bool **blamed,
+                                   rank_result *result, culprit_error *err)
+{
+    bool mapping = culprit_technique_uses_output_map(command->technique);
+    if (chooses_failures(command)) {
+        culprit_failure_choice choice = {.cluster = command->cluster, .need_blame = mapping};
+        if (mapping && !command->cluster && !command->all_failures && clusters->count > 0)
+            choice.cluster = 1;
+        if (mapping && !(*blamed = calloc(spectra->element_count + 1, sizeof **blamed)))
+            return culprit_fail_memory(err);
+        culprit_status status =
+            culprit_output_mapping_choose(spectra, &command->policy, clusters, &choice, *blamed, NULL, err);
+        if (status)
+            return status;
+        if (mapping && !command->cluster && !command->all_failures && clusters->count > 1)
+            note_default_cluster(command, clusters);
+        command->mapping.blamed = *blamed;
+        result->chose_failures = true;
+        result->cluster = choice.cluster;
+    }
+    if (command->passing_sample > 0)
+        return culprit_sample_passing(spectra, &command->policy, command->passing_sample, command->seed, NULL,
+                                      err);
+    return CULPRIT_OK;
 }
 
 int cmd_rank(int argc, char **argv, const cli_context *context)
@@ -380,7 +596,11 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     culprit_program_graph_init(&graph);
     culprit_error err;
     rank_result result = {0};
-    culprit_status status = load(context, &command, &spectra, &graph, &err);
+    culprit_failure_clusters clusters = {0};
+    bool *blamed = NULL;
+    culprit_status status = load(context, &command, &spectra, &graph, &clusters, &err);
+    if (!status)
+        status = select_tests(&command, &spectra, &clusters, &blamed, &result, &err);
     if (!status && command.technique)
         status = technique_rank(&command, &spectra, &graph, &result, &err);
     else if (!status)
@@ -394,6 +614,8 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     }
     culprit_ranking_free(&result.ranking);
     culprit_technique_output_free(&result.output);
+    culprit_failure_clusters_free(&clusters);
+    free(blamed);
     culprit_program_graph_free(&graph);
     culprit_spectra_free(&spectra);
     return status ? cli_report(&err) : 0;

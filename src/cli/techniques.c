@@ -42,6 +42,11 @@ static void needs_text(const culprit_technique *technique, char *buffer, size_t 
             strncat(buffer, "+", size - strlen(buffer) - 1);
         strncat(buffer, names[i].name, size - strlen(buffer) - 1);
     }
+    if (culprit_technique_uses_output_map(technique)) {
+        if (buffer[0])
+            strncat(buffer, "+", size - strlen(buffer) - 1);
+        strncat(buffer, "output-map", size - strlen(buffer) - 1);
+    }
     if (technique->uses_formula) {
         if (buffer[0])
             strncat(buffer, "+", size - strlen(buffer) - 1);

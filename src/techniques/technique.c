@@ -17,12 +17,16 @@
 
 #include "techniques/technique_internal.h"
 
+/* Defined in output_mapping.c (not in technique_internal.h's list). */
+extern const culprit_technique culprit_technique_smap, culprit_technique_scomb;
+
 static const culprit_technique *const techniques[] = {
     &culprit_technique_tuples,    &culprit_technique_blockrank,
     &culprit_technique_cp,        &culprit_technique_cbi,
     &culprit_technique_des_cbi,   &culprit_technique_sober,
     &culprit_technique_des_sober, &culprit_technique_nearest_neighbor,
     &culprit_technique_set_union, &culprit_technique_set_intersection,
+    &culprit_technique_smap,      &culprit_technique_scomb,
 };
 
 size_t culprit_technique_count(void)

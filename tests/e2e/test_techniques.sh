@@ -15,7 +15,7 @@ for t in $TECHNIQUES; do expect_contains "$WORK/out" "$t"; done
 expect_contains "$WORK/out" "COMPSAC 2011"
 run 0 "$CULPRIT" techniques --format csv
 expect_contains "$WORK/out" "name,title,needs,summary,reference"
-expect_line_count "$WORK/out" 11
+expect_line_count "$WORK/out" 13 # header + 12 techniques (smap and scomb included)
 run 0 "$CULPRIT" techniques --format json
 expect_contains "$WORK/out" '"name": "blockrank"'
 run 2 "$CULPRIT" techniques --format xml

@@ -1,0 +1,416 @@
+#!/bin/bash
+# Instrumentation overhead (issue 3): wall time of CPU-bound workloads built
+# six ways, measured side by side in one run, as ratios to the native build.
+# usage: bench/overhead.sh BUILD_DIR        (bench/run.sh calls it last)
+#
+# BUILD_DIR holds culprit-cc and libculprit-rt.a (make all).  The variants:
+#
+#   native  clang-14 -O2                       (the baseline: culprit-cc is clang)
+#   gcc     gcc -O2                            (the baseline of gcov, for reference)
+#   gcov    gcc -O2 --coverage                 .gcda files written at exit
+#   llvm    clang-14 -O2 -fprofile-instr-generate -fcoverage-mapping
+#                                              LLVM_PROFILE_FILE set, .profraw written
+#   light   culprit-cc --coverage=lines -O2    CULPRIT_COLLECT_DIR set, dumps written
+#   full    culprit-cc -O2                     CULPRIT_COLLECT_DIR set, dumps written
+#
+# The workloads:
+#
+#   minivm  bench/workloads/minivm.c, written for this benchmark: an
+#           assembler and bytecode interpreter, a hash table, a merge sort
+#   gzip    gzip -9 of 8 MB of generated text, then gunzip of the result
+#   bzip2   bzip2 -9 of the same text, then bunzip2
+#   lua     lua5.4 running bench/workloads/bench.lua (calls, metatables, GC,
+#           string patterns, table.sort)
+#
+# gzip, bzip2 and lua5.4 are the upstream sources of Debian's source
+# packages, fetched once with `apt-get source --download-only` (Debian's
+# packaging patches are not applied: they change the build, not the code
+# that runs).  Sources, generated data and the builds are cached under
+# ${CULPRIT_BENCH_CACHE:-$HOME/.cache/culprit-bench}; a build is redone when
+# its compiler (for culprit: the culprit-cc and runtime files) or its recipe
+# changes.  Without network to Debian the real programs are skipped with a
+# message and minivm still runs.
+#
+# Every (workload, variant) runs CULPRIT_BENCH_RUNS times (default 5),
+# round-robin: one run of each variant in turn (the order rotates each
+# round), so that load from other users of the machine spreads over all
+# variants.  The table gives the median wall time and the median CPU time
+# (user + sys) and their ratios to native.  Each variant's output is checked
+# against native's, and each instrumented run is checked to have written its
+# coverage files.  Exits 0 when targets are missed (a finding, not a
+# failure), 1 when a build fails, a run fails or outputs differ.
+#
+# Environment: CULPRIT_BENCH_RUNS, CULPRIT_BENCH_CACHE,
+# CULPRIT_BENCH_WORKLOADS (default "minivm gzip bzip2 lua"),
+# CULPRIT_BENCH_OFFLINE=1 (never call apt-get).
+set -u
+
+build=${1:?usage: bench/overhead.sh BUILD_DIR}
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+build=$(cd "$build" && pwd) || exit 1
+culprit_cc=$build/culprit-cc
+runtime=$build/libculprit-rt.a
+runs=${CULPRIT_BENCH_RUNS:-5}
+cache=${CULPRIT_BENCH_CACHE:-$HOME/.cache/culprit-bench}
+workloads=${CULPRIT_BENCH_WORKLOADS:-minivm gzip bzip2 lua}
+variants="native gcc gcov llvm light full"
+clang=${CULPRIT_CLANG:-clang-14}
+jobs=$(nproc 2>/dev/null || echo 2)
+# Bump when a build recipe below changes, so cached builds are redone.
+recipe=1
+
+minivm_scale=15
+lua_scale=20
+text_megabytes=8
+
+for program in "$culprit_cc" "$runtime"; do
+    [ -e "$program" ] || { echo "bench/overhead.sh: $program is not built" >&2; exit 1; }
+done
+for tool in "$clang" gcc make tar; do
+    command -v "$tool" >/dev/null || { echo "bench/overhead.sh: $tool is not installed" >&2; exit 1; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/culprit-overhead.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
+mkdir -p "$cache/src" "$cache/build" "$cache/data" || exit 1
+
+say() { printf '%s\n' "$*"; }
+fail() { say "bench/overhead.sh: $*" >&2; exit 1; }
+
+# ---- variants -------------------------------------------------------------------------------
+
+variant_cc() {
+    case $1 in
+    native | llvm) say "$clang" ;;
+    gcc | gcov) say gcc ;;
+    light) say "$culprit_cc --coverage=lines" ;;
+    full) say "$culprit_cc" ;;
+    esac
+}
+
+variant_cflags() {
+    case $1 in
+    gcov) say "-O2 --coverage" ;;
+    llvm) say "-O2 -fprofile-instr-generate -fcoverage-mapping" ;;
+    *) say "-O2" ;;
+    esac
+}
+
+variant_ldflags() {
+    case $1 in
+    gcov) say "--coverage" ;;
+    llvm) say "-fprofile-instr-generate" ;;
+    *) say "" ;;
+    esac
+}
+
+# What a build depends on besides its sources: the compiler's identity.
+variant_key() {
+    case $1 in
+    light | full) cksum "$culprit_cc" "$runtime" "$here/overhead.sh" 2>/dev/null | awk '{ printf "%s ", $1 }'
+        "$clang" --version | head -n 1 ;;
+    native | llvm) "$clang" --version | head -n 1 ;;
+    *) gcc --version | head -n 1 ;;
+    esac
+    say "recipe $recipe $(variant_cflags "$1") / $(variant_ldflags "$1")"
+}
+
+# ---- sources ---------------------------------------------------------------------------------
+
+# upstream_tarball PACKAGE: the downloaded PACKAGE_VERSION.orig.tar.*, if any.
+upstream_tarball() {
+    for file in "$cache/src/$1"_*.orig.tar.*; do
+        case $file in *.asc) ;; *) [ -f "$file" ] && say "$file" && return 0 ;; esac
+    done
+    return 1
+}
+
+# fetch PACKAGE: unpacks the upstream tarball of a Debian source package into
+# $cache/src/PACKAGE.tree, downloading it once.
+fetch() {
+    tarball=$(upstream_tarball "$1")
+    if [ -z "$tarball" ]; then
+        if [ "${CULPRIT_BENCH_OFFLINE:-0}" = 1 ]; then
+            say "  $1: not in $cache/src and CULPRIT_BENCH_OFFLINE=1: skipped"
+            return 1
+        fi
+        if ! (cd "$cache/src" && apt-get source --download-only "$1") >"$work/fetch.log" 2>&1; then
+            say "  $1: apt-get source --download-only $1 failed (no network to Debian, or no deb-src"
+            say "  line in /etc/apt/sources.list*): $1 is skipped.  Last lines of its output:"
+            tail -n 3 "$work/fetch.log" | sed 's/^/    /'
+            return 1
+        fi
+        tarball=$(upstream_tarball "$1")
+        [ -n "$tarball" ] || { say "  $1: apt-get source left no upstream tarball: skipped"; return 1; }
+    fi
+    if [ ! -d "$cache/src/$1.tree" ]; then
+        rm -rf "$cache/src/$1.tmp"
+        if ! mkdir -p "$cache/src/$1.tmp" || ! tar -xf "$tarball" -C "$cache/src/$1.tmp" ||
+            ! mv "$cache/src/$1.tmp"/* "$cache/src/$1.tree"; then
+            say "  $1: could not unpack $tarball: skipped"
+            return 1
+        fi
+        rmdir "$cache/src/$1.tmp"
+    fi
+    say "  $1: $(basename "$tarball") (Debian source package $1)"
+}
+
+# ---- builds ----------------------------------------------------------------------------------
+
+# build_one WORKLOAD VARIANT DIR: builds the workload's program into DIR.
+build_one() {
+    w=$1 v=$2 dir=$3
+    cc=$(variant_cc "$v") cflags=$(variant_cflags "$v") ldflags=$(variant_ldflags "$v")
+    case $w in
+    minivm)
+        mkdir -p "$dir" && cp "$here/workloads/minivm.c" "$dir/" || return 1
+        # $cc, $cflags and $ldflags are word lists.
+        # shellcheck disable=SC2086
+        (cd "$dir" && $cc $cflags -o minivm minivm.c $ldflags)
+        ;;
+    bzip2)
+        cp -R "$cache/src/bzip2.tree" "$dir" &&
+            make -C "$dir" -j"$jobs" CC="$cc" CFLAGS="$cflags -D_FILE_OFFSET_BITS=64" LDFLAGS="$ldflags" bzip2
+        ;;
+    lua)
+        cp -R "$cache/src/lua5.4.tree" "$dir" &&
+            make -C "$dir/src" -j"$jobs" linux-noreadline CC="$cc -std=gnu99" \
+                CFLAGS="$cflags -Wall -DLUA_COMPAT_5_3 -DLUA_USE_LINUX" MYLDFLAGS="$ldflags"
+        ;;
+    gzip)
+        mkdir -p "$dir" &&
+            (cd "$dir" && "$cache/src/gzip.tree/configure" --quiet --disable-dependency-tracking \
+                CC="$cc" CFLAGS="$cflags" LDFLAGS="$ldflags") &&
+            make -C "$dir" -j"$jobs"
+        ;;
+    esac
+}
+
+# The program a workload's variant runs (relative to its build directory).
+program_of() {
+    case $1 in
+    minivm) say minivm ;;
+    bzip2) say bzip2 ;;
+    lua) say src/lua ;;
+    gzip) say gzip ;;
+    esac
+}
+
+# ensure_built WORKLOAD VARIANT: a cached build, redone when its key changed.
+ensure_built() {
+    dir=$cache/build/$1/$2
+    key="$(variant_key "$2")"
+    [ "$1" = minivm ] && key="$key $(cksum <"$here/workloads/minivm.c")"
+    if [ -f "$dir/.culprit-bench-key" ] && [ "$(cat "$dir/.culprit-bench-key")" = "$key" ] &&
+        [ -x "$dir/$(program_of "$1")" ]; then
+        return 0
+    fi
+    rm -rf "$dir" && mkdir -p "$cache/build/$1"
+    start=$(date +%s)
+    if ! build_one "$1" "$2" "$dir" >"$work/build.log" 2>&1; then
+        say "bench/overhead.sh: building $1 ($2) failed; the end of the log:" >&2
+        tail -n 25 "$work/build.log" >&2
+        return 1
+    fi
+    [ -x "$dir/$(program_of "$1")" ] || { say "bench/overhead.sh: $1 ($2) built no program" >&2; return 1; }
+    say "$key" >"$dir/.culprit-bench-key"
+    say "  built $1 ($2) in $(($(date +%s) - start)) s"
+}
+
+# ---- data ------------------------------------------------------------------------------------
+
+text=$cache/data/text-$text_megabytes.txt
+make_data() {
+    if [ ! -s "$text" ] || [ "$cache/data/gentext" -ot "$here/workloads/gentext.c" ]; then
+        "$clang" -O2 -o "$cache/data/gentext" "$here/workloads/gentext.c" &&
+            "$cache/data/gentext" "$text_megabytes" >"$text.tmp" && mv "$text.tmp" "$text"
+    fi
+}
+
+# ---- one run ---------------------------------------------------------------------------------
+
+# run_workload WORKLOAD DIR OUT: the timed commands; output to OUT, OUT.2.
+run_workload() {
+    program=$2/$(program_of "$1")
+    case $1 in
+    minivm) "$program" "$minivm_scale" >"$3" ;;
+    gzip) "$program" -9 -c "$text" >"$3" && "$program" -dc "$3" >"$3.2" ;;
+    bzip2) "$program" -9 -c "$text" >"$3" && "$program" -dc "$3" >"$3.2" ;;
+    lua) "$program" "$here/workloads/bench.lua" "$lua_scale" >"$3" ;;
+    esac
+}
+
+# The coverage files a variant's run writes, for the check that collection was on.
+coverage_files() {
+    case $1 in
+    gcov) find "$cache/build/$2/gcov" -name '*.gcda' | wc -l ;;
+    llvm) find "$work/profile" -name '*.profraw' | wc -l ;;
+    light | full) find "$work/collect" -name '*.dump' | wc -l ;;
+    *) say 0 ;;
+    esac
+}
+
+# timed_run WORKLOAD VARIANT: one run in the variant's configuration; appends
+# "workload variant real user sys" to $work/times.
+timed_run() {
+    w=$1 v=$2 dir=$cache/build/$1/$2
+    # Untimed: a clean slate for the coverage files, as for a fresh test run.
+    rm -rf "$work/collect" "$work/profile" && mkdir -p "$work/collect" "$work/profile"
+    [ "$v" = gcov ] && find "$dir" -name '*.gcda' -exec rm -f {} +
+    out=$work/out.$w.$v
+    TIMEFORMAT='%3R %3U %3S'
+    case $v in
+    gcov) { time run_workload "$w" "$dir" "$out" 2>"$work/stderr"; } 2>"$work/time" ;;
+    llvm) { time LLVM_PROFILE_FILE="$work/profile/%p.profraw" \
+        run_workload "$w" "$dir" "$out" 2>"$work/stderr"; } 2>"$work/time" ;;
+    light | full) { time CULPRIT_COLLECT_DIR="$work/collect" \
+        run_workload "$w" "$dir" "$out" 2>"$work/stderr"; } 2>"$work/time" ;;
+    *) { time run_workload "$w" "$dir" "$out" 2>"$work/stderr"; } 2>"$work/time" ;;
+    esac
+    status=$?
+    if [ $status -ne 0 ]; then
+        say "bench/overhead.sh: $w ($v) failed with status $status:" >&2
+        cat "$work/stderr" >&2
+        return 1
+    fi
+    say "$w $v $(tail -n 1 "$work/time")" >>"$work/times"
+    if [ ! -f "$work/checked.$w.$v" ]; then # first run: check output and coverage files
+        : >"$work/checked.$w.$v"
+        sum=$(cat "$out" "$out.2" 2>/dev/null | cksum)
+        if [ "$v" = native ]; then
+            say "$sum" >"$work/expected.$w"
+        elif [ "$sum" != "$(cat "$work/expected.$w")" ]; then
+            say "bench/overhead.sh: $w ($v) printed something else than native" >&2
+            return 1
+        fi
+        files=$(coverage_files "$v" "$w")
+        case $v in
+        native | gcc) ;;
+        *) [ "$files" -gt 0 ] || { say "bench/overhead.sh: $w ($v) wrote no coverage files" >&2; return 1; } ;;
+        esac
+        say "$w $v $files" >>"$work/coverage-files"
+    fi
+    return 0
+}
+
+# ---- main ------------------------------------------------------------------------------------
+
+say "== instrumentation overhead (issue 3)"
+say "clang:   $("$clang" --version | head -n 1)"
+say "gcc:     $(gcc --version | head -n 1)"
+say "cache:   $cache"
+say "runs:    $runs per (workload, variant), round-robin; medians"
+say
+
+say "-- sources"
+selected=""
+for w in $workloads; do
+    case $w in
+    minivm) selected="$selected $w" ;;
+    gzip | bzip2) fetch "$w" && selected="$selected $w" ;;
+    lua) fetch lua5.4 && selected="$selected $w" ;;
+    *) fail "unknown workload $w" ;;
+    esac
+done
+make_data || fail "could not generate $text"
+say
+
+say "-- builds (cached in $cache/build)"
+for w in $selected; do
+    for v in $variants; do
+        ensure_built "$w" "$v" || exit 1
+    done
+done
+say "  all builds ready"
+say
+
+say "-- runs"
+: >"$work/times"
+: >"$work/coverage-files"
+# shellcheck disable=SC2086 # a word list
+set -- $variants
+variant_count=$#
+round=0
+while [ $round -lt "$runs" ]; do
+    for w in $selected; do
+        # Rotate the variant order each round.
+        i=0
+        while [ $i -lt "$variant_count" ]; do
+            k=$(((i + round) % variant_count + 1))
+            eval "v=\${$k}"
+            timed_run "$w" "$v" || exit 1
+            i=$((i + 1))
+        done
+    done
+    round=$((round + 1))
+    say "  round $round of $runs done"
+done
+say
+
+# ---- report ----------------------------------------------------------------------------------
+
+awk -v variants="$variants" -v workloads="$selected" '
+function median(list, n,    a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ wall[$1, $2] = wall[$1, $2] " " $3; cpu[$1, $2] = cpu[$1, $2] " " ($4 + $5) }
+END {
+    nv = split(variants, v, " "); nw = split(workloads, w, " ")
+    names["native"] = "native"; names["gcc"] = "gcc -O2"; names["gcov"] = "gcov"
+    names["llvm"] = "llvm cov"; names["light"] = "light"; names["full"] = "full"
+    for (i = 1; i <= nw; i++) for (j = 1; j <= nv; j++) {
+        mw[w[i], v[j]] = median(wall[w[i], v[j]]); mc[w[i], v[j]] = median(cpu[w[i], v[j]])
+    }
+    for (pass = 1; pass <= 2; pass++) {
+        if (pass == 1) print "wall time, median (s), and ratio to native (clang-14 -O2):"
+        else print "CPU time (user + sys), median (s), and ratio to native:"
+        printf "  %-8s", "workload"
+        for (j = 1; j <= nv; j++) printf " %15s", names[v[j]]
+        printf "\n"
+        for (j = 1; j <= nv; j++) logsum[j] = 0
+        for (i = 1; i <= nw; i++) {
+            printf "  %-8s", w[i]
+            for (j = 1; j <= nv; j++) {
+                t = pass == 1 ? mw[w[i], v[j]] : mc[w[i], v[j]]
+                base = pass == 1 ? mw[w[i], "native"] : mc[w[i], "native"]
+                r = base > 0 ? t / base : 0
+                logsum[j] += log(r > 0 ? r : 1)
+                if (v[j] == "native") printf " %15.3f", t
+                else printf " %8.3f %5.2fx", t, r
+                if (pass == 1) ratio[w[i], v[j]] = r
+                else cratio[w[i], v[j]] = r
+            }
+            printf "\n"
+        }
+        printf "  %-8s", "geomean"
+        for (j = 1; j <= nv; j++) {
+            g = exp(logsum[j] / nw)
+            if (v[j] == "native") printf " %15s", ""
+            else printf " %14.2fx", g
+            if (pass == 1) gratio[v[j]] = g
+        }
+        printf "\n\n"
+    }
+    print "machine-readable: overhead,workload,variant,wall_median_s,cpu_median_s,wall_ratio,cpu_ratio"
+    for (i = 1; i <= nw; i++) for (j = 1; j <= nv; j++)
+        printf "overhead,%s,%s,%.3f,%.3f,%.3f,%.3f\n", w[i], v[j], mw[w[i], v[j]], mc[w[i], v[j]],
+            ratio[w[i], v[j]], cratio[w[i], v[j]]
+    print ""
+    print "== targets (issue 3; wall-time ratios to native, per workload and geometric mean)"
+    for (i = 1; i <= nw + 1; i++) {
+        name = i <= nw ? w[i] : "geomean"
+        light = i <= nw ? ratio[w[i], "light"] : gratio["light"]
+        gcov = i <= nw ? ratio[w[i], "gcov"] : gratio["gcov"]
+        full = i <= nw ? ratio[w[i], "full"] : gratio["full"]
+        printf "  %-8s %s light <= 1.2x native: %.2fx   %s light <= gcov: %.2fx vs %.2fx   %s full <= 2x native: %.2fx\n",
+            name, light <= 1.2 ? "PASS" : "MISS", light, light <= gcov ? "PASS" : "MISS", light, gcov,
+            full <= 2 ? "PASS" : "MISS", full
+    }
+}' "$work/times"
+say
+say "coverage files written by the first run of each instrumented variant (workload variant count):"
+grep -v ' native \| gcc ' "$work/coverage-files" | sed 's/^/  /' | paste -sd ' ' | fold -s -w 100
+exit 0

@@ -1,0 +1,495 @@
+/*
+ * report.c - `culprit report`: the ranking as an HTML heat map, SARIF 2.1.0
+ * or JSON (docs/report.md).
+ *
+ * The report is computed for several formulas and techniques at once, so
+ * the page can switch between them: by default Ochiai, Tarantula and DStar,
+ * and every technique the stored program has the data for.  Tests, failure
+ * clusters and output maps come from the judgements in the store.  The
+ * writers are the library's (src/report/); this file loads, computes and
+ * frees.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/judged.h"
+#include "culprit/report.h"
+#include "culprit/sbfl.h"
+#include "culprit/techniques.h"
+
+#define REPORT_VERSION "0.1.0"
+
+const char cli_usage_report[] =
+    "usage: culprit report [--html DIR] [--sarif FILE] [--json[=FILE]] [--formula NAME]...\n"
+    "                      [--technique NAME|none]... [--source-root DIR] [--top N]\n"
+    "                      [--threshold SCORE] [--ties worst|best|average] [--program HASH]\n"
+    "                      [--store DIR]\n\n"
+    "Writes the line ranking of the program for developers and tools.\n\n"
+    "outputs (at least one):\n"
+    "   --html DIR        DIR/index.html: every source file with each line colored by\n"
+    "                     suspiciousness (hue, green to red) and confidence (brightness),\n"
+    "                     the ranked list, a summary per file, the tests with verdicts\n"
+    "                     and failure clusters, the output map of failing tests, and a\n"
+    "                     switch between the formulas and techniques; one file, no\n"
+    "                     network, opens from file://\n"
+    "   --sarif FILE      SARIF 2.1.0 for GitHub code scanning and SARIF viewers: one\n"
+    "                     result per line in the top N or scoring at least the threshold,\n"
+    "                     one rule per formula or technique ('-' for stdout)\n"
+    "   --json[=FILE]     the JSON document of docs/report-schema.json (stdout without\n"
+    "                     FILE)\n\n"
+    "options:\n"
+    "   --formula NAME    a formula to rank with (repeatable, or comma-separated);\n"
+    "                     default ochiai, tarantula and dstar\n"
+    "   --technique NAME  a technique to rank with (repeatable); default every technique\n"
+    "                     the stored program has the data for; 'none' for none\n"
+    "   --source-root DIR where the program's relative source paths are (default: the\n"
+    "                     current directory); SARIF locations are relative to it\n"
+    "   --top N           SARIF: the first N lines of each ranking (default 10)\n"
+    "   --threshold SCORE SARIF: also every line scoring at least SCORE\n"
+    "   --ties POLICY     the rank shown for tied lines (default worst)\n"
+    "   --errors-as fail|pass|skip, --timeouts-as fail|pass|skip\n"
+    "                     how error and timeout verdicts count (default: fail)\n"
+    "   --program HASH    a stored program other than the current one\n"
+    "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n\n"
+    "Missing source files are reported, and their lines ranked without text.  Each path\n"
+    "written is printed on stdout.\n";
+
+enum { MAX_METHODS = 64, MAX_OUTPUT_MAPS = 20 };
+
+typedef struct report_command {
+    const char *html, *sarif, *json, *source_root, *store, *program;
+    bool json_given, techniques_given, no_techniques;
+    size_t formula_count, technique_count;
+    const char *formula_names[MAX_METHODS];
+    const culprit_technique *techniques[MAX_METHODS];
+    culprit_sarif_options sarif_options;
+    culprit_tie_policy ties;
+    culprit_verdict_policy policy;
+} report_command;
+
+/* Everything loaded and computed, freed by report_data_free. */
+typedef struct report_data {
+    culprit_spectra spectra;
+    culprit_program_graph graph;
+    culprit_failure_clusters failures;
+    bool has_failures;
+    culprit_tally *tallies;
+    size_t method_count;
+    culprit_report_method methods[MAX_METHODS];
+    char method_names[MAX_METHODS][64];
+    size_t output_count;
+    culprit_output_map maps[MAX_OUTPUT_MAPS];
+    culprit_report_output outputs[MAX_OUTPUT_MAPS];
+    culprit_sources sources;
+    char hash[65];
+    char root[PATH_MAX];
+    culprit_report report;
+} report_data;
+
+static int add_formulas(report_command *command, char *list)
+{
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        if (command->formula_count == MAX_METHODS)
+            return cli_usage_error("report", "too many formulas");
+        culprit_formula_choice choice;
+        culprit_error err;
+        if (culprit_formula_find(name, &choice, &err))
+            return cli_usage_error("report", "%s", err.message);
+        command->formula_names[command->formula_count++] = name;
+    }
+    return 0;
+}
+
+static int add_technique(report_command *command, const char *name)
+{
+    command->techniques_given = true;
+    if (strcmp(name, "none") == 0) {
+        command->no_techniques = true;
+        return 0;
+    }
+    culprit_error err;
+    if (command->technique_count == MAX_METHODS)
+        return cli_usage_error("report", "too many techniques");
+    if (culprit_technique_find(name, &command->techniques[command->technique_count], &err))
+        return cli_usage_error("report", "%s", err.message);
+    command->technique_count++;
+    return 0;
+}
+
+static int parse_threshold(report_command *command, const char *text)
+{
+    char *end;
+    double value = strtod(text, &end);
+    if (end == text || *end || isnan(value))
+        return cli_usage_error("report", "--threshold expects a number, not '%s'", text);
+    command->sarif_options.has_threshold = true;
+    command->sarif_options.threshold = value;
+    return 0;
+}
+
+/* --json takes an optional FILE, also as the next argument ("--json out.json"). */
+static void parse_json(report_command *command, int argc, char **argv)
+{
+    command->json_given = true;
+    command->json = optarg;
+    if (!optarg && optind < argc && argv[optind][0] != '-')
+        command->json = argv[optind++];
+}
+
+static int parse_option(int option, report_command *command, int argc, char **argv)
+{
+    switch (option) {
+    case 'H':
+        command->html = optarg;
+        return 0;
+    case 's':
+        command->sarif = optarg;
+        return 0;
+    case 'j':
+        parse_json(command, argc, argv);
+        return 0;
+    case 'f':
+        return add_formulas(command, optarg);
+    case 'q':
+        return add_technique(command, optarg);
+    case 'r':
+        command->source_root = optarg;
+        return 0;
+    case 'n':
+        return cli_parse_count("report", "--top", optarg, &command->sarif_options.top);
+    case 'x':
+        return parse_threshold(command, optarg);
+    case 't':
+        return cli_parse_ties("report", optarg, &command->ties);
+    case 'E':
+        return cli_parse_outcome("report", "--errors-as", optarg, &command->policy.error_as);
+    case 'T':
+        return cli_parse_outcome("report", "--timeouts-as", optarg, &command->policy.timeout_as);
+    case 'p':
+        command->program = optarg;
+        return 0;
+    case 'S':
+        command->store = optarg;
+        return 0;
+    case 'h':
+        cli_print_usage("report", stdout);
+        return -1;
+    default:
+        return cli_usage_error("report", "bad option");
+    }
+}
+
+static int parse_options(int argc, char **argv, report_command *command)
+{
+    static const struct option long_options[] = {
+        {"html", required_argument, NULL, 'H'},
+        {"sarif", required_argument, NULL, 's'},
+        {"json", optional_argument, NULL, 'j'},
+        {"formula", required_argument, NULL, 'f'},
+        {"technique", required_argument, NULL, 'q'},
+        {"source-root", required_argument, NULL, 'r'},
+        {"top", required_argument, NULL, 'n'},
+        {"threshold", required_argument, NULL, 'x'},
+        {"ties", required_argument, NULL, 't'},
+        {"errors-as", required_argument, NULL, 'E'},
+        {"timeouts-as", required_argument, NULL, 'T'},
+        {"program", required_argument, NULL, 'p'},
+        {"store", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    *command = (report_command){
+        .ties = CULPRIT_TIES_WORST, .policy = culprit_verdict_policy_default(), .sarif_options = {.top = 10}};
+    int option;
+    while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+        int parsed = parse_option(option, command, argc, argv);
+        if (parsed)
+            return parsed;
+    }
+    if (optind < argc)
+        return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+    if (!command->html && !command->sarif && !command->json_given)
+        return cli_usage_error("report", "say what to write: --html DIR, --sarif FILE or --json");
+    if (command->formula_count == 0 && !command->techniques_given) {
+        static char defaults[] = "ochiai,tarantula,dstar";
+        return add_formulas(command, defaults);
+    }
+    return 0;
+}
+
+/* ---- computing the rankings ---- */
+
+/* Takes ownership of ranking. */
+static culprit_status add_method(report_data *data, culprit_ranking ranking, const char *name,
+                                 const char *title, const char *kind, const char *definition,
+                                 const char *reference, culprit_error *err)
+{
+    culprit_report_method *method = &data->methods[data->method_count];
+    snprintf(data->method_names[data->method_count], sizeof data->method_names[0], "%s", name);
+    *method = (culprit_report_method){.name = data->method_names[data->method_count],
+                                      .title = title,
+                                      .kind = kind,
+                                      .definition = definition,
+                                      .reference = reference,
+                                      .ranking = ranking};
+    data->method_count++;
+    return culprit_report_suspiciousness(&method->ranking, &method->suspiciousness, err);
+}
+
+static culprit_status rank_formula(report_data *data, const char *name, const culprit_rank_options *options,
+                                   culprit_error *err)
+{
+    culprit_formula_choice choice;
+    culprit_status status = culprit_formula_find(name, &choice, err);
+    size_t n = data->spectra.element_count + 1;
+    double *scores = malloc(n * sizeof *scores), *confidence = malloc(n * sizeof *confidence);
+    if (!status && (!scores || !confidence))
+        status = culprit_fail_memory(err);
+    culprit_ranking ranking = {0};
+    if (!status) {
+        culprit_formula_score_all(&choice, data->tallies, data->spectra.element_count, scores, confidence);
+        status = culprit_rank(&data->spectra, data->tallies, scores,
+                              choice.formula->has_confidence ? confidence : NULL, options, &ranking, err);
+    }
+    free(scores);
+    free(confidence);
+    if (status)
+        return status;
+    char label[64];
+    if (choice.formula->takes_parameter && choice.parameter != choice.formula->default_parameter)
+        snprintf(label, sizeof label, "%s%g", choice.formula->name, choice.parameter);
+    else
+        snprintf(label, sizeof label, "%s", choice.formula->name);
+    return add_method(data, ranking, label, choice.formula->title, "formula", choice.formula->definition,
+                      choice.formula->reference, err);
+}
+
+static culprit_status rank_technique(report_data *data, const culprit_technique *technique,
+                                     const culprit_technique_input *input,
+                                     const culprit_rank_options *options, culprit_error *err)
+{
+    culprit_technique_output output = {0};
+    culprit_ranking ranking = {0};
+    culprit_status status = culprit_technique_rank(technique, input, options, &output, &ranking, err);
+    culprit_technique_output_free(&output);
+    if (status)
+        return status;
+    return add_method(data, ranking, technique->name, technique->title, "technique", technique->summary,
+                      technique->reference, err);
+}
+
+/* The techniques to run: the ones asked for (each must have its data), or
+ * by default every one whose data the program has. */
+static culprit_status rank_techniques(report_data *data, const report_command *command,
+                                      const culprit_rank_options *options, culprit_totals totals,
+                                      culprit_error *err)
+{
+    culprit_formula_choice base;
+    culprit_status status =
+        culprit_formula_find(command->formula_count ? command->formula_names[0] : "ochiai", &base, err);
+    culprit_technique_input input = {.spectra = &data->spectra,
+                                     .tallies = data->tallies,
+                                     .totals = totals,
+                                     .policy = command->policy,
+                                     .graph = &data->graph,
+                                     .formula = base};
+    bool all = !command->techniques_given;
+    size_t count = all ? culprit_technique_count() : command->technique_count;
+    for (size_t i = 0; !status && !command->no_techniques && i < count; i++) {
+        const culprit_technique *technique = all ? culprit_technique_at(i) : command->techniques[i];
+        culprit_error ignored;
+        if (all && culprit_technique_check(technique, &input, &ignored) != CULPRIT_OK)
+            continue;
+        if (data->method_count == MAX_METHODS)
+            break;
+        status = rank_technique(data, technique, &input, options, err);
+        /* By default, a technique that finds its data missing only leaves the page. */
+        if (all && status == CULPRIT_ERROR_INPUT)
+            status = CULPRIT_OK;
+    }
+    return status;
+}
+
+static culprit_status rank_all(report_data *data, const report_command *command, culprit_error *err)
+{
+    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE};
+    culprit_totals totals;
+    data->tallies = malloc((data->spectra.element_count + 1) * sizeof *data->tallies);
+    if (!data->tallies)
+        return culprit_fail_memory(err);
+    culprit_status status =
+        culprit_spectra_tally(&data->spectra, &command->policy, data->tallies, &totals, err);
+    for (size_t i = 0; !status && i < command->formula_count; i++)
+        status = rank_formula(data, command->formula_names[i], &options, err);
+    if (!status)
+        status = rank_techniques(data, command, &options, totals, err);
+    data->report.totals = totals;
+    return status;
+}
+
+/* ---- loading ---- */
+
+/* The output map of the first test of each cluster, when it has records. */
+static void load_output_maps(report_data *data, culprit_store *store, int64_t program)
+{
+    for (size_t c = 0; c < data->failures.count && data->output_count < MAX_OUTPUT_MAPS; c++) {
+        const culprit_failure_cluster *cluster = &data->failures.clusters[c];
+        const char *name = data->failures.records.tests[cluster->tests[0]].name;
+        culprit_output_map *map = &data->maps[data->output_count];
+        culprit_error ignored;
+        if (culprit_output_statements(store, program, name, map, &ignored) != CULPRIT_OK)
+            continue;
+        if (!map->output.has_records || map->line_count == 0) {
+            culprit_output_map_free(map);
+            continue;
+        }
+        data->outputs[data->output_count++] = (culprit_report_output){.test = name, .map = map};
+    }
+}
+
+static culprit_status load(const cli_context *context, const report_command *command, report_data *data,
+                           culprit_error *err)
+{
+    const char *directory = cli_store_directory(context, command->store);
+    culprit_store *store = NULL;
+    int64_t program = 0;
+    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, &store, err);
+    if (status)
+        return status;
+    if (command->program)
+        status = culprit_store_find_program(store, command->program, &program, err);
+    else
+        status = culprit_store_current_program(store, &program, err);
+    if (!status && program == 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "the store %s holds no program yet; import or run tests first", directory);
+    if (!status)
+        status = culprit_store_load(store, program, &data->spectra, err);
+    if (!status)
+        status = culprit_program_graph_load(store, program, &data->spectra, &data->graph, err);
+    if (!status) {
+        culprit_error ignored;
+        data->has_failures = culprit_failure_clusters_load(store, program, &data->failures, &ignored) == 0;
+        if (data->has_failures)
+            load_output_maps(data, store, program);
+    }
+    culprit_store_close(store);
+    return status;
+}
+
+static void report_data_free(report_data *data)
+{
+    for (size_t m = 0; m < data->method_count; m++) {
+        culprit_ranking_free(&data->methods[m].ranking);
+        free(data->methods[m].suspiciousness);
+    }
+    for (size_t o = 0; o < data->output_count; o++)
+        culprit_output_map_free(&data->maps[o]);
+    if (data->has_failures)
+        culprit_failure_clusters_free(&data->failures);
+    culprit_sources_free(&data->sources);
+    free(data->tallies);
+    culprit_program_graph_free(&data->graph);
+    culprit_spectra_free(&data->spectra);
+}
+
+/* ---- writing ---- */
+
+static culprit_status open_output(const char *path, FILE **out, culprit_error *err)
+{
+    *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!*out)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot write %s", path);
+    return CULPRIT_OK;
+}
+
+static culprit_status close_output(FILE *out, const char *path, culprit_status status, culprit_error *err)
+{
+    bool failed = ferror(out) != 0;
+    if (out != stdout && fclose(out) != 0)
+        failed = true;
+    if (!status && failed)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s", path);
+    if (!status && out != stdout)
+        printf("%s\n", path);
+    return status;
+}
+
+static culprit_status write_outputs(const report_command *command, report_data *data, culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    FILE *out;
+    if (command->json_given && !(status = open_output(command->json ? command->json : "-", &out, err)))
+        status = close_output(out, command->json ? command->json : "-",
+                              culprit_report_write_json(out, &data->report, false, err), err);
+    if (!status && command->sarif && !(status = open_output(command->sarif, &out, err)))
+        status =
+            close_output(out, command->sarif,
+                         culprit_report_write_sarif(out, &data->report, &command->sarif_options, err), err);
+    if (!status && command->html) {
+        status = culprit_report_write_html(command->html, &data->report, err);
+        if (!status)
+            printf("%s/index.html\n", command->html);
+    }
+    return status;
+}
+
+static culprit_status prepare(const report_command *command, report_data *data, culprit_error *err)
+{
+    const char *root = command->source_root ? command->source_root : ".";
+    if (!realpath(root, data->root))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "source root %s: no such directory", root);
+    culprit_status status = culprit_sources_init(&data->sources, &data->spectra, command->source_root, err);
+    if (status)
+        return status;
+    culprit_spectra_program_hash(&data->spectra, data->hash);
+    data->report = (culprit_report){.generator_version = REPORT_VERSION,
+                                    .program_hash = data->hash,
+                                    .spectra = &data->spectra,
+                                    .policy = command->policy,
+                                    .totals = data->report.totals,
+                                    .ties = command->ties,
+                                    .method_count = data->method_count,
+                                    .methods = data->methods,
+                                    .sources = &data->sources,
+                                    .source_root = data->root,
+                                    .failures = data->has_failures ? &data->failures : NULL,
+                                    .output_count = data->output_count,
+                                    .outputs = data->outputs};
+    return CULPRIT_OK;
+}
+
+int cmd_report(int argc, char **argv, const cli_context *context)
+{
+    report_command command;
+    int parsed = parse_options(argc, argv, &command);
+    if (parsed)
+        return parsed < 0 ? 0 : parsed;
+    report_data *data = calloc(1, sizeof *data);
+    if (!data) {
+        fputs("culprit: out of memory\n", stderr);
+        return 3;
+    }
+    culprit_spectra_init(&data->spectra);
+    culprit_program_graph_init(&data->graph);
+    culprit_error err;
+    culprit_status status = load(context, &command, data, &err);
+    if (!status)
+        status = rank_all(data, &command, &err);
+    if (!status)
+        status = prepare(&command, data, &err);
+    if (!status) {
+        if (data->report.totals.failing == 0)
+            fputs("culprit: warning: no failing tests are recorded, so no line can stand out\n", stderr);
+        status = write_outputs(&command, data, &err);
+    }
+    if (!status && fflush(stdout) != 0)
+        status = culprit_fail(&err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
+    report_data_free(data);
+    free(data);
+    return status ? cli_report(&err) : 0;
+}
