@@ -14,7 +14,8 @@
 #
 # Not run by `make check` or `make bench`: it needs root (apt-get build-dep),
 # Debian's deb-src archive (it enables it in /etc/apt/sources.list.d if
-# missing) and, on a loaded two-core machine, 20-60 minutes.  Set JOBS
+# missing) and, on a loaded two-core machine, an hour or more (configure
+# alone: 14-35 minutes per package).  Set JOBS
 # (default 2) for make -j.  Exits 1 when a count or verdict does not match.
 set -u
 build=${1:?usage: bench/real_projects.sh BUILD_DIR WORK_DIR [PACKAGE...]}

@@ -338,6 +338,8 @@ static void note_option(cc_command *command, const char *argument, bool *pass_th
     int level = debug_level_flag(argument);
     if (level >= 0)
         command->has_debug_flag = level == 1;
+    if (strcmp(argument, "-gdwarf") == 0 || starts_with(argument, "-gdwarf-"))
+        command->has_dwarf_version = true;
     if (is_pass_through_option(argument))
         *pass_through = true;
     else if (strcmp(argument, "-c") == 0)

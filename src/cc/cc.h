@@ -56,6 +56,7 @@ typedef struct cc_command {
     bool has_dependency_file;   /* -MF given */
     bool wants_dependencies;    /* -MD or -MMD */
     bool has_debug_flag;        /* the last -g* flag asks for debug info */
+    bool has_dwarf_version;     /* -gdwarf or -gdwarf-N chose the DWARF version */
     bool emit_llvm;             /* -emit-llvm */
     bool relocatable;           /* -r: a partial link gets no runtime */
     bool no_stdlib;             /* -nostdlib: the user links libc (and anything else) by hand */

@@ -216,6 +216,14 @@ static culprit_status emit_bitcode(session *s, const cc_input *input, const char
         status = push_strings(&args, step, sizeof step / sizeof *step, err);
     if (status == CULPRIT_OK && !command->has_debug_flag)
         status = cc_args_push(&args, "-gline-tables-only", err);
+    /* clang 14 writes DWARF 5 by default, which Debian 12's valgrind cannot
+     * read ("unhandled dwarf2 abbrev form code 0x25"): test suites that run
+     * the program under valgrind (sed's, grep's) would fail for a reason
+     * that has nothing to do with the program.  gcc, the CC such suites
+     * expect, writes DWARF that valgrind reads; DWARF 4 keeps them working
+     * unless the user chose a version. */
+    if (status == CULPRIT_OK && !command->has_dwarf_version)
+        status = cc_args_push(&args, "-gdwarf-4", err);
     if (status == CULPRIT_OK && input->language) {
         const char *const language[] = {"-x", input->language};
         status = push_strings(&args, language, 2, err);

@@ -390,25 +390,107 @@ static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t co
     emit_stack_store(u, depth, counter);
 }
 
-/* Before a conditional branch or switch: counters[select(...)] += 1 for the edge taken. */
+/* Switches denser than this many table slots per case keep the select chain. */
+enum { SWITCH_TABLE_SLOTS_PER_CASE = 4, SWITCH_TABLE_MAX = 4096 };
+
+/* The edge counter of a switch as a chain of compare-and-select: one step
+ * per case, so only for switches the table below does not suit. */
+static LLVMValueRef switch_edge_by_chain(unit *u, LLVMValueRef terminator, uint32_t first_edge)
+{
+    /* Operands of a switch: condition, default, then (value, destination) pairs. */
+    LLVMValueRef condition = LLVMGetOperand(terminator, 0);
+    LLVMValueRef index = const_i64(u, first_edge);
+    for (unsigned s = 1; s < LLVMGetNumSuccessors(terminator); s++) {
+        LLVMValueRef matches =
+            LLVMBuildICmp(u->builder, LLVMIntEQ, condition, LLVMGetOperand(terminator, 2 * s), "");
+        index = LLVMBuildSelect(u->builder, matches, const_i64(u, first_edge + s), index, "");
+    }
+    return index;
+}
+
+/* The smallest case value and the span of the cases; false when the cases
+ * are too sparse or too wide for a table. */
+static bool switch_table_span(LLVMValueRef terminator, long long *lowest, unsigned long long *span)
+{
+    unsigned cases = LLVMGetNumSuccessors(terminator) - 1;
+    unsigned width = LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(terminator, 0)));
+    if (cases < 4 || width > 64)
+        return false;
+    long long low = LLVMConstIntGetSExtValue(LLVMGetOperand(terminator, 2)), high = low;
+    for (unsigned s = 2; s <= cases; s++) {
+        long long value = LLVMConstIntGetSExtValue(LLVMGetOperand(terminator, 2 * s));
+        low = value < low ? value : low;
+        high = value > high ? value : high;
+    }
+    *lowest = low;
+    *span = (unsigned long long)high - (unsigned long long)low + 1;
+    return *span <= SWITCH_TABLE_MAX && *span <= (unsigned long long)cases * SWITCH_TABLE_SLOTS_PER_CASE &&
+           (width == 64 || *span < (1ull << width));
+}
+
+/* A private constant table: slot (value - lowest) holds the case's successor
+ * number, 0 (the default) where no case is. */
+static LLVMValueRef switch_table(unit *u, LLVMValueRef terminator, long long lowest, unsigned span)
+{
+    LLVMValueRef *slots = calloc(span, sizeof *slots);
+    if (!slots)
+        return NULL;
+    for (unsigned i = 0; i < span; i++)
+        slots[i] = LLVMConstInt(u->i32, 0, 0);
+    for (unsigned s = 1; s < LLVMGetNumSuccessors(terminator); s++) {
+        long long value = LLVMConstIntGetSExtValue(LLVMGetOperand(terminator, 2 * s));
+        slots[(unsigned long long)value - (unsigned long long)lowest] = LLVMConstInt(u->i32, s, 0);
+    }
+    LLVMTypeRef type = LLVMArrayType(u->i32, span);
+    LLVMValueRef table = LLVMAddGlobal(u->module, type, "__culprit_switch_table");
+    LLVMSetInitializer(table, LLVMConstArray(u->i32, slots, span));
+    LLVMSetGlobalConstant(table, 1);
+    LLVMSetLinkage(table, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(table, LLVMGlobalUnnamedAddr);
+    free(slots);
+    return table;
+}
+
+/* The edge counter of a switch in constant time, whatever its number of
+ * cases: an interpreter's dispatch switch runs on every instruction it
+ * interprets, and a chain of one select per case made such programs three
+ * times slower than native (BENCHMARKS.md, instrumentation overhead). */
+static LLVMValueRef switch_edge_index(unit *u, LLVMValueRef terminator, uint32_t first_edge)
+{
+    long long lowest;
+    unsigned long long span;
+    LLVMValueRef table;
+    if (!switch_table_span(terminator, &lowest, &span) ||
+        !(table = switch_table(u, terminator, lowest, (unsigned)span)))
+        return switch_edge_by_chain(u, terminator, first_edge);
+    LLVMValueRef condition = LLVMGetOperand(terminator, 0);
+    LLVMTypeRef type = LLVMTypeOf(condition);
+    LLVMValueRef offset =
+        LLVMBuildSub(u->builder, condition, LLVMConstInt(type, (unsigned long long)lowest, 1), "");
+    LLVMValueRef in_range = LLVMBuildICmp(u->builder, LLVMIntULT, offset, LLVMConstInt(type, span, 0), "");
+    LLVMValueRef slot = LLVMBuildSelect(u->builder, in_range, LLVMBuildZExt(u->builder, offset, u->i64, ""),
+                                        const_i64(u, 0), "");
+    if (LLVMGetIntTypeWidth(type) == 64)
+        slot = LLVMBuildSelect(u->builder, in_range, offset, const_i64(u, 0), "");
+    LLVMValueRef indices[2] = {const_i64(u, 0), slot};
+    LLVMValueRef entry = LLVMBuildLoad2(
+        u->builder, u->i32,
+        LLVMBuildInBoundsGEP2(u->builder, LLVMArrayType(u->i32, (unsigned)span), table, indices, 2, ""), "");
+    LLVMValueRef successor = LLVMBuildSelect(
+        u->builder, in_range, LLVMBuildZExt(u->builder, entry, u->i64, ""), const_i64(u, 0), "");
+    return LLVMBuildAdd(u->builder, successor, const_i64(u, first_edge), "");
+}
+
+/* Before a conditional branch or switch: counters[first_edge + successor taken] += 1. */
 static void instrument_edges(unit *u, LLVMValueRef terminator, uint32_t first_edge)
 {
     LLVMPositionBuilderBefore(u->builder, terminator);
     LLVMValueRef index;
-    if (LLVMGetInstructionOpcode(terminator) == LLVMBr) {
+    if (LLVMGetInstructionOpcode(terminator) == LLVMBr)
         index = LLVMBuildSelect(u->builder, LLVMGetCondition(terminator), const_i64(u, first_edge),
                                 const_i64(u, first_edge + 1), "");
-    } else {
-        /* Operands of a switch: condition, default, then (value, destination) pairs. */
-        LLVMValueRef condition = LLVMGetOperand(terminator, 0);
-        unsigned successors = LLVMGetNumSuccessors(terminator);
-        index = const_i64(u, first_edge);
-        for (unsigned s = 1; s < successors; s++) {
-            LLVMValueRef value = LLVMGetOperand(terminator, 2 * s);
-            LLVMValueRef matches = LLVMBuildICmp(u->builder, LLVMIntEQ, condition, value, "");
-            index = LLVMBuildSelect(u->builder, matches, const_i64(u, first_edge + s), index, "");
-        }
-    }
+    else
+        index = switch_edge_index(u, terminator, first_edge);
     emit_increment(u, index);
 }
 

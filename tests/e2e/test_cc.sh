@@ -155,6 +155,15 @@ run 0 "$CCC" -c naked.c
 extract_map naked.o naked.map
 if [ "$(field_count naked.map '$1 == "function" && $3 == "bare"')" -eq 0 ]; then pass; else fail "naked function instrumented"; fi
 
+# ---- DWARF version (real projects: sed's valgrind tests) --------------------------------------------
+# clang 14's default DWARF 5 makes Debian 12's valgrind print "unhandled dwarf2 abbrev form code" and
+# fail tests that compare stderr; culprit-cc writes DWARF 4 unless the user picks a version.
+dwarf_version() { readelf --debug-dump=info "$1" 2>/dev/null | awk '/Version:/ { print $2; exit }'; }
+run 0 "$CCC" -g -O2 -c mid.c -o dwarf-default.o
+if [ "$(dwarf_version dwarf-default.o)" = 4 ]; then pass; else fail "-g gave DWARF $(dwarf_version dwarf-default.o), not 4"; fi
+run 0 "$CCC" -g -gdwarf-5 -c mid.c -o dwarf-5.o
+if [ "$(dwarf_version dwarf-5.o)" = 5 ]; then pass; else fail "-gdwarf-5 gave DWARF $(dwarf_version dwarf-5.o)"; fi
+
 # ---- response files ---------------------------------------------------------------------------------
 printf -- '-c "mid.c"\n-o '"'"'from rsp.o'"'"' -DNAME=\\"x\\"\n' >args.rsp
 run 0 "$CCC" @args.rsp
