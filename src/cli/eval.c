@@ -8,6 +8,10 @@
  * well-localized (TECHNIQUES.md §9).  `--format json` writes the results
  * file that `culprit eval --summary` aggregates over many faulty versions;
  * that mode lives in eval_summary.c.
+ *
+ * --technique evaluates techniques (BlockRank, CBI, S_comb, ...) on the same
+ * line rankings, and --passing-sample evaluates on a random share of the
+ * passing tests (Apollo's selection variants), as `culprit rank` does.
  */
 #include <getopt.h>
 #include <math.h>
@@ -16,14 +20,18 @@
 
 #include "cli/cli.h"
 #include "cli/eval_summary.h"
+#include "culprit/collect.h"
 #include "culprit/eval.h"
 #include "culprit/rank.h"
 #include "culprit/sbfl.h"
 #include "culprit/spectra.h"
 #include "culprit/store.h"
+#include "culprit/techniques.h"
+#include "run/judgement.h"
 
 const char cli_usage_eval[] =
     "usage: culprit eval --faults FILE [--formula NAME[,NAME...]|all] [--ties worst|best|average]\n"
+    "                    [--technique NAME[:FORMULA][,...]|all] [--passing-sample FRACTION [--seed S]]\n"
     "                    [--kind KIND|all] [--program HASH] [--version-name NAME]\n"
     "                    [--format text|csv|json] [--store DIR]\n"
     "   or: culprit eval --summary [--exam executable|executed] [--curve-csv FILE] [--svg FILE]\n"
@@ -34,7 +42,16 @@ const char cli_usage_eval[] =
     "number of lines the tests executed) and whether it is well-localized (EXAM < 1%).\n"
     "FILE lists the faulty lines, one FILE:LINE per line; '#' starts a comment.\n\n"
     "   --faults FILE         the known faulty lines of this version\n"
-    "   --formula NAMES       formulas to evaluate, comma-separated, or all (default all)\n"
+    "   --formula NAMES       formulas to evaluate, comma-separated, or all (default all,\n"
+    "                         none when --technique is given)\n"
+    "   --technique NAMES     techniques to evaluate too ('culprit techniques'; all: every\n"
+    "                         one), comma-separated;\n"
+    "                         NAME:FORMULA picks the base formula of tuples, smap, scomb\n"
+    "                         (default ochiai; tarantula for smap and scomb, which pool\n"
+    "                         every failing test)\n"
+    "   --passing-sample F    use a random fraction F (0 < F <= 1) of the passing tests;\n"
+    "                         results are named NAME@pF\n"
+    "   --seed S              the seed of that choice (default 1)\n"
     "   --ties POLICY         the rank EXAM and top-N use: worst (default), best, average\n"
     "   --kind KIND           element kind whose lines are ranked (default line), or all\n"
     "   --program HASH        a stored program by hash prefix (default the current one)\n"
@@ -54,6 +71,11 @@ static const char command[] = "eval";
 typedef struct eval_options {
     const char *faults_path;
     const char *formulas; /* "all" or a comma-separated list */
+    bool formula_given;
+    const char *techniques; /* NULL, "all" or a comma-separated list of NAME[:FORMULA] */
+    double passing_sample;  /* 0: every passing test */
+    uint64_t seed;
+    bool seed_given;
     culprit_tie_policy ties;
     cli_format format;
     const char *store;
@@ -67,9 +89,11 @@ typedef struct eval_options {
     cli_eval_summary_options summary_options;
 } eval_options;
 
-/* One formula to evaluate and the name it goes by in the results. */
+/* One formula or technique to evaluate and the name it goes by in the
+ * results. */
 typedef struct formula_run {
-    culprit_formula_choice choice;
+    const culprit_technique *technique; /* NULL: the formula alone */
+    culprit_formula_choice choice;      /* the formula, or the technique's base formula */
     char name[64];
     culprit_eval_measures measures;
 } formula_run;
@@ -90,8 +114,30 @@ static int parse_option(int option, eval_options *options)
         return 0;
     case 'F':
         options->formulas = optarg;
+        options->formula_given = true;
         options->eval_only_option = "--formula";
         return 0;
+    case 'q':
+        options->techniques = optarg;
+        options->eval_only_option = "--technique";
+        return 0;
+    case 'P': {
+        char *end;
+        options->eval_only_option = "--passing-sample";
+        options->passing_sample = strtod(optarg, &end);
+        if (end == optarg || *end || !(options->passing_sample > 0 && options->passing_sample <= 1))
+            return cli_usage_error(command, "--passing-sample needs a fraction in (0, 1], not '%s'", optarg);
+        return 0;
+    }
+    case 'R': {
+        size_t value;
+        options->eval_only_option = "--seed";
+        options->seed_given = true;
+        if (cli_parse_count(command, "--seed", optarg, &value))
+            return CULPRIT_ERROR_INPUT;
+        options->seed = value;
+        return 0;
+    }
     case 't':
         options->eval_only_option = "--ties";
         return cli_parse_ties(command, optarg, &options->ties);
@@ -156,6 +202,8 @@ static int check_mode(int argc, char **argv, eval_options *options)
         return cli_usage_error(command, "unexpected argument '%s'", argv[optind]);
     if (!options->faults_path)
         return cli_usage_error(command, "--faults FILE is required (or --summary RESULTS...)");
+    if (options->seed_given && options->passing_sample == 0)
+        return cli_usage_error(command, "--seed chooses the --passing-sample; give that too");
     if (!options->version_name)
         options->version_name = options->faults_path;
     return 0;
@@ -165,19 +213,30 @@ static int check_mode(int argc, char **argv, eval_options *options)
 static int parse_options(int argc, char **argv, eval_options *options)
 {
     static const struct option long_options[] = {
-        {"faults", required_argument, NULL, 'f'}, {"formula", required_argument, NULL, 'F'},
-        {"ties", required_argument, NULL, 't'},   {"format", required_argument, NULL, 'o'},
-        {"store", required_argument, NULL, 's'},  {"program", required_argument, NULL, 'p'},
-        {"kind", required_argument, NULL, 'k'},   {"version-name", required_argument, NULL, 'n'},
-        {"summary", no_argument, NULL, 'S'},      {"curve-csv", required_argument, NULL, 'c'},
-        {"svg", required_argument, NULL, 'g'},    {"exam", required_argument, NULL, 'e'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"faults", required_argument, NULL, 'f'},
+        {"formula", required_argument, NULL, 'F'},
+        {"ties", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'o'},
+        {"store", required_argument, NULL, 's'},
+        {"program", required_argument, NULL, 'p'},
+        {"kind", required_argument, NULL, 'k'},
+        {"version-name", required_argument, NULL, 'n'},
+        {"summary", no_argument, NULL, 'S'},
+        {"curve-csv", required_argument, NULL, 'c'},
+        {"svg", required_argument, NULL, 'g'},
+        {"exam", required_argument, NULL, 'e'},
+        {"technique", required_argument, NULL, 'q'},
+        {"passing-sample", required_argument, NULL, 'P'},
+        {"seed", required_argument, NULL, 'R'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     *options = (eval_options){
         .formulas = "all",
         .ties = CULPRIT_TIES_WORST,
         .format = CLI_FORMAT_TEXT,
         .rank = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE},
+        .seed = 1,
     };
     int option;
     while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
@@ -201,56 +260,145 @@ static int report_out_of_memory(void)
     return cli_report(&err);
 }
 
-static void name_formula(formula_run *run)
+static void name_run(formula_run *run, const eval_options *options)
 {
     const culprit_formula *formula = run->choice.formula;
+    char base[48];
     if (formula->takes_parameter && run->choice.parameter != formula->default_parameter)
-        snprintf(run->name, sizeof run->name, "%s%g", formula->name, run->choice.parameter);
+        snprintf(base, sizeof base, "%s%g", formula->name, run->choice.parameter);
     else
-        snprintf(run->name, sizeof run->name, "%s", formula->name);
+        snprintf(base, sizeof base, "%s", formula->name);
+    int length;
+    if (!run->technique)
+        length = snprintf(run->name, sizeof run->name, "%s", base);
+    else if (run->technique->uses_formula)
+        length = snprintf(run->name, sizeof run->name, "%s:%s", run->technique->name, base);
+    else
+        length = snprintf(run->name, sizeof run->name, "%s", run->technique->name);
+    if (options->passing_sample > 0 && length > 0 && (size_t)length < sizeof run->name)
+        snprintf(run->name + length, sizeof run->name - (size_t)length, "@p%g", options->passing_sample);
 }
 
-static int select_all_formulas(formula_runs *runs)
+/* Adds formula (or a technique on base formula) to runs. */
+static void add_run(formula_runs *runs, const culprit_technique *technique, culprit_formula_choice choice,
+                    const eval_options *options)
 {
-    runs->count = culprit_formula_count();
-    runs->runs = calloc(runs->count + 1, sizeof *runs->runs);
-    if (!runs->runs)
-        return report_out_of_memory();
-    for (size_t i = 0; i < runs->count; i++) {
-        const culprit_formula *formula = culprit_formula_at(i);
-        runs->runs[i].choice = (culprit_formula_choice){formula, formula->default_parameter};
-        name_formula(&runs->runs[i]);
+    formula_run *run = &runs->runs[runs->count];
+    run->technique = technique;
+    run->choice = choice;
+    name_run(run, options);
+    for (size_t i = 0; i < runs->count; i++)
+        if (strcmp(runs->runs[i].name, run->name) == 0)
+            return; /* named twice ("all,blockrank"): evaluated once */
+    runs->count++;
+}
+
+static int add_formulas(const eval_options *options, formula_runs *runs)
+{
+    const char *list = options->formulas;
+    if (strcmp(list, "all") == 0) {
+        for (size_t i = 0; i < culprit_formula_count(); i++) {
+            const culprit_formula *formula = culprit_formula_at(i);
+            add_run(runs, NULL, (culprit_formula_choice){formula, formula->default_parameter}, options);
+        }
+        return 0;
     }
-    return 0;
-}
-
-/* Fills runs from "all" or a comma-separated list of names. */
-static int select_formulas(const char *list, formula_runs *runs)
-{
-    *runs = (formula_runs){0};
-    if (strcmp(list, "all") == 0)
-        return select_all_formulas(runs);
     char *copy = strdup(list);
-    runs->runs = calloc(strlen(list) / 2 + 2, sizeof *runs->runs); /* at most one per two bytes */
-    if (!copy || !runs->runs) {
-        free(copy);
+    if (!copy)
         return report_out_of_memory();
-    }
     culprit_error err;
     char *saved;
+    size_t before = runs->count;
     for (char *name = strtok_r(copy, ",", &saved); name; name = strtok_r(NULL, ",", &saved)) {
-        formula_run *run = &runs->runs[runs->count];
-        if (culprit_formula_find(name, &run->choice, &err)) {
+        culprit_formula_choice choice;
+        if (culprit_formula_find(name, &choice, &err)) {
             free(copy);
             return cli_usage_error(command, "%s", err.message);
         }
-        name_formula(run);
-        runs->count++;
+        add_run(runs, NULL, choice, options);
     }
     free(copy);
-    if (runs->count == 0)
+    if (runs->count == before)
         return cli_usage_error(command, "--formula needs a formula name or all");
     return 0;
+}
+
+/* The base formula of a technique that uses one: rank's defaults (S_comb's
+ * paper builds on Tarantula, the others on Ochiai) unless NAME:FORMULA. */
+static int add_technique(const culprit_technique *technique, const char *formula_name,
+                         const eval_options *options, formula_runs *runs)
+{
+    culprit_error err;
+    culprit_formula_choice choice;
+    if (!formula_name)
+        formula_name = culprit_technique_uses_output_map(technique) ? "tarantula" : "ochiai";
+    else if (!technique->uses_formula)
+        return cli_usage_error(command, "technique %s takes no base formula (%s:%s)", technique->name,
+                               technique->name, formula_name);
+    if (culprit_formula_find(formula_name, &choice, &err))
+        return cli_usage_error(command, "%s", err.message);
+    add_run(runs, technique, choice, options);
+    return 0;
+}
+
+static int add_techniques(const eval_options *options, formula_runs *runs)
+{
+    const char *list = options->techniques;
+    char *copy = strdup(list);
+    if (!copy)
+        return report_out_of_memory();
+    culprit_error err;
+    char *saved;
+    size_t before = runs->count;
+    for (char *name = strtok_r(copy, ",", &saved); name; name = strtok_r(NULL, ",", &saved)) {
+        int status = 0;
+        if (strcmp(name, "all") == 0) { /* every technique on its default base */
+            for (size_t i = 0; !status && i < culprit_technique_count(); i++)
+                status = add_technique(culprit_technique_at(i), NULL, options, runs);
+            if (status) {
+                free(copy);
+                return status;
+            }
+            continue;
+        }
+        char *formula_name = strchr(name, ':');
+        if (formula_name)
+            *formula_name++ = '\0';
+        const culprit_technique *technique;
+        if (culprit_technique_find(name, &technique, &err))
+            status = cli_usage_error(command, "%s", err.message);
+        if (!status)
+            status = add_technique(technique, formula_name, options, runs);
+        if (status) {
+            free(copy);
+            return status;
+        }
+    }
+    free(copy);
+    if (runs->count == before)
+        return cli_usage_error(command, "--technique needs a technique name or all");
+    return 0;
+}
+
+/* Fills runs from --formula ("all" or a comma-separated list of names; no
+ * formulas when only --technique is given) and --technique. */
+static int select_runs(const eval_options *options, formula_runs *runs)
+{
+    *runs = (formula_runs){0};
+    size_t capacity = culprit_formula_count() + strlen(options->formulas) / 2 + 2;
+    if (options->techniques)
+        capacity += (culprit_technique_count() + 1) * (strlen(options->techniques) / 2 + 2);
+    runs->runs = calloc(capacity, sizeof *runs->runs); /* at most one per two bytes of a list */
+    if (!runs->runs)
+        return report_out_of_memory();
+    if (options->techniques && (options->rank.all_kinds || options->rank.kind != CULPRIT_KIND_LINE))
+        return cli_usage_error(command, "--technique ranks lines; it cannot be used with --kind");
+    int status = 0;
+    if (!options->techniques || options->formula_given)
+        status = add_formulas(options, runs);
+    if (!status && options->techniques)
+        status = add_techniques(options, runs);
+    return status;
 }
 
 /* ---- Evaluation ---------------------------------------------------------- */
@@ -258,44 +406,121 @@ static int select_formulas(const char *list, formula_runs *runs)
 /* Everything the evaluation holds, released by eval_state_free. */
 typedef struct eval_state {
     culprit_spectra spectra;
+    culprit_program_graph graph; /* loaded when a technique needs it */
     culprit_tally *tallies;
+    culprit_totals totals;
+    culprit_verdict_policy policy;
     culprit_fault_list faults;
     culprit_program_lines lines;
     culprit_fault_location *locations;
     double *scores, *confidence;
+    bool *blamed; /* smap, scomb: the lines that wrote wrong output */
+    size_t blamed_count;
+    bool uses_output_map;
+    culprit_output_mapping mapping; /* Apollo's constants, blamed */
     char program_hash[65];
 } eval_state;
 
 static void eval_state_free(eval_state *state)
 {
     culprit_spectra_free(&state->spectra);
+    culprit_program_graph_free(&state->graph);
     free(state->tallies);
     culprit_fault_list_free(&state->faults);
     culprit_program_lines_free(&state->lines);
     free(state->locations);
     free(state->scores);
     free(state->confidence);
+    free(state->blamed);
 }
 
-static culprit_status load_program(const eval_options *options, const cli_context *context, eval_state *state,
-                                   culprit_error *err)
+static bool runs_need(const formula_runs *runs, unsigned needs)
 {
-    culprit_status status = cli_load_spectra(context, options->store, options->program, &state->spectra, err);
+    for (size_t i = 0; i < runs->count; i++)
+        if (runs->runs[i].technique && (runs->runs[i].technique->needs & needs))
+            return true;
+    return false;
+}
+
+static bool runs_use_output_map(const formula_runs *runs)
+{
+    for (size_t i = 0; i < runs->count; i++)
+        if (runs->runs[i].technique && culprit_technique_uses_output_map(runs->runs[i].technique))
+            return true;
+    return false;
+}
+
+/* S_map's blamed lines: every failing test pooled (one faulty version is one
+ * fault, so every failure is its failure).  Failures that blame no line
+ * (a crash or a wrong exit status without wrong output) are not an error
+ * here: S_map then ranks every line alike and S_comb is its base formula,
+ * as their definitions say; the results file gives the number of blamed
+ * lines. */
+static culprit_status choose_blamed(culprit_store *store, int64_t program, eval_state *state,
+                                    culprit_error *err)
+{
+    culprit_failure_clusters clusters = {0};
+    culprit_status status = culprit_failure_clusters_load(store, program, &clusters, err);
+    if (!status && !(state->blamed = calloc(state->spectra.element_count + 1, sizeof *state->blamed)))
+        status = culprit_fail_memory(err);
+    if (!status) {
+        culprit_failure_choice choice = {.cluster = 0, .need_blame = false};
+        status = culprit_output_mapping_choose(&state->spectra, &state->policy, &clusters, &choice,
+                                               state->blamed, &state->blamed_count, err);
+        state->uses_output_map = true;
+    }
+    state->mapping.blamed = state->blamed;
+    culprit_failure_clusters_free(&clusters);
+    return status;
+}
+
+/* Loads the program, and what the techniques need of it. */
+static culprit_status load_program(const eval_options *options, const cli_context *context,
+                                   const formula_runs *runs, eval_state *state, culprit_error *err)
+{
+    const char *directory = cli_store_directory(context, options->store);
+    culprit_store *store;
+    int64_t program = 0;
+    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, &store, err);
+    if (status)
+        return status;
+    if (options->program)
+        status = culprit_store_find_program(store, options->program, &program, err);
+    else
+        status = culprit_store_current_program(store, &program, err);
+    if (!status && program == 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "the store %s holds no program yet; import or run tests first", directory);
+    if (!status)
+        status = culprit_store_load(store, program, &state->spectra, err);
+    if (!status && runs_need(runs, CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES))
+        status = culprit_program_graph_load(store, program, &state->spectra, &state->graph, err);
+    if (!status && runs_use_output_map(runs))
+        status = choose_blamed(store, program, state, err);
+    culprit_store_close(store);
     if (!status)
         culprit_spectra_program_hash(&state->spectra, state->program_hash);
     return status;
 }
 
 /* Loads the program and its tallies, and finds the faults in it. */
-static culprit_status prepare(const eval_options *options, const cli_context *context, eval_state *state,
-                              culprit_error *err)
+static culprit_status prepare(const eval_options *options, const cli_context *context,
+                              const formula_runs *runs, eval_state *state, culprit_error *err)
 {
+    state->policy = culprit_verdict_policy_default();
+    state->mapping = culprit_output_mapping_default();
     culprit_status status = culprit_faults_read(options->faults_path, &state->faults, err);
     if (status)
         return status;
-    status = load_program(options, context, state, err);
+    status = load_program(options, context, runs, state, err);
     if (status)
         return status;
+    if (options->passing_sample > 0) {
+        status = culprit_sample_passing(&state->spectra, &state->policy, options->passing_sample,
+                                        options->seed, NULL, err);
+        if (status)
+            return status;
+    }
     size_t elements = state->spectra.element_count;
     state->tallies = malloc((elements + 1) * sizeof *state->tallies);
     state->scores = malloc((elements + 1) * sizeof *state->scores);
@@ -303,9 +528,7 @@ static culprit_status prepare(const eval_options *options, const cli_context *co
     state->locations = malloc(state->faults.count * sizeof *state->locations);
     if (!state->tallies || !state->scores || !state->confidence || !state->locations)
         return culprit_fail_memory(err);
-    culprit_verdict_policy policy = culprit_verdict_policy_default();
-    culprit_totals totals;
-    status = culprit_spectra_tally(&state->spectra, &policy, state->tallies, &totals, err);
+    status = culprit_spectra_tally(&state->spectra, &state->policy, state->tallies, &state->totals, err);
     if (status)
         return status;
     status = culprit_program_lines_build(&state->spectra, state->tallies, &options->rank, &state->lines, err);
@@ -317,20 +540,44 @@ static culprit_status prepare(const eval_options *options, const cli_context *co
     return culprit_faults_resolve(&state->faults, &state->spectra, &state->lines, state->locations, err);
 }
 
+/* Ranks the lines with run's formula or technique. */
+static culprit_status rank_run(const eval_options *options, eval_state *state, const formula_run *run,
+                               culprit_ranking *ranking, culprit_error *err)
+{
+    const culprit_spectra *spectra = &state->spectra;
+    if (!run->technique) {
+        culprit_formula_score_all(&run->choice, state->tallies, spectra->element_count, state->scores,
+                                  state->confidence);
+        const double *confidence = run->choice.formula->has_confidence ? state->confidence : NULL;
+        return culprit_rank(spectra, state->tallies, state->scores, confidence, &options->rank, ranking, err);
+    }
+    culprit_technique_input input = {
+        .spectra = spectra,
+        .tallies = state->tallies,
+        .totals = state->totals,
+        .policy = state->policy,
+        .graph = &state->graph,
+        .formula = run->choice,
+    };
+    culprit_technique_output output = {0};
+    culprit_status status;
+    if (culprit_technique_uses_output_map(run->technique))
+        status = culprit_output_mapping_rank(run->technique, &input, &state->mapping, &options->rank, &output,
+                                             ranking, err);
+    else
+        status = culprit_technique_rank(run->technique, &input, &options->rank, &output, ranking, err);
+    culprit_technique_output_free(&output);
+    return status;
+}
+
 static culprit_status measure_formula(const eval_options *options, eval_state *state, formula_run *run,
                                       culprit_error *err)
 {
-    const culprit_spectra *spectra = &state->spectra;
-    culprit_formula_score_all(&run->choice, state->tallies, spectra->element_count, state->scores,
-                              state->confidence);
-    const double *confidence = run->choice.formula->has_confidence ? state->confidence : NULL;
-    culprit_ranking ranking;
-    culprit_status status =
-        culprit_rank(spectra, state->tallies, state->scores, confidence, &options->rank, &ranking, err);
-    if (status)
-        return status;
-    status = culprit_eval_measure(&ranking, &state->lines, state->locations, state->faults.count,
-                                  options->ties, &run->measures, err);
+    culprit_ranking ranking = {0};
+    culprit_status status = rank_run(options, state, run, &ranking, err);
+    if (!status)
+        status = culprit_eval_measure(&ranking, &state->lines, state->locations, state->faults.count,
+                                      options->ties, &run->measures, err);
     culprit_ranking_free(&ranking);
     return status;
 }
@@ -350,15 +597,19 @@ static void write_text(FILE *out, const eval_options *options, const eval_state 
         fprintf(out, " %s:%u", state->faults.faults[i].file, (unsigned)state->faults.faults[i].line);
     fprintf(out, "\nexecutable lines: %zu, executed by the tests: %zu; EXAM uses the %s rank\n\n",
             state->lines.count, state->lines.executed_count, culprit_tie_policy_name(options->ties));
-    fprintf(out, "%-18s %-28s %7s %7s %8s %8s %9s  %s\n", "formula", "first faulty line", "best", "worst",
-            "average", "EXAM", "EXAM(run)", "well-localized");
+    int width = 18; /* the name column, wider for long technique names */
+    for (size_t i = 0; i < runs->count; i++)
+        if ((int)strlen(runs->runs[i].name) > width)
+            width = (int)strlen(runs->runs[i].name);
+    fprintf(out, "%-*s %-28s %7s %7s %8s %8s %9s  %s\n", width, "formula", "first faulty line", "best",
+            "worst", "average", "EXAM", "EXAM(run)", "well-localized");
     for (size_t i = 0; i < runs->count; i++) {
         const formula_run *run = &runs->runs[i];
         const culprit_eval_measures *m = &run->measures;
         char location[1024];
         snprintf(location, sizeof location, "%s:%u", first_fault(state, run)->file,
                  (unsigned)first_fault(state, run)->line);
-        fprintf(out, "%-18s %-28s %7.15g %7.15g %8.15g %7.2f%%", run->name, location, m->best_rank,
+        fprintf(out, "%-*s %-28s %7.15g %7.15g %8.15g %7.2f%%", width, run->name, location, m->best_rank,
                 m->worst_rank, m->average_rank, 100 * m->exam);
         if (isnan(m->exam_executed))
             fprintf(out, " %9s", "-"); /* no line ran */
@@ -414,6 +665,14 @@ static void write_json_result(FILE *out, const eval_state *state, const formula_
     const culprit_eval_measures *m = &run->measures;
     fputs("    {\"formula\": ", out);
     cli_write_json_string(out, run->name);
+    if (run->technique) {
+        fputs(", \"technique\": ", out);
+        cli_write_json_string(out, run->technique->name);
+        if (run->technique->uses_formula) {
+            fputs(", \"base_formula\": ", out);
+            cli_write_json_string(out, run->choice.formula->name);
+        }
+    }
     fputs(", \"first_fault\": ", out);
     write_json_fault(out, first_fault(state, run));
     write_json_member(out, "best", m->best_rank);
@@ -436,6 +695,15 @@ static void write_json(FILE *out, const eval_options *options, const eval_state 
     fprintf(out, ",\n  \"program\": \"%s\",\n  \"kind\": \"%s\",\n  \"ties\": \"%s\",\n", state->program_hash,
             options->rank.all_kinds ? "all" : culprit_kind_name(options->rank.kind),
             culprit_tie_policy_name(options->ties));
+    if (options->passing_sample > 0) {
+        fputs("  \"passing_sample\": ", out);
+        cli_write_number(out, options->passing_sample, CLI_FORMAT_JSON);
+        fprintf(out, ",\n  \"seed\": %llu,\n", (unsigned long long)options->seed);
+    }
+    if (state->uses_output_map)
+        fprintf(out, "  \"blamed_lines\": %zu,\n", state->blamed_count);
+    fprintf(out, "  \"passing_tests\": %u,\n  \"failing_tests\": %u,\n", state->totals.passing,
+            state->totals.failing);
     fprintf(out, "  \"executable_lines\": %zu,\n  \"executed_lines\": %zu,\n  \"faults\": [",
             state->lines.count, state->lines.executed_count);
     for (size_t i = 0; i < state->faults.count; i++) {
@@ -474,16 +742,17 @@ static int write_results(const eval_options *options, const eval_state *state, c
 static int run_eval(const eval_options *options, const cli_context *context)
 {
     formula_runs runs;
-    int exit_status = select_formulas(options->formulas, &runs);
+    int exit_status = select_runs(options, &runs);
     if (exit_status) {
         free(runs.runs);
         return exit_status;
     }
     eval_state state = {0};
     culprit_spectra_init(&state.spectra);
+    culprit_program_graph_init(&state.graph);
     culprit_fault_list_init(&state.faults);
     culprit_error err = {0};
-    culprit_status status = prepare(options, context, &state, &err);
+    culprit_status status = prepare(options, context, &runs, &state, &err);
     for (size_t i = 0; !status && i < runs.count; i++)
         status = measure_formula(options, &state, &runs.runs[i], &err);
     exit_status = status ? cli_report(&err) : write_results(options, &state, &runs);

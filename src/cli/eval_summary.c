@@ -166,7 +166,11 @@ static void write_text(FILE *out, const cli_eval_summary_options *options, const
     fprintf(out, "summary of %d results files; EXAM over %s lines\n", options->result_count,
             exam_name(options));
     fputs("within X%: % of faults with EXAM <= X%; top-N: faults ranked within the first N\n\n", out);
-    fprintf(out, "%-18s %6s %9s %8s", "formula", "faults", "EXAM mean", "EXAM sd");
+    int width = 18; /* the name column, wider for long technique names */
+    for (size_t i = 0; i < all->count; i++)
+        if ((int)strlen(all->items[i].technique) > width)
+            width = (int)strlen(all->items[i].technique);
+    fprintf(out, "%-*s %6s %9s %8s", width, "formula", "faults", "EXAM mean", "EXAM sd");
     for (size_t t = 0; t < CULPRIT_EVAL_THRESHOLD_COUNT; t++) {
         char heading[16];
         snprintf(heading, sizeof heading, "<=%g%%", culprit_eval_thresholds_percent[t]);
@@ -180,7 +184,7 @@ static void write_text(FILE *out, const cli_eval_summary_options *options, const
     fprintf(out, "  %s\n", "well-localized");
     for (size_t i = 0; i < all->count; i++) {
         const culprit_eval_summary *s = &all->items[i];
-        fprintf(out, "%-18s %6zu %8.2f%%", s->technique, s->fault_count, 100 * s->exam_mean);
+        fprintf(out, "%-*s %6zu %8.2f%%", width, s->technique, s->fault_count, 100 * s->exam_mean);
         if (isnan(s->exam_sd))
             fprintf(out, " %8s", "-"); /* undefined for a single fault */
         else
