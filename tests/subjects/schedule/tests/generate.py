@@ -4,12 +4,14 @@ running the correct version (built in a temporary directory), tests/expected/.
 
 Usage: python3 tests/generate.py [--no-expected]
 Deterministic: a fixed seed, so running it again gives the same files."""
-import os, random, shutil, subprocess, sys, tempfile
+import os, random, shutil, sys
 
 NAME = 'schedule'
 SEED = 7151
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUBJ = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+import subject_pool  # noqa: E402  (tests/subjects/subject_pool.py)
 
 rng = random.Random(SEED)
 
@@ -171,28 +173,7 @@ def write_pool(tests):
 
 def write_expected(lines):
     """runs the correct version on every test and records its output"""
-    exp = os.path.join(HERE, 'expected')
-    shutil.rmtree(exp, ignore_errors=True)
-    os.makedirs(exp)
-    tmp = tempfile.mkdtemp()
-    try:
-        srcs = sorted(os.path.join(SUBJ, 'src', x)
-                      for x in os.listdir(os.path.join(SUBJ, 'src'))
-                      if x.endswith('.c'))
-        subprocess.run(['cc', '-std=c11', '-o', os.path.join(tmp, NAME)] +
-                       srcs + ['-lm'], check=True)
-        os.symlink(HERE, os.path.join(tmp, 'tests'))
-        for line in lines:
-            t, cmd = line.rstrip('\n').split(':', 1)
-            p = subprocess.run(['sh', '-c', cmd], cwd=tmp, capture_output=True,
-                               stdin=subprocess.DEVNULL, timeout=10)
-            with open(os.path.join(exp, t + '.out'), 'wb') as f:
-                f.write(p.stdout)
-            if p.returncode != 0:
-                with open(os.path.join(exp, t + '.exit'), 'w') as f:
-                    f.write('%d\n' % p.returncode)
-    finally:
-        shutil.rmtree(tmp)
+    subject_pool.record_expected(SUBJ, NAME, lines)
 
 
 if __name__ == '__main__':

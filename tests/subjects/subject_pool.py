@@ -1,0 +1,34 @@
+"""subject_pool.py - what every subject's tests/generate.py shares: build the
+correct version of the subject and record, for each manifest line, the
+expected stdout (tests/expected/TEST.out) and, when it is not 0, the expected
+exit status (tests/expected/TEST.exit)."""
+import os
+import shutil
+import subprocess
+import tempfile
+
+
+def record_expected(subject_dir, name, manifest_lines):
+    """Runs every `TEST: COMMAND` line against a fresh build of subject_dir/src."""
+    tests_dir = os.path.join(subject_dir, 'tests')
+    expected = os.path.join(tests_dir, 'expected')
+    shutil.rmtree(expected, ignore_errors=True)
+    os.makedirs(expected)
+    tmp = tempfile.mkdtemp()
+    try:
+        src = os.path.join(subject_dir, 'src')
+        sources = sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith('.c'))
+        subprocess.run(['cc', '-std=c11', '-O0', '-o', os.path.join(tmp, name)] + sources + ['-lm'],
+                       check=True)
+        os.symlink(tests_dir, os.path.join(tmp, 'tests'))  # commands use tests/inputs/...
+        for line in manifest_lines:
+            test, command = line.rstrip('\n').split(':', 1)
+            run = subprocess.run(['sh', '-c', command], cwd=tmp, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=10)
+            with open(os.path.join(expected, test + '.out'), 'wb') as f:
+                f.write(run.stdout)
+            if run.returncode != 0:
+                with open(os.path.join(expected, test + '.exit'), 'w') as f:
+                    f.write('%d\n' % run.returncode)
+    finally:
+        shutil.rmtree(tmp)
