@@ -8,7 +8,7 @@ to exercise the error paths.
 
 Usage: python3 tests/generate.py [--no-expected]
 Deterministic: a fixed seed, so running it again gives the same files."""
-import os, random, shutil, subprocess, sys, tempfile
+import os, random, shutil, sys
 
 NAME = 'rlezip'
 SEED = 4242
