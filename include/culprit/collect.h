@@ -204,7 +204,10 @@ void culprit_collected_free(culprit_collected *collected);
 /* Reads every *.map of directory into maps (which it sorts by hash) and sums
  * every *.dump into collected.  child_pid is the process the harness
  * started: its crash site wins; else any crashed process's (lowest pid).
- * Every unit a dump names must have a map, with the same counter count. */
+ * Every unit a dump names must have a map, with the same counter count.
+ * maps may already hold units (a harness keeps one set for a whole run):
+ * a map file named HASH.map whose HASH the set holds is not read again,
+ * since maps are named by the hash of their content (docs/collector.md §4). */
 culprit_status culprit_collect_directory(const char *directory, int32_t child_pid, culprit_unit_set *maps,
                                          culprit_collected *collected, culprit_error *err);
 

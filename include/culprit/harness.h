@@ -102,6 +102,13 @@ culprit_status culprit_pool_create(size_t workers, culprit_pool **pool, culprit_
 /* Kills (SIGKILL to each group) and reaps whatever still runs. */
 void culprit_pool_free(culprit_pool *pool);
 
+/* From now on, starts commands whose spawn names sandbox (NULL: none)
+ * from a small launcher process inside it instead of forking culprit for
+ * each (src/run/launcher.c says why).  Others are still forked.  When the
+ * launcher cannot start, the pool keeps forking and the error says why. */
+culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandbox *sandbox,
+                                         culprit_error *err);
+
 size_t culprit_pool_running(const culprit_pool *pool);
 bool culprit_pool_full(const culprit_pool *pool);
 
@@ -136,6 +143,10 @@ typedef struct culprit_record_request {
     const culprit_run_result *result; /* crash_site is filled in here from the dumps */
     const char *collect_directory;
     pid_t pid; /* the main process: its crash site wins */
+    /* Maps already parsed, kept across the tests of a run (borrowed; the
+     * test's new maps are added to it).  NULL: parse this test's maps and
+     * free them afterwards. */
+    culprit_unit_set *map_cache;
 } culprit_record_request;
 
 /* Collects the test's dumps, judges it, saves its spectra under the

@@ -5,12 +5,14 @@
  */
 #include "cli/harness.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -154,6 +156,43 @@ culprit_status harness_paths_make(harness_paths *paths, const char *parent, cons
     return CULPRIT_OK;
 }
 
+static bool is_program_map(const char *name)
+{
+    size_t length = strlen(name);
+    return name[0] != '.' && length > 4 && strcmp(name + length - 4, ".map") == 0;
+}
+
+/* Empties the collection directory but for its maps; false when it is gone. */
+static bool clear_collected(const char *collect)
+{
+    DIR *directory = opendir(collect);
+    if (!directory)
+        return false;
+    struct dirent *entry;
+    char path[PATH_MAX + 300];
+    while ((entry = readdir(directory))) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
+            is_program_map(entry->d_name))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", collect, entry->d_name);
+        if (unlink(path) != 0)
+            culprit_remove_tree(path);
+    }
+    closedir(directory);
+    return true;
+}
+
+culprit_status harness_paths_reuse(const harness_paths *paths, bool fresh_directory, culprit_error *err)
+{
+    unlink(paths->stdin_path);
+    if (fresh_directory)
+        culprit_remove_tree(paths->work);
+    if (!clear_collected(paths->collect) || (fresh_directory && mkdir(paths->work, 0700) != 0))
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot reuse %s: %s", paths->directory,
+                            strerror(errno));
+    return CULPRIT_OK;
+}
+
 void harness_spawn_defaults(culprit_spawn *spawn, const harness_options *options, const harness_paths *paths,
                             const culprit_sandbox *sandbox)
 {
@@ -174,7 +213,7 @@ void harness_spawn_defaults(culprit_spawn *spawn, const harness_options *options
 
 culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
                               const harness_paths *paths, const culprit_finished *finished,
-                              culprit_recorded *recorded, culprit_error *err)
+                              culprit_unit_set *map_cache, culprit_recorded *recorded, culprit_error *err)
 {
     culprit_run_result result = {
         .exited = finished->exited,
@@ -192,6 +231,7 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
         .result = &result,
         .collect_directory = paths->collect,
         .pid = finished->pid,
+        .map_cache = map_cache,
     };
     return culprit_record_test(store, &request, recorded, err);
 }

@@ -80,13 +80,23 @@ typedef struct harness_paths {
 culprit_status harness_paths_make(harness_paths *paths, const char *parent, const char *label,
                                   bool fresh_directory, culprit_error *err);
 
+/* Readies a directory made by harness_paths_make for its next test:
+ * removes what the last test and the runtime left there, except the
+ * program maps (named by their content's hash, they stay right, and the
+ * runtime does not write a map that exists), and makes a new empty work
+ * directory when fresh_directory.  Reusing the directory saves creating
+ * and removing a directory tree per test.  Fails when the directory is
+ * no longer usable (a test removed it); the caller then makes a new one. */
+culprit_status harness_paths_reuse(const harness_paths *paths, bool fresh_directory, culprit_error *err);
+
 /* Fills the process-control fields of spawn from options and paths. */
 void harness_spawn_defaults(culprit_spawn *spawn, const harness_options *options, const harness_paths *paths,
                             const culprit_sandbox *sandbox);
 
-/* Judges and records a finished command as test name. */
+/* Judges and records a finished command as test name.  map_cache: maps
+ * kept across a run's tests (see culprit_record_request), or NULL. */
 culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
                               const harness_paths *paths, const culprit_finished *finished,
-                              culprit_recorded *recorded, culprit_error *err);
+                              culprit_unit_set *map_cache, culprit_recorded *recorded, culprit_error *err);
 
 #endif

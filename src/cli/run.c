@@ -53,8 +53,8 @@ typedef struct run_options {
 /* A running test: one per pool slot. */
 typedef struct run_job {
     size_t test;
-    harness_paths paths;
-    char **env; /* the test's own settings, then CULPRIT_MANIFEST_DIR and CULPRIT_TEST_NAME */
+    harness_paths paths; /* made for the job's first test and reused for the next (empty: none yet) */
+    char **env;          /* the test's own settings, then CULPRIT_MANIFEST_DIR and CULPRIT_TEST_NAME */
     size_t env_count;
 } run_job;
 
@@ -77,6 +77,7 @@ typedef struct run_state {
     size_t *skipped, skipped_count;
     run_job *jobs; /* options->jobs entries; busy when env != NULL */
     run_tally tally;
+    culprit_unit_set map_cache; /* every map parsed so far: most tests bring the same ones */
 } run_state;
 
 static double now_seconds(void)
@@ -340,12 +341,31 @@ static culprit_status write_stdin(const char *path, const char *text, culprit_er
     return CULPRIT_OK;
 }
 
+static void discard_job_directory(run_job *job)
+{
+    if (job->paths.directory[0])
+        culprit_remove_tree(job->paths.directory);
+    job->paths.directory[0] = '\0';
+}
+
+/* The job's directory, ready for a test: the last test's, emptied, or new. */
+static culprit_status job_directory(run_state *state, run_job *job, culprit_error *err)
+{
+    bool fresh = state->options->fresh_directory;
+    if (job->paths.directory[0] && harness_paths_reuse(&job->paths, fresh, err) == CULPRIT_OK)
+        return CULPRIT_OK;
+    discard_job_directory(job);
+    culprit_status status = harness_paths_make(&job->paths, state->temporary, "test", fresh, err);
+    if (status != CULPRIT_OK)
+        job->paths.directory[0] = '\0';
+    return status;
+}
+
 static culprit_status start_test(run_state *state, run_job *job, size_t test, culprit_error *err)
 {
     const culprit_test_spec *spec = &state->manifest.tests[test];
     job->test = test;
-    culprit_status status =
-        harness_paths_make(&job->paths, state->temporary, "test", state->options->fresh_directory, err);
+    culprit_status status = job_directory(state, job, err);
     if (status == CULPRIT_OK)
         status = build_env(state, spec, job, err);
     if (status == CULPRIT_OK && spec->stdin_text)
@@ -401,8 +421,8 @@ static bool finish_test(run_state *state, const culprit_finished *finished)
     culprit_oracle oracle = oracle_of(spec);
     culprit_recorded recorded;
     culprit_error err;
-    culprit_status status =
-        harness_record(state->store, spec->name, &oracle, &job->paths, finished, &recorded, &err);
+    culprit_status status = harness_record(state->store, spec->name, &oracle, &job->paths, finished,
+                                           &state->map_cache, &recorded, &err);
     state->tally.done++;
     if (status == CULPRIT_OK) {
         report_test(&state->tally, spec->name, &recorded, finished);
@@ -414,8 +434,7 @@ static bool finish_test(run_state *state, const culprit_finished *finished)
         state->tally.record_errors++;
     }
     culprit_judgement_free(&recorded.judgement);
-    culprit_remove_tree(job->paths.directory);
-    free_job(job);
+    free_job(job); /* its directory stays for the job's next test */
     show_progress(&state->tally, false);
     return status != CULPRIT_ERROR_INTERNAL; /* bad input (a damaged dump) spoils one test only */
 }
@@ -437,7 +456,7 @@ static culprit_status start_more(run_state *state, culprit_error *err)
         run_job *job = idle_job(state);
         culprit_status status = start_test(state, job, state->queue[state->queue_next++], err);
         if (status != CULPRIT_OK) {
-            culprit_remove_tree(job->paths.directory);
+            discard_job_directory(job);
             free_job(job);
             return status;
         }
@@ -490,6 +509,8 @@ static int prepare(const cli_context *context, run_state *state)
     if (culprit_pool_create(state->options->jobs, &state->pool, &err) != CULPRIT_OK)
         return cli_report(&err);
     state->sandbox = harness_make_sandbox(&state->options->harness, directory);
+    if (culprit_pool_use_launcher(state->pool, state->sandbox, &err) != CULPRIT_OK)
+        fprintf(stderr, "culprit: warning: %s; tests are forked one by one\n", err.message);
     return 0;
 }
 
@@ -504,6 +525,7 @@ static void release(run_state *state)
     if (state->temporary[0])
         culprit_remove_tree(state->temporary);
     culprit_sandbox_free(state->sandbox);
+    culprit_unit_set_free(&state->map_cache);
     culprit_store_close(state->store);
     culprit_manifest_free(&state->manifest);
     free(state->jobs);

@@ -143,7 +143,7 @@ static int record(culprit_store *store, const test_options *options, const char 
     culprit_recorded recorded;
     culprit_error err;
     int code = exit_status_of(finished);
-    if (harness_record(store, name, &oracle, paths, finished, &recorded, &err) != CULPRIT_OK)
+    if (harness_record(store, name, &oracle, paths, finished, NULL, &recorded, &err) != CULPRIT_OK)
         code = cli_report(&err);
     else if (recorded.dump_count == 0)
         fprintf(stderr, "culprit: warning: '%s' wrote no coverage; was it built with culprit-cc?\n",

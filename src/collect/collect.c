@@ -313,6 +313,16 @@ static void free_sums(unit_sums *sums)
     free(sums->maps);
 }
 
+/* True when maps already holds the unit that the map file at path (named
+ * HASH.map) describes: parsing a map is most of a small test's collection
+ * cost, and every test of a run brings the same maps. */
+static bool map_is_known(const culprit_unit_set *maps, const char *path)
+{
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    return strlen(name) == 64 + strlen(".map") && culprit_unit_set_find(maps, name) != NULL;
+}
+
 /* Everything after listing: parse, check, sum, and pick. */
 static culprit_status collect_listed(const name_list *map_paths, const name_list *dump_paths,
                                      int32_t child_pid, culprit_unit_set *maps, culprit_collected *collected,
@@ -320,7 +330,8 @@ static culprit_status collect_listed(const name_list *map_paths, const name_list
 {
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < map_paths->count && status == CULPRIT_OK; i++)
-        status = culprit_map_read_file(map_paths->names[i], maps, err);
+        if (!map_is_known(maps, map_paths->names[i]))
+            status = culprit_map_read_file(map_paths->names[i], maps, err);
     culprit_unit_set_sort(maps);
     loaded_dump *dumps = calloc(dump_paths->count ? dump_paths->count : 1, sizeof *dumps);
     unit_sums sums = {0};

@@ -69,6 +69,8 @@ struct culprit_pool {
     slot *slots;
     struct pollfd *fds; /* 3 per slot: stdout, stderr, pidfd */
     char *buffer;
+    culprit_launcher *launcher;              /* NULL: fork each command */
+    const culprit_sandbox *launcher_sandbox; /* the sandbox the launcher is in */
 };
 
 static double now_seconds(void)
@@ -126,10 +128,22 @@ void culprit_pool_free(culprit_pool *pool)
     for (size_t i = 0; pool->slots && i < pool->workers; i++)
         if (pool->slots[i].busy)
             release_slot(&pool->slots[i]);
+    culprit_launcher_stop(pool->launcher);
     free(pool->slots);
     free(pool->fds);
     free(pool->buffer);
     free(pool);
+}
+
+culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandbox *sandbox,
+                                         culprit_error *err)
+{
+    culprit_launcher_stop(pool->launcher);
+    pool->launcher = NULL;
+    culprit_status status = culprit_launcher_start(sandbox, &pool->launcher, err);
+    if (status == CULPRIT_OK)
+        pool->launcher_sandbox = sandbox;
+    return status;
 }
 
 size_t culprit_pool_running(const culprit_pool *pool)
@@ -213,6 +227,35 @@ static void await_exec(slot *s, int status_pipe)
     }
 }
 
+/* The command's main process, through the launcher when it can take it,
+ * else by fork; returns its pid, or -1 with errno. */
+static pid_t start_process(culprit_pool *pool, const culprit_spawn *spawn, int stdout_pipe, int stderr_pipe,
+                           int status_pipe)
+{
+    if (pool->launcher && spawn->sandbox == pool->launcher_sandbox) {
+        pid_t pid = -1;
+        int error = 0;
+        switch (culprit_launcher_spawn(pool->launcher, spawn, stdout_pipe, stderr_pipe, status_pipe, &pid,
+                                       &error)) {
+        case CULPRIT_LAUNCH_STARTED:
+            return pid;
+        case CULPRIT_LAUNCH_FAILED:
+            errno = error;
+            return -1;
+        case CULPRIT_LAUNCH_BROKEN: /* it died (or could not enter the sandbox): fork from now on */
+            culprit_launcher_stop(pool->launcher);
+            pool->launcher = NULL;
+            break;
+        case CULPRIT_LAUNCH_UNSUITABLE:
+            break;
+        }
+    }
+    pid_t pid = fork();
+    if (pid == 0)
+        culprit_spawn_child(spawn, stdout_pipe, stderr_pipe, status_pipe);
+    return pid;
+}
+
 static slot *free_slot(culprit_pool *pool)
 {
     for (size_t i = 0; i < pool->workers; i++)
@@ -250,9 +293,7 @@ culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn
         release_slot(s);
         return status;
     }
-    s->pid = fork();
-    if (s->pid == 0)
-        culprit_spawn_child(spawn, out_pipe[1], err_pipe[1], status_pipe[1]);
+    s->pid = start_process(pool, spawn, out_pipe[1], err_pipe[1], status_pipe[1]);
     int fork_error = errno;
     close(out_pipe[1]);
     close(err_pipe[1]);

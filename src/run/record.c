@@ -67,18 +67,19 @@ culprit_status culprit_record_test(culprit_store *store, const culprit_record_re
                                    culprit_recorded *recorded, culprit_error *err)
 {
     memset(recorded, 0, sizeof *recorded);
-    culprit_unit_set maps;
+    culprit_unit_set own_maps;
+    culprit_unit_set *maps = request->map_cache ? request->map_cache : &own_maps;
     culprit_collected collected;
-    culprit_unit_set_init(&maps);
+    culprit_unit_set_init(&own_maps);
     culprit_collected_init(&collected);
     culprit_status status =
-        culprit_collect_directory(request->collect_directory, (int32_t)request->pid, &maps, &collected, err);
+        culprit_collect_directory(request->collect_directory, (int32_t)request->pid, maps, &collected, err);
     if (status == CULPRIT_OK) {
         recorded->dump_count = collected.dump_count;
-        status = judge_and_save(store, request, &maps, &collected, recorded, err);
+        status = judge_and_save(store, request, maps, &collected, recorded, err);
     }
     culprit_collected_free(&collected);
-    culprit_unit_set_free(&maps);
+    culprit_unit_set_free(&own_maps);
     return status;
 }
 

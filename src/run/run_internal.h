@@ -18,4 +18,27 @@ int culprit_sandbox_enter(const culprit_sandbox *sandbox);
 void culprit_spawn_child(const culprit_spawn *spawn, int stdout_pipe, int stderr_pipe, int status_pipe)
     __attribute__((noreturn));
 
+/* ---- launcher.c: starting tests from a small helper process ---- */
+
+typedef struct culprit_launcher culprit_launcher;
+
+typedef enum culprit_launch_result {
+    CULPRIT_LAUNCH_STARTED,    /* *pid is the test, a child of the caller */
+    CULPRIT_LAUNCH_FAILED,     /* clone failed in the launcher: *error */
+    CULPRIT_LAUNCH_UNSUITABLE, /* too large to send: fork directly */
+    CULPRIT_LAUNCH_BROKEN,     /* the launcher is gone: fork directly from now on */
+} culprit_launch_result;
+
+/* Forks the launcher; it enters sandbox (NULL: none) and waits for requests. */
+culprit_status culprit_launcher_start(const culprit_sandbox *sandbox, culprit_launcher **launcher,
+                                      culprit_error *err);
+/* Closes the launcher's socket and reaps it. */
+void culprit_launcher_stop(culprit_launcher *launcher);
+/* Starts spawn (its sandbox field is ignored: the launcher is already in
+ * its sandbox) with the given pipe ends as its stdout, stderr and exec
+ * status; the caller still owns and closes its copies. */
+culprit_launch_result culprit_launcher_spawn(culprit_launcher *launcher, const culprit_spawn *spawn,
+                                             int stdout_pipe, int stderr_pipe, int status_pipe, pid_t *pid,
+                                             int *error);
+
 #endif

@@ -4,9 +4,15 @@
  * Order matters: the process group first (so a timeout can reach anything
  * the test starts, even before exec), then the sandbox (setns resets the
  * working directory to the namespace's root, hence the chdir after it),
- * limits, descriptors, environment, exec.  The parent is single-threaded,
- * so the few allocating calls here (setenv) are safe after fork.
+ * limits, descriptors, environment, exec.
+ *
+ * Nothing here allocates or writes memory it does not own: the launcher
+ * (launcher.c) runs this in a child that shares its memory (CLONE_VM), so
+ * the test's environment is built on the stack and passed to execve
+ * instead of being set with setenv.
  */
+#define _GNU_SOURCE /* execvpe(3): execvp with an explicit environment */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -68,34 +74,72 @@ static int wire_descriptors(const culprit_spawn *spawn, int stdout_pipe, int std
     return 0;
 }
 
-static int set_environment(const culprit_spawn *spawn)
+extern char **environ;
+
+/* The length of a setting's name ("NAME=VALUE"), or 0 when it has none. */
+static size_t name_length(const char *setting)
 {
-    if (spawn->collect_directory && setenv("CULPRIT_COLLECT_DIR", spawn->collect_directory, 1) != 0)
-        return -1;
+    const char *equals = strchr(setting, '=');
+    return equals ? (size_t)(equals - setting) : 0;
+}
+
+static bool same_name(const char *setting, const char *other)
+{
+    size_t length = name_length(setting);
+    return length && strncmp(setting, other, length + 1) == 0;
+}
+
+/* Adds setting to environment (count entries), replacing the entry of
+ * the same name if there is one. */
+static size_t put_setting(char **environment, size_t count, char *setting)
+{
+    for (size_t i = 0; i < count; i++)
+        if (same_name(setting, environment[i])) {
+            environment[i] = setting;
+            return count;
+        }
+    environment[count] = setting;
+    return count + 1;
+}
+
+/* prefix and value into buffer (no snprintf: see the top of the file). */
+static bool join_setting(char *buffer, size_t size, const char *prefix, const char *value)
+{
+    size_t prefix_length = strlen(prefix), value_length = strlen(value);
+    if (prefix_length + value_length >= size)
+        return false;
+    memcpy(buffer, prefix, prefix_length);
+    memcpy(buffer + prefix_length, value, value_length + 1);
+    return true;
+}
+
+/* Ours, with spawn's settings and CULPRIT_COLLECT_DIR, into environment
+ * (room for every entry of ours, spawn's settings, one more and NULL). */
+static int build_environment(const culprit_spawn *spawn, char **environment, char *collect_setting)
+{
+    size_t count = 0;
+    for (char **entry = environ; *entry; entry++)
+        environment[count++] = *entry;
+    if (collect_setting)
+        count = put_setting(environment, count, collect_setting);
     for (size_t i = 0; i < spawn->env_count; i++) {
-        const char *setting = spawn->env[i];
-        const char *equals = strchr(setting, '=');
-        char name[256];
-        size_t length = equals ? (size_t)(equals - setting) : 0;
-        if (length == 0 || length >= sizeof name) {
+        if (name_length(spawn->env[i]) == 0) {
             errno = EINVAL;
             return -1;
         }
-        memcpy(name, setting, length);
-        name[length] = '\0';
-        if (setenv(name, equals + 1, 1) != 0)
-            return -1;
+        count = put_setting(environment, count, spawn->env[i]);
     }
+    environment[count] = NULL;
     return 0;
 }
 
 /* The sandbox and the working directory (absolute, or relative to ours). */
 static int enter_place(const culprit_spawn *spawn)
 {
-    char here[PATH_MAX];
-    if (!getcwd(here, sizeof here))
-        return errno;
     if (spawn->sandbox) {
+        char here[PATH_MAX];
+        if (!getcwd(here, sizeof here))
+            return errno;
         int error = culprit_sandbox_enter(spawn->sandbox);
         if (error)
             return error;
@@ -133,16 +177,17 @@ static bool split_plain_words(const char *command, char *copy, size_t size, char
     return count > 0;
 }
 
-static void exec_command(const culprit_spawn *spawn)
+static void exec_command(const culprit_spawn *spawn, char **environment)
 {
     if (spawn->argv) {
-        execvp(spawn->argv[0], spawn->argv);
+        execvpe(spawn->argv[0], spawn->argv, environment);
         return;
     }
     char copy[4096], *words[64];
     if (split_plain_words(spawn->shell_command, copy, sizeof copy, words, sizeof words / sizeof *words))
-        execvp(words[0], words); /* not found (a shell builtin?): the shell decides */
-    execl("/bin/sh", "sh", "-c", spawn->shell_command, (char *)NULL);
+        execvpe(words[0], words, environment); /* not found (a shell builtin?): the shell decides */
+    char *shell[] = {"sh", "-c", (char *)spawn->shell_command, NULL};
+    execve("/bin/sh", shell, environment);
 }
 
 void culprit_spawn_child(const culprit_spawn *spawn, int stdout_pipe, int stderr_pipe, int status_pipe)
@@ -159,10 +204,18 @@ void culprit_spawn_child(const culprit_spawn *spawn, int stdout_pipe, int stderr
     int error = enter_place(spawn);
     if (error)
         report_and_exit(status_pipe, error);
+    size_t our_count = 0;
+    while (environ[our_count])
+        our_count++;
+    char *environment[our_count + spawn->env_count + 2];
+    char collect_setting[PATH_MAX + 32];
+    if (spawn->collect_directory && !join_setting(collect_setting, sizeof collect_setting,
+                                                  "CULPRIT_COLLECT_DIR=", spawn->collect_directory))
+        report_and_exit(status_pipe, ENAMETOOLONG);
     if (apply_limits(&spawn->limits) != 0 || wire_descriptors(spawn, stdout_pipe, stderr_pipe) != 0 ||
-        set_environment(spawn) != 0)
+        build_environment(spawn, environment, spawn->collect_directory ? collect_setting : NULL) != 0)
         report_and_exit(status_pipe, errno);
-    exec_command(spawn);
+    exec_command(spawn, environment);
     report_and_exit(status_pipe, errno);
 }
 

@@ -93,10 +93,10 @@ static culprit_status load_units(const culprit_store *store, const hash_list *ha
 {
     sqlite3_stmt *statement;
     culprit_status status =
-        culprit_store_prepare(store, "SELECT map FROM units WHERE hash = ?", &statement, err);
+        culprit_store_prepare_kept(store, "SELECT map FROM units WHERE hash = ?", &statement, err);
     for (size_t i = 0; i < hashes->count && status == CULPRIT_OK; i++)
         status = load_unit(store, statement, hashes->hashes[i], units, err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     if (status == CULPRIT_OK)
         culprit_unit_set_sort(units);
     return status;
@@ -106,7 +106,7 @@ static culprit_status program_unit_hashes(const culprit_store *store, int64_t pr
                                           culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(
+    culprit_status status = culprit_store_prepare_kept(
         store, "SELECT unit_hash FROM program_units WHERE program_id = ? ORDER BY unit_hash", &statement,
         err);
     if (status != CULPRIT_OK)
@@ -118,7 +118,7 @@ static culprit_status program_unit_hashes(const culprit_store *store, int64_t pr
     }
     if (status == CULPRIT_OK && code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "loading a program's units", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -146,10 +146,10 @@ static culprit_status insert_units(const culprit_store *store, const culprit_col
                                    culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(store,
-                                                  "INSERT OR IGNORE INTO units (hash, map, created_at) "
-                                                  "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
-                                                  &statement, err);
+    culprit_status status = culprit_store_prepare_kept(store,
+                                                       "INSERT OR IGNORE INTO units (hash, map, created_at) "
+                                                       "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                                                       &statement, err);
     for (size_t i = 0; i < test->collected->unit_count && status == CULPRIT_OK; i++) {
         const culprit_unit *unit = culprit_unit_set_find(test->maps, test->collected->units[i].hash);
         if (!unit) {
@@ -167,7 +167,7 @@ static culprit_status insert_units(const culprit_store *store, const culprit_col
         if (code != SQLITE_OK)
             status = culprit_store_sqlite_error(store, code, "saving a unit map", err);
     }
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -176,10 +176,10 @@ static culprit_status insert_unit_counts(const culprit_store *store, int64_t tes
 {
     sqlite3_stmt *statement;
     culprit_status status =
-        culprit_store_prepare(store,
-                              "INSERT INTO test_units (test_id, unit_hash, counter_count, counts)"
-                              " VALUES (?, ?, ?, ?)",
-                              &statement, err);
+        culprit_store_prepare_kept(store,
+                                   "INSERT INTO test_units (test_id, unit_hash, counter_count, counts)"
+                                   " VALUES (?, ?, ?, ?)",
+                                   &statement, err);
     for (size_t i = 0; i < collected->unit_count && status == CULPRIT_OK; i++) {
         const culprit_unit_counts *unit = &collected->units[i];
         culprit_counts sparse = {.length = unit->length, .elements = unit->counters, .counts = unit->counts};
@@ -204,7 +204,7 @@ static culprit_status insert_unit_counts(const culprit_store *store, int64_t tes
         if (code != SQLITE_OK)
             status = culprit_store_sqlite_error(store, code, "saving a test's unit counts", err);
     }
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -293,7 +293,8 @@ static culprit_status insert_run(const culprit_store *store, int64_t test_id,
     culprit_status status = output ? crash_json(test, &crash, err) : culprit_fail_memory(err);
     sqlite3_stmt *statement = NULL;
     if (status == CULPRIT_OK)
-        status = culprit_store_prepare(store,
+        status =
+            culprit_store_prepare_kept(store,
                                        "INSERT INTO test_runs (test_id, exit_status, signal, crash, output,"
                                        " dump_count) VALUES (?, ?, ?, ?, ?, ?)",
                                        &statement, err);
@@ -304,7 +305,7 @@ static culprit_status insert_run(const culprit_store *store, int64_t test_id,
         if (code != SQLITE_DONE)
             status = culprit_store_sqlite_error(store, code, "saving a test's run", err);
     }
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     free(crash);
     free(output);
     return status;
@@ -318,7 +319,7 @@ static culprit_status query_id(const culprit_store *store, const char *sql, int6
                                int64_t *value, culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(store, sql, &statement, err);
+    culprit_status status = culprit_store_prepare_kept(store, sql, &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_bind_int64(statement, 1, first);
@@ -331,7 +332,7 @@ static culprit_status query_id(const culprit_store *store, const char *sql, int6
         *value = sqlite3_column_int64(statement, 0);
     else if (code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "querying the store", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -339,7 +340,7 @@ static culprit_status run_statement(const culprit_store *store, const char *sql,
                                     const char *text, culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(store, sql, &statement, err);
+    culprit_status status = culprit_store_prepare_kept(store, sql, &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_bind_int64(statement, 1, first);
@@ -349,7 +350,7 @@ static culprit_status run_statement(const culprit_store *store, const char *sql,
         code = sqlite3_step(statement);
     if (code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "updating the store", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -536,7 +537,7 @@ static culprit_status load_test_counts(const culprit_store *store, int64_t test_
                                        culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(
+    culprit_status status = culprit_store_prepare_kept(
         store, "SELECT unit_hash, counter_count, counts FROM test_units WHERE test_id = ? ORDER BY unit_hash",
         &statement, err);
     if (status != CULPRIT_OK)
@@ -561,7 +562,7 @@ static culprit_status load_test_counts(const culprit_store *store, int64_t test_
     }
     if (status == CULPRIT_OK && code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "loading a test's unit counts", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -573,7 +574,7 @@ static culprit_status move_test(const culprit_store *store, int64_t test_id, tar
 {
     sqlite3_stmt *statement;
     culprit_status status =
-        culprit_store_prepare(store, "SELECT name, verdict FROM tests WHERE id = ?", &statement, err);
+        culprit_store_prepare_kept(store, "SELECT name, verdict FROM tests WHERE id = ?", &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_bind_int64(statement, 1, test_id);
@@ -589,7 +590,7 @@ static culprit_status move_test(const culprit_store *store, int64_t test_id, tar
         status = culprit_store_sqlite_error(store, code, "loading a test", err);
     else if (!name)
         status = culprit_fail_memory(err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     stored_counts stored = {0};
     size_t index = 0;
     if (status == CULPRIT_OK)
@@ -614,7 +615,7 @@ static culprit_status test_ids(const culprit_store *store, int64_t program_id, i
     sqlite3_stmt *statement;
     *ids = NULL;
     *count = 0;
-    culprit_status status = culprit_store_prepare(
+    culprit_status status = culprit_store_prepare_kept(
         store, "SELECT id FROM tests WHERE program_id = ? ORDER BY id", &statement, err);
     if (status != CULPRIT_OK)
         return status;
@@ -635,7 +636,7 @@ static culprit_status test_ids(const culprit_store *store, int64_t program_id, i
     }
     if (status == CULPRIT_OK && code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "listing tests", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 

@@ -35,15 +35,33 @@ static unsigned char *encode_lines(const uint32_t *lines, size_t count, size_t *
     return blob;
 }
 
+/* A zlib stream of text.  The window and hash table are sized to the text:
+ * compress2's fixed 256 KiB of state, allocated, cleared and freed for
+ * every test, cost more than running a tiny test.  Any window size decodes
+ * with uncompress(). */
 static unsigned char *compress_output(const char *text, size_t size, size_t *compressed_size)
 {
-    uLongf bound = compressBound((uLong)size);
+    int window_bits = 9;
+    while (window_bits < 15 && ((size_t)1 << window_bits) < size)
+        window_bits++;
+    int memory_level = window_bits - 7;
+    z_stream stream = {0};
+    if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, window_bits, memory_level,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
+        return NULL;
+    uLong bound = deflateBound(&stream, (uLong)size);
     unsigned char *blob = malloc(bound ? bound : 1);
-    if (blob && compress2(blob, &bound, (const Bytef *)text, (uLong)size, Z_DEFAULT_COMPRESSION) != Z_OK) {
+    stream.next_in = (Bytef *)text;
+    stream.avail_in = (uInt)size;
+    stream.next_out = blob;
+    stream.avail_out = (uInt)bound;
+    bool done = blob && deflate(&stream, Z_FINISH) == Z_STREAM_END;
+    *compressed_size = stream.total_out;
+    deflateEnd(&stream);
+    if (!done) {
         free(blob);
         return NULL;
     }
-    *compressed_size = bound;
     return blob;
 }
 
@@ -53,7 +71,7 @@ culprit_status culprit_store_find_test_id(const culprit_store *store, int64_t pr
                                           int64_t *test_id, culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(
+    culprit_status status = culprit_store_prepare_kept(
         store, "SELECT id FROM tests WHERE program_id = ? AND name = ?", &statement, err);
     if (status != CULPRIT_OK)
         return status;
@@ -69,7 +87,7 @@ culprit_status culprit_store_find_test_id(const culprit_store *store, int64_t pr
                               (long long)program_id);
     else
         status = culprit_store_sqlite_error(store, code, "looking up a test", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -104,11 +122,11 @@ static culprit_status insert_judgement(const culprit_store *store, int64_t test_
     sqlite3_stmt *statement = NULL;
     culprit_status status = lines && (output || !judgement->output) ? CULPRIT_OK : culprit_fail_memory(err);
     if (status == CULPRIT_OK)
-        status = culprit_store_prepare(store,
-                                       "INSERT OR REPLACE INTO judgements (test_id, message, signature,"
-                                       " wrong_lines, output, output_size, output_truncated)"
-                                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                       &statement, err);
+        status = culprit_store_prepare_kept(store,
+                                            "INSERT OR REPLACE INTO judgements (test_id, message, signature,"
+                                            " wrong_lines, output, output_size, output_truncated)"
+                                            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                            &statement, err);
     if (status == CULPRIT_OK) {
         int code = bind_judgement(statement, test_id, judgement, lines, lines_size, output, output_size);
         if (code == SQLITE_OK)
@@ -116,7 +134,7 @@ static culprit_status insert_judgement(const culprit_store *store, int64_t test_
         if (code != SQLITE_DONE)
             status = culprit_store_sqlite_error(store, code, "saving a judgement", err);
     }
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     free(lines);
     free(output);
     return status;

@@ -38,7 +38,7 @@ static culprit_status find_by_hash(const culprit_store *store, const char *hash,
 {
     sqlite3_stmt *statement;
     culprit_status status =
-        culprit_store_prepare(store, "SELECT id FROM programs WHERE hash = ?", &statement, err);
+        culprit_store_prepare_kept(store, "SELECT id FROM programs WHERE hash = ?", &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_bind_text(statement, 1, hash, -1, SQLITE_STATIC);
@@ -49,7 +49,7 @@ static culprit_status find_by_hash(const culprit_store *store, const char *hash,
         *program_id = sqlite3_column_int64(statement, 0);
     else if (code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "looking up a program", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -58,11 +58,11 @@ static culprit_status insert_program_row(const culprit_store *store, const culpr
                                          culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status =
-        culprit_store_prepare(store,
-                              "INSERT INTO programs (hash, source, created_at, file_count, element_count)"
-                              " VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?)",
-                              &statement, err);
+    culprit_status status = culprit_store_prepare_kept(
+        store,
+        "INSERT INTO programs (hash, source, created_at, file_count, element_count)"
+        " VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?)",
+        &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_bind_text(statement, 1, hash, -1, SQLITE_STATIC);
@@ -79,7 +79,7 @@ static culprit_status insert_program_row(const culprit_store *store, const culpr
         *program_id = sqlite3_last_insert_rowid(store->database);
     else
         status = culprit_store_sqlite_error(store, code, "saving a program", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -87,7 +87,7 @@ static culprit_status insert_files(const culprit_store *store, const culprit_spe
                                    int64_t program_id, culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(
+    culprit_status status = culprit_store_prepare_kept(
         store, "INSERT INTO files (program_id, ordinal, path) VALUES (?, ?, ?)", &statement, err);
     if (status != CULPRIT_OK)
         return status;
@@ -103,7 +103,7 @@ static culprit_status insert_files(const culprit_store *store, const culprit_spe
     }
     if (code != SQLITE_OK)
         status = culprit_store_sqlite_error(store, code, "saving the file table", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -131,10 +131,10 @@ static culprit_status insert_elements(const culprit_store *store, const culprit_
 {
     sqlite3_stmt *statement;
     culprit_status status =
-        culprit_store_prepare(store,
-                              "INSERT INTO elements (program_id, ordinal, kind, file_ordinal,"
-                              " line, column, name) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              &statement, err);
+        culprit_store_prepare_kept(store,
+                                   "INSERT INTO elements (program_id, ordinal, kind, file_ordinal,"
+                                   " line, column, name) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                   &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_bind_int64(statement, 1, program_id);
@@ -147,14 +147,14 @@ static culprit_status insert_elements(const culprit_store *store, const culprit_
     }
     if (code != SQLITE_OK)
         status = culprit_store_sqlite_error(store, code, "saving the element table", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
 static culprit_status set_current(const culprit_store *store, int64_t program_id, culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(
+    culprit_status status = culprit_store_prepare_kept(
         store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('current_program', ?)", &statement, err);
     if (status != CULPRIT_OK)
         return status;
@@ -163,7 +163,7 @@ static culprit_status set_current(const culprit_store *store, int64_t program_id
         code = sqlite3_step(statement);
     if (code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "setting the current program", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -239,7 +239,7 @@ static culprit_status match_prefix(const culprit_store *store, const char *prefi
                                    culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(
+    culprit_status status = culprit_store_prepare_kept(
         store, "SELECT id, hash FROM programs WHERE substr(hash, 1, ?1) = ?2 ORDER BY id LIMIT 2", &statement,
         err);
     if (status != CULPRIT_OK)
@@ -257,7 +257,7 @@ static culprit_status match_prefix(const culprit_store *store, const char *prefi
     }
     if (code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "looking up a program", err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 

@@ -7,9 +7,20 @@
  * form ("store is corrupt (SQLite: ...)") wherever SQLite notices it, since
  * SQLite notices damaged pages only when it reads them.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "store/store_internal.h"
 
 #include "culprit/error.h"
+
+enum { KEPT_STATEMENTS = 48 }; /* more than the statements of recording a test */
+
+struct culprit_kept_statements {
+    size_t count;
+    char *sql[KEPT_STATEMENTS]; /* owned copies: callers may build SQL in buffers */
+    sqlite3_stmt *statements[KEPT_STATEMENTS];
+};
 
 culprit_status culprit_store_sqlite_error(const culprit_store *store, int code, const char *doing,
                                           culprit_error *err)
@@ -39,6 +50,81 @@ culprit_status culprit_store_prepare(const culprit_store *store, const char *sql
         return culprit_store_sqlite_error(store, code, "preparing a query", err);
     }
     return CULPRIT_OK;
+}
+
+/* The kept statement for sql, or NULL. */
+static sqlite3_stmt *find_kept(const culprit_kept_statements *kept, const char *sql)
+{
+    for (size_t i = 0; kept && i < kept->count; i++)
+        if (strcmp(kept->sql[i], sql) == 0)
+            return kept->statements[i];
+    return NULL;
+}
+
+static void keep(culprit_store *store, const char *sql, sqlite3_stmt *statement)
+{
+    if (!store->kept)
+        store->kept = calloc(1, sizeof *store->kept);
+    culprit_kept_statements *kept = store->kept;
+    if (!kept || kept->count == KEPT_STATEMENTS)
+        return; /* not kept: release finalizes it */
+    char *copy = strdup(sql);
+    if (!copy)
+        return;
+    kept->sql[kept->count] = copy;
+    kept->statements[kept->count++] = statement;
+}
+
+culprit_status culprit_store_prepare_kept(const culprit_store *store, const char *sql,
+                                          sqlite3_stmt **statement, culprit_error *err)
+{
+    sqlite3_stmt *found = find_kept(store->kept, sql);
+    if (found && !sqlite3_stmt_busy(found)) {
+        *statement = found;
+        return CULPRIT_OK;
+    }
+    culprit_status status = culprit_store_prepare(store, sql, statement, err);
+    if (status == CULPRIT_OK && !found)
+        keep((culprit_store *)store, sql, *statement); /* the cache only: see store_internal.h */
+    return status;
+}
+
+void culprit_store_release(const culprit_store *store, sqlite3_stmt *statement)
+{
+    const culprit_kept_statements *kept = store->kept;
+    for (size_t i = 0; kept && i < kept->count; i++)
+        if (kept->statements[i] == statement) {
+            sqlite3_reset(statement);
+            sqlite3_clear_bindings(statement);
+            return;
+        }
+    sqlite3_finalize(statement);
+}
+
+void culprit_store_forget_kept(culprit_store *store)
+{
+    culprit_kept_statements *kept = store->kept;
+    for (size_t i = 0; kept && i < kept->count; i++) {
+        sqlite3_finalize(kept->statements[i]);
+        free(kept->sql[i]);
+    }
+    free(kept);
+    store->kept = NULL;
+}
+
+/* One statement without rows, kept prepared (BEGIN, COMMIT). */
+static culprit_status execute_kept(const culprit_store *store, const char *sql, const char *doing,
+                                   culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare_kept(store, sql, &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_step(statement);
+    if (code != SQLITE_DONE && code != SQLITE_ROW)
+        status = culprit_store_sqlite_error(store, code, doing, err);
+    culprit_store_release(store, statement);
+    return status;
 }
 
 culprit_status culprit_store_execute(const culprit_store *store, const char *sql, const char *doing,
@@ -71,12 +157,12 @@ culprit_status culprit_store_query_integer(const culprit_store *store, const cha
 
 culprit_status culprit_store_begin(const culprit_store *store, bool write, culprit_error *err)
 {
-    return culprit_store_execute(store, write ? "BEGIN IMMEDIATE" : "BEGIN", "starting a transaction", err);
+    return execute_kept(store, write ? "BEGIN IMMEDIATE" : "BEGIN", "starting a transaction", err);
 }
 
 culprit_status culprit_store_commit(const culprit_store *store, culprit_error *err)
 {
-    culprit_status status = culprit_store_execute(store, "COMMIT", "committing a transaction", err);
+    culprit_status status = execute_kept(store, "COMMIT", "committing a transaction", err);
     if (status != CULPRIT_OK)
         culprit_store_rollback(store);
     return status;

@@ -99,8 +99,9 @@ static culprit_status open_connection(culprit_store *connection, int flags, culp
 
 static void close_connection(culprit_store *connection)
 {
-    /* Every statement is finalized where it was prepared, so close cannot
-     * be refused for statements still open. */
+    /* Every statement is finalized where it was prepared, or kept and
+     * finalized here, so close cannot be refused for statements still open. */
+    culprit_store_forget_kept(connection);
     sqlite3_close(connection->database);
     connection->database = NULL;
 }

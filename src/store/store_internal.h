@@ -39,9 +39,15 @@ enum { CULPRIT_STORE_APPLICATION_ID = 0x43554c50 };
 /* An open connection.  Also used, on the stack, for the short-lived
  * connections that culprit_store_open makes to check and migrate a database
  * before the real one is opened. */
+/* Statements kept prepared for the connection's lifetime (sql.c). */
+typedef struct culprit_kept_statements culprit_kept_statements;
+
 struct culprit_store {
     sqlite3 *database;
     char *path; /* owned: DIRECTORY/culprit.db, the first word of every message */
+    /* owned, may be NULL: a cache, so it changes nothing a reader of a
+     * const culprit_store could see, which is why it sits behind a pointer */
+    culprit_kept_statements *kept;
 };
 
 /* ---- sql.c ---- */
@@ -53,6 +59,16 @@ culprit_status culprit_store_sqlite_error(const culprit_store *store, int code, 
                                           culprit_error *err);
 culprit_status culprit_store_prepare(const culprit_store *store, const char *sql, sqlite3_stmt **statement,
                                      culprit_error *err);
+/* Like culprit_store_prepare, but the statement stays prepared for the
+ * next call with the same SQL: parsing SQL is most of the cost of the few
+ * rows a recorded test writes.  Give it back with culprit_store_release,
+ * never sqlite3_finalize.  A statement still in use (nested calls) makes
+ * the next caller get a fresh one, which release then finalizes. */
+culprit_status culprit_store_prepare_kept(const culprit_store *store, const char *sql,
+                                          sqlite3_stmt **statement, culprit_error *err);
+void culprit_store_release(const culprit_store *store, sqlite3_stmt *statement);
+/* Finalizes every kept statement (before the connection closes). */
+void culprit_store_forget_kept(culprit_store *store);
 /* Runs SQL that returns no rows (several statements allowed). */
 culprit_status culprit_store_execute(const culprit_store *store, const char *sql, const char *doing,
                                      culprit_error *err);

@@ -25,7 +25,7 @@ static culprit_status check_program(const culprit_store *store, int64_t program_
 {
     sqlite3_stmt *statement;
     culprit_status status =
-        culprit_store_prepare(store, "SELECT element_count FROM programs WHERE id = ?", &statement, err);
+        culprit_store_prepare_kept(store, "SELECT element_count FROM programs WHERE id = ?", &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_bind_int64(statement, 1, program_id);
@@ -40,7 +40,7 @@ static culprit_status check_program(const culprit_store *store, int64_t program_
         status = culprit_fail(
             err, CULPRIT_ERROR_INPUT, "%s: program %lld has %lld elements, the tests have %zu", store->path,
             (long long)program_id, (long long)sqlite3_column_int64(statement, 0), spectra->element_count);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -145,7 +145,7 @@ culprit_status culprit_store_insert_tests(const culprit_store *store, int64_t pr
     if (status != CULPRIT_OK)
         return status;
     sqlite3_stmt *statement;
-    status = culprit_store_prepare(
+    status = culprit_store_prepare_kept(
         store,
         "INSERT INTO tests (program_id, name, verdict, duration, hits, counts, recorded_at)"
         " VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
@@ -155,7 +155,7 @@ culprit_status culprit_store_insert_tests(const culprit_store *store, int64_t pr
         &statement, err);
     for (size_t test = first; test < first + count && status == CULPRIT_OK; test++)
         status = insert_test(store, statement, program_id, spectra, test, err);
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
@@ -166,7 +166,7 @@ culprit_status culprit_store_update_test_hits(const culprit_store *store, int64_
     test_blobs blobs;
     culprit_status status = encode_blobs(store, spectra, test, &blobs, err);
     if (status == CULPRIT_OK)
-        status = culprit_store_prepare(
+        status = culprit_store_prepare_kept(
             store, "UPDATE tests SET program_id = ?, hits = ?, counts = ? WHERE id = ?", &statement, err);
     if (status == CULPRIT_OK) {
         int code = sqlite3_bind_int64(statement, 1, program_id);
@@ -184,7 +184,7 @@ culprit_status culprit_store_update_test_hits(const culprit_store *store, int64_
             code = sqlite3_step(statement);
         if (code != SQLITE_DONE)
             status = culprit_store_sqlite_error(store, code, "moving a test to a new program", err);
-        sqlite3_finalize(statement);
+        culprit_store_release(store, statement);
     }
     free_blobs(&blobs);
     return status;

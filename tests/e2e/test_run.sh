@@ -122,6 +122,24 @@ run 1 "$CULPRIT" run --tests suite.json --rerun --output-cap 1M
 expect_contains "$WORK/out" "culprit run: 10 tests"
 expect_sql "SELECT count(*) FROM tests" 10
 
+# ---- one worker, many tests: each starts clean ----
+# Tests run one after another in a reused directory, started by the
+# launcher from one shared environment: a test's settings must not leak
+# into the next, an override must win over an inherited variable, and
+# files a test leaves in its collection directory must be gone.
+cat >isolation.json <<'EOF'
+[
+  {"name": "sets", "cmd": "echo $LEAK; touch \"$CULPRIT_COLLECT_DIR/left.junk\"; ./prog a", "env": {"LEAK": "yes", "INHERITED": "over"}, "expect_stdout": "yes\na\n"},
+  {"name": "inherits", "cmd": "echo ${LEAK:-unset} $INHERITED; ls \"$CULPRIT_COLLECT_DIR\" | grep -c left; ./prog b", "expect_stdout": "unset outer\n0\nb\n"},
+  {"name": "overrides", "cmd": "echo $INHERITED; ./prog c", "env": {"INHERITED": "over"}, "expect_stdout": "over\nc\n"}
+]
+EOF
+INHERITED=outer run 0 "$CULPRIT" run --tests isolation.json -j 1 --store iso-store
+expect_contains "$WORK/out" "culprit run: 3 tests: 3 passed"
+# The program's map stays in the reused directory; every test still has its spectra.
+got=$(sqlite3 iso-store/culprit.db "SELECT count(DISTINCT test_id) FROM test_units")
+[ "$got" = 3 ] && pass || fail "tests with spectra: '$got', expected 3"
+
 # ---- the plain form, with a header ----
 mkdir expected
 printf 'a\n' >expected/a.out
