@@ -255,6 +255,9 @@ typedef struct culprit_collected_test {
     int signal;              /* 0 when it exited */
     const culprit_unit_set *maps;
     const culprit_collected *collected;
+    /* The oracle's judgement (culprit/oracle.h), saved in the same
+     * transaction as the spectra; NULL: none (an import). */
+    const struct culprit_judgement *judgement;
 } culprit_collected_test;
 
 typedef struct culprit_saved_test {

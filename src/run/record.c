@@ -3,9 +3,9 @@
  * its crash site, judge it with its oracle, save spectra and judgement.
  *
  * Both `culprit run` and `culprit test` record through here, so a test is
- * stored the same way whichever ran it.  The spectra go first (the
- * collector's transaction decides the program), the judgement second,
- * under the program the first one chose.
+ * stored the same way whichever ran it.  Spectra and judgement are saved
+ * in one transaction (the spectra decide the program, the judgement is
+ * saved under it), so a test is never stored without its verdict's reason.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -55,12 +55,9 @@ static culprit_status judge_and_save(culprit_store *store, const culprit_record_
         .signal = result.exited ? 0 : result.signal,
         .maps = maps,
         .collected = collected,
+        .judgement = &recorded->judgement,
     };
-    status = culprit_store_save_collected(store, &test, &recorded->saved, err);
-    if (status == CULPRIT_OK)
-        status = culprit_store_save_judgement(store, recorded->saved.program_id, request->name,
-                                              &recorded->judgement, err);
-    return status;
+    return culprit_store_save_collected(store, &test, &recorded->saved, err);
 }
 
 culprit_status culprit_record_test(culprit_store *store, const culprit_record_request *request,

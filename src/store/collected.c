@@ -729,10 +729,15 @@ culprit_status culprit_store_save_collected(culprit_store *store, const culprit_
     if ((unsigned)test->verdict >= CULPRIT_VERDICT_COUNT)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: test '%s' has no valid verdict", store->path,
                             test->name);
-    culprit_status status = culprit_store_begin(store, true, err);
+    culprit_status status =
+        test->judgement ? culprit_store_check_judgement(test->name, test->judgement, err) : CULPRIT_OK;
+    if (status == CULPRIT_OK)
+        status = culprit_store_begin(store, true, err);
     if (status != CULPRIT_OK)
         return status;
     status = save_collected_rows(store, test, saved, err);
+    if (status == CULPRIT_OK && test->judgement)
+        status = culprit_store_insert_judgement(store, saved->program_id, test->name, test->judgement, err);
     if (status == CULPRIT_OK)
         status = culprit_store_commit(store, err);
     else

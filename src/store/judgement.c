@@ -4,10 +4,11 @@
  * run, judgement and wrong lines (culprit tests, culprit failures) and
  * what it wrote (culprit output).
  *
- * A judgement is saved after its test, in a transaction of its own: the
- * test's new result has already deleted the old judgement (trigger
- * tests_judgement_replaced), so the row written here is always the one that
- * belongs to the stored result.  docs/store.md describes the columns.
+ * A judgement is saved after its test - in the test's own transaction when
+ * the harness records both (culprit_collected_test.judgement), else in one
+ * of its own: the test's new result has already deleted the old judgement
+ * (trigger tests_judgement_replaced), so the row written here is always
+ * the one that belongs to the stored result.  docs/store.md describes the columns.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,8 +141,8 @@ static culprit_status insert_judgement(const culprit_store *store, int64_t test_
     return status;
 }
 
-culprit_status culprit_store_save_judgement(culprit_store *store, int64_t program_id, const char *test_name,
-                                            const culprit_judgement *judgement, culprit_error *err)
+culprit_status culprit_store_check_judgement(const char *test_name, const culprit_judgement *judgement,
+                                             culprit_error *err)
 {
     for (size_t i = 1; i < judgement->wrong_line_count; i++)
         if (judgement->wrong_lines[i] <= judgement->wrong_lines[i - 1])
@@ -149,13 +150,29 @@ culprit_status culprit_store_save_judgement(culprit_store *store, int64_t progra
                                 test_name);
     if (judgement->wrong_line_count && judgement->wrong_lines[0] == 0)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "judgement of '%s': wrong line 0", test_name);
+    return CULPRIT_OK;
+}
+
+culprit_status culprit_store_insert_judgement(const culprit_store *store, int64_t program_id,
+                                              const char *test_name, const culprit_judgement *judgement,
+                                              culprit_error *err)
+{
     int64_t test_id = 0;
-    culprit_status status = culprit_store_begin(store, true, err);
-    if (status != CULPRIT_OK)
-        return status;
-    status = culprit_store_find_test_id(store, program_id, test_name, &test_id, err);
+    culprit_status status = culprit_store_find_test_id(store, program_id, test_name, &test_id, err);
     if (status == CULPRIT_OK)
         status = insert_judgement(store, test_id, judgement, err);
+    return status;
+}
+
+culprit_status culprit_store_save_judgement(culprit_store *store, int64_t program_id, const char *test_name,
+                                            const culprit_judgement *judgement, culprit_error *err)
+{
+    culprit_status status = culprit_store_check_judgement(test_name, judgement, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_begin(store, true, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = culprit_store_insert_judgement(store, program_id, test_name, judgement, err);
     if (status == CULPRIT_OK)
         status = culprit_store_commit(store, err);
     else

@@ -84,6 +84,18 @@ culprit_status culprit_store_commit(const culprit_store *store, culprit_error *e
  * first error is the one worth reporting, so it reports nothing itself. */
 void culprit_store_rollback(const culprit_store *store);
 
+/* ---- judgement.c ---- */
+
+struct culprit_judgement;
+/* Wrong lines ascending and 1-based, or an internal error. */
+culprit_status culprit_store_check_judgement(const char *test_name, const struct culprit_judgement *judgement,
+                                             culprit_error *err);
+/* Inserts the judgement of test_name (saved under program_id), inside the
+ * caller's transaction. */
+culprit_status culprit_store_insert_judgement(const culprit_store *store, int64_t program_id,
+                                              const char *test_name,
+                                              const struct culprit_judgement *judgement, culprit_error *err);
+
 /* ---- identify.c ---- */
 
 /* Checks the first bytes of path without SQLite.  *exists is false when
