@@ -31,7 +31,8 @@ mid_test t5 4 5 3 4 0
 mid_test t6 2 2 1 3 0 # the faulty program prints 1: the verdict is fail, the exit status still 0
 expect_file_equals "$WORK/out" "1"
 
-run 0 "$CULPRIT" rank --formula tarantula --format csv
+# Plain lines (--kind line): the default would score lines by their tuples.
+run 0 "$CULPRIT" rank --kind line --formula tarantula --format csv
 first=$(sed -n 2p "$WORK/out")
 case $first in
 *mid.c:12,*) pass ;;
@@ -41,7 +42,7 @@ case $first in
 1,0.83333333333333*) pass ;;
 *) fail "tarantula's first entry is '$first', expected rank 1 and score 0.8333" ;;
 esac
-run 0 "$CULPRIT" rank --formula ochiai --format csv
+run 0 "$CULPRIT" rank --kind line --formula ochiai --format csv
 case $(sed -n 2p "$WORK/out") in
 *mid.c:12,*) pass ;;
 *) fail "ochiai ranks '$(sed -n 2p "$WORK/out")' first, expected mid.c:12" ;;

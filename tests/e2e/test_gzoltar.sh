@@ -42,34 +42,36 @@ END
 run 0 "$CULPRIT" import gzoltar --matrix matrix.txt --spectra spectra.csv --tests tests.csv
 expect_contains err "imported 6 tests (1 failing) over 11 elements"
 
+# An imported matrix has no tuples, so the default ranks plain lines: the
+# method column says tarantula, not tuples:tarantula.
 # Tarantula: line 12 = 1/(1 + 1/5) = 5/6; 11 = 1/(1 + 2/5); 9 = 1/(1 + 3/5);
 # 7, 8, 19 = 0.5 (tied, worst rank 6); lines never run by the failing test last.
 run 0 "$CULPRIT" rank --formula tarantula --format csv
-expect_file_equals out "rank,score,element,confidence,ef,ep,nf,np
-1,0.8333333333333334,src/mid.c:12,1,1,1,0,4
-2,0.7142857142857143,src/mid.c:11,1,1,2,0,3
-3,0.625,src/mid.c:9,1,1,3,0,2
-6,0.5,src/mid.c:7,1,1,5,0,0
-6,0.5,src/mid.c:8,1,1,5,0,0
-6,0.5,src/mid.c:19,1,1,5,0,0
-7,0,src/mid.c:14,0.4,0,2,1,3
-10,0,src/mid.c:10,0.2,0,1,1,4
-10,0,src/mid.c:15,0.2,0,1,1,4
-10,0,src/mid.c:16,0.2,0,1,1,4
-11,0,src/mid.c:17,0,0,0,1,5"
+expect_file_equals out "rank,score,element,confidence,ef,ep,nf,np,method
+1,0.8333333333333334,src/mid.c:12,1,1,1,0,4,tarantula
+2,0.7142857142857143,src/mid.c:11,1,1,2,0,3,tarantula
+3,0.625,src/mid.c:9,1,1,3,0,2,tarantula
+6,0.5,src/mid.c:7,1,1,5,0,0,tarantula
+6,0.5,src/mid.c:8,1,1,5,0,0,tarantula
+6,0.5,src/mid.c:19,1,1,5,0,0,tarantula
+7,0,src/mid.c:14,0.4,0,2,1,3,tarantula
+10,0,src/mid.c:10,0.2,0,1,1,4,tarantula
+10,0,src/mid.c:15,0.2,0,1,1,4,tarantula
+10,0,src/mid.c:16,0.2,0,1,1,4,tarantula
+11,0,src/mid.c:17,0,0,0,1,5,tarantula"
 run 0 "$CULPRIT" rank --formula tarantula --format csv --top 3
-expect_file_equals out "rank,score,element,confidence,ef,ep,nf,np
-1,0.8333333333333334,src/mid.c:12,1,1,1,0,4
-2,0.7142857142857143,src/mid.c:11,1,1,2,0,3
-3,0.625,src/mid.c:9,1,1,3,0,2"
+expect_file_equals out "rank,score,element,confidence,ef,ep,nf,np,method
+1,0.8333333333333334,src/mid.c:12,1,1,1,0,4,tarantula
+2,0.7142857142857143,src/mid.c:11,1,1,2,0,3,tarantula
+3,0.625,src/mid.c:9,1,1,3,0,2,tarantula"
 
 # Ochiai: 12 = 1/sqrt(2); ties reported best / average.
 run 0 "$CULPRIT" rank --formula ochiai --format csv --ties best --top 4
-expect_file_equals out "rank,score,element,confidence,ef,ep,nf,np
-1,0.7071067811865475,src/mid.c:12,,1,1,0,4
-2,0.5773502691896258,src/mid.c:11,,1,2,0,3
-3,0.5,src/mid.c:9,,1,3,0,2
-4,0.4082482904638631,src/mid.c:7,,1,5,0,0"
+expect_file_equals out "rank,score,element,confidence,ef,ep,nf,np,method
+1,0.7071067811865475,src/mid.c:12,,1,1,0,4,ochiai
+2,0.5773502691896258,src/mid.c:11,,1,2,0,3,ochiai
+3,0.5,src/mid.c:9,,1,3,0,2,ochiai
+4,0.4082482904638631,src/mid.c:7,,1,5,0,0,ochiai"
 run 0 "$CULPRIT" rank --formula ochiai --format csv --ties average --top 6
 expect_contains out "5,0.4082482904638631,src/mid.c:7,,1,5,0,0"
 expect_contains out "5,0.4082482904638631,src/mid.c:19,,1,5,0,0"
@@ -112,9 +114,9 @@ printf 'org.x$Y#m(int,int):42\norg.x$Y#n():43\n' >java-spectra.txt
 printf '1 0 -\n0 1 +\n' >java-matrix.txt
 run 0 "$CULPRIT" --store java import gzoltar --matrix java-matrix.txt --spectra java-spectra.txt
 run 0 "$CULPRIT" --store java rank --format csv --formula tarantula
-expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np
-1,1,"org.x$Y#m(int,int):42",1,1,0,0,1
-2,0,org.x$Y#n():43,1,0,1,1,0'
+expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method
+1,1,"org.x$Y#m(int,int):42",1,1,0,0,1,tarantula
+2,0,org.x$Y#n():43,1,0,1,1,0,tarantula'
 
 # Malformed inputs: one precise line each, exit 2.
 bad() { # NAME MATRIX-CONTENT EXPECTED-MESSAGE

@@ -66,7 +66,7 @@ run_tests() {
 expect_fault_first() { # LABEL
     line=$(sed -n 2p "$WORK/out")
     case $line in
-    1,0.8333333333333334,*mid.c:10,1,1,1,0,4) pass ;;
+    1,0.8333333333333334,*mid.c:10,1,1,1,0,4,tarantula) pass ;;
     *) fail "$1: the first entry is '$line', expected the fault mid.c:10; ranking:
 $(cat "$WORK/out")" ;;
     esac
@@ -89,16 +89,20 @@ mid_5_3_4 pass
 mid_2_1_3 fail"
 run 0 "$CULPRIT" --store gcov import gcov-json --verdicts gcc/verdicts.txt cov-gcov/*.gcov.json.gz
 expect_contains err "imported 6 tests (1 failing)"
-run 0 "$CULPRIT" --store gcov rank --formula tarantula --format csv
+# Plain lines: with gcov's branches the default would score lines by their tuples.
+run 0 "$CULPRIT" --store gcov rank --kind line --formula tarantula --format csv
 expect_fault_first "gcov-json"
 cp out rank-gcov.csv
+# gcov's branches are tuples: by default they score their lines.
+run 0 "$CULPRIT" --store gcov rank --formula tarantula --format csv
+expect_contains out "mid.c:10,1,1,1,0,4,tuples:tarantula"
 # The branch into the fault has the fault's spectrum.
 run 0 "$CULPRIT" --store gcov rank --formula tarantula --format csv --kind branch --top 1
-expect_file_equals out "rank,score,element,confidence,ef,ep,nf,np
-1,0.8333333333333334,mid.c:9:branch#0,1,1,1,0,4"
+expect_file_equals out "rank,score,element,confidence,ef,ep,nf,np,method
+1,0.8333333333333334,mid.c:9:branch#0,1,1,1,0,4,tarantula"
 # gcov --stdout writes plain JSON: the same spectra, the same program.
 run 0 "$CULPRIT" --store gcov import gcov-json --fail mid_2_1_3 cov-gcov-stdout/*.json
-run 0 "$CULPRIT" --store gcov rank --formula tarantula --format csv
+run 0 "$CULPRIT" --store gcov rank --kind line --formula tarantula --format csv
 expect_same out rank-gcov.csv
 # Every gcov line is an executable line: run or not, each is an element.
 run 0 "$CULPRIT" --store gcov export csv -o gcov.csv
@@ -111,7 +115,7 @@ capture_lcov() {
 run_tests gcc capture_lcov
 run 0 "$CULPRIT" --store lcov import lcov --verdicts gcc/verdicts.txt cov-lcov/*.info
 expect_contains err "imported 6 tests (1 failing)"
-run 0 "$CULPRIT" --store lcov rank --formula tarantula --format csv
+run 0 "$CULPRIT" --store lcov rank --kind line --formula tarantula --format csv
 expect_fault_first "lcov --capture"
 expect_contains out "$WORK/gcc/mid.c:10,"
 
@@ -127,7 +131,7 @@ run_tests llvm capture_llvm
 expect_same llvm/verdicts.txt gcc/verdicts.txt
 run 0 "$CULPRIT" --store llvm import lcov --verdicts llvm/verdicts.txt cov-llvm/*.info
 expect_contains err "imported 6 tests (1 failing)"
-run 0 "$CULPRIT" --store llvm rank --formula tarantula --format csv
+run 0 "$CULPRIT" --store llvm rank --kind line --formula tarantula --format csv
 expect_fault_first "llvm-cov export"
 
 # Malformed coverage: one precise line each, exit 2, no store left behind.

@@ -100,11 +100,11 @@ done
 # ---- the largest cluster (t4 t5 t6) by default ----
 run 0 "$CULPRIT" rank --technique scomb --format csv
 expect_contains "$WORK/err" "scomb localizes cluster 1 of 2"
-head -1 "$WORK/out" | grep -q '^rank,score,element,confidence,ef,ep,nf,np,smap$' && pass ||
+head -1 "$WORK/out" | grep -q '^rank,score,element,confidence,ef,ep,nf,np,smap,method$' && pass ||
     fail "header: $(head -1 "$WORK/out")"
 row1=$(sed -n 2p "$WORK/out")
 case $row1 in
-"1,1.1,"*"calc.c:$FAULT1,"*",3,0,0,5,1") pass ;;
+"1,1.1,"*"calc.c:$FAULT1,"*",3,0,0,5,1,scomb:tarantula") pass ;;
 *) fail "scomb's first row is '$row1', expected calc.c:$FAULT1 at 1.1 over 3 failing, 5 passing tests" ;;
 esac
 row2=$(sed -n 3p "$WORK/out")
@@ -115,7 +115,7 @@ esac
 
 # The base formula alone ties the two failing-only lines; smap ties all of
 # the blamed block (here the one line) at 1.
-run 0 "$CULPRIT" rank --formula tarantula --cluster 1 --format csv
+run 0 "$CULPRIT" rank --kind line --formula tarantula --cluster 1 --format csv
 expect_contains "$WORK/out" "2,1,"
 run 0 "$CULPRIT" rank --technique smap --format csv
 case $(sed -n 2p "$WORK/out") in

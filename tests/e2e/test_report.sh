@@ -88,12 +88,13 @@ if command -v script >/dev/null 2>&1; then
     TERM=xterm script -qc "$CULPRIT rank --formula tarantula" /dev/null </dev/null >tty.out 2>&1
     expect_contains tty.out "$(printf '\033[1;38;5;')"
     expect_contains tty.out "m = y; /* the fault: should be m = x */"
+    expect_contains tty.out "(technique tuples, formula tarantula, 1 failing, 5 passing tests)"
     NO_COLOR=1 TERM=xterm script -qc "$CULPRIT rank --formula tarantula" /dev/null </dev/null >tty-plain.out 2>&1
     if grep -q "$(printf '\033')" tty-plain.out; then fail "NO_COLOR still colors"; else pass; fi
 else
     fail "script(1) (util-linux) is needed to test terminal output"
 fi
-run 0 "$CULPRIT" rank --formula tarantula --top 1
+run 0 "$CULPRIT" rank --kind line --formula tarantula --top 1
 expect_contains out "mid.c:12"
 expect_contains out "ef=1 ep=1"
 if grep -q "$(printf '\033')" out; then fail "piped rank output has escape codes"; else pass; fi
