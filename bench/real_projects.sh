@@ -214,12 +214,12 @@ seeded_fault() {
     run_suite "$dir" sed "$work/store-sed-seeded" $(suite_target sed)
     compare_counts "$dir" sed "$work/store-sed-seeded"
     for formula in ochiai tarantula dstar; do
-        "$culprit" --store "$work/store-sed-seeded" rank --formula $formula --format csv >"$work/rank-$formula.csv"
+        "$culprit" --store "$work/store-sed-seeded" rank --formula $formula --kind line --format csv >"$work/rank-$formula.csv"
         # columns: rank,score,element,confidence,ef,ep,nf,np
         echo "$formula: $file:$line ranks $(awk -F, -v want="$file:$line" \
             '$3 == want { print $1 " (ef=" $5 ", ep=" $6 ")"; exit }' "$work/rank-$formula.csv")"
     done
-    "$culprit" --store "$work/store-sed-seeded" rank --top 10
+    "$culprit" --store "$work/store-sed-seeded" rank --kind line --top 10
     cp "$file" "$file.seeded" && sed -i 's/if (width+olen > line_len \&\& line_len > 0) {/if (width+olen >= line_len \&\& line_len > 0) {/' "$file"
 }
 

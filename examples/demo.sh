@@ -26,11 +26,14 @@ for input in "3 3 5" "1 2 3" "3 2 1" "5 5 5" "5 3 4" "2 1 3"; do
 done
 "$culprit" rank --top 0 --format csv >/dev/null # fails loudly if nothing was recorded
 echo
-echo "== culprit rank --formula tarantula"
-"$culprit" rank --formula tarantula --top 5
+echo "== culprit rank  (the default: Ochiai over enriched entities, a line scoring its best tuple)"
+"$culprit" rank --top 5
 echo
-echo "== culprit rank --formula ochiai --kind branch  (enriched entities: <line, outcome>)"
-"$culprit" rank --formula ochiai --kind branch --top 5
+echo "== culprit rank --formula tarantula --kind line  (Tarantula over plain lines, as in the paper)"
+"$culprit" rank --formula tarantula --kind line --top 5
+echo
+echo "== culprit rank --kind branch  (the tuples themselves: <line, branch outcome>)"
+"$culprit" rank --kind branch --top 5
 echo
 echo "== culprit eval: where does each formula put the known fault (mid.c:12)?"
 "$culprit" eval --faults "$example/faults.txt" --formula tarantula,ochiai,dstar,op2,jaccard,sbi --format text
