@@ -29,6 +29,8 @@ typedef struct culprit_oracle {
     const char *validator; /* shell command; run with the stdout file as $1; non-zero = fail;
                               it may print "LINE: message" lines naming wrong output lines */
     bool html;             /* check stdout as HTML with libtidy: errors fail, warnings are kept */
+    bool expect_failure;   /* a known failure (automake's XFAIL_TESTS): failing is "skip" with the
+                              reason kept, so a known bug does not blur the one being localized */
 } culprit_oracle;
 
 /* How the command ended, as the harness saw it. */
@@ -37,6 +39,7 @@ typedef struct culprit_run_result {
     int exit_status;
     int signal;     /* the signal that killed it, when !exited */
     bool timed_out; /* the harness killed it at its timeout */
+    int exec_error; /* errno when the command could not be started at all; 0 when it ran */
     const char *stdout_path;
     const char *stderr_path;
     bool stdout_truncated; /* the capture cap was reached */

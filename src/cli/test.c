@@ -34,7 +34,13 @@ const char cli_usage_test[] =
     "                        (the exit status passed on is still the command's)\n"
     "   --timeout S          stop the command's process group after S seconds (SIGTERM,\n"
     "                        then SIGKILL); the verdict is timeout (default: none)\n"
-    "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE "\n"
+    "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n"
+    "   --expect-failure     the test is known to fail: a failure is recorded as skip\n"
+    "                        (\"expected failure\"), so that it does not blur the ranking\n"
+    "   --xfail-tests LIST   the same for the tests named in LIST (separated by blanks;\n"
+    "                        automake: LOG_FLAGS='test --xfail-tests \"$(XFAIL_TESTS)\" --')\n"
+    "                        a name matches the test's name or its command, either\n"
+    "                        without a leading ./\n" HARNESS_OPTIONS_USAGE "\n"
     "Verdicts come from the oracle (docs/oracles.md): exit 0 passes unless --expect\n"
     "differs, 77 is skip and 99 error (as in automake), other statuses and signals\n"
     "fail.  The store is read-only to the command (docs/harness.md, \"Store\n"
@@ -44,6 +50,8 @@ enum { EXIT_CANNOT_RUN = 127, WAIT_MILLISECONDS = 200 };
 
 typedef struct test_options {
     const char *name, *expect, *store;
+    bool expect_failure;
+    const char *xfail_tests; /* blank-separated names, or NULL */
     harness_options harness;
     char **command;
 } test_options;
@@ -54,6 +62,8 @@ static int parse_options(int argc, char **argv, test_options *options)
         {"name", required_argument, NULL, 'n'},
         {"expect", required_argument, NULL, 'e'},
         {"store", required_argument, NULL, 'S'},
+        {"expect-failure", no_argument, NULL, 'F'},
+        {"xfail-tests", required_argument, NULL, 'X'},
         {"help", no_argument, NULL, 'h'},
         HARNESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -67,6 +77,10 @@ static int parse_options(int argc, char **argv, test_options *options)
             options->expect = optarg;
         else if (option == 'S')
             options->store = optarg;
+        else if (option == 'F')
+            options->expect_failure = true;
+        else if (option == 'X')
+            options->xfail_tests = optarg;
         else if (option == 'h')
             return cli_print_usage("test", stdout) - 1;
         else if (option >= HARNESS_OPTION_BASE) {
@@ -135,17 +149,50 @@ static int exit_status_of(const culprit_finished *finished)
     return finished->exited ? finished->exit_status : 128 + finished->signal;
 }
 
+static const char *without_dot_slash(const char *name)
+{
+    while (name[0] == '.' && name[1] == '/')
+        name += 2;
+    return name;
+}
+
+/* Whether word (a test name or command) is one of list's blank-separated
+ * names, a leading ./ ignored on both sides. */
+static bool listed(const char *list, const char *word)
+{
+    word = without_dot_slash(word);
+    size_t length = strlen(word);
+    for (const char *at = list; *at;) {
+        at += strspn(at, " \t\n");
+        size_t entry_length = strcspn(at, " \t\n");
+        const char *entry = without_dot_slash(at);
+        size_t skipped = (size_t)(entry - at);
+        if (entry_length > skipped && entry_length - skipped == length && strncmp(entry, word, length) == 0)
+            return true;
+        at += entry_length;
+    }
+    return false;
+}
+
+static bool expected_to_fail(const test_options *options, const char *name)
+{
+    return options->expect_failure ||
+           (options->xfail_tests &&
+            (listed(options->xfail_tests, name) || listed(options->xfail_tests, options->command[0])));
+}
+
 /* Records the finished command; returns our exit status. */
 static int record(culprit_store *store, const test_options *options, const char *name,
                   const harness_paths *paths, const culprit_finished *finished)
 {
-    culprit_oracle oracle = {.expect_stdout_path = options->expect};
+    culprit_oracle oracle = {.expect_stdout_path = options->expect,
+                             .expect_failure = expected_to_fail(options, name)};
     culprit_recorded recorded;
     culprit_error err;
-    int code = exit_status_of(finished);
+    int code = finished->exec_error ? EXIT_CANNOT_RUN : exit_status_of(finished);
     if (harness_record(store, name, &oracle, paths, finished, NULL, &recorded, &err) != CULPRIT_OK)
         code = cli_report(&err);
-    else if (recorded.dump_count == 0)
+    else if (recorded.dump_count == 0 && !finished->exec_error)
         fprintf(stderr, "culprit: warning: '%s' wrote no coverage; was it built with culprit-cc?\n",
                 options->command[0]);
     culprit_judgement_free(&recorded.judgement);
@@ -171,13 +218,14 @@ static int run_test(const cli_context *context, const test_options *options, con
     int interrupted_by = 0, code;
     if (run_command(options, &paths, sandbox, &finished, &interrupted_by, &err) != CULPRIT_OK)
         code = cli_report(&err);
-    else if (finished.exec_error) {
-        fprintf(stderr, "culprit: cannot run '%s': %s\n", options->command[0], strerror(finished.exec_error));
-        code = EXIT_CANNOT_RUN;
-    } else if (interrupted_by)
+    else if (interrupted_by)
         code = 128 + interrupted_by; /* stopped by the user: record nothing */
-    else
+    else {
+        if (finished.exec_error) /* recorded as an error, and said here as the command would */
+            fprintf(stderr, "culprit: cannot run '%s': %s\n", options->command[0],
+                    strerror(finished.exec_error));
         code = record(store, options, name, &paths, &finished);
+    }
     culprit_sandbox_free(sandbox);
     culprit_remove_tree(paths.directory);
     culprit_store_close(store);

@@ -81,7 +81,10 @@ static bool judge_crash(const culprit_run_result *result, const judged_run *run,
     const oracle_report *report = &run->report;
     const char *site = result->crash_site && *result->crash_site ? result->crash_site : report->site;
     char message[ORACLE_MESSAGE_SIZE];
-    if (result->timed_out) {
+    if (result->exec_error) {
+        snprintf(message, sizeof message, "cannot run the command: %s", strerror(result->exec_error));
+        set_outcome(judgement, CULPRIT_VERDICT_ERROR, message, message, false, NULL);
+    } else if (result->timed_out) {
         snprintf(message, sizeof message, "timed out after %.1f s", result->duration_seconds);
         set_outcome(judgement, CULPRIT_VERDICT_TIMEOUT, message, "timed out", false, NULL);
     } else if (report->sanitizer) {
@@ -222,6 +225,25 @@ static culprit_status judge_exit(const culprit_oracle *oracle, const culprit_run
     return status;
 }
 
+/* A failure that was expected becomes a skip that says so (its
+ * signature keeps it apart from unexpected failures); an expected failure
+ * that passed stays a pass - the program did the right thing - and says
+ * so too. */
+static void apply_expected_failure(culprit_judgement *judgement)
+{
+    char message[ORACLE_MESSAGE_SIZE];
+    if (judgement->verdict == CULPRIT_VERDICT_FAIL) {
+        snprintf(message, sizeof message, "expected failure (XFAIL): %.400s", judgement->message);
+        judgement->verdict = CULPRIT_VERDICT_SKIP;
+        snprintf(judgement->message, sizeof judgement->message, "%s", message);
+        snprintf(message, sizeof message, "expected failure: %.400s", judgement->signature);
+        snprintf(judgement->signature, sizeof judgement->signature, "%s", message);
+    } else if (judgement->verdict == CULPRIT_VERDICT_PASS) {
+        set_outcome(judgement, CULPRIT_VERDICT_PASS, "passed, but was expected to fail (XPASS)",
+                    "unexpected pass", false, NULL);
+    }
+}
+
 culprit_status culprit_oracle_judge(const culprit_oracle *oracle, const culprit_run_result *result,
                                     culprit_judgement *judgement, culprit_error *err)
 {
@@ -231,6 +253,8 @@ culprit_status culprit_oracle_judge(const culprit_oracle *oracle, const culprit_
     culprit_status status = read_run(result, &run, err);
     if (status == CULPRIT_OK && !judge_crash(result, &run, judgement))
         status = judge_exit(oracle ? oracle : &no_oracle, result, &run, judgement, err);
+    if (status == CULPRIT_OK && oracle && oracle->expect_failure)
+        apply_expected_failure(judgement);
     if (status == CULPRIT_OK)
         status = keep_output(&run, judgement, err);
     free(run.stdout_text);

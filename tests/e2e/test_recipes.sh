@@ -76,6 +76,17 @@ EOF
         rm -rf "$CULPRIT_STORE" ./*.log ./*.trs
         make -j4 check LOG_COMPILER="$CULPRIT" LOG_FLAGS="test --" >check.log 2>&1
         expect_verdicts "./add_three=fail ./add_zero=pass ./mul=pass ./skipped=skip " "automake -j4"
+        # XFAIL_TESTS reach culprit through --xfail-tests: the known failure
+        # is recorded as skip (automake still reports XFAIL), an expected
+        # failure that passes stays pass.
+        rm -rf "$CULPRIT_STORE" ./*.log ./*.trs
+        make check XFAIL_TESTS="add_three mul" LOG_COMPILER="$CULPRIT" \
+            LOG_FLAGS='test --xfail-tests "$(XFAIL_TESTS)" --' >check.log 2>&1
+        expect_contains check.log "XFAIL: add_three"
+        expect_contains check.log "XPASS: mul"
+        expect_verdicts "./add_three=skip ./add_zero=pass ./mul=pass ./skipped=skip " "automake XFAIL_TESTS"
+        got=$(sqlite3 "$CULPRIT_STORE/culprit.db" "SELECT j.message FROM judgements j JOIN tests t ON t.id = j.test_id WHERE t.name = './add_three'")
+        case $got in "expected failure (XFAIL): exit status 1"*) pass ;; *) fail "XFAIL message: '$got'" ;; esac
     else
         fail "autotools project did not configure: $(tail -5 autoreconf.log configure.log)"
     fi
@@ -164,6 +175,14 @@ for t in "add_zero add 2 0" "add_three add 2 3" "mul mul 2 3" "skipped skip 0 0"
 done
 [ $failed -eq 1 ] && pass || fail "the shell loop saw $failed failures, expected 1"
 expect_verdicts "add_three=fail add_zero=pass mul=pass skipped=skip " "shell loop"
+# A command that cannot start is recorded as an error, with the reason,
+# and culprit test exits 127 as a shell would.
+"$CULPRIT" test --name typo -- ./no-such-calc add 1 1 >typo.out 2>&1
+[ $? -eq 127 ] && pass || fail "culprit test of a missing program did not exit 127"
+expect_contains typo.out "cannot run './no-such-calc'"
+expect_verdicts "add_three=fail add_zero=pass mul=pass skipped=skip typo=error " "shell loop + typo"
+"$CULPRIT" tests >tests.out 2>&1
+expect_contains tests.out "cannot run the command: No such file or directory"
 cd "$WORK" || exit 1
 
 finish

@@ -4,6 +4,7 @@
  * with their exact wrong lines, validators, the HTML oracle, crash and
  * sanitizer reports, signature normalization, and saving judgements.
  */
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -87,6 +88,36 @@ static void test_exit_status(void)
     culprit_judgement_free(&j);
     j = judge_exit(&expects_3, 3, "", "");
     CHECK_INT(j.verdict, CULPRIT_VERDICT_PASS);
+    culprit_judgement_free(&j);
+}
+
+static void test_expected_failure_and_exec_error(void)
+{
+    culprit_oracle xfail = {.expect_failure = true};
+    culprit_judgement j = judge_exit(&xfail, 1, "", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_SKIP);
+    CHECK_STR(j.message, "expected failure (XFAIL): exit status 1, expected 0");
+    CHECK_STR(j.signature, "expected failure: exit status 1, expected 0");
+    culprit_judgement_free(&j);
+    j = judge_exit(&xfail, 0, "ok\n", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_PASS);
+    CHECK_STR(j.message, "passed, but was expected to fail (XPASS)");
+    culprit_judgement_free(&j);
+    j = judge_exit(&xfail, 77, "", ""); /* a skip stays a plain skip */
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_SKIP);
+    CHECK_STR(j.message, "skipped (exit status 77)");
+    culprit_judgement_free(&j);
+
+    culprit_oracle none = {0};
+    culprit_run_result result = {.exited = true,
+                                 .exit_status = 127,
+                                 .exec_error = ENOENT,
+                                 .stdout_path = write_file("stdout", ""),
+                                 .stderr_path = write_file("stderr", "")};
+    culprit_error error;
+    CHECK_INT(culprit_oracle_judge(&none, &result, &j, &error), CULPRIT_OK);
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_ERROR);
+    CHECK_STR(j.message, "cannot run the command: No such file or directory");
     culprit_judgement_free(&j);
 }
 
@@ -442,6 +473,7 @@ int main(void)
     if (!mkdtemp(work))
         return 2;
     test_exit_status();
+    test_expected_failure_and_exec_error();
     test_timeout_and_signals();
     test_exact_diff();
     test_whitespace_diff();
