@@ -140,7 +140,7 @@ culprit_status culprit_store_query_integer(const culprit_store *store, const cha
                                            culprit_error *err)
 {
     sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(store, sql, &statement, err);
+    culprit_status status = culprit_store_prepare_kept(store, sql, &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_step(statement);
@@ -151,7 +151,7 @@ culprit_status culprit_store_query_integer(const culprit_store *store, const cha
     } else {
         status = culprit_store_sqlite_error(store, code, "querying the database", err);
     }
-    sqlite3_finalize(statement);
+    culprit_store_release(store, statement);
     return status;
 }
 
