@@ -506,11 +506,126 @@ static void test_crash_transition(void)
     culprit_spectra_free(&spectra);
 }
 
+/* CP on cyclic CFGs, where iterating the equations a bounded number of
+ * times is not their solution.  Function 0: b0 -> b1 (loop head) -> b2
+ * (body) -> b1, and b1 -> b3 (exit); the loop runs 99 times in the two
+ * passing tests and 199 times in the two failing ones.  Function 1: b4 ->
+ * b5, and b5 -> b5; it runs only in the failing tests, going round 3
+ * times and then crashing in b5, so no run ever left that cycle. */
+enum { LOOP_BLOCKS = 6, LOOP_EDGES = 6, LOOP_TESTS = 4, LOOP_FIRST_BLOCK = 6, LOOP_FIRST_EDGE = 12 };
+
+static void test_cp_loops(void)
+{
+    static const uint32_t ends[LOOP_EDGES][2] = {{0, 1}, {1, 2}, {2, 1}, {1, 3}, {4, 5}, {5, 5}};
+    static const uint64_t loops[LOOP_TESTS] = {99, 99, 199, 199};
+    culprit_spectra spectra;
+    culprit_spectra_init(&spectra);
+    uint32_t file, id;
+    culprit_spectra_add_file(&spectra, "loops.c", &file, NULL);
+    for (uint32_t l = 0; l < LOOP_BLOCKS; l++)
+        culprit_spectra_add_element(&spectra, CULPRIT_KIND_LINE, file, l + 1, 0, NULL, &id, NULL);
+    for (uint32_t b = 0; b < LOOP_BLOCKS; b++)
+        culprit_spectra_add_element(&spectra, CULPRIT_KIND_BLOCK, file, b + 1, 0, "b", &id, NULL);
+    for (uint32_t e = 0; e < LOOP_EDGES; e++)
+        culprit_spectra_add_element(&spectra, CULPRIT_KIND_EDGE, file, ends[e][0] + 1, 0, "e", &id, NULL);
+    for (size_t t = 0; t < LOOP_TESTS; t++) {
+        bool failing = t >= 2;
+        uint64_t n = loops[t];
+        /* edges e0..e5, then blocks b0..b5 */
+        const uint64_t counts[12] = {1, n, n, 1, failing, 3 * failing, 1, n + 1, n, 1, failing, 4 * failing};
+        uint32_t elements[12];
+        uint64_t nonzero[12];
+        size_t length = 0, index;
+        for (uint32_t i = 0; i < 12; i++)
+            if (counts[i]) {
+                elements[length] = i < 6 ? LOOP_FIRST_EDGE + i : LOOP_FIRST_BLOCK + i - 6;
+                nonzero[length++] = counts[i];
+            }
+        /* elements must ascend: blocks (6..11) before edges (12..17) */
+        uint32_t sorted_elements[12];
+        uint64_t sorted_counts[12];
+        size_t k = 0;
+        for (size_t pass = 0; pass < 2; pass++)
+            for (size_t i = 0; i < length; i++)
+                if ((elements[i] < LOOP_FIRST_EDGE) == (pass == 0)) {
+                    sorted_elements[k] = elements[i];
+                    sorted_counts[k++] = nonzero[i];
+                }
+        culprit_spectra_add_test(&spectra, failing ? "fail" : "pass",
+                                 failing ? CULPRIT_VERDICT_FAIL : CULPRIT_VERDICT_PASS, &index, NULL);
+        culprit_spectra_set_counts(&spectra, index, length, sorted_elements, sorted_counts, NULL);
+        for (uint32_t l = 0; l < LOOP_BLOCKS; l++)
+            if (l < 4 || failing)
+                culprit_spectra_set_hit(&spectra, index, l);
+    }
+    culprit_graph_block blocks[LOOP_BLOCKS];
+    culprit_graph_edge edges[LOOP_EDGES];
+    uint32_t lines[LOOP_BLOCKS];
+    for (uint32_t b = 0; b < LOOP_BLOCKS; b++) {
+        blocks[b] = (culprit_graph_block){.element = LOOP_FIRST_BLOCK + b,
+                                          .function = b < 4 ? 0 : 1,
+                                          .entry = b == 0 || b == 4,
+                                          .first_line = b,
+                                          .line_count = 1};
+        lines[b] = b;
+    }
+    for (uint32_t e = 0; e < LOOP_EDGES; e++)
+        edges[e] = (culprit_graph_edge){LOOP_FIRST_EDGE + e, ends[e][0], ends[e][1], true};
+    culprit_program_graph g = {.function_count = 2,
+                               .block_count = LOOP_BLOCKS,
+                               .blocks = blocks,
+                               .edge_count = LOOP_EDGES,
+                               .edges = edges,
+                               .block_line_count = LOOP_BLOCKS,
+                               .block_lines = lines,
+                               .element_count = LOOP_FIRST_EDGE + LOOP_EDGES};
+    CHECK_INT(culprit_program_graph_link(&g, NULL), CULPRIT_OK);
+    culprit_tally tallies[LOOP_FIRST_EDGE + LOOP_EDGES];
+    culprit_totals totals;
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    culprit_spectra_tally(&spectra, &policy, tallies, &totals, NULL);
+    culprit_technique_input input = {
+        .spectra = &spectra, .tallies = tallies, .totals = totals, .policy = policy, .graph = &g};
+    culprit_formula_find("ochiai", &input.formula, NULL);
+    culprit_technique_output output;
+    culprit_ranking ranking;
+    run("cp", &input, &output, &ranking);
+    /* Function 0, by hand from CP(k) = Σ_{e=(j,k)} [θ(e) + W(e)·CP(j)]:
+     * θ(e0) = θ(e3) = 0 (once per run on both sides); θ(e1) = θ(e2) =
+     * (199 − 99)/(199 + 99) = 50/149.  W(e1) = 2·(99 + 199)/(2·(99 + 199) + 4)
+     * = 149/150 of b1's way out, W(e3) = 1/150, W(e0) = W(e2) = 1.
+     *   CP(b0) = 0
+     *   CP(b1) = θ(e0) + CP(b0) + θ(e2) + CP(b2)
+     *   CP(b2) = θ(e1) + 149/150·CP(b1)
+     * so CP(b1) = (2·50/149)·150 = 15000/149, CP(b2) = 50/149 + 100,
+     * CP(b3) = 1/150·CP(b1) = 100/149.  (200 sweeps of iteration reach
+     * only 1 − (149/150)^200 ≈ 74% of CP(b1).) */
+    CHECK_NEAR(output.scores[LOOP_FIRST_BLOCK + 0], 0, 1e-12);
+    CHECK_NEAR(output.scores[LOOP_FIRST_BLOCK + 1], 15000.0 / 149, 1e-9);
+    CHECK_NEAR(output.scores[LOOP_FIRST_BLOCK + 2], 50.0 / 149 + 100, 1e-9);
+    CHECK_NEAR(output.scores[LOOP_FIRST_BLOCK + 3], 100.0 / 149, 1e-9);
+    CHECK_NEAR(output.scores[1], 15000.0 / 149, 1e-9); /* the line takes its block's score */
+    /* Function 1: θ(e4) = θ(e5) = (v̄ − 0)/(v̄ + 0) = 1, W(e4) = W(e5) = 1.
+     * CP(b5) = θ(e4) + CP(b4) + θ(e5) + CP(b5) has no solution: no run left
+     * the cycle, and the state it carries grows each time round.  CP takes
+     * the first 200 rounds: CP(b5) = 200·(1 + 1) = 400. */
+    CHECK_NEAR(output.scores[LOOP_FIRST_BLOCK + 4], 0, 1e-12);
+    CHECK_NEAR(output.scores[LOOP_FIRST_BLOCK + 5], 400, 1e-9);
+    CHECK_INT(ranking.entries[0].element, 5);
+    CHECK_INT(ranking.entries[1].element, 1);
+    culprit_ranking_free(&ranking);
+    culprit_technique_output_free(&output);
+    free(g.adjacent);
+    free(g.block_of_element);
+    culprit_spectra_free(&spectra);
+}
+
 int main(void)
 {
     test_formulas_tie();
     test_blockrank();
     test_cp();
+    test_cp_loops();
     test_sober();
     test_cbi();
     test_missing_data();
