@@ -121,6 +121,11 @@ culprit_status culprit_spectra_add_element(culprit_spectra *spectra, culprit_kin
  * once instead of grown by doubling); optional. */
 culprit_status culprit_spectra_reserve_tests(culprit_spectra *spectra, size_t count, culprit_error *err);
 
+/* Removes every test (names, hits, counts), keeping the files and
+ * elements and the memory of the matrix: a program's element table is
+ * reused for the next tests. */
+void culprit_spectra_clear_tests(culprit_spectra *spectra);
+
 /* Appends a test with an all-zero hit row. */
 culprit_status culprit_spectra_add_test(culprit_spectra *spectra, const char *name, culprit_verdict verdict,
                                         size_t *index, culprit_error *err);

@@ -204,6 +204,17 @@ void culprit_spectra_free(culprit_spectra *spectra)
     culprit_spectra_init(spectra);
 }
 
+void culprit_spectra_clear_tests(culprit_spectra *spectra)
+{
+    for (size_t i = 0; i < spectra->test_count; i++) {
+        free(spectra->tests[i].name);
+        free(spectra->counts[i].elements);
+        free(spectra->counts[i].counts);
+        spectra->counts[i] = (culprit_counts){0};
+    }
+    spectra->test_count = 0;
+}
+
 culprit_status culprit_spectra_add_element(culprit_spectra *spectra, culprit_kind kind, uint32_t file,
                                            uint32_t line, uint32_t column, const char *name, uint32_t *index,
                                            culprit_error *err)

@@ -488,6 +488,68 @@ static culprit_status assemble_target(const culprit_store *store, int64_t curren
     return status;
 }
 
+/* ---- the assembled program, kept between tests ---- */
+
+/* Loading a program's unit maps and assembling its element table cost
+ * more than everything else a recorded test does (80 ms for a program of
+ * 100k elements), and consecutive tests nearly always go to the same
+ * program.  The table is kept with the connection, keyed by the program's
+ * id and unit hashes as read in the current transaction: the hashes decide
+ * the table, so a program id reused by another writer cannot mislead. */
+struct culprit_program_cache {
+    hash_list hashes;
+    target_program target; /* no tests between uses */
+};
+
+static bool same_hashes(const hash_list *left, const hash_list *right)
+{
+    if (left->count != right->count)
+        return false;
+    for (size_t i = 0; i < left->count; i++)
+        if (strcmp(left->hashes[i], right->hashes[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The kept program when it is the one the test goes to unchanged. */
+static target_program *cached_target(const culprit_store *store, int64_t current,
+                                     culprit_program_change change, const hash_list *hashes)
+{
+    culprit_program_cache *cache = store->program_cache;
+    if (!cache || change != CULPRIT_PROGRAM_SAME || cache->target.id != current ||
+        !same_hashes(&cache->hashes, hashes))
+        return NULL;
+    return &cache->target;
+}
+
+/* Moves target and hashes into the cache (they are left empty). */
+static void keep_target(const culprit_store *store, target_program *target, hash_list *hashes)
+{
+    culprit_store *owner = (culprit_store *)store; /* the cache only: see store_internal.h */
+    culprit_store_forget_program_cache(owner);
+    culprit_program_cache *cache = calloc(1, sizeof *cache);
+    if (!cache)
+        return;
+    culprit_spectra_clear_tests(&target->spectra);
+    cache->target = *target;
+    cache->hashes = *hashes;
+    *target = (target_program){0};
+    *hashes = (hash_list){0};
+    culprit_spectra_init(&target->spectra);
+    owner->program_cache = cache;
+}
+
+void culprit_store_forget_program_cache(culprit_store *store)
+{
+    culprit_program_cache *cache = store->program_cache;
+    if (!cache)
+        return;
+    free_target(&cache->target);
+    free_hashes(&cache->hashes);
+    free(cache);
+    store->program_cache = NULL;
+}
+
 /* ---- re-expressing earlier tests in a grown program ---- */
 
 /* Decodes the current row of test_units into counts. */
@@ -697,25 +759,31 @@ static culprit_status save_collected_rows(const culprit_store *store, const culp
     culprit_spectra_init(&target.spectra);
     culprit_unit_set_init(&target.units);
     int64_t current = 0;
+    target_program *used = &target;
     culprit_status status = insert_units(store, test, err);
     if (status == CULPRIT_OK)
         status = current_collector_program(store, &current, &current_units, err);
     if (status == CULPRIT_OK)
         status = choose_units(store, current, &current_units, test, &saved->change, &target_units, err);
-    if (status == CULPRIT_OK)
+    if (status == CULPRIT_OK && !(used = cached_target(store, current, saved->change, &target_units))) {
+        used = &target;
         status = assemble_target(store, current, saved->change, &target_units, &target, err);
+    }
     if (status == CULPRIT_OK && saved->change == CULPRIT_PROGRAM_UNION)
-        status = re_express(store, current, &target, err);
+        status = re_express(store, current, used, err);
     if (status == CULPRIT_OK)
-        status = save_this_test(store, test, &target, err);
+        status = save_this_test(store, test, used, err);
     if (status == CULPRIT_OK)
-        status = set_current(store, target.id, err);
+        status = set_current(store, used->id, err);
     int64_t tests = 0;
     if (status == CULPRIT_OK)
         status =
-            query_id(store, "SELECT count(*) FROM tests WHERE program_id = ?", target.id, NULL, &tests, err);
-    saved->program_id = target.id;
+            query_id(store, "SELECT count(*) FROM tests WHERE program_id = ?", used->id, NULL, &tests, err);
+    saved->program_id = used->id;
     saved->program_tests = (size_t)tests;
+    culprit_spectra_clear_tests(&used->spectra);
+    if (status == CULPRIT_OK && used == &target)
+        keep_target(store, &target, &target_units);
     free_target(&target);
     free_hashes(&current_units);
     free_hashes(&target_units);

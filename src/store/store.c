@@ -102,6 +102,7 @@ static void close_connection(culprit_store *connection)
     /* Every statement is finalized where it was prepared, or kept and
      * finalized here, so close cannot be refused for statements still open. */
     culprit_store_forget_kept(connection);
+    culprit_store_forget_program_cache(connection);
     sqlite3_close(connection->database);
     connection->database = NULL;
 }

@@ -41,6 +41,8 @@ enum { CULPRIT_STORE_APPLICATION_ID = 0x43554c50 };
  * before the real one is opened. */
 /* Statements kept prepared for the connection's lifetime (sql.c). */
 typedef struct culprit_kept_statements culprit_kept_statements;
+/* The program the last collected test was saved in, assembled (collected.c). */
+typedef struct culprit_program_cache culprit_program_cache;
 
 struct culprit_store {
     sqlite3 *database;
@@ -48,6 +50,7 @@ struct culprit_store {
     /* owned, may be NULL: a cache, so it changes nothing a reader of a
      * const culprit_store could see, which is why it sits behind a pointer */
     culprit_kept_statements *kept;
+    culprit_program_cache *program_cache; /* owned, may be NULL: also a cache */
 };
 
 /* ---- sql.c ---- */
@@ -83,6 +86,11 @@ culprit_status culprit_store_commit(const culprit_store *store, culprit_error *e
 /* Abandons the open transaction, if any; used on error paths, where the
  * first error is the one worth reporting, so it reports nothing itself. */
 void culprit_store_rollback(const culprit_store *store);
+
+/* ---- collected.c ---- */
+
+/* Frees the assembled program kept between collected tests. */
+void culprit_store_forget_program_cache(culprit_store *store);
 
 /* ---- judgement.c ---- */
 
