@@ -305,19 +305,50 @@ static uint64_t random_below(uint64_t *state, uint64_t bound)
     return value % bound;
 }
 
+typedef struct named_test {
+    const char *name;
+    size_t index;
+} named_test;
+
+static int compare_named_tests(const void *a, const void *b)
+{
+    const named_test *left = a, *right = b;
+    int order = strcmp(left->name ? left->name : "", right->name ? right->name : "");
+    return order ? order : (left->index > right->index) - (left->index < right->index);
+}
+
+/* The passing tests in name order: the sample must depend on the seed and
+ * the tests, not on the order a parallel run happened to store them in. */
+static size_t passing_by_name(const culprit_spectra *spectra, const culprit_verdict_policy *policy,
+                              size_t *passing, named_test *named)
+{
+    size_t count = 0;
+    for (size_t t = 0; t < spectra->test_count; t++)
+        if (culprit_verdict_outcome(spectra->tests[t].verdict, policy) == CULPRIT_OUTCOME_PASSING)
+            named[count++] = (named_test){spectra->tests[t].name, t};
+    if (count > 1)
+        qsort(named, count, sizeof *named, compare_named_tests);
+    for (size_t i = 0; i < count; i++)
+        passing[i] = named[i].index;
+    return count;
+}
+
 culprit_status culprit_sample_passing(culprit_spectra *spectra, const culprit_verdict_policy *policy,
                                       double fraction, uint64_t seed, size_t *kept, culprit_error *err)
 {
     if (!(fraction > 0 && fraction <= 1))
         return culprit_fail(err, CULPRIT_ERROR_INPUT,
                             "the passing sample must be a fraction in (0, 1], not %g", fraction);
-    size_t *passing = malloc((spectra->test_count ? spectra->test_count : 1) * sizeof *passing);
-    if (!passing)
+    size_t room = spectra->test_count ? spectra->test_count : 1;
+    size_t *passing = malloc(room * sizeof *passing);
+    named_test *named = malloc(room * sizeof *named);
+    if (!passing || !named) {
+        free(passing);
+        free(named);
         return culprit_fail_memory(err);
-    size_t count = 0;
-    for (size_t t = 0; t < spectra->test_count; t++)
-        if (culprit_verdict_outcome(spectra->tests[t].verdict, policy) == CULPRIT_OUTCOME_PASSING)
-            passing[count++] = t;
+    }
+    size_t count = passing_by_name(spectra, policy, passing, named);
+    free(named);
     size_t keep = (size_t)llround(fraction * (double)count);
     if (keep == 0 && count > 0)
         keep = 1;

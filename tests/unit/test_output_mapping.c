@@ -386,7 +386,8 @@ static void test_cluster_selection(void)
 
 enum { SAMPLE_PASSING = 20 };
 
-static void build_sampled(culprit_spectra *spectra)
+/* One failing test, then p0 .. p19 passing (p19 .. p0 when reversed). */
+static void build_sampled_in_order(culprit_spectra *spectra, bool reversed)
 {
     uint32_t file, id;
     size_t test;
@@ -396,9 +397,29 @@ static void build_sampled(culprit_spectra *spectra)
     culprit_spectra_add_element(spectra, CULPRIT_KIND_LINE, file, 1, 0, NULL, &id, NULL);
     culprit_spectra_add_test(spectra, "fail", CULPRIT_VERDICT_FAIL, &test, NULL);
     for (int t = 0; t < SAMPLE_PASSING; t++) {
-        snprintf(name, sizeof name, "p%d", t);
+        snprintf(name, sizeof name, "p%02d", reversed ? SAMPLE_PASSING - 1 - t : t);
         culprit_spectra_add_test(spectra, name, CULPRIT_VERDICT_PASS, &test, NULL);
     }
+}
+
+static void build_sampled(culprit_spectra *spectra)
+{
+    build_sampled_in_order(spectra, false);
+}
+
+/* The names kept by a 25% sample with seed 11, as a bit set over pNN. */
+static uint32_t sampled_names(bool reversed)
+{
+    culprit_spectra spectra;
+    build_sampled_in_order(&spectra, reversed);
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    CHECK_INT(culprit_sample_passing(&spectra, &policy, 0.25, 11, NULL, NULL), CULPRIT_OK);
+    uint32_t mask = 0;
+    for (size_t t = 1; t < spectra.test_count; t++)
+        if (spectra.tests[t].verdict == CULPRIT_VERDICT_PASS)
+            mask |= UINT32_C(1) << atoi(spectra.tests[t].name + 1);
+    culprit_spectra_free(&spectra);
+    return mask;
 }
 
 /* Bit t: passing test t was kept. */
@@ -439,6 +460,9 @@ static void test_sampling(void)
     CHECK_INT(kept, 1);
     sample(0.1, 3, &kept); /* Apollo's 10% */
     CHECK_INT(kept, 2);
+    /* The same tests stored in another order (a parallel run): the same sample. */
+    CHECK(sampled_names(false) == sampled_names(true));
+    CHECK(sampled_names(false) != 0);
 
     culprit_spectra spectra;
     build_sampled(&spectra);
