@@ -323,6 +323,12 @@ static culprit_status own_flag(cc_command *command, const char *argument, bool *
     else if (starts_with(argument, "--coverage="))
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: expected --coverage=full or --coverage=lines",
                             argument);
+    else if (strcmp(argument, "--counters=atomic") == 0 || strcmp(argument, "--counters=plain") == 0) {
+        command->atomic_counters = strcmp(argument, "--counters=atomic") == 0;
+        command->counters_chosen = true;
+    } else if (starts_with(argument, "--counters="))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: expected --counters=atomic or --counters=plain",
+                            argument);
     else if (strcmp(argument, "--culprit-help") == 0)
         command->show_help = true;
     else if (strcmp(argument, "--culprit-version") == 0)
@@ -340,6 +346,10 @@ static void note_option(cc_command *command, const char *argument, bool *pass_th
         command->has_debug_flag = level == 1;
     if (strcmp(argument, "-gdwarf") == 0 || starts_with(argument, "-gdwarf-"))
         command->has_dwarf_version = true;
+    /* As gcc's -fprofile-update=prefer-atomic: a threaded unit gets exact counts. */
+    if ((strcmp(argument, "-pthread") == 0 || strcmp(argument, "-pthreads") == 0) &&
+        !command->counters_chosen)
+        command->atomic_counters = true;
     if (is_pass_through_option(argument))
         *pass_through = true;
     else if (strcmp(argument, "-c") == 0)

@@ -60,6 +60,8 @@ typedef struct cc_command {
     bool emit_llvm;             /* -emit-llvm */
     bool relocatable;           /* -r: a partial link gets no runtime */
     bool no_stdlib;             /* -nostdlib: the user links libc (and anything else) by hand */
+    bool atomic_counters;       /* --counters=atomic, or -pthread without --counters=plain */
+    bool counters_chosen;       /* --counters= given: -pthread does not decide */
     bool show_help;             /* --culprit-help */
     bool show_version;          /* --culprit-version */
 } cc_command;
@@ -92,9 +94,11 @@ culprit_status cc_find_runtime(char *buffer, size_t size, culprit_error *err);
 culprit_status cc_drive(const cc_command *command, const char *clang, int *exit_status, culprit_error *err);
 
 /* Instruments the bitcode in input_path into output_path.  source names the
- * user's file in messages; strip_debug_info removes the debug information
- * culprit-cc asked for when the user did not. */
+ * user's file in messages; atomic_counters makes full-mode increments atomic
+ * (exact counts under threads); strip_debug_info removes the debug
+ * information culprit-cc asked for when the user did not. */
 culprit_status cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
-                                     cc_coverage coverage, bool strip_debug_info, culprit_error *err);
+                                     cc_coverage coverage, bool atomic_counters, bool strip_debug_info,
+                                     culprit_error *err);
 
 #endif

@@ -265,7 +265,7 @@ static culprit_status compile_c_input(session *s, const cc_input *input, const c
     if (status != CULPRIT_OK || *exit_status != 0)
         return status;
     status = cc_instrument_bitcode(bitcode, instrumented, input->path, s->command->coverage,
-                                   !s->command->has_debug_flag, err);
+                                   s->command->atomic_counters, !s->command->has_debug_flag, err);
     if (status == CULPRIT_OK)
         status = compile_bitcode(s, instrumented, object, exit_status, err);
     unlink(bitcode);

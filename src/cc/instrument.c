@@ -45,9 +45,12 @@ typedef struct unit {
     LLVMBuilderRef builder;
     const char *source;
     cc_coverage coverage;
+    bool atomic; /* full mode: atomicrmw add instead of load/add/store */
     cc_map map;
     LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, stack_type;
     LLVMValueRef counters, depth, stack;
+    /* The function being instrumented: its depth and its shadow-stack slot. */
+    LLVMValueRef function_depth, stack_slot;
     uint32_t block_count, counter_count;
     uint32_t next_block, next_edge, next_return, next_condition;
     /* The last debug-info file seen, so each instruction does not search the file table. */
@@ -336,7 +339,8 @@ static LLVMValueRef counter_address(unit *u, LLVMValueRef index)
     return LLVMBuildInBoundsGEP2(u->builder, u->counters_type, u->counters, indices, 2, "");
 }
 
-/* counters[index] += 1 (full: non-atomic, as gcov) or counters[index] = 1 (lines). */
+/* counters[index] += 1 (full: non-atomic, as gcov's default, or a relaxed
+ * atomic add with --counters=atomic) or counters[index] = 1 (lines). */
 static void emit_increment(unit *u, LLVMValueRef index)
 {
     LLVMValueRef address = counter_address(u, index);
@@ -344,30 +348,37 @@ static void emit_increment(unit *u, LLVMValueRef index)
         LLVMBuildStore(u->builder, LLVMConstInt(u->i8, 1, 0), address);
         return;
     }
+    if (u->atomic) {
+        LLVMBuildAtomicRMW(u->builder, LLVMAtomicRMWBinOpAdd, address, const_i64(u, 1),
+                           LLVMAtomicOrderingMonotonic, 0);
+        return;
+    }
     LLVMValueRef old = LLVMBuildLoad2(u->builder, u->i64, address, "");
     LLVMBuildStore(u->builder, LLVMBuildAdd(u->builder, old, const_i64(u, 1), ""), address);
 }
 
-/* stack[depth & 63] = &counters[block], with depth already loaded. */
-static void emit_stack_store(unit *u, LLVMValueRef depth, uint32_t block)
+/* *stack_slot = &counters[block]. */
+static void emit_stack_store(unit *u, uint32_t block)
 {
+    LLVMValueRef counter =
+        LLVMBuildBitCast(u->builder, counter_address(u, const_i64(u, block)), u->byte_pointer, "");
+    LLVMBuildStore(u->builder, counter, u->stack_slot);
+}
+
+/* At function entry: depth += 1, and the function's slot &stack[depth & 63]
+ * computed once.  Every block of the function reuses the slot (the entry
+ * block dominates them all), so a block pays one store and no thread-local
+ * load. */
+static void emit_function_entry(unit *u)
+{
+    LLVMValueRef caller_depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
+    LLVMValueRef depth = LLVMBuildAdd(u->builder, caller_depth, LLVMConstInt(u->i32, 1, 0), "");
+    LLVMBuildStore(u->builder, depth, u->depth);
+    u->function_depth = depth;
     LLVMValueRef slot_index = LLVMBuildZExt(
         u->builder, LLVMBuildAnd(u->builder, depth, LLVMConstInt(u->i32, STACK_SIZE - 1, 0), ""), u->i64, "");
     LLVMValueRef indices[2] = {const_i64(u, 0), slot_index};
-    LLVMValueRef slot = LLVMBuildInBoundsGEP2(u->builder, u->stack_type, u->stack, indices, 2, "");
-    LLVMValueRef counter =
-        LLVMBuildBitCast(u->builder, counter_address(u, const_i64(u, block)), u->byte_pointer, "");
-    LLVMBuildStore(u->builder, counter, slot);
-}
-
-/* depth += delta; returns the new depth. */
-static LLVMValueRef emit_depth_change(unit *u, int delta)
-{
-    LLVMValueRef depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
-    LLVMValueRef changed = delta > 0 ? LLVMBuildAdd(u->builder, depth, LLVMConstInt(u->i32, 1, 0), "")
-                                     : LLVMBuildSub(u->builder, depth, LLVMConstInt(u->i32, 1, 0), "");
-    LLVMBuildStore(u->builder, changed, u->depth);
-    return changed;
+    u->stack_slot = LLVMBuildInBoundsGEP2(u->builder, u->stack_type, u->stack, indices, 2, "");
 }
 
 /* The first instruction that may precede new code: after PHIs and landing pads. */
@@ -379,15 +390,88 @@ static LLVMValueRef first_insertion_point(LLVMBasicBlockRef block)
     return in;
 }
 
-static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t counter, bool function_entry)
+/* The pointer of a load or store can fault unless it names a local
+ * variable or a global (a store into a constant global faults). */
+static bool access_may_fault(LLVMValueRef pointer, bool writes)
+{
+    while (LLVMIsAConstantExpr(pointer) && LLVMGetConstOpcode(pointer) == LLVMBitCast)
+        pointer = LLVMGetOperand(pointer, 0);
+    if (LLVMIsAAllocaInst(pointer))
+        return false;
+    if (LLVMIsAGlobalVariable(pointer))
+        return writes && LLVMIsGlobalConstant(pointer);
+    return true;
+}
+
+/* An integer division traps unless its divisor is a constant other than 0
+ * (and, when signed, other than -1: INT_MIN / -1). */
+static bool division_may_trap(LLVMValueRef division)
+{
+    LLVMValueRef divisor = LLVMGetOperand(division, 1);
+    if (!LLVMIsAConstantInt(divisor) || LLVMGetIntTypeWidth(LLVMTypeOf(divisor)) > 64)
+        return true;
+    LLVMOpcode opcode = LLVMGetInstructionOpcode(division);
+    bool is_signed = opcode == LLVMSDiv || opcode == LLVMSRem;
+    return LLVMConstIntGetZExtValue(divisor) == 0 || (is_signed && LLVMConstIntGetSExtValue(divisor) == -1);
+}
+
+/* Can the process end, or output be written, while this block runs?  Only
+ * such blocks (and function entries) record themselves on the shadow stack
+ * (docs/collector.md §1): calls (output, exit, abort, and any callee's own
+ * frames), loads and stores through pointers, trapping divisions,
+ * unreachable.  Decided before any instrumentation is added to the block. */
+static bool block_is_observable(LLVMBasicBlockRef block)
+{
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
+        switch (LLVMGetInstructionOpcode(in)) {
+        case LLVMCall: {
+            LLVMValueRef callee = called_value(in);
+            const char *name = LLVMIsAFunction(callee) ? value_name(callee) : "";
+            if (has_prefix(name, "llvm.dbg.") || has_prefix(name, "llvm.lifetime."))
+                continue;
+            return true;
+        }
+        case LLVMLoad:
+            if (access_may_fault(LLVMGetOperand(in, 0), false))
+                return true;
+            continue;
+        case LLVMStore:
+            if (access_may_fault(LLVMGetOperand(in, 1), true))
+                return true;
+            continue;
+        case LLVMSDiv:
+        case LLVMUDiv:
+        case LLVMSRem:
+        case LLVMURem:
+            if (division_may_trap(in))
+                return true;
+            continue;
+        case LLVMInvoke:
+        case LLVMCallBr:
+        case LLVMAtomicRMW:
+        case LLVMAtomicCmpXchg:
+        case LLVMVAArg:
+        case LLVMUnreachable:
+        case LLVMResume:
+            return true;
+        default:
+            continue;
+        }
+    }
+    return false;
+}
+
+static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t counter, bool function_entry,
+                                   bool observable)
 {
     LLVMPositionBuilderBefore(u->builder, first_insertion_point(block));
     emit_increment(u, const_i64(u, counter));
     if (u->coverage == CC_COVERAGE_LINES)
         return;
-    LLVMValueRef depth =
-        function_entry ? emit_depth_change(u, +1) : LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
-    emit_stack_store(u, depth, counter);
+    if (function_entry)
+        emit_function_entry(u);
+    if (function_entry || observable)
+        emit_stack_store(u, counter);
 }
 
 /* Switches denser than this many table slots per case keep the select chain. */
@@ -494,29 +578,38 @@ static void instrument_edges(unit *u, LLVMValueRef terminator, uint32_t first_ed
     emit_increment(u, index);
 }
 
-/* After a call: counters[first + class of the result] += 1. */
+/* An i1 as 0 or 1 in i64. */
+static LLVMValueRef as_index(unit *u, LLVMValueRef flag)
+{
+    return LLVMBuildZExt(u->builder, flag, u->i64, "");
+}
+
+/* After a call: counters[first + class of the result] += 1, the class
+ * computed without selects: false/true = the value itself; null/nonnull and
+ * zero/nonzero = (x != 0); negative/zero/positive = 1 + sign(x), the sign
+ * being (x >> (width - 1)) | (x != 0) - an arithmetic shift, a compare and
+ * an or, which the optimiser folds better than compares and selects. */
 static void instrument_return(unit *u, LLVMValueRef call, value_class kind, uint32_t first)
 {
     LLVMPositionBuilderBefore(u->builder, LLVMGetNextInstruction(call));
-    LLVMValueRef index;
+    LLVMValueRef class;
     if (kind == CLASS_BOOLEAN) {
-        index = LLVMBuildSelect(u->builder, call, const_i64(u, first + 1), const_i64(u, first), "");
+        class = as_index(u, call);
     } else if (kind == CLASS_POINTER) {
-        LLVMValueRef is_null = LLVMBuildIsNull(u->builder, call, "");
-        index = LLVMBuildSelect(u->builder, is_null, const_i64(u, first), const_i64(u, first + 1), "");
+        class = as_index(u, LLVMBuildIsNotNull(u->builder, call, ""));
     } else if (kind == CLASS_FLOAT) {
-        LLVMValueRef is_zero =
-            LLVMBuildFCmp(u->builder, LLVMRealOEQ, call, LLVMConstReal(LLVMTypeOf(call), 0), "");
-        index = LLVMBuildSelect(u->builder, is_zero, const_i64(u, first), const_i64(u, first + 1), "");
+        class =
+            as_index(u, LLVMBuildFCmp(u->builder, LLVMRealUNE, call, LLVMConstReal(LLVMTypeOf(call), 0), ""));
     } else {
-        LLVMValueRef zero = LLVMConstInt(LLVMTypeOf(call), 0, 0);
-        LLVMValueRef negative = LLVMBuildICmp(u->builder, LLVMIntSLT, call, zero, "");
-        LLVMValueRef is_zero = LLVMBuildICmp(u->builder, LLVMIntEQ, call, zero, "");
-        LLVMValueRef non_negative =
-            LLVMBuildSelect(u->builder, is_zero, const_i64(u, first + 1), const_i64(u, first + 2), "");
-        index = LLVMBuildSelect(u->builder, negative, const_i64(u, first), non_negative, "");
+        LLVMTypeRef type = LLVMTypeOf(call);
+        LLVMValueRef all_sign =
+            LLVMBuildAShr(u->builder, call, LLVMConstInt(type, LLVMGetIntTypeWidth(type) - 1, 0), "");
+        LLVMValueRef nonzero = LLVMBuildICmp(u->builder, LLVMIntNE, call, LLVMConstInt(type, 0, 0), "");
+        LLVMValueRef sign = LLVMBuildOr(u->builder, LLVMBuildIntCast2(u->builder, all_sign, u->i64, 1, ""),
+                                        as_index(u, nonzero), "");
+        class = LLVMBuildAdd(u->builder, sign, const_i64(u, 1), "");
     }
-    emit_increment(u, index);
+    emit_increment(u, LLVMBuildAdd(u->builder, class, const_i64(u, first), ""));
 }
 
 /* ---- per-function bookkeeping ------------------------------------------------------------------- */
@@ -753,13 +846,45 @@ static culprit_status map_and_count_returns(unit *u, LLVMBasicBlockRef block, ui
     return status;
 }
 
+/* Does this call return twice (setjmp, sigsetjmp, vfork...)? */
+static bool returns_twice(LLVMValueRef call)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName("returns_twice", 13);
+    if (LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind))
+        return true;
+    LLVMValueRef callee = called_value(call);
+    return LLVMIsAFunction(callee) && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind);
+}
+
+/* After a call that returns twice, depth = the function's own depth: when
+ * it returns the second time (a longjmp), the callees the longjmp left never
+ * decremented depth, and the function's blocks, which keep the slot they
+ * computed at entry, would no longer be frame 0. */
+static void instrument_returns_twice(unit *u, LLVMBasicBlockRef block)
+{
+    if (u->coverage == CC_COVERAGE_LINES)
+        return;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
+        if (!is_call(in) || !returns_twice(in))
+            continue;
+        LLVMPositionBuilderBefore(u->builder, LLVMGetNextInstruction(in));
+        in = LLVMBuildStore(u->builder, u->function_depth, u->depth);
+    }
+}
+
 static void instrument_returns_from_function(unit *u, LLVMBasicBlockRef block)
 {
     LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
     if (u->coverage == CC_COVERAGE_LINES || LLVMGetInstructionOpcode(terminator) != LLVMRet)
         return;
     LLVMPositionBuilderBefore(u->builder, terminator);
-    emit_depth_change(u, -1);
+    /* depth - 1 from a fresh load, not the caller's depth kept from the
+     * entry: storing a value computed without reading depth would let the
+     * optimiser drop the entry's depth + 1 as overwritten before any read
+     * (the runtime reads it from signal handlers, outside the IR's view),
+     * and a crash in a leaf function would be blamed on its caller. */
+    LLVMValueRef depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
+    LLVMBuildStore(u->builder, LLVMBuildSub(u->builder, depth, LLVMConstInt(u->i32, 1, 0), ""), u->depth);
 }
 
 /* ---- one function ------------------------------------------------------------------------------- */
@@ -801,13 +926,15 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
     for (unsigned i = 0; i < walk.block_total && status == CULPRIT_OK; i++) {
         LLVMBasicBlockRef block = walk.blocks[i];
         uint32_t counter = u->next_block + i;
+        bool observable = u->coverage == CC_COVERAGE_FULL && block_is_observable(block);
         status = map_block_lines(u, &walk, block, counter, err);
         if (status == CULPRIT_OK)
             status = map_and_count_edges(u, &walk, i, counter, err);
         if (status == CULPRIT_OK)
             status = map_and_count_returns(u, block, counter, err);
         if (status == CULPRIT_OK) {
-            instrument_block_entry(u, block, counter, i == 0);
+            instrument_block_entry(u, block, counter, i == 0, observable);
+            instrument_returns_twice(u, block);
             instrument_returns_from_function(u, block);
         }
     }
@@ -1066,11 +1193,12 @@ static culprit_status verify_and_write(unit *u, const char *output_path, culprit
     return CULPRIT_OK;
 }
 
-static void unit_init(unit *u, const char *source, cc_coverage coverage)
+static void unit_init(unit *u, const char *source, cc_coverage coverage, bool atomic)
 {
     memset(u, 0, sizeof *u);
     u->source = source;
     u->coverage = coverage;
+    u->atomic = atomic && coverage == CC_COVERAGE_FULL;
     u->context = LLVMContextCreate();
     u->builder = LLVMCreateBuilderInContext(u->context);
     u->i1 = LLVMInt1TypeInContext(u->context);
@@ -1091,10 +1219,11 @@ static void unit_free(unit *u)
 }
 
 culprit_status cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
-                                     cc_coverage coverage, bool strip_debug_info, culprit_error *err)
+                                     cc_coverage coverage, bool atomic_counters, bool strip_debug_info,
+                                     culprit_error *err)
 {
     unit u;
-    unit_init(&u, source, coverage);
+    unit_init(&u, source, coverage, atomic_counters);
     culprit_status status = read_module(&u, input_path, err);
     if (status == CULPRIT_OK)
         status = instrument_module(&u, err);

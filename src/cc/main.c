@@ -17,7 +17,7 @@
 #define CULPRIT_CC_VERSION "0.1.0"
 
 static const char help_text[] =
-    "usage: culprit-cc [--coverage=full|lines] [CLANG ARGUMENTS...]\n"
+    "usage: culprit-cc [--coverage=full|lines] [--counters=atomic|plain] [CLANG ARGUMENTS...]\n"
     "\n"
     "Compiles and links C like clang; every C translation unit is instrumented\n"
     "for culprit and carries its program map, and linked programs get the\n"
@@ -26,6 +26,8 @@ static const char help_text[] =
     "\n"
     "  --coverage=full     blocks, edges, branches, return values, stack, output map (default)\n"
     "  --coverage=lines    block hits only (lighter)\n"
+    "  --counters=atomic   full mode: atomic increments, exact counts under threads\n"
+    "                      (the default with -pthread; --counters=plain turns it off)\n"
     "  --culprit-help      this text\n"
     "  --culprit-version   culprit-cc's version\n"
     "\n"

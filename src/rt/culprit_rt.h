@@ -49,8 +49,10 @@ struct culprit_rt_unit {
  * several threads).  The first call reads CULPRIT_COLLECT_DIR. */
 void __culprit_rt_register(struct culprit_rt_unit *unit);
 
-/* The shadow stack of the calling thread: at function entry depth++, before
- * each return depth--, at each block entry stack[depth & 63] = &counters[block].
+/* The shadow stack of the calling thread: at function entry depth++ (and
+ * the function keeps its slot &stack[depth & 63]), before each return
+ * depth--, and the function's first block and every block that can crash or
+ * write output store *slot = &counters[block] (docs/collector.md §1).
  * initial-exec TLS keeps each access a single %fs-relative instruction. */
 extern __thread uint32_t __culprit_rt_depth __attribute__((tls_model("initial-exec")));
 extern __thread uintptr_t __culprit_rt_stack[CULPRIT_RT_STACK_SIZE]

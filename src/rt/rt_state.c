@@ -19,9 +19,11 @@ struct rt_state culprit_rt_state = {
 };
 
 /* Frame 0 is stack[depth & 63], then depth-1 and so on: the ring holds the
- * innermost 64 frames.  depth may be off after a longjmp (it only ever ends
- * up too high); stale entries are dropped when they are resolved.  Reads
- * only the caller's own TLS, so it is async-signal-safe. */
+ * innermost 64 frames.  depth may be off after a longjmp to a setjmp in
+ * code culprit-cc did not instrument (instrumented callers of setjmp set it
+ * back; it only ever ends up too high); stale entries are dropped when they
+ * are resolved.  Reads only the caller's own TLS, so it is
+ * async-signal-safe. */
 uint32_t culprit_rt_capture_stack(uintptr_t *frames, uint32_t capacity)
 {
     uint32_t depth = __culprit_rt_depth;
