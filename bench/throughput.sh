@@ -8,7 +8,9 @@
 #      culprit would script to get per-test coverage.
 # Prints wall times, the ratios and PASS/MISS for the targets (culprit
 # within 1.5x of the loop, at least 10x faster than gcov); exits 0 either
-# way unless something failed.  usage: bench/throughput.sh BUILD_DIR
+# way unless something failed.  For reading the -j2 figure it also times
+# the plain loop split in two halves run at once (what two cores give to
+# process creation on this machine) and culprit run -j1.  usage: bench/throughput.sh BUILD_DIR
 # (THROUGHPUT_TESTS=N changes N).
 set -u
 build=${1:?usage: bench/throughput.sh BUILD_DIR}
@@ -70,13 +72,33 @@ done
 loop=$(seconds "$start" "$(now)")
 echo "plain shell loop, uninstrumented:          $loop s"
 
+half_loop() { # FIRST END: runs tiny-plain for FIRST .. END-1
+    i=$1
+    while [ $i -lt "$2" ]; do
+        ./tiny-plain $i >/dev/null
+        i=$((i + 1))
+    done
+}
 start=$(now)
-if ! "$culprit" run --tests manifest.txt -j 2 --store "$work/store" >run.out 2>&1; then
-    cat run.out >&2
-    echo "bench/throughput.sh: culprit run failed" >&2
-    exit 1
-fi
-harness=$(seconds "$start" "$(now)")
+half_loop 0 $((tests / 2)) &
+half_loop $((tests / 2)) "$tests"
+wait
+parallel_loop=$(seconds "$start" "$(now)")
+echo "the same loop as two halves at once:       $parallel_loop s"
+
+# run_culprit JOBS STORE: culprit run's wall time
+run_culprit() {
+    start=$(now)
+    if ! "$culprit" run --tests manifest.txt -j "$1" --store "$2" >run.out 2>&1; then
+        cat run.out >&2
+        echo "bench/throughput.sh: culprit run failed" >&2
+        exit 1
+    fi
+    seconds "$start" "$(now)"
+}
+serial=$(run_culprit 1 "$work/store-j1")
+echo "culprit run -j1, instrumented, recorded:   $serial s"
+harness=$(run_culprit 2 "$work/store")
 recorded=$(tail -n 1 run.out)
 echo "culprit run -j2, instrumented, recorded:   $harness s   ($recorded)"
 
@@ -100,6 +122,8 @@ ratio_gcov=$(echo "$gcov_time $harness" | awk '{ printf "%.1f", $1 / $2 }')
 verdict() { awk -v ok="$1" 'BEGIN { print ok ? "PASS" : "MISS" }'; }
 echo "$(verdict "$(echo "$ratio_loop" | awk "{ print (\$1 <= 1.5) }")")  culprit run within 1.5x of the plain loop: ${ratio_loop}x"
 echo "$(verdict "$(echo "$ratio_gcov" | awk "{ print (\$1 >= 10) }")")  culprit run at least 10x faster than the gcov pipeline: ${ratio_gcov}x"
-echo "machine-readable:"
-echo "throughput,$tests,$loop,$harness,$gcov_time,$ratio_loop,$ratio_gcov"
+echo "       (culprit -j2 against the two-halves loop: $(echo "$harness $parallel_loop" | awk '{ printf "%.2f", $1 / $2 }')x;" \
+    "culprit -j1 against the loop: $(echo "$serial $loop" | awk '{ printf "%.2f", $1 / $2 }')x)"
+echo "machine-readable (tests,loop,culprit_j2,gcov,ratio_loop,ratio_gcov,parallel_loop,culprit_j1):"
+echo "throughput,$tests,$loop,$harness,$gcov_time,$ratio_loop,$ratio_gcov,$parallel_loop,$serial"
 exit 0

@@ -263,7 +263,6 @@ typedef struct culprit_collected_test {
 typedef struct culprit_saved_test {
     int64_t program_id;
     culprit_program_change change;
-    size_t program_tests; /* tests in the program now */
 } culprit_saved_test;
 
 /* Records test in one BEGIN IMMEDIATE transaction: its units' maps, its raw

@@ -775,12 +775,7 @@ static culprit_status save_collected_rows(const culprit_store *store, const culp
         status = save_this_test(store, test, used, err);
     if (status == CULPRIT_OK)
         status = set_current(store, used->id, err);
-    int64_t tests = 0;
-    if (status == CULPRIT_OK)
-        status =
-            query_id(store, "SELECT count(*) FROM tests WHERE program_id = ?", used->id, NULL, &tests, err);
     saved->program_id = used->id;
-    saved->program_tests = (size_t)tests;
     culprit_spectra_clear_tests(&used->spectra);
     if (status == CULPRIT_OK && used == &target)
         keep_target(store, &target, &target_units);
