@@ -75,7 +75,8 @@ typedef struct run_state {
     char temporary[PATH_MAX];
     size_t *queue, queue_length, queue_next;
     size_t *skipped, skipped_count;
-    run_job *jobs; /* options->jobs entries; busy when env != NULL */
+    run_job *jobs;    /* busy when env != NULL */
+    size_t job_count; /* options->jobs + 1: one job is recorded while the next runs */
     run_tally tally;
     culprit_unit_set map_cache; /* every map parsed so far: most tests bring the same ones */
 } run_state;
@@ -443,7 +444,7 @@ static bool finish_test(run_state *state, const culprit_finished *finished)
 
 static run_job *idle_job(run_state *state)
 {
-    for (size_t i = 0; i < state->options->jobs; i++)
+    for (size_t i = 0; i < state->job_count; i++)
         if (!state->jobs[i].env)
             return &state->jobs[i];
     return NULL;
@@ -452,8 +453,9 @@ static run_job *idle_job(run_state *state)
 /* Fills free slots from the queue. */
 static culprit_status start_more(run_state *state, culprit_error *err)
 {
-    while (state->queue_next < state->queue_length && !culprit_pool_full(state->pool)) {
-        run_job *job = idle_job(state);
+    run_job *job;
+    while (state->queue_next < state->queue_length && !culprit_pool_full(state->pool) &&
+           (job = idle_job(state))) {
         culprit_status status = start_test(state, job, state->queue[state->queue_next++], err);
         if (status != CULPRIT_OK) {
             discard_job_directory(job);
@@ -481,8 +483,16 @@ static int run_loop(run_state *state)
         bool got;
         if (culprit_pool_wait(state->pool, WAIT_MILLISECONDS, &finished, &got, &err) != CULPRIT_OK)
             return cli_report(&err);
-        if (got && !finish_test(state, &finished))
-            return CULPRIT_ERROR_INTERNAL;
+        if (got) {
+            /* The next test starts before this one is recorded: recording
+             * then overlaps a test's run instead of leaving a worker idle. */
+            culprit_status started = start_more(state, &err);
+            bool recorded = finish_test(state, &finished);
+            if (started != CULPRIT_OK)
+                return cli_report(&err);
+            if (!recorded)
+                return CULPRIT_ERROR_INTERNAL;
+        }
         show_progress(&state->tally, false);
     }
 }
@@ -503,7 +513,8 @@ static int prepare(const cli_context *context, run_state *state)
         state->temporary[0] = '\0';
         return CULPRIT_ERROR_INTERNAL;
     }
-    state->jobs = calloc(state->options->jobs, sizeof *state->jobs);
+    state->job_count = state->options->jobs + 1;
+    state->jobs = calloc(state->job_count, sizeof *state->jobs);
     if (!state->jobs)
         return cli_report(&(culprit_error){CULPRIT_ERROR_INTERNAL, "out of memory"});
     if (culprit_pool_create(state->options->jobs, &state->pool, &err) != CULPRIT_OK)
@@ -517,7 +528,7 @@ static int prepare(const cli_context *context, run_state *state)
 static void release(run_state *state)
 {
     culprit_pool_free(state->pool); /* kills what still runs */
-    for (size_t i = 0; state->jobs && i < state->options->jobs; i++)
+    for (size_t i = 0; state->jobs && i < state->job_count; i++)
         if (state->jobs[i].env) {
             culprit_remove_tree(state->jobs[i].paths.directory);
             free_job(&state->jobs[i]);
