@@ -38,6 +38,7 @@ typedef struct culprit_test_spec {
     double timeout; /* seconds; 0: the run's default */
     char *validator;
     bool html, normalize_whitespace; /* "oracle": "html" / "whitespace" */
+    bool expect_failure;             /* a known failure: recorded as skip when it fails */
     size_t line, column;             /* where the test is defined */
 } culprit_test_spec;
 

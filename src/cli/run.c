@@ -396,6 +396,7 @@ static culprit_oracle oracle_of(const culprit_test_spec *spec)
         .expect_exit = spec->expect_exit,
         .validator = spec->validator,
         .html = spec->html,
+        .expect_failure = spec->expect_failure,
     };
     return oracle;
 }

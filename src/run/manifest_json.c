@@ -227,6 +227,14 @@ static culprit_status take_oracle(const json_context *context, const json_member
     return status;
 }
 
+static culprit_status take_expect_failure(const json_context *context, const json_member *member,
+                                          culprit_test_spec *spec)
+{
+    culprit_status status = expect_type(context, "expect_failure", member->value, JSON_BOOLEAN);
+    spec->expect_failure = status == CULPRIT_OK && member->value->boolean;
+    return status;
+}
+
 static const struct {
     const char *key;
     key_handler take;
@@ -242,6 +250,7 @@ static const struct {
     {"timeout", take_timeout},
     {"validator", take_validator},
     {"oracle", take_oracle},
+    {"expect_failure", take_expect_failure},
 };
 
 static culprit_status take_member(const json_context *context, const json_member *member,
@@ -252,7 +261,7 @@ static culprit_status take_member(const json_context *context, const json_member
             return json_keys[i].take(context, member, spec);
     return culprit_fail_at(context->err, context->manifest->path, member->line, member->column,
                            "unknown key \"%s\" (expected name, cmd, argv, stdin, cwd, env, expect_stdout, "
-                           "expect_exit, timeout, validator or oracle)",
+                           "expect_exit, timeout, validator, oracle or expect_failure)",
                            member->key);
 }
 

@@ -131,14 +131,18 @@ cat >isolation.json <<'EOF'
 [
   {"name": "sets", "cmd": "echo $LEAK; touch \"$CULPRIT_COLLECT_DIR/left.junk\"; ./prog a", "env": {"LEAK": "yes", "INHERITED": "over"}, "expect_stdout": "yes\na\n"},
   {"name": "inherits", "cmd": "echo ${LEAK:-unset} $INHERITED; ls \"$CULPRIT_COLLECT_DIR\" | grep -c left; ./prog b", "expect_stdout": "unset outer\n0\nb\n"},
-  {"name": "overrides", "cmd": "echo $INHERITED; ./prog c", "env": {"INHERITED": "over"}, "expect_stdout": "over\nc\n"}
+  {"name": "overrides", "cmd": "echo $INHERITED; ./prog c", "env": {"INHERITED": "over"}, "expect_stdout": "over\nc\n"},
+  {"name": "known", "cmd": "./prog exit 3", "expect_failure": true}
 ]
 EOF
 INHERITED=outer run 0 "$CULPRIT" run --tests isolation.json -j 1 --store iso-store
-expect_contains "$WORK/out" "culprit run: 3 tests: 3 passed"
+expect_contains "$WORK/out" "culprit run: 4 tests: 3 passed, 0 failed, 0 errors, 0 timeouts, 1 skipped"
 # The program's map stays in the reused directory; every test still has its spectra.
 got=$(sqlite3 iso-store/culprit.db "SELECT count(DISTINCT test_id) FROM test_units")
-[ "$got" = 3 ] && pass || fail "tests with spectra: '$got', expected 3"
+[ "$got" = 4 ] && pass || fail "tests with spectra: '$got', expected 4"
+# A known failure ("expect_failure": true) is a skip that says why.
+got=$(sqlite3 iso-store/culprit.db "SELECT j.message FROM judgements j JOIN tests t ON t.id = j.test_id WHERE t.name = 'known'")
+[ "$got" = "expected failure (XFAIL): exit status 3, expected 0" ] && pass || fail "known failure: '$got'"
 
 # ---- the plain form, with a header ----
 mkdir expected

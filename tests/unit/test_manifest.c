@@ -120,7 +120,7 @@ static void test_json_form(void)
         "  \"env\": {\"X\": \"1\", \"Y\": \"\\u00e9\"}, \"cwd\": \"sub\", \"validator\": \"v\",\n"
         "  \"oracle\": \"whitespace\"},\n"
         " {\"name\": \"b\", \"argv\": [\"prog\", \"\", \"x y\"], \"stdin\": \"text\",\n"
-        "  \"expect_stdout\": \"line\\n\", \"oracle\": \"html\"}\n"
+        "  \"expect_stdout\": \"line\\n\", \"oracle\": \"html\", \"expect_failure\": true}\n"
         "]\n";
     CHECK_INT(parse(text, NULL, &m, &err), CULPRIT_OK);
     CHECK_INT(m.count, 2);
@@ -132,6 +132,7 @@ static void test_json_form(void)
         CHECK(strstr(a->cwd, "/sub") != NULL && strcmp(a->validator, "v") == 0 && a->normalize_whitespace);
         CHECK(b->argv && strcmp(b->argv[2], "x y") == 0 && b->argv[3] == NULL && !b->shell_command);
         CHECK(strcmp(b->stdin_text, "text") == 0 && strcmp(b->expect_stdout_text, "line\n") == 0 && b->html);
+        CHECK(b->expect_failure && !a->expect_failure);
         CHECK_INT(b->line, 6);
         CHECK_INT(b->column, 2);
     }
@@ -142,7 +143,9 @@ static void test_json_errors(void)
 {
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"colour\": 1}]", NULL,
                 "1:28: unknown key \"colour\" (expected name, cmd, argv, stdin, cwd, env, expect_stdout, "
-                "expect_exit, timeout, validator or oracle)");
+                "expect_exit, timeout, validator, oracle or expect_failure)");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"expect_failure\": \"yes\"}]", NULL,
+                "1:46: expected \"expect_failure\" to be a boolean, found a string");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\"},\n {\"name\": \"a\", \"cmd\": \"y\"}]", NULL,
                 "2:2: duplicate test name 'a' (first at line 1)");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"stdin\": {\"file\": \"gone.txt\"}}]", NULL,
