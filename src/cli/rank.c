@@ -5,8 +5,8 @@
  *
  * The default method (neither --technique nor --kind) is enriched entities
  * over the formula: with Ochiai it had the lower mean EXAM (7.8% against
- * 9.0% for plain lines) and well-localized 34.5% of the faults against
- * 19.1% (BENCHMARKS.md, "Effectiveness").  When the program has no tuples
+ * 8.9% for plain lines) and well-localized 33.3% of the faults against
+ * 19.3% (BENCHMARKS.md, "Effectiveness").  When the program has no tuples
  * (no branch or return elements: most imported matrices) that technique
  * would score plain lines under another name, so the default is then the
  * plain formula over lines.  The choice is made from the loaded elements,
@@ -48,8 +48,8 @@ const char cli_usage_rank[] =
     "enriched entities (--kind tuple) when the program has them (built with\n"
     "culprit-cc, or imported with branch data), and by the formula alone\n"
     "(--kind line) when it has none.  On the subject suite (BENCHMARKS.md) tuples\n"
-    "over Ochiai gave a mean EXAM of 7.8% against 9.0% for plain lines, and put\n"
-    "34.5% of the faults in the first 1% of the code against 19.1%.\n\n"
+    "over Ochiai gave a mean EXAM of 7.8% against 8.9% for plain lines, and put\n"
+    "33.3% of the faults in the first 1% of the code against 19.3%.\n\n"
     "options:\n"
     "   --formula NAME    the formula (default ochiai; 'culprit formulas' lists them);\n"
     "                     by default it scores the tuples\n"
