@@ -328,32 +328,37 @@ static void formula_label(const culprit_formula_choice *choice, char *buffer, si
         snprintf(buffer, size, "%s", formula->name);
 }
 
-/* The method as `culprit eval` names it: the formula, the technique, or
- * "technique:formula" for a technique built on a formula. */
-static void name_method(const rank_command *command, char *buffer, size_t size)
+/* How a method is written: a formula alone (its name), a technique on a
+ * formula (the technique's, then the formula's), a technique alone. */
+typedef struct method_forms {
+    const char *formula, *technique_on_formula, *technique;
+} method_forms;
+
+static void write_method(const rank_command *command, const method_forms *forms, char *buffer, size_t size)
 {
     char formula[64];
     formula_label(&command->formula, formula, sizeof formula);
     if (!command->technique)
-        snprintf(buffer, size, "%s", formula);
+        snprintf(buffer, size, forms->formula, formula);
     else if (command->technique->uses_formula)
-        snprintf(buffer, size, "%s:%s", command->technique->name, formula);
+        snprintf(buffer, size, forms->technique_on_formula, command->technique->name, formula);
     else
-        snprintf(buffer, size, "%s", command->technique->name);
+        snprintf(buffer, size, forms->technique, command->technique->name);
+}
+
+/* The method as `culprit eval` names it: "ochiai", "tuples:ochiai", "blockrank". */
+static void name_method(const rank_command *command, char *buffer, size_t size)
+{
+    static const method_forms names = {"%s", "%s:%s", "%s"};
+    write_method(command, &names, buffer, size);
 }
 
 /* The method in words, for the text header: "formula ochiai",
  * "technique tuples, formula ochiai", "technique blockrank". */
 static void describe_method(const rank_command *command, char *buffer, size_t size)
 {
-    char formula[64];
-    formula_label(&command->formula, formula, sizeof formula);
-    if (!command->technique)
-        snprintf(buffer, size, "formula %s", formula);
-    else if (command->technique->uses_formula)
-        snprintf(buffer, size, "technique %s, formula %s", command->technique->name, formula);
-    else
-        snprintf(buffer, size, "technique %s", command->technique->name);
+    static const method_forms words = {"formula %s", "technique %s, formula %s", "technique %s"};
+    write_method(command, &words, buffer, size);
 }
 
 static double entry_detail(const rank_result *result, const culprit_ranked *entry)

@@ -112,19 +112,29 @@ void culprit_store_forget_kept(culprit_store *store)
     store->kept = NULL;
 }
 
-/* One statement without rows, kept prepared (BEGIN, COMMIT). */
-static culprit_status execute_kept(const culprit_store *store, const char *sql, const char *doing,
-                                   culprit_error *err)
+/* Runs sql (kept prepared) to its first row; *value gets the row's first
+ * column as an integer (0 without a row) when value is not NULL. */
+static culprit_status step_kept(const culprit_store *store, const char *sql, const char *doing,
+                                int64_t *value, culprit_error *err)
 {
     sqlite3_stmt *statement;
     culprit_status status = culprit_store_prepare_kept(store, sql, &statement, err);
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_step(statement);
+    if (value)
+        *value = code == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0;
     if (code != SQLITE_DONE && code != SQLITE_ROW)
         status = culprit_store_sqlite_error(store, code, doing, err);
     culprit_store_release(store, statement);
     return status;
+}
+
+/* One statement without rows, kept prepared (BEGIN, COMMIT). */
+static culprit_status execute_kept(const culprit_store *store, const char *sql, const char *doing,
+                                   culprit_error *err)
+{
+    return step_kept(store, sql, doing, NULL, err);
 }
 
 culprit_status culprit_store_execute(const culprit_store *store, const char *sql, const char *doing,
@@ -139,20 +149,7 @@ culprit_status culprit_store_execute(const culprit_store *store, const char *sql
 culprit_status culprit_store_query_integer(const culprit_store *store, const char *sql, int64_t *value,
                                            culprit_error *err)
 {
-    sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare_kept(store, sql, &statement, err);
-    if (status != CULPRIT_OK)
-        return status;
-    int code = sqlite3_step(statement);
-    if (code == SQLITE_ROW) {
-        *value = sqlite3_column_int64(statement, 0);
-    } else if (code == SQLITE_DONE) {
-        *value = 0;
-    } else {
-        status = culprit_store_sqlite_error(store, code, "querying the database", err);
-    }
-    culprit_store_release(store, statement);
-    return status;
+    return step_kept(store, sql, "querying the database", value, err);
 }
 
 culprit_status culprit_store_begin(const culprit_store *store, bool write, culprit_error *err)
