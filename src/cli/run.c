@@ -438,7 +438,7 @@ static bool finish_test(run_state *state, const culprit_finished *finished)
     culprit_judgement_free(&recorded.judgement);
     free_job(job); /* its directory stays for the job's next test */
     show_progress(&state->tally, false);
-    return status != CULPRIT_ERROR_INTERNAL; /* bad input (a damaged dump) spoils one test only */
+    return status != CULPRIT_ERROR_INTERNAL; /* a store error on one test spoils that test only */
 }
 
 /* ---- the loop ---- */

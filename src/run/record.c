@@ -36,9 +36,21 @@ static bool describe_crash_site(const culprit_unit_set *maps, const culprit_coll
     return true;
 }
 
+/* A test whose coverage files cannot be read (a test that wrote into its
+ * collection directory, a full disk) is an error of the run, not of the
+ * program: it is kept, with the reason, and without spectra. */
+static void judge_unreadable_coverage(culprit_judgement *judgement, const char *reason)
+{
+    judgement->verdict = CULPRIT_VERDICT_ERROR;
+    snprintf(judgement->message, sizeof judgement->message, "cannot read the test's coverage: %.400s",
+             reason);
+    snprintf(judgement->signature, sizeof judgement->signature, "unreadable coverage");
+}
+
 static culprit_status judge_and_save(culprit_store *store, const culprit_record_request *request,
                                      const culprit_unit_set *maps, const culprit_collected *collected,
-                                     culprit_recorded *recorded, culprit_error *err)
+                                     const char *coverage_error, culprit_recorded *recorded,
+                                     culprit_error *err)
 {
     char crash_site[PATH_MAX + 256];
     culprit_run_result result = *request->result;
@@ -47,6 +59,8 @@ static culprit_status judge_and_save(culprit_store *store, const culprit_record_
     culprit_status status = culprit_oracle_judge(request->oracle, &result, &recorded->judgement, err);
     if (status != CULPRIT_OK)
         return status;
+    if (coverage_error)
+        judge_unreadable_coverage(&recorded->judgement, coverage_error);
     culprit_collected_test test = {
         .name = request->name,
         .verdict = recorded->judgement.verdict,
@@ -71,9 +85,16 @@ culprit_status culprit_record_test(culprit_store *store, const culprit_record_re
     culprit_collected_init(&collected);
     culprit_status status =
         culprit_collect_directory(request->collect_directory, (int32_t)request->pid, maps, &collected, err);
+    char coverage_error[sizeof err->message] = "";
+    if (status == CULPRIT_ERROR_INPUT) { /* damaged dumps: record the test as an error, without spectra */
+        snprintf(coverage_error, sizeof coverage_error, "%s", err->message);
+        culprit_collected_init(&collected);
+        status = CULPRIT_OK;
+    }
     if (status == CULPRIT_OK) {
         recorded->dump_count = collected.dump_count;
-        status = judge_and_save(store, request, maps, &collected, recorded, err);
+        status = judge_and_save(store, request, maps, &collected, coverage_error[0] ? coverage_error : NULL,
+                                recorded, err);
     }
     culprit_collected_free(&collected);
     culprit_unit_set_free(&own_maps);

@@ -132,11 +132,15 @@ cat >isolation.json <<'EOF'
   {"name": "sets", "cmd": "echo $LEAK; touch \"$CULPRIT_COLLECT_DIR/left.junk\"; ./prog a", "env": {"LEAK": "yes", "INHERITED": "over"}, "expect_stdout": "yes\na\n"},
   {"name": "inherits", "cmd": "echo ${LEAK:-unset} $INHERITED; ls \"$CULPRIT_COLLECT_DIR\" | grep -c left; ./prog b", "expect_stdout": "unset outer\n0\nb\n"},
   {"name": "overrides", "cmd": "echo $INHERITED; ./prog c", "env": {"INHERITED": "over"}, "expect_stdout": "over\nc\n"},
-  {"name": "known", "cmd": "./prog exit 3", "expect_failure": true}
+  {"name": "known", "cmd": "./prog exit 3", "expect_failure": true},
+  {"name": "scribbler", "cmd": "./prog d; echo junk > \"$CULPRIT_COLLECT_DIR/9.0.dump\""}
 ]
 EOF
-INHERITED=outer run 0 "$CULPRIT" run --tests isolation.json -j 1 --store iso-store
-expect_contains "$WORK/out" "culprit run: 4 tests: 3 passed, 0 failed, 0 errors, 0 timeouts, 1 skipped"
+INHERITED=outer run 1 "$CULPRIT" run --tests isolation.json -j 1 --store iso-store
+expect_contains "$WORK/out" "culprit run: 5 tests: 3 passed, 0 failed, 1 errors, 0 timeouts, 1 skipped"
+# A test that damages its own coverage files is recorded as an error that says so.
+got=$(sqlite3 iso-store/culprit.db "SELECT t.verdict || ': ' || j.message FROM judgements j JOIN tests t ON t.id = j.test_id WHERE t.name = 'scribbler'")
+case $got in "error: cannot read the test's coverage: "*"9.0.dump"*) pass ;; *) fail "scribbler: '$got'" ;; esac
 # The program's map stays in the reused directory; every test still has its spectra.
 got=$(sqlite3 iso-store/culprit.db "SELECT count(DISTINCT test_id) FROM test_units")
 [ "$got" = 4 ] && pass || fail "tests with spectra: '$got', expected 4"
