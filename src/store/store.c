@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "culprit/error.h"
 
@@ -164,6 +165,23 @@ static culprit_status prepare_database(const char *directory, char *path, culpri
     return CULPRIT_OK;
 }
 
+/* Steps the journal-mode PRAGMA, retrying while another connection holds
+ * the lock: SQLite answers a journal-mode change with SQLITE_BUSY without
+ * calling the busy handler, and when `make -j` starts several `culprit
+ * test` on a new store they all switch it at once. */
+static int step_waiting_for_lock(sqlite3_stmt *statement)
+{
+    enum { RETRY_MILLISECONDS = 5 };
+    int code = sqlite3_step(statement);
+    for (int waited = 0; (code == SQLITE_BUSY || code == SQLITE_LOCKED) && waited < BUSY_TIMEOUT_MILLISECONDS;
+         waited += RETRY_MILLISECONDS) {
+        sqlite3_reset(statement);
+        nanosleep(&(struct timespec){0, RETRY_MILLISECONDS * 1000000L}, NULL);
+        code = sqlite3_step(statement);
+    }
+    return code;
+}
+
 /* Runs a PRAGMA journal_mode and checks that SQLite agreed: on file
  * systems without shared memory it silently keeps the old mode, and then
  * concurrent `culprit test` processes would block readers. */
@@ -173,7 +191,7 @@ static culprit_status use_write_ahead_log(const culprit_store *store, culprit_er
     culprit_status status = culprit_store_prepare(store, "PRAGMA journal_mode = WAL", &statement, err);
     if (status != CULPRIT_OK)
         return status;
-    int code = sqlite3_step(statement);
+    int code = step_waiting_for_lock(statement);
     if (code != SQLITE_ROW) {
         status = culprit_store_sqlite_error(store, code, "switching to WAL mode", err);
     } else {

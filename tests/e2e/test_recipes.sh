@@ -183,6 +183,19 @@ expect_contains typo.out "cannot run './no-such-calc'"
 expect_verdicts "add_three=fail add_zero=pass mul=pass skipped=skip typo=error " "shell loop + typo"
 "$CULPRIT" tests >tests.out 2>&1
 expect_contains tests.out "cannot run the command: No such file or directory"
+# Eight at once on a store that does not exist yet (make -j on a clean
+# tree): they all create it and switch it to WAL mode; none may be lost.
+lost=0
+for round in 1 2 3 4 5; do
+    rm -rf burst-store
+    for n in 1 2 3 4 5 6 7 8; do
+        CULPRIT_STORE=burst-store "$CULPRIT" test --name "t$n" -- ./calc add 1 1 >/dev/null 2>"burst.$n.err" &
+    done
+    wait
+    got=$(sqlite3 burst-store/culprit.db "SELECT count(*) FROM tests" 2>/dev/null)
+    [ "$got" = 8 ] || lost=$((lost + 1))
+done
+[ $lost -eq 0 ] && pass || fail "concurrent culprit test on a new store lost tests in $lost of 5 rounds: $(cat burst.*.err)"
 cd "$WORK" || exit 1
 
 finish
