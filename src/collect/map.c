@@ -349,11 +349,19 @@ static culprit_status parse_edge(const map_parser *parser, const map_record *rec
     culprit_status status = expect_fields(parser, record, 3, names);
     culprit_map_edge edge = {.counter = CULPRIT_NO_COUNTER};
     if (status == CULPRIT_OK && !field_is(record, 1, "-"))
-        status = parse_extra_counter(parser, record, 1, unit, &edge.counter);
+        status = parse_below(parser, record, 1, "a counter", unit->counter_count, &edge.counter);
     if (status == CULPRIT_OK)
         status = parse_below(parser, record, 2, "a block counter", unit->block_count, &edge.from);
     if (status == CULPRIT_OK)
         status = parse_below(parser, record, 3, "a block counter", unit->block_count, &edge.to);
+    /* A block counter here must be the to-block's: the edge is its only way in (§2). */
+    if (status == CULPRIT_OK && edge.counter != CULPRIT_NO_COUNTER && edge.counter < unit->block_count &&
+        edge.counter != edge.to) {
+        char expected[160];
+        snprintf(expected, sizeof expected, "an edge counter from %u, or the to-block's counter %u",
+                 (unsigned)unit->block_count, (unsigned)edge.to);
+        return fail_field(parser, record, 1, expected);
+    }
     if (status != CULPRIT_OK)
         return status;
     if (!grow((void **)&unit->edges, &capacities->edges, unit->edge_count + 1, sizeof *unit->edges))
@@ -388,7 +396,7 @@ static culprit_status parse_branch(const map_parser *parser, const map_record *r
     culprit_status status = expect_fields(parser, record, 6, names);
     culprit_map_branch branch = {0};
     if (status == CULPRIT_OK)
-        status = parse_extra_counter(parser, record, 1, unit, &branch.counter);
+        status = parse_below(parser, record, 1, "an edge's counter", unit->counter_count, &branch.counter);
     if (status == CULPRIT_OK)
         status = parse_below(parser, record, 2, "a file number", (uint32_t)unit->file_count, &branch.file);
     if (status == CULPRIT_OK)

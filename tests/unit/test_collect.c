@@ -191,8 +191,13 @@ static void test_map_malformed(void)
                     "m.map:4:14: expected a file number below 1");
     check_malformed("full\t2\t1",
                     "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\t1\t2\n"
-                    "edge\t0\t0\t0\nend\n",
-                    "m.map:6:6: expected a counter from 1 to 1 (after the block counters)");
+                    "edge\t5\t0\t0\nend\n",
+                    "m.map:6:6: expected a counter below 2");
+    /* An edge may count with its to-block's counter (its only way in), not another block's. */
+    check_malformed("full\t3\t2",
+                    "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\t1\t2\n"
+                    "block\t1\t0\t0\t1\t1\t1\t2\nedge\t0\t0\t1\nend\n",
+                    "m.map:7:6: expected an edge counter from 2, or the to-block's counter 1");
     check_malformed("full\t2\t1",
                     "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\t1\t2\n"
                     "line\t0\t1\t0,x\nend\n",
@@ -646,14 +651,14 @@ static culprit_status save_fake(culprit_store *store, const culprit_unit_set *ma
     return status;
 }
 
-
 /* How many tests the stored program has. */
 static size_t tests_in(culprit_store *store, int64_t program_id)
 {
     culprit_spectra spectra;
     culprit_error err;
     culprit_spectra_init(&spectra);
-    size_t count = culprit_store_load(store, program_id, &spectra, &err) == CULPRIT_OK ? spectra.test_count : 0;
+    size_t count =
+        culprit_store_load(store, program_id, &spectra, &err) == CULPRIT_OK ? spectra.test_count : 0;
     culprit_spectra_free(&spectra);
     return count;
 }
