@@ -40,54 +40,29 @@ static double importance(double increase, uint32_t true_failing, uint32_t all_fa
     return 2 / (1 / increase + 1 / sensitivity);
 }
 
-static void score_predicates(const predicate_stats *stats, size_t count, uint32_t all_failing, double *scores,
-                             double *increases)
+/* Increase (into *increase) and Importance; a predicate with Increase <= 0,
+ * or true in no failing run, is discarded (-inf). */
+static double predicate_importance(const predicate_stats *stats, size_t p, uint32_t all_failing,
+                                   double *increase)
 {
-    for (size_t p = 0; p < count; p++) {
-        double f = stats->true_failing[p], s = stats->true_passing[p];
-        double fo = stats->observed_failing[p], so = stats->observed_passing[p];
-        double failure = f + s > 0 ? f / (f + s) : 0;
-        double context = fo + so > 0 ? fo / (fo + so) : 0;
-        increases[p] = failure - context;
-        scores[p] = increases[p] > 0 && f > 0 ? importance(increases[p], stats->true_failing[p], all_failing)
-                                              : -HUGE_VAL;
-    }
-}
-
-static culprit_status cbi_run(const culprit_technique_input *input, bool sequences,
-                              culprit_technique_output *output, culprit_error *err)
-{
-    predicate_model model;
-    predicate_stats stats = {0};
-    culprit_status status = technique_predicate_model(input, sequences, &model, err);
-    if (status != CULPRIT_OK)
-        return status;
-    status = technique_predicate_stats(input, &model, &stats, err);
-    double *scores = malloc((model.count + 1) * sizeof *scores);
-    double *increases = malloc((model.count + 1) * sizeof *increases);
-    if (status == CULPRIT_OK && (!scores || !increases))
-        status = culprit_fail_memory(err);
-    if (status == CULPRIT_OK) {
-        score_predicates(&stats, model.count, input->totals.failing, scores, increases);
-        technique_predicates_to_lines(&model, scores, increases, output);
-    }
-    free(scores);
-    free(increases);
-    technique_predicate_stats_free(&stats);
-    technique_predicate_model_free(&model);
-    return status;
+    double f = stats->true_failing[p], s = stats->true_passing[p];
+    double fo = stats->observed_failing[p], so = stats->observed_passing[p];
+    double failure = f + s > 0 ? f / (f + s) : 0;
+    double context = fo + so > 0 ? fo / (fo + so) : 0;
+    *increase = failure - context;
+    return *increase > 0 && f > 0 ? importance(*increase, stats->true_failing[p], all_failing) : -HUGE_VAL;
 }
 
 static culprit_status cbi_score(const culprit_technique_input *input, culprit_technique_output *output,
                                 culprit_error *err)
 {
-    return cbi_run(input, false, output, err);
+    return technique_rank_predicates(input, false, predicate_importance, output, err);
 }
 
 static culprit_status des_cbi_score(const culprit_technique_input *input, culprit_technique_output *output,
                                     culprit_error *err)
 {
-    return cbi_run(input, true, output, err);
+    return technique_rank_predicates(input, true, predicate_importance, output, err);
 }
 
 const culprit_technique culprit_technique_cbi = {

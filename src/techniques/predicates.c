@@ -331,3 +331,29 @@ void technique_predicates_to_lines(const predicate_model *model, const double *s
             output->detail[line] = detail[p];
     }
 }
+
+culprit_status technique_rank_predicates(const culprit_technique_input *input, bool sequences,
+                                         predicate_scorer *score, culprit_technique_output *output,
+                                         culprit_error *err)
+{
+    predicate_model model;
+    predicate_stats stats = {0};
+    culprit_status status = technique_predicate_model(input, sequences, &model, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = technique_predicate_stats(input, &model, &stats, err);
+    double *scores = malloc((model.count + 1) * sizeof *scores);
+    double *details = malloc((model.count + 1) * sizeof *details);
+    if (status == CULPRIT_OK && (!scores || !details))
+        status = culprit_fail_memory(err);
+    if (status == CULPRIT_OK) {
+        for (size_t p = 0; p < model.count; p++)
+            scores[p] = score(&stats, p, input->totals.failing, &details[p]);
+        technique_predicates_to_lines(&model, scores, details, output);
+    }
+    free(scores);
+    free(details);
+    technique_predicate_stats_free(&stats);
+    technique_predicate_model_free(&model);
+    return status;
+}

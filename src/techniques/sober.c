@@ -27,7 +27,8 @@
 
 #include "techniques/technique_internal.h"
 
-static double relevance(const predicate_stats *stats, size_t p, double *z)
+/* all_failing is not needed: SOBER looks only at the runs' evaluation biases. */
+static double relevance(const predicate_stats *stats, size_t p, uint32_t all_failing, double *z)
 {
     double m = stats->observed_failing[p], n = stats->observed_passing[p];
     *z = NAN;
@@ -45,41 +46,16 @@ static double relevance(const predicate_stats *stats, size_t p, double *z)
     return log10(sigma) - 0.5 * log10(m) + 0.5 * log10(2 * M_PI) + (*z) * (*z) / 2 * log10(M_E);
 }
 
-static culprit_status sober_run(const culprit_technique_input *input, bool sequences,
-                                culprit_technique_output *output, culprit_error *err)
-{
-    predicate_model model;
-    predicate_stats stats = {0};
-    culprit_status status = technique_predicate_model(input, sequences, &model, err);
-    if (status != CULPRIT_OK)
-        return status;
-    status = technique_predicate_stats(input, &model, &stats, err);
-    double *scores = malloc((model.count + 1) * sizeof *scores);
-    double *z = malloc((model.count + 1) * sizeof *z);
-    if (status == CULPRIT_OK && (!scores || !z))
-        status = culprit_fail_memory(err);
-    if (status == CULPRIT_OK) {
-        for (size_t p = 0; p < model.count; p++)
-            scores[p] = relevance(&stats, p, &z[p]);
-        technique_predicates_to_lines(&model, scores, z, output);
-    }
-    free(scores);
-    free(z);
-    technique_predicate_stats_free(&stats);
-    technique_predicate_model_free(&model);
-    return status;
-}
-
 static culprit_status sober_score(const culprit_technique_input *input, culprit_technique_output *output,
                                   culprit_error *err)
 {
-    return sober_run(input, false, output, err);
+    return technique_rank_predicates(input, false, relevance, output, err);
 }
 
 static culprit_status des_sober_score(const culprit_technique_input *input, culprit_technique_output *output,
                                       culprit_error *err)
 {
-    return sober_run(input, true, output, err);
+    return technique_rank_predicates(input, true, relevance, output, err);
 }
 
 const culprit_technique culprit_technique_sober = {

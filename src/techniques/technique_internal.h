@@ -100,4 +100,17 @@ void technique_predicate_stats_free(predicate_stats *stats);
 void technique_predicates_to_lines(const predicate_model *model, const double *scores, const double *detail,
                                    culprit_technique_output *output);
 
+/* One predicate's score from its statistics (all_failing: the failing
+ * runs); *detail gets the technique's extra column (CBI's Increase,
+ * SOBER's z). */
+typedef double predicate_scorer(const predicate_stats *stats, size_t predicate, uint32_t all_failing,
+                                double *detail);
+
+/* The pipeline every predicate technique shares: build the predicates
+ * (DES evaluation sequences when sequences), gather their statistics,
+ * score each with score, and write the scores to the lines. */
+culprit_status technique_rank_predicates(const culprit_technique_input *input, bool sequences,
+                                         predicate_scorer *score, culprit_technique_output *output,
+                                         culprit_error *err);
+
 #endif
