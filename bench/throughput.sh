@@ -63,16 +63,7 @@ now() { date +%s.%N; }
 seconds() { echo "$1 $2" | awk '{ printf "%.2f", $2 - $1 }'; }
 
 echo "== harness throughput: $tests runs of a tiny program ($(nproc) cores)"
-start=$(now)
-i=0
-while [ $i -lt "$tests" ]; do
-    ./tiny-plain $i >/dev/null
-    i=$((i + 1))
-done
-loop=$(seconds "$start" "$(now)")
-echo "plain shell loop, uninstrumented:          $loop s"
-
-half_loop() { # FIRST END: runs tiny-plain for FIRST .. END-1
+plain_loop() { # FIRST END: runs tiny-plain for FIRST .. END-1
     i=$1
     while [ $i -lt "$2" ]; do
         ./tiny-plain $i >/dev/null
@@ -80,8 +71,13 @@ half_loop() { # FIRST END: runs tiny-plain for FIRST .. END-1
     done
 }
 start=$(now)
-half_loop 0 $((tests / 2)) &
-half_loop $((tests / 2)) "$tests"
+plain_loop 0 "$tests"
+loop=$(seconds "$start" "$(now)")
+echo "plain shell loop, uninstrumented:          $loop s"
+
+start=$(now)
+plain_loop 0 $((tests / 2)) &
+plain_loop $((tests / 2)) "$tests"
 wait
 parallel_loop=$(seconds "$start" "$(now)")
 echo "the same loop as two halves at once:       $parallel_loop s"

@@ -157,5 +157,8 @@ culprit_status culprit_record_test(culprit_store *store, const culprit_record_re
 /* Removes a directory tree (collection and capture directories); errors
  * are ignored: these are temporary files. */
 void culprit_remove_tree(const char *path);
+/* Removes what directory holds, except the entries whose name keep (if not
+ * NULL) accepts; false when the directory cannot be opened. */
+bool culprit_empty_directory(const char *path, bool (*keep)(const char *name));
 
 #endif

@@ -5,7 +5,6 @@
  */
 #include "cli/harness.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -162,26 +161,6 @@ static bool is_program_map(const char *name)
     return name[0] != '.' && length > 4 && strcmp(name + length - 4, ".map") == 0;
 }
 
-/* Empties the collection directory but for its maps; false when it is gone. */
-static bool clear_collected(const char *collect)
-{
-    DIR *directory = opendir(collect);
-    if (!directory)
-        return false;
-    struct dirent *entry;
-    char path[PATH_MAX + 300];
-    while ((entry = readdir(directory))) {
-        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
-            is_program_map(entry->d_name))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", collect, entry->d_name);
-        if (unlink(path) != 0)
-            culprit_remove_tree(path);
-    }
-    closedir(directory);
-    return true;
-}
-
 culprit_status harness_paths_reuse(const harness_paths *paths, bool fresh_directory, culprit_error *err)
 {
     unlink(paths->stdin_path);
@@ -191,7 +170,8 @@ culprit_status harness_paths_reuse(const harness_paths *paths, bool fresh_direct
     unlink(paths->stderr_path);
     if (fresh_directory)
         culprit_remove_tree(paths->work);
-    if (!clear_collected(paths->collect) || (fresh_directory && mkdir(paths->work, 0700) != 0))
+    if (!culprit_empty_directory(paths->collect, is_program_map) ||
+        (fresh_directory && mkdir(paths->work, 0700) != 0))
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot reuse %s: %s", paths->directory,
                             strerror(errno));
     return CULPRIT_OK;

@@ -101,21 +101,28 @@ culprit_status culprit_record_test(culprit_store *store, const culprit_record_re
     return status;
 }
 
-void culprit_remove_tree(const char *path)
+bool culprit_empty_directory(const char *path, bool (*keep)(const char *name))
 {
     DIR *directory = opendir(path);
-    if (directory) {
-        struct dirent *entry;
-        while ((entry = readdir(directory))) {
-            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-                continue;
-            char child[PATH_MAX];
-            if (snprintf(child, sizeof child, "%s/%s", path, entry->d_name) >= (int)sizeof child)
-                continue;
-            if (unlink(child) != 0)
-                culprit_remove_tree(child);
-        }
-        closedir(directory);
+    if (!directory)
+        return false;
+    struct dirent *entry;
+    while ((entry = readdir(directory))) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
+            (keep && keep(entry->d_name)))
+            continue;
+        char child[PATH_MAX];
+        if (snprintf(child, sizeof child, "%s/%s", path, entry->d_name) >= (int)sizeof child)
+            continue;
+        if (unlink(child) != 0)
+            culprit_remove_tree(child);
     }
+    closedir(directory);
+    return true;
+}
+
+void culprit_remove_tree(const char *path)
+{
+    culprit_empty_directory(path, NULL);
     rmdir(path);
 }

@@ -530,8 +530,7 @@ static void keep_target(const culprit_store *store, target_program *target, hash
     culprit_program_cache *cache = calloc(1, sizeof *cache);
     if (!cache)
         return;
-    culprit_spectra_clear_tests(&target->spectra);
-    cache->target = *target;
+    cache->target = *target; /* its tests were cleared by the caller */
     cache->hashes = *hashes;
     *target = (target_program){0};
     *hashes = (hash_list){0};
