@@ -183,6 +183,11 @@ expect_contains typo.out "cannot run './no-such-calc'"
 expect_verdicts "add_three=fail add_zero=pass mul=pass skipped=skip typo=error " "shell loop + typo"
 "$CULPRIT" tests >tests.out 2>&1
 expect_contains tests.out "cannot run the command: No such file or directory"
+# --expect-failure: a known failure is a skip that says why; the exit status is the command's.
+"$CULPRIT" test --expect-failure --name known -- ./calc add 2 3 >known.out 2>&1
+[ $? -eq 1 ] && pass || fail "culprit test --expect-failure changed the command's exit status"
+got=$(sqlite3 "$CULPRIT_STORE/culprit.db" "SELECT t.verdict || ': ' || j.message FROM judgements j JOIN tests t ON t.id = j.test_id WHERE t.name = 'known'")
+[ "$got" = "skip: expected failure (XFAIL): exit status 1, expected 0" ] && pass || fail "--expect-failure: '$got'"
 # Eight at once on a store that does not exist yet (make -j on a clean
 # tree): they all create it and switch it to WAL mode; none may be lost.
 lost=0
