@@ -2,12 +2,15 @@
 # Harness throughput (issue 4): N runs of a tiny program (default 5000)
 #   1. uninstrumented, from a plain shell loop (the floor);
 #   2. instrumented with culprit-cc, through `culprit run -j2` (collect,
-#      judge and record every run in the store; store protection on);
+#      judge and record every run in the store; store protection on), each
+#      test exec'd as usual, and again with --fork-server (each test forked
+#      from one running copy of the program: docs/harness.md);
 #   3. a gcov per-test pipeline: run the --coverage build, `gcov
 #      --json-format`, delete the .gcda files (reset) - what a user without
 #      culprit would script to get per-test coverage.
 # Prints wall times, the ratios and PASS/MISS for the targets (culprit
-# within 1.5x of the loop, at least 10x faster than gcov); exits 0 either
+# within 1.5x of the loop, at least 10x faster than gcov), for both ways of
+# starting tests; exits 0 either
 # way unless something failed.  For reading the -j2 figure it also times
 # the plain loop split in two halves run at once (what two cores give to
 # process creation on this machine) and culprit run -j1.  usage: bench/throughput.sh BUILD_DIR
@@ -82,10 +85,10 @@ wait
 parallel_loop=$(seconds "$start" "$(now)")
 echo "the same loop as two halves at once:       $parallel_loop s"
 
-# run_culprit JOBS STORE: culprit run's wall time
+# run_culprit JOBS STORE [OPTION]: culprit run's wall time
 run_culprit() {
     start=$(now)
-    if ! "$culprit" run --tests manifest.txt -j "$1" --store "$2" >run.out 2>&1; then
+    if ! "$culprit" run --tests manifest.txt -j "$1" --store "$2" ${3:-} >run.out 2>&1; then
         cat run.out >&2
         echo "bench/throughput.sh: culprit run failed" >&2
         exit 1
@@ -97,6 +100,9 @@ echo "culprit run -j1, instrumented, recorded:   $serial s"
 harness=$(run_culprit 2 "$work/store")
 recorded=$(tail -n 1 run.out)
 echo "culprit run -j2, instrumented, recorded:   $harness s   ($recorded)"
+served=$(run_culprit 2 "$work/store-served" --fork-server)
+recorded=$(tail -n 1 run.out)
+echo "culprit run -j2 --fork-server, recorded:   $served s   ($recorded)"
 
 start=$(now)
 (
@@ -113,13 +119,13 @@ start=$(now)
 gcov_time=$(seconds "$start" "$(now)")
 echo "gcov per-test pipeline (run, gcov --json-format, reset): $gcov_time s"
 
-ratio_loop=$(echo "$harness $loop" | awk '{ printf "%.2f", $1 / $2 }')
-ratio_gcov=$(echo "$gcov_time $harness" | awk '{ printf "%.1f", $1 / $2 }')
 verdict() { awk -v ok="$1" 'BEGIN { print ok ? "PASS" : "MISS" }'; }
-echo "$(verdict "$(echo "$ratio_loop" | awk "{ print (\$1 <= 1.5) }")")  culprit run within 1.5x of the plain loop: ${ratio_loop}x"
-echo "$(verdict "$(echo "$ratio_gcov" | awk "{ print (\$1 >= 10) }")")  culprit run at least 10x faster than the gcov pipeline: ${ratio_gcov}x"
-echo "       (culprit -j2 against the two-halves loop: $(echo "$harness $parallel_loop" | awk '{ printf "%.2f", $1 / $2 }')x;" \
-    "culprit -j1 against the loop: $(echo "$serial $loop" | awk '{ printf "%.2f", $1 / $2 }')x)"
-echo "machine-readable (tests,loop,culprit_j2,gcov,ratio_loop,ratio_gcov,parallel_loop,culprit_j1):"
-echo "throughput,$tests,$loop,$harness,$gcov_time,$ratio_loop,$ratio_gcov,$parallel_loop,$serial"
-exit 0
+# targets TIME LABEL: the two targets for one way of starting tests
+targets() {
+    ratio_loop=$(echo "$1 $loop" | awk '{ printf "%.2f", $1 / $2 }')
+    ratio_gcov=$(echo "$gcov_time $1" | awk '{ printf "%.1f", $1 / $2 }')
+    echo "$(verdict "$(echo "$ratio_loop" | awk "{ print (\$1 <= 1.5) }")")  culprit run -j2$2 within 1.5x of the plain loop: ${ratio_loop}x"
+    echo "$(verdict "$(echo "$ratio_gcov" | awk "{ print (\$1 >= 10) }")")  culprit run -j2$2 at least 10x faster than the gcov pipeline: ${ratio_gcov}x"
+}
+targets "$harness" ""
+targets "$served" " --fork-server"

@@ -109,6 +109,14 @@ void culprit_pool_free(culprit_pool *pool);
 culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandbox *sandbox,
                                          culprit_error *err);
 
+/* From now on, a command that runs a program built by culprit-cc (a plain
+ * program call, no shell) is forked from a server copy of that program,
+ * started once, instead of being exec'd: the program's loading, linking
+ * and constructors run once per run, not once per test
+ * (src/run/fork_server.c; docs/harness.md, "Fork servers").  Commands that
+ * do not suit are started as before. */
+culprit_status culprit_pool_use_fork_servers(culprit_pool *pool, culprit_error *err);
+
 size_t culprit_pool_running(const culprit_pool *pool);
 bool culprit_pool_full(const culprit_pool *pool);
 

@@ -29,6 +29,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "cc/cc.h"
+#include "cc/main_entry.h"
 
 /* Constructor priority: low, so the runtime's atexit handler is registered
  * before the program's and therefore runs after them. */
@@ -1187,8 +1188,10 @@ static culprit_status instrument_module(unit *u, culprit_error *err)
             status = instrument_function(u, fn, err);
     if (status == CULPRIT_OK)
         status = embed_map(u, err);
-    if (status == CULPRIT_OK)
+    if (status == CULPRIT_OK) {
         redirect_calls(u);
+        cc_route_main(u->module);
+    }
     return status;
 }
 

@@ -36,6 +36,9 @@ const char cli_usage_run[] =
     "   --timeout S          per-test timeout in seconds (default 60)\n"
     "   --validator CMD      a validator for every test (run with the stdout file as $1)\n"
     "   --fresh-dir          run each test in a new empty temporary directory\n"
+    "   --fork-server        fork tests of a culprit-cc program from one running copy\n"
+    "                        instead of executing it for each (faster; code before\n"
+    "                        main runs once: see docs/harness.md)\n"
     "   --rerun              run every test, even those already recorded\n"
     "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE;
 
@@ -46,7 +49,7 @@ typedef struct run_options {
     const char *tests, *store;
     size_t jobs;
     culprit_manifest_options manifest; /* borrowed strings (from argv) */
-    bool rerun, fresh_directory;
+    bool rerun, fresh_directory, fork_server;
     harness_options harness;
 } run_options;
 
@@ -119,6 +122,9 @@ static int parse_one(int option, run_options *options)
     case 'R':
         options->rerun = true;
         return 0;
+    case 'K':
+        options->fork_server = true;
+        return 0;
     case 'S':
         options->store = optarg;
         return 0;
@@ -141,6 +147,7 @@ static int parse_options(int argc, char **argv, run_options *options)
         {"validator", required_argument, NULL, 'V'},
         {"fresh-dir", no_argument, NULL, 'F'},
         {"rerun", no_argument, NULL, 'R'},
+        {"fork-server", no_argument, NULL, 'K'},
         {"store", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         HARNESS_LONG_OPTIONS,
@@ -523,6 +530,8 @@ static int prepare(const cli_context *context, run_state *state)
     state->sandbox = harness_make_sandbox(&state->options->harness, directory);
     if (culprit_pool_use_launcher(state->pool, state->sandbox, &err) != CULPRIT_OK)
         fprintf(stderr, "culprit: warning: %s; tests are forked one by one\n", err.message);
+    if (state->options->fork_server && culprit_pool_use_fork_servers(state->pool, &err) != CULPRIT_OK)
+        fprintf(stderr, "culprit: warning: %s; tests are executed one by one\n", err.message);
     return 0;
 }
 

@@ -73,6 +73,12 @@ int __culprit_rt_putc(int character, FILE *stream);
 size_t __culprit_rt_fwrite(const void *data, size_t size, size_t count, FILE *stream);
 ssize_t __culprit_rt_write(int fd, const void *data, size_t size);
 
+/* The program's main, renamed by culprit-cc, is called through this: with
+ * CULPRIT_FORK_SERVER set the process serves culprit run instead and each
+ * test process returns here (src/rt/rt_fork_server.c); otherwise it is
+ * program_main(argc, argv, envp). */
+int __culprit_rt_start_main(int argc, char **argv, char **envp, int (*program_main)(int, char **, char **));
+
 /* Process-ending wrappers: write the dump first (when collecting), then do
  * what libc's function does.  A failed exec resets the counters and output
  * records (they are in the dump already) and returns libc's result. */

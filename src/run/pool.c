@@ -71,6 +71,7 @@ struct culprit_pool {
     char *buffer;
     culprit_launcher *launcher;              /* NULL: fork each command */
     const culprit_sandbox *launcher_sandbox; /* the sandbox the launcher is in */
+    culprit_fork_servers *fork_servers;      /* NULL: no fork servers */
 };
 
 static double now_seconds(void)
@@ -129,6 +130,7 @@ void culprit_pool_free(culprit_pool *pool)
         if (pool->slots[i].busy)
             release_slot(&pool->slots[i]);
     culprit_launcher_stop(pool->launcher);
+    culprit_fork_servers_free(pool->fork_servers);
     free(pool->slots);
     free(pool->fds);
     free(pool->buffer);
@@ -144,6 +146,13 @@ culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandb
     if (status == CULPRIT_OK)
         pool->launcher_sandbox = sandbox;
     return status;
+}
+
+culprit_status culprit_pool_use_fork_servers(culprit_pool *pool, culprit_error *err)
+{
+    if (pool->fork_servers)
+        return CULPRIT_OK;
+    return culprit_fork_servers_create(&pool->fork_servers, err);
 }
 
 size_t culprit_pool_running(const culprit_pool *pool)
@@ -227,11 +236,15 @@ static void await_exec(slot *s, int status_pipe)
     }
 }
 
-/* The command's main process, through the launcher when it can take it,
- * else by fork; returns its pid, or -1 with errno. */
+/* The command's main process, from a fork server or through the launcher
+ * when they can take it, else by fork; returns its pid, or -1 with errno. */
 static pid_t start_process(culprit_pool *pool, const culprit_spawn *spawn, int stdout_pipe, int stderr_pipe,
                            int status_pipe)
 {
+    pid_t served;
+    if (pool->fork_servers &&
+        culprit_fork_servers_spawn(pool->fork_servers, spawn, stdout_pipe, stderr_pipe, status_pipe, &served))
+        return served;
     if (pool->launcher && spawn->sandbox == pool->launcher_sandbox) {
         pid_t pid = -1;
         int error = 0;

@@ -18,6 +18,18 @@ int culprit_sandbox_enter(const culprit_sandbox *sandbox);
 void culprit_spawn_child(const culprit_spawn *spawn, int stdout_pipe, int stderr_pipe, int status_pipe)
     __attribute__((noreturn));
 
+/* spawn.c's pieces, also used by fork_server.c.  All async-signal-safe.
+ * prefix and value into buffer; false when it does not fit. */
+bool culprit_join_setting(char *buffer, size_t size, const char *prefix, const char *value);
+/* Our environment with spawn's settings and collect_setting (NULL: none)
+ * into environment, which has room for all of ours, spawn->env_count + 1
+ * more and the NULL; -1 with errno EINVAL for a setting without a name. */
+int culprit_spawn_environment(const culprit_spawn *spawn, char **environment, char *collect_setting);
+/* A command of plain words only (no quoting, expansion, redirection or
+ * assignment) copied into copy and split into words (NULL-terminated);
+ * false when the command needs a shell or does not fit. */
+bool culprit_split_plain_words(const char *command, char *copy, size_t size, char **words, size_t max_words);
+
 /* ---- launcher.c: starting tests from a small helper process ---- */
 
 typedef struct culprit_launcher culprit_launcher;
@@ -40,5 +52,21 @@ void culprit_launcher_stop(culprit_launcher *launcher);
 culprit_launch_result culprit_launcher_spawn(culprit_launcher *launcher, const culprit_spawn *spawn,
                                              int stdout_pipe, int stderr_pipe, int status_pipe, pid_t *pid,
                                              int *error);
+
+/* ---- fork_server.c: tests forked from a running copy of their program ---- */
+
+typedef struct culprit_fork_servers culprit_fork_servers;
+
+culprit_status culprit_fork_servers_create(culprit_fork_servers **servers, culprit_error *err);
+/* Stops and reaps every server. */
+void culprit_fork_servers_free(culprit_fork_servers *servers);
+/* Starts spawn from a fork server of its program (started now if need be)
+ * with the given pipe ends (the caller keeps and closes its copies); false
+ * when spawn does not suit a fork server or the server failed: the caller
+ * then starts it the usual way. */
+bool culprit_fork_servers_spawn(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
+                                int stderr_pipe, int status_pipe, pid_t *pid);
+/* Whether the ELF file at path has culprit-cc's fork-server section. */
+bool culprit_program_can_serve(const char *path);
 
 #endif

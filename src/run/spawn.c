@@ -103,7 +103,7 @@ static size_t put_setting(char **environment, size_t count, char *setting)
 }
 
 /* prefix and value into buffer (no snprintf: see the top of the file). */
-static bool join_setting(char *buffer, size_t size, const char *prefix, const char *value)
+bool culprit_join_setting(char *buffer, size_t size, const char *prefix, const char *value)
 {
     size_t prefix_length = strlen(prefix), value_length = strlen(value);
     if (prefix_length + value_length >= size)
@@ -115,7 +115,7 @@ static bool join_setting(char *buffer, size_t size, const char *prefix, const ch
 
 /* Ours, with spawn's settings and CULPRIT_COLLECT_DIR, into environment
  * (room for every entry of ours, spawn's settings, one more and NULL). */
-static int build_environment(const culprit_spawn *spawn, char **environment, char *collect_setting)
+int culprit_spawn_environment(const culprit_spawn *spawn, char **environment, char *collect_setting)
 {
     size_t count = 0;
     for (char **entry = environ; *entry; entry++)
@@ -154,7 +154,7 @@ static int enter_place(const culprit_spawn *spawn)
 /* A command of plain words only (no quoting, expansion, redirection or
  * assignment) means the same to execvp as to sh -c: running it directly
  * saves the shell's exec, a third of the cost of a tiny test. */
-static bool split_plain_words(const char *command, char *copy, size_t size, char **words, size_t max_words)
+bool culprit_split_plain_words(const char *command, char *copy, size_t size, char **words, size_t max_words)
 {
     static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./,+:@%^-";
     size_t length = strlen(command), count = 0;
@@ -184,7 +184,8 @@ static void exec_command(const culprit_spawn *spawn, char **environment)
         return;
     }
     char copy[4096], *words[64];
-    if (split_plain_words(spawn->shell_command, copy, sizeof copy, words, sizeof words / sizeof *words))
+    if (culprit_split_plain_words(spawn->shell_command, copy, sizeof copy, words,
+                                  sizeof words / sizeof *words))
         execvpe(words[0], words, environment); /* not found (a shell builtin?): the shell decides */
     char *shell[] = {"sh", "-c", (char *)spawn->shell_command, NULL};
     execve("/bin/sh", shell, environment);
@@ -209,11 +210,11 @@ void culprit_spawn_child(const culprit_spawn *spawn, int stdout_pipe, int stderr
         our_count++;
     char *environment[our_count + spawn->env_count + 2];
     char collect_setting[PATH_MAX + 32];
-    if (spawn->collect_directory && !join_setting(collect_setting, sizeof collect_setting,
-                                                  "CULPRIT_COLLECT_DIR=", spawn->collect_directory))
+    if (spawn->collect_directory && !culprit_join_setting(collect_setting, sizeof collect_setting,
+                                                          "CULPRIT_COLLECT_DIR=", spawn->collect_directory))
         report_and_exit(status_pipe, ENAMETOOLONG);
     if (apply_limits(&spawn->limits) != 0 || wire_descriptors(spawn, stdout_pipe, stderr_pipe) != 0 ||
-        build_environment(spawn, environment, spawn->collect_directory ? collect_setting : NULL) != 0)
+        culprit_spawn_environment(spawn, environment, spawn->collect_directory ? collect_setting : NULL) != 0)
         report_and_exit(status_pipe, errno);
     exec_command(spawn, environment);
     report_and_exit(status_pipe, errno);

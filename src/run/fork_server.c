@@ -1,0 +1,457 @@
+/*
+ * fork_server.c - culprit's side of fork servers (culprit run --fork-server;
+ * docs/harness.md, "Fork servers"; the protocol is in
+ * src/rt/fork_server_format.h, the server loop in src/rt/rt_fork_server.c).
+ *
+ * When a test's command is a plain program call and the program was built
+ * by culprit-cc with a main that can serve (the ELF section
+ * .culprit_fork_server), culprit starts the program once as a server and
+ * asks it for each later test: the server forks, and the test process takes
+ * the test's arguments, environment, directory and descriptors and calls
+ * main.  The test process is culprit's child (clone(CLONE_PARENT)), so the
+ * pool supervises it exactly as if it had been exec'd.
+ *
+ * Anything that does not fit goes the usual way (the caller falls back):
+ * shell commands, programs without the section, a different sandbox or
+ * limits than the server was started with, settings that act before main
+ * (LD_*, MALLOC_*, GLIBC_TUNABLES, PATH: the server has already been loaded
+ * and linked), and any failure of a server, which is then retired.  A
+ * server serves one program file (device, inode and modification time: a
+ * rebuilt program gets a new server).
+ */
+#define _GNU_SOURCE /* pipe2(2) */
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rt/fork_server_format.h"
+#include "run/run_internal.h"
+
+extern char **environ;
+
+enum {
+    MAX_SERVERS = 4,
+    MAX_UNSUITABLE = 64,
+    SERVER_DESCRIPTOR_FLOOR = 64, /* where the server's socket lands in the server */
+    MAX_WORDS = 64,
+};
+static const double DEFAULT_PATIENCE_SECONDS = 60.0;
+
+typedef struct program_identity {
+    dev_t device;
+    ino_t inode;
+    struct timespec modified;
+} program_identity;
+
+typedef struct fork_server {
+    program_identity program;
+    const culprit_sandbox *sandbox;
+    culprit_limits limits;
+    pid_t pid;
+    int socket;
+} fork_server;
+
+typedef struct request_buffer {
+    char bytes[CULPRIT_FORK_REQUEST_MAX];
+    size_t size;
+    bool overflow;
+} request_buffer;
+
+struct culprit_fork_servers {
+    fork_server servers[MAX_SERVERS];
+    size_t server_count;
+    program_identity unsuitable[MAX_UNSUITABLE]; /* no section, or a server that failed */
+    size_t unsuitable_count;
+    int null_device;
+    char here[PATH_MAX];
+    request_buffer request;
+};
+
+/* ---- the ELF section ---- */
+
+static bool read_at(int descriptor, void *buffer, size_t size, off_t offset)
+{
+    return pread(descriptor, buffer, size, offset) == (ssize_t)size;
+}
+
+/* Whether the section table of the 64-bit ELF file open as descriptor
+ * names CULPRIT_FORK_SERVER_SECTION. */
+static bool has_server_section(int descriptor)
+{
+    Elf64_Ehdr header;
+    if (!read_at(descriptor, &header, sizeof header, 0) || memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+        header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_shentsize != sizeof(Elf64_Shdr) ||
+        header.e_shstrndx >= header.e_shnum || header.e_shnum > 65000)
+        return false;
+    Elf64_Shdr names;
+    off_t table = (off_t)header.e_shoff;
+    if (!read_at(descriptor, &names, sizeof names, table + (off_t)header.e_shstrndx * (off_t)sizeof names))
+        return false;
+    char wanted[sizeof CULPRIT_FORK_SERVER_SECTION];
+    for (unsigned i = 0; i < header.e_shnum; i++) {
+        Elf64_Shdr section;
+        if (!read_at(descriptor, &section, sizeof section, table + (off_t)i * (off_t)sizeof section))
+            return false;
+        if (section.sh_name < names.sh_size &&
+            read_at(descriptor, wanted, sizeof wanted, (off_t)(names.sh_offset + section.sh_name)) &&
+            memcmp(wanted, CULPRIT_FORK_SERVER_SECTION, sizeof wanted) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool culprit_program_can_serve(const char *path)
+{
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0)
+        return false;
+    bool found = has_server_section(descriptor);
+    close(descriptor);
+    return found;
+}
+
+/* ---- which program a command runs ---- */
+
+static bool join_path(char *buffer, size_t size, const char *directory, const char *name)
+{
+    return (size_t)snprintf(buffer, size, "%s/%s", directory, name) < size;
+}
+
+/* The test's working directory, absolute. */
+static bool test_directory(const culprit_fork_servers *servers, const culprit_spawn *spawn, char *buffer,
+                           size_t size)
+{
+    if (!spawn->cwd)
+        return (size_t)snprintf(buffer, size, "%s", servers->here) < size;
+    if (spawn->cwd[0] == '/')
+        return (size_t)snprintf(buffer, size, "%s", spawn->cwd) < size;
+    return join_path(buffer, size, servers->here, spawn->cwd);
+}
+
+/* The file execvp would run for name, seen from directory. */
+static bool find_program(const char *name, const char *directory, char *path, size_t size)
+{
+    if (strchr(name, '/'))
+        return name[0] == '/' ? (size_t)snprintf(path, size, "%s", name) < size
+                              : join_path(path, size, directory, name);
+    const char *search = getenv("PATH");
+    for (const char *at = search ? search : "/usr/local/bin:/usr/bin:/bin"; *at;) {
+        size_t length = strcspn(at, ":");
+        char entry[PATH_MAX];
+        int made = length == 0 ? snprintf(entry, sizeof entry, ".")
+                               : snprintf(entry, sizeof entry, "%.*s", (int)length, at);
+        bool fits = (size_t)made < sizeof entry;
+        if (fits && entry[0] != '/') { /* relative to the test's directory */
+            char relative[PATH_MAX];
+            memcpy(relative, entry, (size_t)made + 1);
+            fits = join_path(entry, sizeof entry, directory, relative);
+        }
+        if (fits && join_path(path, size, entry, name) && access(path, X_OK) == 0)
+            return true;
+        at += length + (at[length] == ':');
+    }
+    return false;
+}
+
+/* Settings that take effect before main (in the dynamic linker, libc's
+ * start-up or the program search) cannot be given to a forked test. */
+static bool acts_before_main(const char *setting)
+{
+    static const char *const prefixes[] = {"LD_", "MALLOC_", "GLIBC_TUNABLES=", "PATH="};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(setting, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
+static bool same_program(const program_identity *a, const program_identity *b)
+{
+    return a->device == b->device && a->inode == b->inode && a->modified.tv_sec == b->modified.tv_sec &&
+           a->modified.tv_nsec == b->modified.tv_nsec;
+}
+
+static bool same_limits(const culprit_limits *a, const culprit_limits *b)
+{
+    return a->cpu_seconds == b->cpu_seconds && a->memory_bytes == b->memory_bytes &&
+           a->file_bytes == b->file_bytes && a->processes == b->processes;
+}
+
+/* ---- servers ---- */
+
+static void stop_server(fork_server *server)
+{
+    close(server->socket); /* the server reads end-of-file and exits */
+    kill(server->pid, SIGKILL);
+    while (waitpid(server->pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+}
+
+static void mark_unsuitable(culprit_fork_servers *servers, const program_identity *program)
+{
+    if (servers->unsuitable_count < MAX_UNSUITABLE)
+        servers->unsuitable[servers->unsuitable_count++] = *program;
+}
+
+/* Waits for the server's exec (its status pipe closes) or its failure. */
+static bool exec_succeeded(int status_pipe)
+{
+    int error = 0;
+    ssize_t got;
+    while ((got = read(status_pipe, &error, sizeof error)) < 0 && errno == EINTR)
+        ;
+    return got == 0;
+}
+
+/* Forks and execs path as a server for spawn's sandbox and limits, with
+ * spawn's settings and collection directory; false when it cannot. */
+static bool start_server(const culprit_spawn *spawn, const char *path, fork_server *server)
+{
+    int sockets[2], status_pipe[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sockets) != 0)
+        return false;
+    int server_end = fcntl(sockets[1], F_DUPFD_CLOEXEC, SERVER_DESCRIPTOR_FLOOR);
+    close(sockets[1]);
+    int null_output = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    char setting[64];
+    snprintf(setting, sizeof setting, "%s=%d", CULPRIT_FORK_SERVER_ENV, server_end);
+    char **settings = calloc(spawn->env_count + 2, sizeof *settings);
+    bool ready = server_end >= 0 && null_output >= 0 && settings && pipe2(status_pipe, O_CLOEXEC) == 0;
+    if (ready) {
+        memcpy(settings, spawn->env, spawn->env_count * sizeof *settings);
+        settings[spawn->env_count] = setting;
+        char *argv[] = {(char *)path, NULL};
+        culprit_spawn server_spawn = {.argv = argv,
+                                      .env = settings,
+                                      .env_count = spawn->env_count + 1,
+                                      .collect_directory = spawn->collect_directory,
+                                      .limits = spawn->limits,
+                                      .sandbox = spawn->sandbox};
+        server->pid = fork();
+        if (server->pid == 0) {
+            fcntl(server_end, F_SETFD, 0); /* the one descriptor the server keeps */
+            culprit_spawn_child(&server_spawn, null_output, null_output, status_pipe[1]);
+        }
+        close(status_pipe[1]);
+        ready = server->pid > 0 && exec_succeeded(status_pipe[0]);
+        close(status_pipe[0]);
+        if (!ready && server->pid > 0)
+            waitpid(server->pid, NULL, 0);
+    }
+    free(settings);
+    if (null_output >= 0)
+        close(null_output);
+    if (server_end >= 0)
+        close(server_end);
+    if (!ready) {
+        close(sockets[0]);
+        return false;
+    }
+    /* A server stuck before main (a constructor that hangs) must not hang
+     * culprit: its reply is awaited no longer than a test would be. */
+    double patience = spawn->timeout_seconds > 0 ? spawn->timeout_seconds : DEFAULT_PATIENCE_SECONDS;
+    struct timeval wait = {.tv_sec = (time_t)patience,
+                           .tv_usec = (suseconds_t)((patience - (time_t)patience) * 1e6)};
+    setsockopt(sockets[0], SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+    server->socket = sockets[0];
+    return true;
+}
+
+/* The server for program, started if there is room and the file can serve;
+ * NULL when the test must go the usual way. */
+static fork_server *server_for(culprit_fork_servers *servers, const culprit_spawn *spawn, const char *path,
+                               const program_identity *program)
+{
+    for (size_t i = 0; i < servers->server_count; i++) {
+        fork_server *server = &servers->servers[i];
+        if (same_program(&server->program, program) && server->sandbox == spawn->sandbox &&
+            same_limits(&server->limits, &spawn->limits))
+            return server;
+    }
+    for (size_t i = 0; i < servers->unsuitable_count; i++)
+        if (same_program(&servers->unsuitable[i], program))
+            return NULL;
+    if (servers->server_count == MAX_SERVERS)
+        return NULL;
+    fork_server *server = &servers->servers[servers->server_count];
+    if (!culprit_program_can_serve(path) || !start_server(spawn, path, server)) {
+        mark_unsuitable(servers, program);
+        return NULL;
+    }
+    server->program = *program;
+    server->sandbox = spawn->sandbox;
+    server->limits = spawn->limits;
+    servers->server_count++;
+    return server;
+}
+
+static void retire_server(culprit_fork_servers *servers, fork_server *server)
+{
+    stop_server(server);
+    mark_unsuitable(servers, &server->program);
+    *server = servers->servers[--servers->server_count];
+}
+
+/* ---- requests ---- */
+
+static void put_string(request_buffer *buffer, const char *text)
+{
+    size_t size = strlen(text) + 1;
+    if (buffer->overflow || size > sizeof buffer->bytes - buffer->size) {
+        buffer->overflow = true;
+        return;
+    }
+    memcpy(buffer->bytes + buffer->size, text, size);
+    buffer->size += size;
+}
+
+/* The request for argv run with spawn's environment in directory; false
+ * when it does not fit or the environment is malformed. */
+static bool encode_request(request_buffer *buffer, const culprit_spawn *spawn, char *const *argv,
+                           const char *directory)
+{
+    size_t our_count = 0;
+    while (environ[our_count])
+        our_count++;
+    char **environment = calloc(our_count + spawn->env_count + 2, sizeof *environment);
+    char collect_setting[PATH_MAX + 32];
+    bool made = environment && (!spawn->collect_directory ||
+                                culprit_join_setting(collect_setting, sizeof collect_setting,
+                                                     "CULPRIT_COLLECT_DIR=", spawn->collect_directory));
+    made = made && culprit_spawn_environment(spawn, environment,
+                                             spawn->collect_directory ? collect_setting : NULL) == 0;
+    struct culprit_fork_request header = {.magic = CULPRIT_FORK_REQUEST_MAGIC};
+    while (argv[header.argument_count])
+        header.argument_count++;
+    while (made && environment[header.env_count])
+        header.env_count++;
+    memcpy(buffer->bytes, &header, sizeof header);
+    buffer->size = sizeof header;
+    buffer->overflow = false;
+    for (uint32_t i = 0; i < header.argument_count; i++)
+        put_string(buffer, argv[i]);
+    for (uint32_t i = 0; made && i < header.env_count; i++)
+        put_string(buffer, environment[i]);
+    put_string(buffer, directory);
+    free(environment);
+    return made && !buffer->overflow;
+}
+
+/* Sends the request with its four descriptors and reads the reply; 0 when
+ * the server is gone. */
+static pid_t exchange(int socket, const request_buffer *buffer, const int descriptors[])
+{
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int) * CULPRIT_FORK_DESCRIPTORS)];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct iovec vector = {.iov_base = (void *)buffer->bytes, .iov_len = buffer->size};
+    struct msghdr header = {
+        .msg_iov = &vector, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control};
+    struct cmsghdr *passed = CMSG_FIRSTHDR(&header);
+    passed->cmsg_level = SOL_SOCKET;
+    passed->cmsg_type = SCM_RIGHTS;
+    passed->cmsg_len = CMSG_LEN(sizeof(int) * CULPRIT_FORK_DESCRIPTORS);
+    memcpy(CMSG_DATA(passed), descriptors, sizeof(int) * CULPRIT_FORK_DESCRIPTORS);
+    ssize_t sent, got;
+    while ((sent = sendmsg(socket, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+        ;
+    if (sent != (ssize_t)buffer->size)
+        return 0;
+    struct culprit_fork_reply reply;
+    while ((got = recv(socket, &reply, sizeof reply, 0)) < 0 && errno == EINTR)
+        ;
+    return got == (ssize_t)sizeof reply && reply.pid > 0 ? reply.pid : 0;
+}
+
+/* The test's stdin as a descriptor the caller closes (-1: cannot open). */
+static int open_stdin(const culprit_fork_servers *servers, const culprit_spawn *spawn)
+{
+    if (spawn->inherit_stdin)
+        return fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (spawn->stdin_path)
+        return open(spawn->stdin_path, O_RDONLY | O_CLOEXEC);
+    return fcntl(servers->null_device, F_DUPFD_CLOEXEC, 3);
+}
+
+/* ---- the pool's entry points ---- */
+
+culprit_status culprit_fork_servers_create(culprit_fork_servers **made, culprit_error *err)
+{
+    culprit_fork_servers *servers = calloc(1, sizeof *servers);
+    if (!servers)
+        return culprit_fail_memory(err);
+    servers->null_device = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (servers->null_device < 0 || !getcwd(servers->here, sizeof servers->here)) {
+        int error = errno;
+        culprit_fork_servers_free(servers);
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot prepare fork servers: %s", strerror(error));
+    }
+    *made = servers;
+    return CULPRIT_OK;
+}
+
+void culprit_fork_servers_free(culprit_fork_servers *servers)
+{
+    if (!servers)
+        return;
+    for (size_t i = 0; i < servers->server_count; i++)
+        stop_server(&servers->servers[i]);
+    if (servers->null_device >= 0)
+        close(servers->null_device);
+    free(servers);
+}
+
+/* The server that can run spawn, with the words of its command in words
+ * (backed by copy) and its directory; NULL when it must go the usual way. */
+static fork_server *choose_server(culprit_fork_servers *servers, const culprit_spawn *spawn, char *copy,
+                                  size_t copy_size, char **words, char *const **argv, char *directory)
+{
+    *argv = spawn->argv;
+    if (!spawn->argv) {
+        if (!culprit_split_plain_words(spawn->shell_command, copy, copy_size, words, MAX_WORDS))
+            return NULL;
+        *argv = words;
+    }
+    for (size_t i = 0; i < spawn->env_count; i++)
+        if (acts_before_main(spawn->env[i]))
+            return NULL;
+    char path[PATH_MAX];
+    struct stat status;
+    if (!test_directory(servers, spawn, directory, PATH_MAX) ||
+        !find_program((*argv)[0], directory, path, sizeof path) || stat(path, &status) != 0 ||
+        !S_ISREG(status.st_mode))
+        return NULL;
+    program_identity program = {status.st_dev, status.st_ino, status.st_mtim};
+    return server_for(servers, spawn, path, &program);
+}
+
+bool culprit_fork_servers_spawn(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
+                                int stderr_pipe, int status_pipe, pid_t *pid)
+{
+    char copy[4096], *words[MAX_WORDS], directory[PATH_MAX];
+    char *const *argv;
+    fork_server *server = choose_server(servers, spawn, copy, sizeof copy, words, &argv, directory);
+    if (!server || !encode_request(&servers->request, spawn, argv, directory))
+        return false;
+    int input = open_stdin(servers, spawn);
+    if (input < 0)
+        return false; /* the usual way reports why */
+    const int descriptors[CULPRIT_FORK_DESCRIPTORS] = {input, stdout_pipe, stderr_pipe, status_pipe};
+    *pid = exchange(server->socket, &servers->request, descriptors);
+    close(input);
+    if (*pid == 0)
+        retire_server(servers, server);
+    return *pid > 0;
+}
