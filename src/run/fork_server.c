@@ -351,25 +351,11 @@ static bool encode_request(request_buffer *buffer, const culprit_spawn *spawn, c
  * the server is gone. */
 static pid_t exchange(int socket, const request_buffer *buffer, const int descriptors[])
 {
-    union {
-        struct cmsghdr header;
-        char space[CMSG_SPACE(sizeof(int) * CULPRIT_FORK_DESCRIPTORS)];
-    } control;
-    memset(&control, 0, sizeof control);
-    struct iovec vector = {.iov_base = (void *)buffer->bytes, .iov_len = buffer->size};
-    struct msghdr header = {
-        .msg_iov = &vector, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control};
-    struct cmsghdr *passed = CMSG_FIRSTHDR(&header);
-    passed->cmsg_level = SOL_SOCKET;
-    passed->cmsg_type = SCM_RIGHTS;
-    passed->cmsg_len = CMSG_LEN(sizeof(int) * CULPRIT_FORK_DESCRIPTORS);
-    memcpy(CMSG_DATA(passed), descriptors, sizeof(int) * CULPRIT_FORK_DESCRIPTORS);
-    ssize_t sent, got;
-    while ((sent = sendmsg(socket, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR)
-        ;
-    if (sent != (ssize_t)buffer->size)
+    if (!culprit_send_with_descriptors(socket, buffer->bytes, buffer->size, descriptors,
+                                       CULPRIT_FORK_DESCRIPTORS))
         return 0;
     struct culprit_fork_reply reply;
+    ssize_t got;
     while ((got = recv(socket, &reply, sizeof reply, 0)) < 0 && errno == EINTR)
         ;
     return got == (ssize_t)sizeof reply && reply.pid > 0 ? reply.pid : 0;

@@ -308,25 +308,31 @@ void culprit_launcher_stop(culprit_launcher *launcher)
     free(launcher);
 }
 
-static bool send_request(int socket, const request_buffer *buffer, const int descriptors[PASSED_DESCRIPTORS])
+bool culprit_send_with_descriptors(int socket, const void *bytes, size_t size, const int *descriptors,
+                                   size_t count)
 {
+    enum { MAX_PASSED = 8 };
     union {
         struct cmsghdr header;
-        char space[CMSG_SPACE(sizeof(int) * PASSED_DESCRIPTORS)];
+        char space[CMSG_SPACE(sizeof(int) * MAX_PASSED)];
     } control;
+    if (count > MAX_PASSED)
+        return false;
     memset(&control, 0, sizeof control);
-    struct iovec vector = {.iov_base = (void *)buffer->bytes, .iov_len = buffer->size};
-    struct msghdr header = {
-        .msg_iov = &vector, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control};
+    struct iovec vector = {.iov_base = (void *)bytes, .iov_len = size};
+    struct msghdr header = {.msg_iov = &vector,
+                            .msg_iovlen = 1,
+                            .msg_control = &control,
+                            .msg_controllen = CMSG_SPACE(sizeof(int) * count)};
     struct cmsghdr *passed = CMSG_FIRSTHDR(&header);
     passed->cmsg_level = SOL_SOCKET;
     passed->cmsg_type = SCM_RIGHTS;
-    passed->cmsg_len = CMSG_LEN(sizeof(int) * PASSED_DESCRIPTORS);
-    memcpy(CMSG_DATA(passed), descriptors, sizeof(int) * PASSED_DESCRIPTORS);
+    passed->cmsg_len = CMSG_LEN(sizeof(int) * count);
+    memcpy(CMSG_DATA(passed), descriptors, sizeof(int) * count);
     ssize_t sent;
     while ((sent = sendmsg(socket, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR)
         ;
-    return sent == (ssize_t)buffer->size;
+    return sent == (ssize_t)size;
 }
 
 culprit_launch_result culprit_launcher_spawn(culprit_launcher *launcher, const culprit_spawn *spawn,
@@ -338,7 +344,8 @@ culprit_launch_result culprit_launcher_spawn(culprit_launcher *launcher, const c
     if (!encode_request(spawn, &buffer))
         return CULPRIT_LAUNCH_UNSUITABLE;
     const int descriptors[PASSED_DESCRIPTORS] = {stdout_pipe, stderr_pipe, status_pipe};
-    if (!send_request(launcher->socket, &buffer, descriptors))
+    if (!culprit_send_with_descriptors(launcher->socket, buffer.bytes, buffer.size, descriptors,
+                                       PASSED_DESCRIPTORS))
         return CULPRIT_LAUNCH_BROKEN;
     reply answer;
     ssize_t got;

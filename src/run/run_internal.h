@@ -41,6 +41,10 @@ typedef enum culprit_launch_result {
     CULPRIT_LAUNCH_BROKEN,     /* the launcher is gone: fork directly from now on */
 } culprit_launch_result;
 
+/* Sends one SOCK_SEQPACKET message with count descriptors (at most 8)
+ * attached (SCM_RIGHTS); false unless all of it went. */
+bool culprit_send_with_descriptors(int socket, const void *bytes, size_t size, const int *descriptors,
+                                   size_t count);
 /* Forks the launcher; it enters sandbox (NULL: none) and waits for requests. */
 culprit_status culprit_launcher_start(const culprit_sandbox *sandbox, culprit_launcher **launcher,
                                       culprit_error *err);
