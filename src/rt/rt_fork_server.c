@@ -22,8 +22,8 @@
  * through CLONE_CHILD_SETTID, at an address found once at start-up and
  * verified with a real fork (find_thread_id_field), and the robust-mutex
  * list is registered again (the kernel drops it on fork).  When the address
- * cannot be found the process does not serve: it exits and culprit execs
- * the tests as usual.
+ * cannot be found, or a sanitizer runtime is linked in, the process does
+ * not serve: it exits and culprit execs the tests as usual.
  *
  * The server itself never dumps: collecting is off while it serves (a
  * SIGTERM to it must not leave a dump in a test's directory), and each test
@@ -261,8 +261,24 @@ static pid_t *find_thread_id_field(void)
     return found < 0 ? NULL : (pid_t *)(void *)(self + found);
 }
 
+/* Sanitizer runtimes keep their own records of the process's threads (by
+ * thread id) and memory, which a raw clone would leave stale: LeakSanitizer
+ * then reports leaks that are not there.  Such programs do not serve. */
+extern void __asan_init(void) __attribute__((weak));
+extern void __hwasan_init(void) __attribute__((weak));
+extern void __lsan_init(void) __attribute__((weak));
+extern void __msan_init(void) __attribute__((weak));
+extern void __tsan_init(void) __attribute__((weak));
+
+static int has_sanitizer_runtime(void)
+{
+    return __asan_init || __hwasan_init || __lsan_init || __msan_init || __tsan_init;
+}
+
 static int prepare_threads(struct rt_thread_setup *setup)
 {
+    if (has_sanitizer_runtime())
+        return 0;
     setup->thread_id_field = find_thread_id_field();
     if (syscall(SYS_get_robust_list, 0, &setup->robust_head, &setup->robust_length) != 0)
         setup->robust_head = NULL;
