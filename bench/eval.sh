@@ -21,6 +21,7 @@
 #   EVAL_FAULTS    versions to run, e.g. "v1 v3" (default: every faults/vN.patch)
 #   EVAL_VERSIONS  exact versions, e.g. "calc/v1 fmt/v4" (overrides the two above)
 #   EVAL_JOBS      tests at once (default 2)
+#   EVAL_RUN_OPTIONS  more options for `culprit run`, e.g. --fork-server
 #   EVAL_SEEDS     seeds of the 10% passing-sample variant (default "1 2 3";
 #                  empty: skip the variant)
 #   EVAL_SAMPLE    the fraction of that variant (default 0.1)
@@ -132,7 +133,7 @@ for subject in $subjects; do
             fail_version "$id" "does not build with culprit-cc"
             continue
         fi
-        "$culprit" --store "$work/.culprit" run --tests "$work/manifest.json" -j "$jobs" >"$work/run.out" 2>>"$log"
+        "$culprit" --store "$work/.culprit" run --tests "$work/manifest.json" -j "$jobs" ${EVAL_RUN_OPTIONS:-} >"$work/run.out" 2>>"$log"
         status=$?
         summary=$(tail -n 1 "$work/run.out")
         echo "$id: $summary" >>"$log"

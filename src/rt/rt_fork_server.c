@@ -154,7 +154,23 @@ static void start_collecting(void)
 
 /* In the test process: takes the request's place, or exits 127 with the
  * reason in the status pipe.  Returns with the request decoded. */
-static void become_test(int socket, char *message, size_t size, const int descriptors[],
+/* Puts descriptors[0..2] on 0, 1 and 2.  One that arrived as 0, 1 or 2
+ * (when the program closed its own) is moved up first, so that no dup2
+ * overwrites a descriptor still to be placed. */
+static int place_streams(int *descriptors)
+{
+    for (int stream = 0; stream < 3; stream++)
+        if (descriptors[stream] <= 2 && (descriptors[stream] = fcntl(descriptors[stream], F_DUPFD, 3)) < 0)
+            return -1;
+    for (int stream = 0; stream < 3; stream++)
+        if (dup2(descriptors[stream], stream) < 0)
+            return -1;
+    for (int stream = 0; stream < 3; stream++)
+        close(descriptors[stream]);
+    return 0;
+}
+
+static void become_test(int socket, char *message, size_t size, int descriptors[],
                         struct rt_fork_request *request)
 {
     int status_pipe = descriptors[3];
@@ -164,12 +180,8 @@ static void become_test(int socket, char *message, size_t size, const int descri
         fail_setup(status_pipe, EINVAL);
     if (request->directory[0] && chdir(request->directory) != 0)
         fail_setup(status_pipe, errno);
-    for (int stream = 0; stream < 3; stream++)
-        if (dup2(descriptors[stream], stream) < 0)
-            fail_setup(status_pipe, errno);
-    for (int stream = 0; stream < 3; stream++)
-        if (descriptors[stream] > 2)
-            close(descriptors[stream]);
+    if (place_streams(descriptors) != 0)
+        fail_setup(status_pipe, errno);
     environ = request->environment;
     start_collecting();
     close(status_pipe); /* "exec" succeeded: main is next */

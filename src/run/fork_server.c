@@ -347,18 +347,21 @@ static bool encode_request(request_buffer *buffer, const culprit_spawn *spawn, c
     return made && !buffer->overflow;
 }
 
-/* Sends the request with its four descriptors and reads the reply; 0 when
- * the server is gone. */
+/* Sends the request with its four descriptors and reads the reply: the
+ * test's pid, 0 when the server could not fork (it stays), -1 when the
+ * server is gone or stuck. */
 static pid_t exchange(int socket, const request_buffer *buffer, const int descriptors[])
 {
     if (!culprit_send_with_descriptors(socket, buffer->bytes, buffer->size, descriptors,
                                        CULPRIT_FORK_DESCRIPTORS))
-        return 0;
+        return -1;
     struct culprit_fork_reply reply;
     ssize_t got;
     while ((got = recv(socket, &reply, sizeof reply, 0)) < 0 && errno == EINTR)
         ;
-    return got == (ssize_t)sizeof reply && reply.pid > 0 ? reply.pid : 0;
+    if (got != (ssize_t)sizeof reply)
+        return -1;
+    return reply.pid > 0 ? reply.pid : 0;
 }
 
 /* The test's stdin as a descriptor the caller closes (-1: cannot open). */
@@ -437,7 +440,7 @@ bool culprit_fork_servers_spawn(culprit_fork_servers *servers, const culprit_spa
     const int descriptors[CULPRIT_FORK_DESCRIPTORS] = {input, stdout_pipe, stderr_pipe, status_pipe};
     *pid = exchange(server->socket, &servers->request, descriptors);
     close(input);
-    if (*pid == 0)
+    if (*pid < 0)
         retire_server(servers, server);
-    return *pid > 0;
+    return *pid > 0; /* a failed fork (process limit?) is retried the usual way */
 }
