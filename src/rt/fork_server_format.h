@@ -20,6 +20,9 @@
  * closes it when it is about to call main, or writes an errno value into
  * it and exits 127 when it cannot set itself up.
  *
+ * When the server is ready to serve it sends one byte, CULPRIT_FORK_READY;
+ * a program that cannot serve (a sanitizer build, say) exits instead.
+ *
  * Depends on <stdint.h> only, so either side can include it.
  */
 #ifndef CULPRIT_FORK_SERVER_FORMAT_H
@@ -31,6 +34,8 @@
 #define CULPRIT_FORK_SERVER_ENV "CULPRIT_FORK_SERVER"
 /* The ELF section culprit-cc adds to an object whose main can serve. */
 #define CULPRIT_FORK_SERVER_SECTION ".culprit_fork_server"
+/* The byte a server sends when it is ready for requests. */
+#define CULPRIT_FORK_READY 'R'
 
 enum {
     CULPRIT_FORK_REQUEST_MAGIC = 0x4b524f46, /* "FORK" */

@@ -315,7 +315,8 @@ static void serve(int socket, struct rt_fork_request *request)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     atomic_store(&culprit_rt_state.collecting, 0);
     struct rt_thread_setup setup;
-    if (!prepare_threads(&setup))
+    char ready = CULPRIT_FORK_READY;
+    if (!prepare_threads(&setup) || send(socket, &ready, 1, MSG_NOSIGNAL) != 1)
         _exit(EXIT_CANNOT_RUN); /* culprit sees the socket close and execs the tests */
     for (;;) {
         int descriptors[CULPRIT_FORK_DESCRIPTORS];

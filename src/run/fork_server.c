@@ -213,6 +213,23 @@ static bool exec_succeeded(int status_pipe)
     return got == 0;
 }
 
+/* Waits for the server's ready byte, sent when it is about to serve
+ * (constructors run, thread bookkeeping found).  A server stuck before
+ * that (a constructor that hangs) must not hang culprit: it is awaited no
+ * longer than a test would be, and so is every later reply. */
+static bool server_is_ready(int socket, const culprit_spawn *spawn)
+{
+    double patience = spawn->timeout_seconds > 0 ? spawn->timeout_seconds : DEFAULT_PATIENCE_SECONDS;
+    struct timeval wait = {.tv_sec = (time_t)patience,
+                           .tv_usec = (suseconds_t)((patience - (double)(time_t)patience) * 1e6)};
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+    char ready = 0;
+    ssize_t got;
+    while ((got = recv(socket, &ready, 1, 0)) < 0 && errno == EINTR)
+        ;
+    return got == 1 && ready == CULPRIT_FORK_READY;
+}
+
 /* Forks and execs path as a server for spawn's sandbox and limits, with
  * spawn's settings and collection directory; false when it cannot. */
 static bool start_server(const culprit_spawn *spawn, const char *path, fork_server *server)
@@ -257,13 +274,11 @@ static bool start_server(const culprit_spawn *spawn, const char *path, fork_serv
         close(sockets[0]);
         return false;
     }
-    /* A server stuck before main (a constructor that hangs) must not hang
-     * culprit: its reply is awaited no longer than a test would be. */
-    double patience = spawn->timeout_seconds > 0 ? spawn->timeout_seconds : DEFAULT_PATIENCE_SECONDS;
-    struct timeval wait = {.tv_sec = (time_t)patience,
-                           .tv_usec = (suseconds_t)((patience - (time_t)patience) * 1e6)};
-    setsockopt(sockets[0], SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
     server->socket = sockets[0];
+    if (!server_is_ready(server->socket, spawn)) {
+        stop_server(server);
+        return false;
+    }
     return true;
 }
 
@@ -347,23 +362,6 @@ static bool encode_request(request_buffer *buffer, const culprit_spawn *spawn, c
     return made && !buffer->overflow;
 }
 
-/* Sends the request with its four descriptors and reads the reply: the
- * test's pid, 0 when the server could not fork (it stays), -1 when the
- * server is gone or stuck. */
-static pid_t exchange(int socket, const request_buffer *buffer, const int descriptors[])
-{
-    if (!culprit_send_with_descriptors(socket, buffer->bytes, buffer->size, descriptors,
-                                       CULPRIT_FORK_DESCRIPTORS))
-        return -1;
-    struct culprit_fork_reply reply;
-    ssize_t got;
-    while ((got = recv(socket, &reply, sizeof reply, 0)) < 0 && errno == EINTR)
-        ;
-    if (got != (ssize_t)sizeof reply)
-        return -1;
-    return reply.pid > 0 ? reply.pid : 0;
-}
-
 /* The test's stdin as a descriptor the caller closes (-1: cannot open). */
 static int open_stdin(const culprit_fork_servers *servers, const culprit_spawn *spawn)
 {
@@ -426,21 +424,42 @@ static fork_server *choose_server(culprit_fork_servers *servers, const culprit_s
     return server_for(servers, spawn, path, &program);
 }
 
-bool culprit_fork_servers_spawn(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
-                                int stderr_pipe, int status_pipe, pid_t *pid)
+int culprit_fork_servers_send(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
+                              int stderr_pipe, int status_pipe)
 {
     char copy[4096], *words[MAX_WORDS], directory[PATH_MAX];
     char *const *argv;
     fork_server *server = choose_server(servers, spawn, copy, sizeof copy, words, &argv, directory);
     if (!server || !encode_request(&servers->request, spawn, argv, directory))
-        return false;
+        return -1;
     int input = open_stdin(servers, spawn);
     if (input < 0)
-        return false; /* the usual way reports why */
+        return -1; /* the usual way reports why */
     const int descriptors[CULPRIT_FORK_DESCRIPTORS] = {input, stdout_pipe, stderr_pipe, status_pipe};
-    *pid = exchange(server->socket, &servers->request, descriptors);
+    bool sent = culprit_send_with_descriptors(server->socket, servers->request.bytes, servers->request.size,
+                                              descriptors, CULPRIT_FORK_DESCRIPTORS);
     close(input);
-    if (*pid < 0)
+    if (!sent) {
         retire_server(servers, server);
-    return *pid > 0; /* a failed fork (process limit?) is retried the usual way */
+        return -1;
+    }
+    return server->socket;
+}
+
+pid_t culprit_fork_servers_receive(culprit_fork_servers *servers, int socket, int *error)
+{
+    struct culprit_fork_reply reply;
+    ssize_t got;
+    while ((got = recv(socket, &reply, sizeof reply, 0)) < 0 && errno == EINTR)
+        ;
+    if (got == (ssize_t)sizeof reply && reply.pid > 0)
+        return reply.pid;
+    *error = got == (ssize_t)sizeof reply ? reply.error : EPIPE;
+    if (got != (ssize_t)sizeof reply) /* gone, or stuck past its patience */
+        for (size_t i = 0; i < servers->server_count; i++)
+            if (servers->servers[i].socket == socket) {
+                retire_server(servers, &servers->servers[i]);
+                break;
+            }
+    return 0;
 }

@@ -335,9 +335,8 @@ bool culprit_send_with_descriptors(int socket, const void *bytes, size_t size, c
     return sent == (ssize_t)size;
 }
 
-culprit_launch_result culprit_launcher_spawn(culprit_launcher *launcher, const culprit_spawn *spawn,
-                                             int stdout_pipe, int stderr_pipe, int status_pipe, pid_t *pid,
-                                             int *error)
+culprit_launch_result culprit_launcher_send(culprit_launcher *launcher, const culprit_spawn *spawn,
+                                            int stdout_pipe, int stderr_pipe, int status_pipe)
 {
     static_assert(sizeof(request_buffer) < 128 * 1024, "the request buffer lives on the stack");
     request_buffer buffer;
@@ -347,6 +346,11 @@ culprit_launch_result culprit_launcher_spawn(culprit_launcher *launcher, const c
     if (!culprit_send_with_descriptors(launcher->socket, buffer.bytes, buffer.size, descriptors,
                                        PASSED_DESCRIPTORS))
         return CULPRIT_LAUNCH_BROKEN;
+    return CULPRIT_LAUNCH_STARTED;
+}
+
+culprit_launch_result culprit_launcher_receive(culprit_launcher *launcher, pid_t *pid, int *error)
+{
     reply answer;
     ssize_t got;
     while ((got = recv(launcher->socket, &answer, sizeof answer, 0)) < 0 && errno == EINTR)
