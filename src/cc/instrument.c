@@ -229,10 +229,49 @@ static bool edges_from_destinations(LLVMValueRef terminator)
     return successors > 0;
 }
 
+static bool is_conditional_branch(LLVMValueRef terminator)
+{
+    return LLVMGetInstructionOpcode(terminator) == LLVMBr && LLVMIsConditional(terminator);
+}
+
+static bool starts_with_phi(LLVMBasicBlockRef block)
+{
+    LLVMValueRef first = LLVMGetFirstInstruction(block);
+    return first && LLVMGetInstructionOpcode(first) == LLVMPHI;
+}
+
+/* A conditional branch whose edges can be split: each edge that needs a
+ * counter gets a new block of its own holding the increment, on the way to
+ * its destination.  That costs one increment on the edge taken instead of a
+ * select and an indexed increment before the branch, and the edge into a
+ * block entered by it alone needs nothing (its destination's count is its
+ * count).  Not when both edges go to one block, or a destination starts with
+ * PHIs (the LLVM-C API cannot move a PHI's incoming block; clang's -O0
+ * bitcode has PHIs only for the values of && and ||). */
+static bool splits_edges(LLVMValueRef terminator)
+{
+    if (!is_conditional_branch(terminator))
+        return false;
+    LLVMBasicBlockRef taken = LLVMGetSuccessor(terminator, 0), other = LLVMGetSuccessor(terminator, 1);
+    return taken != other && !starts_with_phi(taken) && !starts_with_phi(other);
+}
+
+/* Does edge `successor` of a conditional branch or switch have a counter of
+ * its own?  Else its count is its destination's (entered by it alone). */
+static bool edge_has_counter(LLVMValueRef terminator, unsigned successor)
+{
+    if (edges_from_destinations(terminator) || branching_edges(terminator) == 0)
+        return false;
+    return !splits_edges(terminator) || !entered_by_one_edge(LLVMGetSuccessor(terminator, successor));
+}
+
 /* The edge counters a terminator gets. */
 static unsigned counted_edges(LLVMValueRef terminator)
 {
-    return edges_from_destinations(terminator) ? 0 : branching_edges(terminator);
+    unsigned counted = 0;
+    for (unsigned s = 0; s < branching_edges(terminator); s++)
+        counted += edge_has_counter(terminator, s);
+    return counted;
 }
 
 /* ---- the counting pass ---------------------------------------------------------------------------- */
@@ -610,6 +649,27 @@ static void instrument_edges(unit *u, LLVMValueRef terminator, uint32_t first_ed
     emit_increment(u, index);
 }
 
+/* Each edge of a splittable conditional branch (splits_edges) that has a
+ * counter of its own goes through a new block: counters[edge] += 1, then on
+ * to the destination.  Nothing runs between the increment and the
+ * destination's first instruction, so the count is exact. */
+static void split_edges(unit *u, LLVMValueRef terminator, const uint32_t edge_counters[2])
+{
+    for (unsigned s = 0; s < 2; s++) {
+        LLVMBasicBlockRef destination = LLVMGetSuccessor(terminator, s);
+        if (!edge_has_counter(terminator, s))
+            continue;
+        LLVMBasicBlockRef edge = LLVMInsertBasicBlockInContext(u->context, destination, "");
+        LLVMPositionBuilderAtEnd(u->builder, edge);
+        /* The branch's location: positioning at the end of a new block keeps
+         * the builder's last one, which may belong to another function. */
+        LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(terminator));
+        emit_increment(u, const_i64(u, edge_counters[s]));
+        LLVMBuildBr(u->builder, destination);
+        LLVMSetSuccessor(terminator, s, edge);
+    }
+}
+
 /* An i1 as 0 or 1 in i64. */
 static LLVMValueRef as_index(unit *u, LLVMValueRef flag)
 {
@@ -716,11 +776,6 @@ static culprit_status condition_location(unit *u, const function_walk *walk, LLV
     return status;
 }
 
-static bool is_conditional_branch(LLVMValueRef terminator)
-{
-    return LLVMGetInstructionOpcode(terminator) == LLVMBr && LLVMIsConditional(terminator);
-}
-
 /* Unites conditional branches that jump to a conditional branch on the same source line (see the top). */
 static culprit_status group_conditions(unit *u, function_walk *walk, culprit_error *err)
 {
@@ -813,7 +868,7 @@ static culprit_status map_and_count_edges(unit *u, function_walk *walk, unsigned
     if (u->coverage == CC_COVERAGE_LINES)
         return CULPRIT_OK; /* lines mode has blocks only: no edge, branch or return records */
     bool branching = branching_edges(terminator) > 0;
-    bool counted = branching && counted_edges(terminator) > 0; /* else counted by their destinations */
+    bool split = splits_edges(terminator);
     uint32_t first_edge = u->next_edge;
     cc_map_location decided_at = {0};
     uint32_t condition = 0;
@@ -823,9 +878,15 @@ static culprit_status map_and_count_edges(unit *u, function_walk *walk, unsigned
             return status;
         condition = condition_number(u, walk, block_index);
     }
+    uint32_t edge_counters[2] = {0, 0};
     for (unsigned s = 0; s < successors; s++) {
         uint32_t to = find_slot(walk, LLVMGetSuccessor(terminator, s))->counter;
-        int64_t edge_counter = counted ? (int64_t)(first_edge + s) : branching ? (int64_t)to : -1;
+        /* Own counters are numbered in successor order; the others count with their destination. */
+        int64_t edge_counter = edge_has_counter(terminator, s) ? (int64_t)u->next_edge++
+                               : branching                     ? (int64_t)to
+                                                               : -1;
+        if (split)
+            edge_counters[s] = (uint32_t)edge_counter;
         culprit_status status = cc_map_add_edge(&u->map, edge_counter, counter, to, err);
         if (status == CULPRIT_OK && branching) {
             char outcome[64];
@@ -835,10 +896,10 @@ static culprit_status map_and_count_edges(unit *u, function_walk *walk, unsigned
         if (status != CULPRIT_OK)
             return status;
     }
-    if (counted) {
-        u->next_edge += successors;
+    if (split)
+        split_edges(u, terminator, edge_counters);
+    else if (u->next_edge > first_edge)
         instrument_edges(u, terminator, first_edge);
-    }
     return CULPRIT_OK;
 }
 
