@@ -48,9 +48,10 @@ typedef struct unit {
     bool atomic; /* full mode: atomicrmw add instead of load/add/store */
     cc_map map;
     LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, stack_type;
-    LLVMValueRef counters, depth, stack;
+    LLVMValueRef counters, depth, stack, leaf;
     /* The function being instrumented: its depth and its shadow-stack slot. */
-    LLVMValueRef function_depth, stack_slot;
+    LLVMValueRef caller_depth, function_depth, stack_slot;
+    bool leaf_function; /* calls nothing: records itself in `leaf`, not on the stack */
     uint32_t block_count, counter_count;
     uint32_t next_block, next_edge, next_return, next_condition;
     /* The last debug-info file seen, so each instruction does not search the file table. */
@@ -428,23 +429,49 @@ static void emit_increment(unit *u, LLVMValueRef index)
     LLVMBuildStore(u->builder, LLVMBuildAdd(u->builder, old, const_i64(u, 1), ""), address);
 }
 
-/* *stack_slot = &counters[block]. */
+/* *stack_slot = &counters[block].  A leaf function's slot is `leaf`, which
+ * its return sets back to null: the store is volatile, or the optimiser
+ * would drop it as overwritten before any read. */
 static void emit_stack_store(unit *u, uint32_t block)
 {
     LLVMValueRef counter =
         LLVMBuildBitCast(u->builder, counter_address(u, const_i64(u, block)), u->byte_pointer, "");
-    LLVMBuildStore(u->builder, counter, u->stack_slot);
+    LLVMValueRef store = LLVMBuildStore(u->builder, counter, u->stack_slot);
+    if (u->leaf_function)
+        LLVMSetVolatile(store, 1);
+}
+
+/* depth = value, as a volatile store: the runtime reads depth from signal
+ * handlers, outside the IR's view, so to the optimiser a function's
+ * depth + 1 at entry, overwritten at its return with no read in between,
+ * would be a dead store.  It did drop it in leaf functions (the Lua
+ * interpreter's luaH_getshortstr) and in inlined callees, and a crash there
+ * was blamed on the caller. */
+static void emit_depth_store(unit *u, LLVMValueRef value)
+{
+    LLVMSetVolatile(LLVMBuildStore(u->builder, value, u->depth), 1);
+}
+
+/* leaf = null, volatile for the same reason as emit_depth_store. */
+static void emit_leaf_clear(unit *u)
+{
+    LLVMSetVolatile(LLVMBuildStore(u->builder, LLVMConstNull(u->byte_pointer), u->leaf), 1);
 }
 
 /* At function entry: depth += 1, and the function's slot &stack[depth & 63]
- * computed once.  Every block of the function reuses the slot (the entry
- * block dominates them all), so a block pays one store and no thread-local
- * load. */
+ * computed once; a function that calls nothing uses `leaf` as its slot and
+ * leaves depth alone (no callee can need a frame above its own).  Every block of the function reuses the slot
+ * (the entry block dominates them all), so a block pays one store and no thread-local load. */
 static void emit_function_entry(unit *u)
 {
+    if (u->leaf_function) {
+        u->stack_slot = u->leaf;
+        return;
+    }
     LLVMValueRef caller_depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
     LLVMValueRef depth = LLVMBuildAdd(u->builder, caller_depth, LLVMConstInt(u->i32, 1, 0), "");
-    LLVMBuildStore(u->builder, depth, u->depth);
+    emit_depth_store(u, depth);
+    u->caller_depth = caller_depth;
     u->function_depth = depth;
     LLVMValueRef slot_index = LLVMBuildZExt(
         u->builder, LLVMBuildAnd(u->builder, depth, LLVMConstInt(u->i32, STACK_SIZE - 1, 0), ""), u->i64, "");
@@ -962,7 +989,10 @@ static void instrument_returns_twice(unit *u, LLVMBasicBlockRef block)
         if (!is_call(in) || !returns_twice(in))
             continue;
         LLVMPositionBuilderBefore(u->builder, LLVMGetNextInstruction(in));
-        in = LLVMBuildStore(u->builder, u->function_depth, u->depth);
+        emit_depth_store(u, u->function_depth);
+        /* A siglongjmp out of a signal handler may have left a leaf function. */
+        emit_leaf_clear(u);
+        in = LLVMGetNextInstruction(LLVMGetNextInstruction(in));
     }
 }
 
@@ -972,13 +1002,14 @@ static void instrument_returns_from_function(unit *u, LLVMBasicBlockRef block)
     if (u->coverage == CC_COVERAGE_LINES || LLVMGetInstructionOpcode(terminator) != LLVMRet)
         return;
     LLVMPositionBuilderBefore(u->builder, terminator);
-    /* depth - 1 from a fresh load, not the caller's depth kept from the
-     * entry: storing a value computed without reading depth would let the
-     * optimiser drop the entry's depth + 1 as overwritten before any read
-     * (the runtime reads it from signal handlers, outside the IR's view),
-     * and a crash in a leaf function would be blamed on its caller. */
-    LLVMValueRef depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
-    LLVMBuildStore(u->builder, LLVMBuildSub(u->builder, depth, LLVMConstInt(u->i32, 1, 0), ""), u->depth);
+    if (u->leaf_function) {
+        emit_leaf_clear(u);
+        return;
+    }
+    /* The caller's depth as read at the entry: when the function returns,
+     * its callees have restored depth to the function's own (a longjmp into
+     * it is followed by the store of instrument_returns_twice). */
+    emit_depth_store(u, u->caller_depth);
 }
 
 /* ---- one function ------------------------------------------------------------------------------- */
@@ -1008,8 +1039,23 @@ static culprit_status map_function(unit *u, function_walk *walk, culprit_error *
     return cc_map_add_function(&u->map, value_name(walk->function), walk->file, line, &walk->number, err);
 }
 
+/* A function that calls nothing (intrinsics and inline assembly aside): no
+ * callee can run while it does, so it needs no shadow-stack frame of its
+ * own. */
+static bool calls_nothing(LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
+            if (is_source_call(in) || opcode == LLVMInvoke || opcode == LLVMCallBr)
+                return false;
+        }
+    return true;
+}
+
 static culprit_status instrument_function(unit *u, LLVMValueRef function, culprit_error *err)
 {
+    u->leaf_function = calls_nothing(function);
     function_walk walk;
     culprit_status status = function_walk_init(u, function, &walk, err);
     if (status != CULPRIT_OK)
@@ -1061,6 +1107,7 @@ static void create_counters(unit *u)
         u->stack_type = LLVMArrayType(u->byte_pointer, STACK_SIZE);
         u->depth = external_thread_local(u, "__culprit_rt_depth", u->i32);
         u->stack = external_thread_local(u, "__culprit_rt_stack", u->stack_type);
+        u->leaf = external_thread_local(u, "__culprit_rt_leaf", u->byte_pointer);
     }
 }
 

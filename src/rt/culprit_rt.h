@@ -57,6 +57,9 @@ void __culprit_rt_register(struct culprit_rt_unit *unit);
 extern __thread uint32_t __culprit_rt_depth __attribute__((tls_model("initial-exec")));
 extern __thread uintptr_t __culprit_rt_stack[CULPRIT_RT_STACK_SIZE]
     __attribute__((tls_model("initial-exec")));
+/* A function that calls nothing keeps no frame: it stores its blocks here
+ * instead, and null before it returns; when set, it is frame 0. */
+extern __thread uintptr_t __culprit_rt_leaf __attribute__((tls_model("initial-exec")));
 
 /* Output wrappers: same behaviour and result as libc's; when collecting, a
  * write to stdout/stderr is also recorded with the current shadow stack. */

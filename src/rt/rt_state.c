@@ -10,6 +10,7 @@
 
 __thread uint32_t __culprit_rt_depth __attribute__((tls_model("initial-exec")));
 __thread uintptr_t __culprit_rt_stack[CULPRIT_RT_STACK_SIZE] __attribute__((tls_model("initial-exec")));
+__thread uintptr_t __culprit_rt_leaf __attribute__((tls_model("initial-exec")));
 
 /* Everything starts zeroed (so the 200 KB live in .bss, not in every
  * instrumented binary's file); glibc's PTHREAD_MUTEX_INITIALIZER is zeros
@@ -18,17 +19,20 @@ struct rt_state culprit_rt_state = {
     .register_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
-/* Frame 0 is stack[depth & 63], then depth-1 and so on: the ring holds the
- * innermost 64 frames.  depth may be off after a longjmp to a setjmp in
+/* Frame 0 is leaf when a function that calls nothing is running, then
+ * stack[depth & 63], depth-1 and so on: the ring holds the innermost 64
+ * frames.  depth may be off after a longjmp to a setjmp in
  * code culprit-cc did not instrument (instrumented callers of setjmp set it
  * back; it only ever ends up too high); stale entries are dropped when they
  * are resolved.  Reads only the caller's own TLS, so it is
  * async-signal-safe. */
 uint32_t culprit_rt_capture_stack(uintptr_t *frames, uint32_t capacity)
 {
+    uint32_t count = 0;
+    if (__culprit_rt_leaf && capacity > 0)
+        frames[count++] = __culprit_rt_leaf;
     uint32_t depth = __culprit_rt_depth;
-    uint32_t count = depth < capacity ? depth : capacity;
-    for (uint32_t i = 0; i < count; i++)
-        frames[i] = __culprit_rt_stack[(depth - i) & (CULPRIT_RT_STACK_SIZE - 1)];
+    for (uint32_t i = 0; i < depth && count < capacity; i++)
+        frames[count++] = __culprit_rt_stack[(depth - i) & (CULPRIT_RT_STACK_SIZE - 1)];
     return count;
 }
