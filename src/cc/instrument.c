@@ -47,10 +47,10 @@ typedef struct unit {
     cc_coverage coverage;
     bool atomic; /* full mode: atomicrmw add instead of load/add/store */
     cc_map map;
-    LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, stack_type;
+    LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, frame_type, stack_type;
     LLVMValueRef counters, depth, stack, leaf;
     /* The function being instrumented: its depth and its shadow-stack slot. */
-    LLVMValueRef caller_depth, function_depth, stack_slot;
+    LLVMValueRef caller_depth, function_depth, stack_slot, slot_block;
     bool leaf_function; /* calls nothing: records itself in `leaf`, not on the stack */
     uint32_t block_count, counter_count;
     uint32_t next_block, next_edge, next_return, next_condition;
@@ -429,14 +429,23 @@ static void emit_increment(unit *u, LLVMValueRef index)
     LLVMBuildStore(u->builder, LLVMBuildAdd(u->builder, old, const_i64(u, 1), ""), address);
 }
 
-/* *stack_slot = &counters[block].  A leaf function's slot is `leaf`, which
- * its return sets back to null: the store is volatile, or the optimiser
- * would drop it as overwritten before any read. */
+/* The shadow-stack frame's block = block: a 32-bit constant, which costs a
+ * single store (the counter's address, a pointer, took an lea and a
+ * register besides: 7% of full mode's instructions on Lua).  A leaf
+ * function's frame is `leaf`, which its return empties: the store is
+ * volatile, or the optimiser would drop it as overwritten before any read. */
 static void emit_stack_store(unit *u, uint32_t block)
 {
-    LLVMValueRef counter =
-        LLVMBuildBitCast(u->builder, counter_address(u, const_i64(u, block)), u->byte_pointer, "");
-    LLVMValueRef store = LLVMBuildStore(u->builder, counter, u->stack_slot);
+    LLVMValueRef store = LLVMBuildStore(u->builder, LLVMConstInt(u->i32, block, 0), u->slot_block);
+    if (u->leaf_function)
+        LLVMSetVolatile(store, 1);
+}
+
+/* The frame's counters = the unit's counters (null: an empty frame). */
+static void emit_frame_unit(unit *u, LLVMValueRef value)
+{
+    LLVMValueRef field = LLVMBuildStructGEP2(u->builder, u->frame_type, u->stack_slot, 0, "");
+    LLVMValueRef store = LLVMBuildStore(u->builder, value, field);
     if (u->leaf_function)
         LLVMSetVolatile(store, 1);
 }
@@ -452,31 +461,39 @@ static void emit_depth_store(unit *u, LLVMValueRef value)
     LLVMSetVolatile(LLVMBuildStore(u->builder, value, u->depth), 1);
 }
 
-/* leaf = null, volatile for the same reason as emit_depth_store. */
+/* leaf.counters = null, volatile for the same reason as emit_depth_store. */
 static void emit_leaf_clear(unit *u)
 {
-    LLVMSetVolatile(LLVMBuildStore(u->builder, LLVMConstNull(u->byte_pointer), u->leaf), 1);
+    LLVMValueRef field = LLVMBuildStructGEP2(u->builder, u->frame_type, u->leaf, 0, "");
+    LLVMSetVolatile(LLVMBuildStore(u->builder, LLVMConstNull(u->byte_pointer), field), 1);
 }
 
-/* At function entry: depth += 1, and the function's slot &stack[depth & 63]
- * computed once; a function that calls nothing uses `leaf` as its slot and
- * leaves depth alone (no callee can need a frame above its own).  Every block of the function reuses the slot
- * (the entry block dominates them all), so a block pays one store and no thread-local load. */
-static void emit_function_entry(unit *u)
+/* At function entry: depth += 1, and the function's frame &stack[depth & 63]
+ * computed once; a function that calls nothing uses `leaf` as its frame and
+ * leaves depth alone (no callee can need a frame above its own).  Every
+ * block of the function reuses the frame (the entry block dominates them
+ * all), so a block pays one store and no thread-local load.  The frame's
+ * unit is stored here, its block by emit_stack_store: a leaf's block
+ * first, so that a signal never sees its unit with a stale block. */
+static void emit_function_entry(unit *u, uint32_t block)
 {
     if (u->leaf_function) {
         u->stack_slot = u->leaf;
-        return;
+    } else {
+        LLVMValueRef caller_depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
+        LLVMValueRef depth = LLVMBuildAdd(u->builder, caller_depth, LLVMConstInt(u->i32, 1, 0), "");
+        emit_depth_store(u, depth);
+        u->caller_depth = caller_depth;
+        u->function_depth = depth;
+        LLVMValueRef slot_index = LLVMBuildZExt(
+            u->builder, LLVMBuildAnd(u->builder, depth, LLVMConstInt(u->i32, STACK_SIZE - 1, 0), ""), u->i64,
+            "");
+        LLVMValueRef indices[2] = {const_i64(u, 0), slot_index};
+        u->stack_slot = LLVMBuildInBoundsGEP2(u->builder, u->stack_type, u->stack, indices, 2, "");
     }
-    LLVMValueRef caller_depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
-    LLVMValueRef depth = LLVMBuildAdd(u->builder, caller_depth, LLVMConstInt(u->i32, 1, 0), "");
-    emit_depth_store(u, depth);
-    u->caller_depth = caller_depth;
-    u->function_depth = depth;
-    LLVMValueRef slot_index = LLVMBuildZExt(
-        u->builder, LLVMBuildAnd(u->builder, depth, LLVMConstInt(u->i32, STACK_SIZE - 1, 0), ""), u->i64, "");
-    LLVMValueRef indices[2] = {const_i64(u, 0), slot_index};
-    u->stack_slot = LLVMBuildInBoundsGEP2(u->builder, u->stack_type, u->stack, indices, 2, "");
+    u->slot_block = LLVMBuildStructGEP2(u->builder, u->frame_type, u->stack_slot, 1, "");
+    emit_stack_store(u, block);
+    emit_frame_unit(u, LLVMConstBitCast(u->counters, u->byte_pointer));
 }
 
 /* The first instruction that may precede new code: after PHIs and landing pads. */
@@ -567,8 +584,8 @@ static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t co
     if (u->coverage == CC_COVERAGE_LINES)
         return;
     if (function_entry)
-        emit_function_entry(u);
-    if (function_entry || observable)
+        emit_function_entry(u, counter);
+    else if (observable)
         emit_stack_store(u, counter);
 }
 
@@ -1104,10 +1121,12 @@ static void create_counters(unit *u)
     LLVMSetInitializer(u->counters, LLVMConstNull(u->counters_type));
     LLVMSetAlignment(u->counters, 8);
     if (u->coverage == CC_COVERAGE_FULL) {
-        u->stack_type = LLVMArrayType(u->byte_pointer, STACK_SIZE);
+        LLVMTypeRef frame_fields[2] = {u->byte_pointer, u->i32}; /* struct culprit_rt_frame */
+        u->frame_type = LLVMStructTypeInContext(u->context, frame_fields, 2, 0);
+        u->stack_type = LLVMArrayType(u->frame_type, STACK_SIZE);
         u->depth = external_thread_local(u, "__culprit_rt_depth", u->i32);
         u->stack = external_thread_local(u, "__culprit_rt_stack", u->stack_type);
-        u->leaf = external_thread_local(u, "__culprit_rt_leaf", u->byte_pointer);
+        u->leaf = external_thread_local(u, "__culprit_rt_leaf", u->frame_type);
     }
 }
 

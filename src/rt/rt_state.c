@@ -9,8 +9,9 @@
 #include "rt/rt_internal.h"
 
 __thread uint32_t __culprit_rt_depth __attribute__((tls_model("initial-exec")));
-__thread uintptr_t __culprit_rt_stack[CULPRIT_RT_STACK_SIZE] __attribute__((tls_model("initial-exec")));
-__thread uintptr_t __culprit_rt_leaf __attribute__((tls_model("initial-exec")));
+__thread struct culprit_rt_frame __culprit_rt_stack[CULPRIT_RT_STACK_SIZE]
+    __attribute__((tls_model("initial-exec")));
+__thread struct culprit_rt_frame __culprit_rt_leaf __attribute__((tls_model("initial-exec")));
 
 /* Everything starts zeroed (so the 200 KB live in .bss, not in every
  * instrumented binary's file); glibc's PTHREAD_MUTEX_INITIALIZER is zeros
@@ -18,6 +19,13 @@ __thread uintptr_t __culprit_rt_leaf __attribute__((tls_model("initial-exec")));
 struct rt_state culprit_rt_state = {
     .register_lock = PTHREAD_MUTEX_INITIALIZER,
 };
+
+/* The address of the frame's block counter, which names (unit, block):
+ * full mode's counters are uint64_t.  0 for an empty frame. */
+static uintptr_t frame_address(const struct culprit_rt_frame *frame)
+{
+    return frame->counters ? frame->counters + (uintptr_t)frame->block * sizeof(uint64_t) : 0;
+}
 
 /* Frame 0 is leaf when a function that calls nothing is running, then
  * stack[depth & 63], depth-1 and so on: the ring holds the innermost 64
@@ -29,10 +37,10 @@ struct rt_state culprit_rt_state = {
 uint32_t culprit_rt_capture_stack(uintptr_t *frames, uint32_t capacity)
 {
     uint32_t count = 0;
-    if (__culprit_rt_leaf && capacity > 0)
-        frames[count++] = __culprit_rt_leaf;
+    if (__culprit_rt_leaf.counters && capacity > 0)
+        frames[count++] = frame_address(&__culprit_rt_leaf);
     uint32_t depth = __culprit_rt_depth;
     for (uint32_t i = 0; i < depth && count < capacity; i++)
-        frames[count++] = __culprit_rt_stack[(depth - i) & (CULPRIT_RT_STACK_SIZE - 1)];
+        frames[count++] = frame_address(&__culprit_rt_stack[(depth - i) & (CULPRIT_RT_STACK_SIZE - 1)]);
     return count;
 }
