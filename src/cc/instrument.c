@@ -1112,6 +1112,12 @@ static LLVMValueRef external_thread_local(unit *u, const char *name, LLVMTypeRef
     return global;
 }
 
+static LLVMValueRef shadow_field(unit *u, LLVMTypeRef shadow_type, LLVMValueRef shadow, unsigned field)
+{
+    LLVMValueRef indices[2] = {LLVMConstInt(u->i32, 0, 0), LLVMConstInt(u->i32, field, 0)};
+    return LLVMConstInBoundsGEP2(shadow_type, shadow, indices, 2);
+}
+
 static void create_counters(unit *u)
 {
     u->counter_type = u->coverage == CC_COVERAGE_LINES ? u->i8 : u->i64;
@@ -1124,9 +1130,14 @@ static void create_counters(unit *u)
         LLVMTypeRef frame_fields[2] = {u->byte_pointer, u->i32}; /* struct culprit_rt_frame */
         u->frame_type = LLVMStructTypeInContext(u->context, frame_fields, 2, 0);
         u->stack_type = LLVMArrayType(u->frame_type, STACK_SIZE);
-        u->depth = external_thread_local(u, "__culprit_rt_depth", u->i32);
-        u->stack = external_thread_local(u, "__culprit_rt_stack", u->stack_type);
-        u->leaf = external_thread_local(u, "__culprit_rt_leaf", u->frame_type);
+        /* One thread-local struct culprit_rt_shadow: a function finds depth
+         * and its frame from one thread-pointer offset. */
+        LLVMTypeRef shadow_fields[3] = {u->i32, u->frame_type, u->stack_type};
+        LLVMTypeRef shadow_type = LLVMStructTypeInContext(u->context, shadow_fields, 3, 0);
+        LLVMValueRef shadow = external_thread_local(u, "__culprit_rt_shadow", shadow_type);
+        u->depth = shadow_field(u, shadow_type, shadow, 0);
+        u->leaf = shadow_field(u, shadow_type, shadow, 1);
+        u->stack = shadow_field(u, shadow_type, shadow, 2);
     }
 }
 

@@ -60,15 +60,17 @@ struct culprit_rt_frame {
  * the function keeps its frame &stack[depth & 63], storing its unit there),
  * before each return depth is set back, and the function's first block and
  * every block that can crash or write output store frame->block = block
- * (docs/collector.md §1).  initial-exec TLS keeps each access a single
- * %fs-relative instruction. */
-extern __thread uint32_t __culprit_rt_depth __attribute__((tls_model("initial-exec")));
-extern __thread struct culprit_rt_frame __culprit_rt_stack[CULPRIT_RT_STACK_SIZE]
-    __attribute__((tls_model("initial-exec")));
-/* A function that calls nothing keeps no frame on the stack: it records its
- * blocks here instead, and empties it before it returns; when set, it is
- * frame 0. */
-extern __thread struct culprit_rt_frame __culprit_rt_leaf __attribute__((tls_model("initial-exec")));
+ * (docs/collector.md §1).  A function that calls nothing keeps no frame on
+ * the stack: it records its blocks in leaf instead, and empties it before
+ * it returns; when set, leaf is frame 0.  One struct, so that instrumented
+ * code reaches all of it from one thread-pointer offset; initial-exec TLS
+ * keeps each access a single %fs-relative instruction. */
+struct culprit_rt_shadow {
+    uint32_t depth;
+    struct culprit_rt_frame leaf;
+    struct culprit_rt_frame stack[CULPRIT_RT_STACK_SIZE];
+};
+extern __thread struct culprit_rt_shadow __culprit_rt_shadow __attribute__((tls_model("initial-exec")));
 
 /* Output wrappers: same behaviour and result as libc's; when collecting, a
  * write to stdout/stderr is also recorded with the current shadow stack. */

@@ -8,10 +8,7 @@
  */
 #include "rt/rt_internal.h"
 
-__thread uint32_t __culprit_rt_depth __attribute__((tls_model("initial-exec")));
-__thread struct culprit_rt_frame __culprit_rt_stack[CULPRIT_RT_STACK_SIZE]
-    __attribute__((tls_model("initial-exec")));
-__thread struct culprit_rt_frame __culprit_rt_leaf __attribute__((tls_model("initial-exec")));
+__thread struct culprit_rt_shadow __culprit_rt_shadow __attribute__((tls_model("initial-exec")));
 
 /* Everything starts zeroed (so the 200 KB live in .bss, not in every
  * instrumented binary's file); glibc's PTHREAD_MUTEX_INITIALIZER is zeros
@@ -36,11 +33,12 @@ static uintptr_t frame_address(const struct culprit_rt_frame *frame)
  * async-signal-safe. */
 uint32_t culprit_rt_capture_stack(uintptr_t *frames, uint32_t capacity)
 {
+    const struct culprit_rt_shadow *shadow = &__culprit_rt_shadow;
     uint32_t count = 0;
-    if (__culprit_rt_leaf.counters && capacity > 0)
-        frames[count++] = frame_address(&__culprit_rt_leaf);
-    uint32_t depth = __culprit_rt_depth;
+    if (shadow->leaf.counters && capacity > 0)
+        frames[count++] = frame_address(&shadow->leaf);
+    uint32_t depth = shadow->depth;
     for (uint32_t i = 0; i < depth && count < capacity; i++)
-        frames[count++] = frame_address(&__culprit_rt_stack[(depth - i) & (CULPRIT_RT_STACK_SIZE - 1)]);
+        frames[count++] = frame_address(&shadow->stack[(depth - i) & (CULPRIT_RT_STACK_SIZE - 1)]);
     return count;
 }
