@@ -6,9 +6,19 @@
  * Keeping every definition here makes the runtime's mutable state easy to
  * audit: any other file only reaches it through culprit_rt_state.
  */
+#include <stddef.h>
+
 #include "rt/rt_internal.h"
 
 __thread struct culprit_rt_shadow __culprit_rt_shadow __attribute__((tls_model("initial-exec")));
+
+/* culprit-cc builds these layouts itself ({ i8*, i32 } and { i32, frame,
+ * [64 x frame] } in src/cc/instrument.c, create_counters). */
+_Static_assert(sizeof(struct culprit_rt_frame) == 16 && offsetof(struct culprit_rt_frame, block) == 8,
+               "struct culprit_rt_frame must be { i8*, i32 }");
+_Static_assert(offsetof(struct culprit_rt_shadow, leaf) == 8 &&
+                   offsetof(struct culprit_rt_shadow, stack) == 24,
+               "struct culprit_rt_shadow must be { i32, frame, [64 x frame] }");
 
 /* Everything starts zeroed (so the 200 KB live in .bss, not in every
  * instrumented binary's file); glibc's PTHREAD_MUTEX_INITIALIZER is zeros
