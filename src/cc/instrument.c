@@ -431,7 +431,7 @@ static void emit_increment(unit *u, LLVMValueRef index)
 
 /* The shadow-stack frame's block = block: a 32-bit constant, which costs a
  * single store (the counter's address, a pointer, took an lea and a
- * register besides: 7% of full mode's instructions on Lua).  A leaf
+ * register besides, which big functions spilled).  A leaf
  * function's frame is `leaf`, which its return empties: the store is
  * volatile, or the optimiser would drop it as overwritten before any read. */
 static void emit_stack_store(unit *u, uint32_t block)
@@ -1005,11 +1005,12 @@ static void instrument_returns_twice(unit *u, LLVMBasicBlockRef block)
     for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
         if (!is_call(in) || !returns_twice(in))
             continue;
-        LLVMPositionBuilderBefore(u->builder, LLVMGetNextInstruction(in));
+        LLVMValueRef next = LLVMGetNextInstruction(in);
+        LLVMPositionBuilderBefore(u->builder, next);
         emit_depth_store(u, u->function_depth);
         /* A siglongjmp out of a signal handler may have left a leaf function. */
         emit_leaf_clear(u);
-        in = LLVMGetNextInstruction(LLVMGetNextInstruction(in));
+        in = LLVMGetPreviousInstruction(next);
     }
 }
 

@@ -6,7 +6,8 @@
 # equal the total computed here, for a run that ends normally and for one
 # that crashes half-way, in a block entered only through counted edges.
 # The crash site must be that block even though the function is a leaf
-# inlined into its caller, after longjmps have skipped frames; a crash in a
+# inlined into its caller, after longjmps have skipped frames (and in the
+# function that called setjmp, whose depth must be set back); a crash in a
 # leaf that only reads (whose frame the optimiser once dropped, blaming the
 # caller) must name the leaf's line, and so must a crash in an inlined
 # callee that makes calls.
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
     long crash_at = argc > 2 ? atol(argv[2]) : 0;
     long fetch_at = argc > 3 ? atol(argv[3]) : 0;
     long find_at = argc > 4 ? atol(argv[4]) : 0;
+    long main_at = argc > 5 ? atol(argv[5]) : 0;
     long total = 0, jumps = 0;
     struct node nodes[3] = {{1, 1}, {2, 1}, {3, 0}};
     for (long v = 1; v <= n; v++) {
@@ -83,6 +85,8 @@ int main(int argc, char **argv)
             bail(v);
         else
             jumps++;
+        if (v == main_at)
+            total += *nowhere; /* @main */
         total += classify(v, v == crash_at ? nowhere : &total);
         total += fetch(v == fetch_at ? nowhere : &jumps, v);
         nodes[1].next = v == find_at ? 1L << 40 : 1;
@@ -181,6 +185,11 @@ done <counts.txt
 run 139 "$CULPRIT" test --name fetch -- ./edges 60 0 12
 run 0 "$CULPRIT" tests --format json
 expect_contains "$WORK/out" "\"crash_site\": \"$WORK/edges.c:$(line_of fetch) (fetch)\""
+
+# ---- a crash in main itself after longjmps skipped bail's returns ----
+run 139 "$CULPRIT" test --name main -- ./edges 60 0 0 0 30
+run 0 "$CULPRIT" tests --format json
+expect_contains "$WORK/out" "\"crash_site\": \"$WORK/edges.c:$(line_of main) (main)\""
 
 # ---- a crash in a leaf that only reads ----
 run 139 "$CULPRIT" test --name find -- ./edges 60 0 0 30
