@@ -431,23 +431,21 @@ static void emit_increment(unit *u, LLVMValueRef index)
 
 /* The shadow-stack frame's block = block: a 32-bit constant, which costs a
  * single store (the counter's address, a pointer, took an lea and a
- * register besides, which big functions spilled).  A leaf
- * function's frame is `leaf`, which its return empties: the store is
- * volatile, or the optimiser would drop it as overwritten before any read. */
+ * register besides, which big functions spilled).  Frame stores are
+ * volatile: nothing in the IR reads them, so the optimiser would sink them
+ * out of loops that neither call nor touch memory it cannot tell apart
+ * (a division by zero in such a loop was blamed on the caller), or drop a
+ * leaf's as overwritten by its return. */
 static void emit_stack_store(unit *u, uint32_t block)
 {
-    LLVMValueRef store = LLVMBuildStore(u->builder, LLVMConstInt(u->i32, block, 0), u->slot_block);
-    if (u->leaf_function)
-        LLVMSetVolatile(store, 1);
+    LLVMSetVolatile(LLVMBuildStore(u->builder, LLVMConstInt(u->i32, block, 0), u->slot_block), 1);
 }
 
 /* The frame's counters = the unit's counters (null: an empty frame). */
 static void emit_frame_unit(unit *u, LLVMValueRef value)
 {
     LLVMValueRef field = LLVMBuildStructGEP2(u->builder, u->frame_type, u->stack_slot, 0, "");
-    LLVMValueRef store = LLVMBuildStore(u->builder, value, field);
-    if (u->leaf_function)
-        LLVMSetVolatile(store, 1);
+    LLVMSetVolatile(LLVMBuildStore(u->builder, value, field), 1);
 }
 
 /* depth = value, as a volatile store: the runtime reads depth from signal

@@ -10,7 +10,9 @@
 # function that called setjmp, whose depth must be set back); a crash in a
 # leaf that only reads (whose frame the optimiser once dropped, blaming the
 # caller) must name the leaf's line, and so must a crash in an inlined
-# callee that makes calls.
+# callee that makes calls and a division by zero in a loop that neither
+# calls nor touches memory (whose frame stores the optimiser once sank out
+# of the loop).
 . "$(dirname "$0")/lib.sh"
 culprit_cc="$(dirname "$CULPRIT")/culprit-cc"
 if [ ! -x "$culprit_cc" ] || ! command -v python3 >/dev/null; then
@@ -58,6 +60,21 @@ static long classify(long v, long *out)
     return r;
 }
 
+/* Calls, but not in its loop, and touches no memory there: the optimiser
+ * would sink the frame's stores out of the loop. */
+static long spin(long n, long d)
+{
+    long s = 0;
+    for (long i = 0; i < n; i++) {
+        if (i & 1)
+            s ^= i;
+        s += 1000 / (d - i); /* @divide */
+    }
+    if (s == 7)
+        puts("seven");
+    return s;
+}
+
 static void bail(long v)
 {
     if (v % 4 == 1)     /* @bail */
@@ -78,6 +95,7 @@ int main(int argc, char **argv)
     long fetch_at = argc > 3 ? atol(argv[3]) : 0;
     long find_at = argc > 4 ? atol(argv[4]) : 0;
     long main_at = argc > 5 ? atol(argv[5]) : 0;
+    long divide_at = argc > 6 ? atol(argv[6]) : 0;
     long total = 0, jumps = 0;
     struct node nodes[3] = {{1, 1}, {2, 1}, {3, 0}};
     for (long v = 1; v <= n; v++) {
@@ -91,6 +109,7 @@ int main(int argc, char **argv)
         total += fetch(v == fetch_at ? nowhere : &jumps, v);
         nodes[1].next = v == find_at ? 1L << 40 : 1;
         total += find(nodes, 3);
+        total += spin(8, v == divide_at ? 5 : 100);
     }
     printf("%ld %ld\n", total, jumps);
     return 0;
@@ -190,6 +209,11 @@ expect_contains "$WORK/out" "\"crash_site\": \"$WORK/edges.c:$(line_of fetch) (f
 run 139 "$CULPRIT" test --name main -- ./edges 60 0 0 0 30
 run 0 "$CULPRIT" tests --format json
 expect_contains "$WORK/out" "\"crash_site\": \"$WORK/edges.c:$(line_of main) (main)\""
+
+# ---- a division by zero in a loop that neither calls nor touches memory ----
+run 136 "$CULPRIT" test --name divide -- ./edges 60 0 0 0 0 30
+run 0 "$CULPRIT" tests --format json
+expect_contains "$WORK/out" "\"crash_site\": \"$WORK/edges.c:$(line_of divide) (spin)\""
 
 # ---- a crash in a leaf that only reads ----
 run 139 "$CULPRIT" test --name find -- ./edges 60 0 0 30
