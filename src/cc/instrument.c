@@ -48,10 +48,11 @@ typedef struct unit {
     cc_coverage coverage;
     bool atomic; /* full mode: atomicrmw add instead of load/add/store */
     cc_map map;
-    LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, stack_type;
-    LLVMValueRef counters, depth, stack;
+    LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, frame_type, stack_type;
+    LLVMValueRef counters, depth, stack, leaf;
     /* The function being instrumented: its depth and its shadow-stack slot. */
-    LLVMValueRef function_depth, stack_slot;
+    LLVMValueRef caller_depth, function_depth, stack_slot, slot_block;
+    bool leaf_function; /* calls nothing: records itself in `leaf`, not on the stack */
     uint32_t block_count, counter_count;
     uint32_t next_block, next_edge, next_return, next_condition;
     /* The last debug-info file seen, so each instruction does not search the file table. */
@@ -230,10 +231,49 @@ static bool edges_from_destinations(LLVMValueRef terminator)
     return successors > 0;
 }
 
+static bool is_conditional_branch(LLVMValueRef terminator)
+{
+    return LLVMGetInstructionOpcode(terminator) == LLVMBr && LLVMIsConditional(terminator);
+}
+
+static bool starts_with_phi(LLVMBasicBlockRef block)
+{
+    LLVMValueRef first = LLVMGetFirstInstruction(block);
+    return first && LLVMGetInstructionOpcode(first) == LLVMPHI;
+}
+
+/* A conditional branch whose edges can be split: each edge that needs a
+ * counter gets a new block of its own holding the increment, on the way to
+ * its destination.  That costs one increment on the edge taken instead of a
+ * select and an indexed increment before the branch, and the edge into a
+ * block entered by it alone needs nothing (its destination's count is its
+ * count).  Not when both edges go to one block, or a destination starts with
+ * PHIs (the LLVM-C API cannot move a PHI's incoming block; clang's -O0
+ * bitcode has PHIs only for the values of && and ||). */
+static bool splits_edges(LLVMValueRef terminator)
+{
+    if (!is_conditional_branch(terminator))
+        return false;
+    LLVMBasicBlockRef taken = LLVMGetSuccessor(terminator, 0), other = LLVMGetSuccessor(terminator, 1);
+    return taken != other && !starts_with_phi(taken) && !starts_with_phi(other);
+}
+
+/* Does edge `successor` of a conditional branch or switch have a counter of
+ * its own?  Else its count is its destination's (entered by it alone). */
+static bool edge_has_counter(LLVMValueRef terminator, unsigned successor)
+{
+    if (edges_from_destinations(terminator) || branching_edges(terminator) == 0)
+        return false;
+    return !splits_edges(terminator) || !entered_by_one_edge(LLVMGetSuccessor(terminator, successor));
+}
+
 /* The edge counters a terminator gets. */
 static unsigned counted_edges(LLVMValueRef terminator)
 {
-    return edges_from_destinations(terminator) ? 0 : branching_edges(terminator);
+    unsigned counted = 0;
+    for (unsigned s = 0; s < branching_edges(terminator); s++)
+        counted += edge_has_counter(terminator, s);
+    return counted;
 }
 
 /* ---- the counting pass ---------------------------------------------------------------------------- */
@@ -390,28 +430,69 @@ static void emit_increment(unit *u, LLVMValueRef index)
     LLVMBuildStore(u->builder, LLVMBuildAdd(u->builder, old, const_i64(u, 1), ""), address);
 }
 
-/* *stack_slot = &counters[block]. */
+/* The shadow-stack frame's block = block: a 32-bit constant, which costs a
+ * single store (the counter's address, a pointer, took an lea and a
+ * register besides, which big functions spilled).  Frame stores are
+ * volatile: nothing in the IR reads them, so the optimiser would sink them
+ * out of loops that neither call nor touch memory it cannot tell apart
+ * (a division by zero in such a loop was blamed on the caller), or drop a
+ * leaf's as overwritten by its return. */
 static void emit_stack_store(unit *u, uint32_t block)
 {
-    LLVMValueRef counter =
-        LLVMBuildBitCast(u->builder, counter_address(u, const_i64(u, block)), u->byte_pointer, "");
-    LLVMBuildStore(u->builder, counter, u->stack_slot);
+    LLVMSetVolatile(LLVMBuildStore(u->builder, LLVMConstInt(u->i32, block, 0), u->slot_block), 1);
 }
 
-/* At function entry: depth += 1, and the function's slot &stack[depth & 63]
- * computed once.  Every block of the function reuses the slot (the entry
- * block dominates them all), so a block pays one store and no thread-local
- * load. */
-static void emit_function_entry(unit *u)
+/* The frame's counters = the unit's counters (null: an empty frame). */
+static void emit_frame_unit(unit *u, LLVMValueRef value)
 {
-    LLVMValueRef caller_depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
-    LLVMValueRef depth = LLVMBuildAdd(u->builder, caller_depth, LLVMConstInt(u->i32, 1, 0), "");
-    LLVMBuildStore(u->builder, depth, u->depth);
-    u->function_depth = depth;
-    LLVMValueRef slot_index = LLVMBuildZExt(
-        u->builder, LLVMBuildAnd(u->builder, depth, LLVMConstInt(u->i32, STACK_SIZE - 1, 0), ""), u->i64, "");
-    LLVMValueRef indices[2] = {const_i64(u, 0), slot_index};
-    u->stack_slot = LLVMBuildInBoundsGEP2(u->builder, u->stack_type, u->stack, indices, 2, "");
+    LLVMValueRef field = LLVMBuildStructGEP2(u->builder, u->frame_type, u->stack_slot, 0, "");
+    LLVMSetVolatile(LLVMBuildStore(u->builder, value, field), 1);
+}
+
+/* depth = value, as a volatile store: the runtime reads depth from signal
+ * handlers, outside the IR's view, so to the optimiser a function's
+ * depth + 1 at entry, overwritten at its return with no read in between,
+ * would be a dead store.  It did drop it in leaf functions (the Lua
+ * interpreter's luaH_getshortstr) and in inlined callees, and a crash there
+ * was blamed on the caller. */
+static void emit_depth_store(unit *u, LLVMValueRef value)
+{
+    LLVMSetVolatile(LLVMBuildStore(u->builder, value, u->depth), 1);
+}
+
+/* leaf.counters = null, volatile for the same reason as emit_depth_store. */
+static void emit_leaf_clear(unit *u)
+{
+    LLVMValueRef field = LLVMBuildStructGEP2(u->builder, u->frame_type, u->leaf, 0, "");
+    LLVMSetVolatile(LLVMBuildStore(u->builder, LLVMConstNull(u->byte_pointer), field), 1);
+}
+
+/* At function entry: depth += 1, and the function's frame &stack[depth & 63]
+ * computed once; a function that calls nothing uses `leaf` as its frame and
+ * leaves depth alone (no callee can need a frame above its own).  Every
+ * block of the function reuses the frame (the entry block dominates them
+ * all), so a block pays one store and no thread-local load.  The frame's
+ * unit is stored here, its block by emit_stack_store: a leaf's block
+ * first, so that a signal never sees its unit with a stale block. */
+static void emit_function_entry(unit *u, uint32_t block)
+{
+    if (u->leaf_function) {
+        u->stack_slot = u->leaf;
+    } else {
+        LLVMValueRef caller_depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
+        LLVMValueRef depth = LLVMBuildAdd(u->builder, caller_depth, LLVMConstInt(u->i32, 1, 0), "");
+        emit_depth_store(u, depth);
+        u->caller_depth = caller_depth;
+        u->function_depth = depth;
+        LLVMValueRef slot_index = LLVMBuildZExt(
+            u->builder, LLVMBuildAnd(u->builder, depth, LLVMConstInt(u->i32, STACK_SIZE - 1, 0), ""), u->i64,
+            "");
+        LLVMValueRef indices[2] = {const_i64(u, 0), slot_index};
+        u->stack_slot = LLVMBuildInBoundsGEP2(u->builder, u->stack_type, u->stack, indices, 2, "");
+    }
+    u->slot_block = LLVMBuildStructGEP2(u->builder, u->frame_type, u->stack_slot, 1, "");
+    emit_stack_store(u, block);
+    emit_frame_unit(u, LLVMConstBitCast(u->counters, u->byte_pointer));
 }
 
 /* The first instruction that may precede new code: after PHIs and landing pads. */
@@ -502,8 +583,8 @@ static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t co
     if (u->coverage == CC_COVERAGE_LINES)
         return;
     if (function_entry)
-        emit_function_entry(u);
-    if (function_entry || observable)
+        emit_function_entry(u, counter);
+    else if (observable)
         emit_stack_store(u, counter);
 }
 
@@ -609,6 +690,27 @@ static void instrument_edges(unit *u, LLVMValueRef terminator, uint32_t first_ed
     else
         index = switch_edge_index(u, terminator, first_edge);
     emit_increment(u, index);
+}
+
+/* Each edge of a splittable conditional branch (splits_edges) that has a
+ * counter of its own goes through a new block: counters[edge] += 1, then on
+ * to the destination.  Nothing runs between the increment and the
+ * destination's first instruction, so the count is exact. */
+static void split_edges(unit *u, LLVMValueRef terminator, const uint32_t edge_counters[2])
+{
+    for (unsigned s = 0; s < 2; s++) {
+        LLVMBasicBlockRef destination = LLVMGetSuccessor(terminator, s);
+        if (!edge_has_counter(terminator, s))
+            continue;
+        LLVMBasicBlockRef edge = LLVMInsertBasicBlockInContext(u->context, destination, "");
+        LLVMPositionBuilderAtEnd(u->builder, edge);
+        /* The branch's location: positioning at the end of a new block keeps
+         * the builder's last one, which may belong to another function. */
+        LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(terminator));
+        emit_increment(u, const_i64(u, edge_counters[s]));
+        LLVMBuildBr(u->builder, destination);
+        LLVMSetSuccessor(terminator, s, edge);
+    }
 }
 
 /* An i1 as 0 or 1 in i64. */
@@ -717,11 +819,6 @@ static culprit_status condition_location(unit *u, const function_walk *walk, LLV
     return status;
 }
 
-static bool is_conditional_branch(LLVMValueRef terminator)
-{
-    return LLVMGetInstructionOpcode(terminator) == LLVMBr && LLVMIsConditional(terminator);
-}
-
 /* Unites conditional branches that jump to a conditional branch on the same source line (see the top). */
 static culprit_status group_conditions(unit *u, function_walk *walk, culprit_error *err)
 {
@@ -814,7 +911,7 @@ static culprit_status map_and_count_edges(unit *u, function_walk *walk, unsigned
     if (u->coverage == CC_COVERAGE_LINES)
         return CULPRIT_OK; /* lines mode has blocks only: no edge, branch or return records */
     bool branching = branching_edges(terminator) > 0;
-    bool counted = branching && counted_edges(terminator) > 0; /* else counted by their destinations */
+    bool split = splits_edges(terminator);
     uint32_t first_edge = u->next_edge;
     cc_map_location decided_at = {0};
     uint32_t condition = 0;
@@ -824,9 +921,15 @@ static culprit_status map_and_count_edges(unit *u, function_walk *walk, unsigned
             return status;
         condition = condition_number(u, walk, block_index);
     }
+    uint32_t edge_counters[2] = {0, 0};
     for (unsigned s = 0; s < successors; s++) {
         uint32_t to = find_slot(walk, LLVMGetSuccessor(terminator, s))->counter;
-        int64_t edge_counter = counted ? (int64_t)(first_edge + s) : branching ? (int64_t)to : -1;
+        /* Own counters are numbered in successor order; the others count with their destination. */
+        int64_t edge_counter = edge_has_counter(terminator, s) ? (int64_t)u->next_edge++
+                               : branching                     ? (int64_t)to
+                                                               : -1;
+        if (split)
+            edge_counters[s] = (uint32_t)edge_counter;
         culprit_status status = cc_map_add_edge(&u->map, edge_counter, counter, to, err);
         if (status == CULPRIT_OK && branching) {
             char outcome[64];
@@ -836,10 +939,10 @@ static culprit_status map_and_count_edges(unit *u, function_walk *walk, unsigned
         if (status != CULPRIT_OK)
             return status;
     }
-    if (counted) {
-        u->next_edge += successors;
+    if (split)
+        split_edges(u, terminator, edge_counters);
+    else if (u->next_edge > first_edge)
         instrument_edges(u, terminator, first_edge);
-    }
     return CULPRIT_OK;
 }
 
@@ -901,8 +1004,12 @@ static void instrument_returns_twice(unit *u, LLVMBasicBlockRef block)
     for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
         if (!is_call(in) || !returns_twice(in))
             continue;
-        LLVMPositionBuilderBefore(u->builder, LLVMGetNextInstruction(in));
-        in = LLVMBuildStore(u->builder, u->function_depth, u->depth);
+        LLVMValueRef next = LLVMGetNextInstruction(in);
+        LLVMPositionBuilderBefore(u->builder, next);
+        emit_depth_store(u, u->function_depth);
+        /* A siglongjmp out of a signal handler may have left a leaf function. */
+        emit_leaf_clear(u);
+        in = LLVMGetPreviousInstruction(next);
     }
 }
 
@@ -912,13 +1019,14 @@ static void instrument_returns_from_function(unit *u, LLVMBasicBlockRef block)
     if (u->coverage == CC_COVERAGE_LINES || LLVMGetInstructionOpcode(terminator) != LLVMRet)
         return;
     LLVMPositionBuilderBefore(u->builder, terminator);
-    /* depth - 1 from a fresh load, not the caller's depth kept from the
-     * entry: storing a value computed without reading depth would let the
-     * optimiser drop the entry's depth + 1 as overwritten before any read
-     * (the runtime reads it from signal handlers, outside the IR's view),
-     * and a crash in a leaf function would be blamed on its caller. */
-    LLVMValueRef depth = LLVMBuildLoad2(u->builder, u->i32, u->depth, "");
-    LLVMBuildStore(u->builder, LLVMBuildSub(u->builder, depth, LLVMConstInt(u->i32, 1, 0), ""), u->depth);
+    if (u->leaf_function) {
+        emit_leaf_clear(u);
+        return;
+    }
+    /* The caller's depth as read at the entry: when the function returns,
+     * its callees have restored depth to the function's own (a longjmp into
+     * it is followed by the store of instrument_returns_twice). */
+    emit_depth_store(u, u->caller_depth);
 }
 
 /* ---- one function ------------------------------------------------------------------------------- */
@@ -948,8 +1056,23 @@ static culprit_status map_function(unit *u, function_walk *walk, culprit_error *
     return cc_map_add_function(&u->map, value_name(walk->function), walk->file, line, &walk->number, err);
 }
 
+/* A function that calls nothing (intrinsics and inline assembly aside): no
+ * callee can run while it does, so it needs no shadow-stack frame of its
+ * own. */
+static bool calls_nothing(LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
+            if (is_source_call(in) || opcode == LLVMInvoke || opcode == LLVMCallBr)
+                return false;
+        }
+    return true;
+}
+
 static culprit_status instrument_function(unit *u, LLVMValueRef function, culprit_error *err)
 {
+    u->leaf_function = calls_nothing(function);
     function_walk walk;
     culprit_status status = function_walk_init(u, function, &walk, err);
     if (status != CULPRIT_OK)
@@ -989,6 +1112,12 @@ static LLVMValueRef external_thread_local(unit *u, const char *name, LLVMTypeRef
     return global;
 }
 
+static LLVMValueRef shadow_field(unit *u, LLVMTypeRef shadow_type, LLVMValueRef shadow, unsigned field)
+{
+    LLVMValueRef indices[2] = {LLVMConstInt(u->i32, 0, 0), LLVMConstInt(u->i32, field, 0)};
+    return LLVMConstInBoundsGEP2(shadow_type, shadow, indices, 2);
+}
+
 static void create_counters(unit *u)
 {
     u->counter_type = u->coverage == CC_COVERAGE_LINES ? u->i8 : u->i64;
@@ -998,9 +1127,17 @@ static void create_counters(unit *u)
     LLVMSetInitializer(u->counters, LLVMConstNull(u->counters_type));
     LLVMSetAlignment(u->counters, 8);
     if (u->coverage == CC_COVERAGE_FULL) {
-        u->stack_type = LLVMArrayType(u->byte_pointer, STACK_SIZE);
-        u->depth = external_thread_local(u, "__culprit_rt_depth", u->i32);
-        u->stack = external_thread_local(u, "__culprit_rt_stack", u->stack_type);
+        LLVMTypeRef frame_fields[2] = {u->byte_pointer, u->i32}; /* struct culprit_rt_frame */
+        u->frame_type = LLVMStructTypeInContext(u->context, frame_fields, 2, 0);
+        u->stack_type = LLVMArrayType(u->frame_type, STACK_SIZE);
+        /* One thread-local struct culprit_rt_shadow: a function finds depth
+         * and its frame from one thread-pointer offset. */
+        LLVMTypeRef shadow_fields[3] = {u->i32, u->frame_type, u->stack_type};
+        LLVMTypeRef shadow_type = LLVMStructTypeInContext(u->context, shadow_fields, 3, 0);
+        LLVMValueRef shadow = external_thread_local(u, "__culprit_rt_shadow", shadow_type);
+        u->depth = shadow_field(u, shadow_type, shadow, 0);
+        u->leaf = shadow_field(u, shadow_type, shadow, 1);
+        u->stack = shadow_field(u, shadow_type, shadow, 2);
     }
 }
 

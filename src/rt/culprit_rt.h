@@ -49,14 +49,28 @@ struct culprit_rt_unit {
  * several threads).  The first call reads CULPRIT_COLLECT_DIR. */
 void __culprit_rt_register(struct culprit_rt_unit *unit);
 
+/* One shadow-stack frame: the unit's counters array (0: no frame) and the
+ * block counter within it that the function last recorded. */
+struct culprit_rt_frame {
+    uintptr_t counters;
+    uint32_t block;
+};
+
 /* The shadow stack of the calling thread: at function entry depth++ (and
- * the function keeps its slot &stack[depth & 63]), before each return
- * depth--, and the function's first block and every block that can crash or
- * write output store *slot = &counters[block] (docs/collector.md §1).
- * initial-exec TLS keeps each access a single %fs-relative instruction. */
-extern __thread uint32_t __culprit_rt_depth __attribute__((tls_model("initial-exec")));
-extern __thread uintptr_t __culprit_rt_stack[CULPRIT_RT_STACK_SIZE]
-    __attribute__((tls_model("initial-exec")));
+ * the function keeps its frame &stack[depth & 63], storing its unit there),
+ * before each return depth is set back, and the function's first block and
+ * every block that can crash or write output store frame->block = block
+ * (docs/collector.md §1).  A function that calls nothing keeps no frame on
+ * the stack: it records its blocks in leaf instead, and empties it before
+ * it returns; when set, leaf is frame 0.  One struct, so that instrumented
+ * code reaches all of it from one thread-pointer offset; initial-exec TLS
+ * keeps each access a single %fs-relative instruction. */
+struct culprit_rt_shadow {
+    uint32_t depth;
+    struct culprit_rt_frame leaf;
+    struct culprit_rt_frame stack[CULPRIT_RT_STACK_SIZE];
+};
+extern __thread struct culprit_rt_shadow __culprit_rt_shadow __attribute__((tls_model("initial-exec")));
 
 /* Output wrappers: same behaviour and result as libc's; when collecting, a
  * write to stdout/stderr is also recorded with the current shadow stack. */

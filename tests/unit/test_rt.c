@@ -82,11 +82,17 @@ static struct culprit_rt_unit unit_b = {1,     CULPRIT_RT_MODE_LINES, B_COUNTERS
 static uint64_t counters_bad[2];
 static struct culprit_rt_unit unit_bad = {1, CULPRIT_RT_MODE_FULL, 2, 2, counters_bad, "", 0, "xyz"};
 
+/* A shadow-stack frame naming counters[block]. */
+static struct culprit_rt_frame frame_in(uint64_t *counters, uint32_t block)
+{
+    return (struct culprit_rt_frame){.counters = (uintptr_t)counters, .block = block};
+}
+
 /* Plays the instrumented code's "block entry" in a function at depth. */
 static void enter_block(uint32_t depth, uint32_t block)
 {
-    __culprit_rt_depth = depth;
-    __culprit_rt_stack[depth & 63] = (uintptr_t)&counters_a[block];
+    __culprit_rt_shadow.depth = depth;
+    __culprit_rt_shadow.stack[depth & 63] = frame_in(counters_a, block);
     counters_a[block]++;
 }
 
@@ -294,10 +300,11 @@ static int scenario_probe_handlers(void)
 static int scenario_deep(void)
 {
     for (uint32_t i = 0; i < 64; i++)
-        __culprit_rt_stack[(100 - i) & 63] = (uintptr_t)&counters_a[i % A_BLOCKS];
-    __culprit_rt_stack[(100 - 5) & 63] = (uintptr_t)&counters_b[0]; /* lines unit: no stack */
-    __culprit_rt_stack[(100 - 9) & 63] = (uintptr_t)&counters_a[6]; /* an edge, not a block */
-    __culprit_rt_depth = 100;
+        __culprit_rt_shadow.stack[(100 - i) & 63] = frame_in(counters_a, i % A_BLOCKS);
+    __culprit_rt_shadow.stack[(100 - 5) & 63] =
+        frame_in((uint64_t *)counters_b, 0);                             /* lines unit: no stack */
+    __culprit_rt_shadow.stack[(100 - 9) & 63] = frame_in(counters_a, 6); /* an edge, not a block */
+    __culprit_rt_shadow.depth = 100;
     return 0;
 }
 
