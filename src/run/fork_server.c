@@ -424,42 +424,48 @@ static fork_server *choose_server(culprit_fork_servers *servers, const culprit_s
     return server_for(servers, spawn, path, &program);
 }
 
-int culprit_fork_servers_send(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
-                              int stderr_pipe, int status_pipe)
+/* Sends the request for spawn to its program's server; that server, or
+ * NULL when the test must go the usual way. */
+static fork_server *send_request(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
+                                 int stderr_pipe, int status_pipe)
 {
     char copy[4096], *words[MAX_WORDS], directory[PATH_MAX];
     char *const *argv;
     fork_server *server = choose_server(servers, spawn, copy, sizeof copy, words, &argv, directory);
     if (!server || !encode_request(&servers->request, spawn, argv, directory))
-        return -1;
+        return NULL;
     int input = open_stdin(servers, spawn);
     if (input < 0)
-        return -1; /* the usual way reports why */
+        return NULL; /* the usual way reports why */
     const int descriptors[CULPRIT_FORK_DESCRIPTORS] = {input, stdout_pipe, stderr_pipe, status_pipe};
     bool sent = culprit_send_with_descriptors(server->socket, servers->request.bytes, servers->request.size,
                                               descriptors, CULPRIT_FORK_DESCRIPTORS);
     close(input);
     if (!sent) {
         retire_server(servers, server);
-        return -1;
+        return NULL;
     }
-    return server->socket;
+    return server;
 }
 
-pid_t culprit_fork_servers_receive(culprit_fork_servers *servers, int socket, int *error)
+/* The server's reply: the test's pid, or 0 (the fork failed: the server
+ * stays; or the server is gone or stuck past its patience: it is retired). */
+static pid_t receive_reply(culprit_fork_servers *servers, fork_server *server)
 {
     struct culprit_fork_reply reply;
     ssize_t got;
-    while ((got = recv(socket, &reply, sizeof reply, 0)) < 0 && errno == EINTR)
+    while ((got = recv(server->socket, &reply, sizeof reply, 0)) < 0 && errno == EINTR)
         ;
-    if (got == (ssize_t)sizeof reply && reply.pid > 0)
-        return reply.pid;
-    *error = got == (ssize_t)sizeof reply ? reply.error : EPIPE;
-    if (got != (ssize_t)sizeof reply) /* gone, or stuck past its patience */
-        for (size_t i = 0; i < servers->server_count; i++)
-            if (servers->servers[i].socket == socket) {
-                retire_server(servers, &servers->servers[i]);
-                break;
-            }
+    if (got == (ssize_t)sizeof reply)
+        return reply.pid > 0 ? reply.pid : 0;
+    retire_server(servers, server);
     return 0;
+}
+
+bool culprit_fork_servers_spawn(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
+                                int stderr_pipe, int status_pipe, pid_t *pid)
+{
+    fork_server *server = send_request(servers, spawn, stdout_pipe, stderr_pipe, status_pipe);
+    *pid = server ? receive_reply(servers, server) : 0;
+    return *pid > 0;
 }

@@ -335,8 +335,8 @@ bool culprit_send_with_descriptors(int socket, const void *bytes, size_t size, c
     return sent == (ssize_t)size;
 }
 
-culprit_launch_result culprit_launcher_send(culprit_launcher *launcher, const culprit_spawn *spawn,
-                                            int stdout_pipe, int stderr_pipe, int status_pipe)
+static culprit_launch_result send_request(culprit_launcher *launcher, const culprit_spawn *spawn,
+                                          int stdout_pipe, int stderr_pipe, int status_pipe)
 {
     static_assert(sizeof(request_buffer) < 128 * 1024, "the request buffer lives on the stack");
     request_buffer buffer;
@@ -349,7 +349,7 @@ culprit_launch_result culprit_launcher_send(culprit_launcher *launcher, const cu
     return CULPRIT_LAUNCH_STARTED;
 }
 
-culprit_launch_result culprit_launcher_receive(culprit_launcher *launcher, pid_t *pid, int *error)
+static culprit_launch_result receive_reply(culprit_launcher *launcher, pid_t *pid, int *error)
 {
     reply answer;
     ssize_t got;
@@ -363,4 +363,12 @@ culprit_launch_result culprit_launcher_receive(culprit_launcher *launcher, pid_t
     }
     *pid = answer.pid;
     return CULPRIT_LAUNCH_STARTED;
+}
+
+culprit_launch_result culprit_launcher_spawn(culprit_launcher *launcher, const culprit_spawn *spawn,
+                                             int stdout_pipe, int stderr_pipe, int status_pipe, pid_t *pid,
+                                             int *error)
+{
+    culprit_launch_result sent = send_request(launcher, spawn, stdout_pipe, stderr_pipe, status_pipe);
+    return sent == CULPRIT_LAUNCH_STARTED ? receive_reply(launcher, pid, error) : sent;
 }

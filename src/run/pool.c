@@ -21,13 +21,6 @@
  *     full pipe) and the stream is flagged truncated.
  * Without pidfd_open (old kernels) exits are found by polling waitid every
  * few milliseconds.
- *
- * Starting is split in two when a helper process starts the test (the
- * launcher, or a fork server): culprit_pool_start sends the request and
- * returns, so that the caller records the previous test while the helper
- * clones and the test execs; the pid is received (in request order) by the
- * next call that needs it - culprit_pool_wait, _signal or _free.  Until
- * then the slot is pending and has no pid.
  */
 #define _GNU_SOURCE /* pipe2(2): close-on-exec pipes in one call, so no test inherits another's */
 
@@ -59,18 +52,11 @@ typedef struct stream {
     bool truncated;
 } stream;
 
-/* Who will tell a pending slot its pid. */
-typedef enum start_pending { NOT_PENDING = 0, PENDING_LAUNCHER, PENDING_SERVER } start_pending;
-
 typedef struct slot {
     bool busy, done;
     void *tag;
-    pid_t pid; /* 0 while pending */
+    pid_t pid;
     int pidfd; /* -1 when unavailable */
-    start_pending pending;
-    int reply_socket; /* PENDING_SERVER: the server's socket */
-    int status_pipe;  /* pending: the read end of the exec-status pipe */
-    uint64_t order;   /* pending: requests are answered in this order */
     stream out, err;
     double started, ended, deadline, kill_at, linger_kill_at, abandon_at;
     double grace;
@@ -86,10 +72,7 @@ struct culprit_pool {
     culprit_launcher *launcher;              /* NULL: fork each command */
     const culprit_sandbox *launcher_sandbox; /* the sandbox the launcher is in */
     culprit_fork_servers *fork_servers;      /* NULL: no fork servers */
-    uint64_t requests;                       /* requests sent so far (slot.order) */
 };
-
-static void settle_all(culprit_pool *pool);
 
 static double now_seconds(void)
 {
@@ -143,8 +126,6 @@ void culprit_pool_free(culprit_pool *pool)
 {
     if (!pool)
         return;
-    if (pool->slots)
-        settle_all(pool);
     for (size_t i = 0; pool->slots && i < pool->workers; i++)
         if (pool->slots[i].busy)
             release_slot(&pool->slots[i]);
@@ -189,7 +170,6 @@ bool culprit_pool_full(const culprit_pool *pool)
 
 void culprit_pool_signal(culprit_pool *pool, int sig)
 {
-    settle_all(pool);
     for (size_t i = 0; i < pool->workers; i++)
         if (pool->slots[i].busy && !pool->slots[i].done && pool->slots[i].pid > 0)
             kill(-pool->slots[i].pid, sig);
@@ -240,16 +220,6 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-/* A start that never happened (or an exec that failed): the slot is done,
- * with the error. */
-static void start_failed(slot *s, int error)
-{
-    s->exec_error = error;
-    s->done = true;
-    s->exited = true;
-    s->ended = now_seconds();
-}
-
 /* After fork: waits for exec (the status pipe closes) or its failure. */
 static void await_exec(slot *s, int status_pipe)
 {
@@ -258,101 +228,45 @@ static void await_exec(slot *s, int status_pipe)
     while ((got = read(status_pipe, &error, sizeof error)) < 0 && errno == EINTR)
         ;
     close(status_pipe);
-    if (got == (ssize_t)sizeof error && error)
-        start_failed(s, error);
-}
-
-/* Sends the start of spawn to a fork server or the launcher when one can
- * take it; true when the slot is now pending. */
-static bool send_start(culprit_pool *pool, slot *s, const culprit_spawn *spawn, int stdout_pipe,
-                       int stderr_pipe, int status_pipe)
-{
-    if (pool->fork_servers) {
-        s->reply_socket =
-            culprit_fork_servers_send(pool->fork_servers, spawn, stdout_pipe, stderr_pipe, status_pipe);
-        if (s->reply_socket >= 0) {
-            s->pending = PENDING_SERVER;
-            return true;
-        }
-    }
-    if (!pool->launcher || spawn->sandbox != pool->launcher_sandbox)
-        return false;
-    switch (culprit_launcher_send(pool->launcher, spawn, stdout_pipe, stderr_pipe, status_pipe)) {
-    case CULPRIT_LAUNCH_STARTED:
-        s->pending = PENDING_LAUNCHER;
-        return true;
-    case CULPRIT_LAUNCH_BROKEN: /* it died (or could not enter the sandbox): fork from now on */
-        culprit_launcher_stop(pool->launcher);
-        pool->launcher = NULL;
-        return false;
-    default:
-        return false;
+    if (got == (ssize_t)sizeof error && error) {
+        s->exec_error = error;
+        s->done = true;
+        s->exited = true;
+        s->ended = now_seconds();
     }
 }
 
-/* The pid of a started test: a child of culprit whose setup may still be
- * running (the status pipe says how it ends). */
-static void take_pid(slot *s, pid_t pid)
+/* The command's main process, from a fork server or through the launcher
+ * when they can take it, else by fork; returns its pid, or -1 with errno. */
+static pid_t start_process(culprit_pool *pool, const culprit_spawn *spawn, int stdout_pipe, int stderr_pipe,
+                           int status_pipe)
 {
-    s->pid = pid;
-    setpgid(s->pid, s->pid); /* also here: no race with our kill(-pgid) */
-    s->pidfd = open_pidfd(s->pid);
-}
-
-static void fail_pending_on(culprit_pool *pool, start_pending pending, int socket, int error)
-{
-    for (size_t i = 0; i < pool->workers; i++) {
-        slot *s = &pool->slots[i];
-        if (s->busy && s->pending == pending && (pending != PENDING_SERVER || s->reply_socket == socket)) {
-            s->pending = NOT_PENDING;
-            close(s->status_pipe);
-            start_failed(s, error);
-        }
-    }
-}
-
-/* Receives the reply for the pending slot s. */
-static void settle(culprit_pool *pool, slot *s)
-{
-    pid_t pid = 0;
-    int error = EPIPE;
-    start_pending pending = s->pending;
-    if (pending == PENDING_SERVER) {
-        pid = culprit_fork_servers_receive(pool->fork_servers, s->reply_socket, &error);
-    } else if (pool->launcher) {
-        culprit_launch_result result = culprit_launcher_receive(pool->launcher, &pid, &error);
-        if (result == CULPRIT_LAUNCH_BROKEN) {
+    pid_t served;
+    if (pool->fork_servers &&
+        culprit_fork_servers_spawn(pool->fork_servers, spawn, stdout_pipe, stderr_pipe, status_pipe, &served))
+        return served;
+    if (pool->launcher && spawn->sandbox == pool->launcher_sandbox) {
+        pid_t pid = -1;
+        int error = 0;
+        switch (culprit_launcher_spawn(pool->launcher, spawn, stdout_pipe, stderr_pipe, status_pipe, &pid,
+                                       &error)) {
+        case CULPRIT_LAUNCH_STARTED:
+            return pid;
+        case CULPRIT_LAUNCH_FAILED:
+            errno = error;
+            return -1;
+        case CULPRIT_LAUNCH_BROKEN: /* it died (or could not enter the sandbox): fork from now on */
             culprit_launcher_stop(pool->launcher);
             pool->launcher = NULL;
+            break;
+        case CULPRIT_LAUNCH_UNSUITABLE:
+            break;
         }
     }
-    s->pending = NOT_PENDING;
-    if (pid > 0) {
-        take_pid(s, pid);
-        await_exec(s, s->status_pipe);
-        return;
-    }
-    close(s->status_pipe);
-    start_failed(s, error);
-    if (error == EPIPE) /* the helper is gone: nothing it was asked will start */
-        fail_pending_on(pool, pending, s->reply_socket, EPIPE);
-}
-
-/* Receives every pending pid, oldest request first (each helper answers
- * its requests in order). */
-static void settle_all(culprit_pool *pool)
-{
-    for (;;) {
-        slot *oldest = NULL;
-        for (size_t i = 0; i < pool->workers; i++) {
-            slot *s = &pool->slots[i];
-            if (s->busy && s->pending && (!oldest || s->order < oldest->order))
-                oldest = s;
-        }
-        if (!oldest)
-            return;
-        settle(pool, oldest);
-    }
+    pid_t pid = fork();
+    if (pid == 0)
+        culprit_spawn_child(spawn, stdout_pipe, stderr_pipe, status_pipe);
+    return pid;
 }
 
 static slot *free_slot(culprit_pool *pool)
@@ -392,28 +306,18 @@ culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn
         release_slot(s);
         return status;
     }
-    pid_t pid = 0;
-    int fork_error = 0;
-    if (send_start(pool, s, spawn, out_pipe[1], err_pipe[1], status_pipe[1])) {
-        s->order = ++pool->requests;
-        s->status_pipe = status_pipe[0];
-    } else {
-        pid = fork();
-        if (pid == 0)
-            culprit_spawn_child(spawn, out_pipe[1], err_pipe[1], status_pipe[1]);
-        fork_error = errno;
-    }
-    close(out_pipe[1]); /* the test (or the helper) holds its own copies */
+    s->pid = start_process(pool, spawn, out_pipe[1], err_pipe[1], status_pipe[1]);
+    int fork_error = errno;
+    close(out_pipe[1]);
     close(err_pipe[1]);
     close(status_pipe[1]);
-    if (s->pending)
-        return CULPRIT_OK;
-    if (pid < 0) {
+    if (s->pid < 0) {
         close(status_pipe[0]);
         release_slot(s);
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot fork: %s", strerror(fork_error));
     }
-    take_pid(s, pid);
+    setpgid(s->pid, s->pid); /* also here: no race with our kill(-pgid) */
+    s->pidfd = open_pidfd(s->pid);
     await_exec(s, status_pipe[0]);
     return CULPRIT_OK;
 }
@@ -626,7 +530,6 @@ static int poll_once(culprit_pool *pool, int timeout_ms)
 culprit_status culprit_pool_wait(culprit_pool *pool, int timeout_ms, culprit_finished *finished, bool *got,
                                  culprit_error *err)
 {
-    settle_all(pool);
     *got = harvest_done(pool, finished);
     if (*got || culprit_pool_running(pool) == 0)
         return CULPRIT_OK;

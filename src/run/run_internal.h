@@ -50,16 +50,12 @@ culprit_status culprit_launcher_start(const culprit_sandbox *sandbox, culprit_la
                                       culprit_error *err);
 /* Closes the launcher's socket and reaps it. */
 void culprit_launcher_stop(culprit_launcher *launcher);
-/* Sends the request to start spawn (its sandbox field is ignored: the
- * launcher is already in its sandbox) with the given pipe ends as its
- * stdout, stderr and exec status; the caller still owns and closes its
- * copies.  STARTED here means sent: the pid comes from
- * culprit_launcher_receive, replies in the order of the requests. */
-culprit_launch_result culprit_launcher_send(culprit_launcher *launcher, const culprit_spawn *spawn,
-                                            int stdout_pipe, int stderr_pipe, int status_pipe);
-/* The next reply: STARTED with *pid, FAILED with *error (the clone's
- * errno), or BROKEN. */
-culprit_launch_result culprit_launcher_receive(culprit_launcher *launcher, pid_t *pid, int *error);
+/* Starts spawn (its sandbox field is ignored: the launcher is already in
+ * its sandbox) with the given pipe ends as its stdout, stderr and exec
+ * status; the caller still owns and closes its copies. */
+culprit_launch_result culprit_launcher_spawn(culprit_launcher *launcher, const culprit_spawn *spawn,
+                                             int stdout_pipe, int stderr_pipe, int status_pipe, pid_t *pid,
+                                             int *error);
 
 /* ---- fork_server.c: tests forked from a running copy of their program ---- */
 
@@ -68,18 +64,12 @@ typedef struct culprit_fork_servers culprit_fork_servers;
 culprit_status culprit_fork_servers_create(culprit_fork_servers **servers, culprit_error *err);
 /* Stops and reaps every server. */
 void culprit_fork_servers_free(culprit_fork_servers *servers);
-/* Sends the request to start spawn to a fork server of its program
- * (started now if need be) with the given pipe ends (the caller keeps and
- * closes its copies).  Returns the server's socket, to be given to
- * culprit_fork_servers_receive for the pid (replies come in the order of
- * the requests on each socket); -1 when spawn does not suit a fork server
- * or the server failed: the caller then starts it the usual way. */
-int culprit_fork_servers_send(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
-                              int stderr_pipe, int status_pipe);
-/* The next reply on socket: the test's pid, or 0 with *error (the fork's
- * errno; EPIPE when the server died, which retires it and closes socket:
- * no later reply will come on it). */
-pid_t culprit_fork_servers_receive(culprit_fork_servers *servers, int socket, int *error);
+/* Starts spawn from a fork server of its program (started now if need be)
+ * with the given pipe ends (the caller keeps and closes its copies); false
+ * when spawn does not suit a fork server, the server could not fork, or it
+ * failed (it is then retired): the caller starts the test the usual way. */
+bool culprit_fork_servers_spawn(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
+                                int stderr_pipe, int status_pipe, pid_t *pid);
 /* Whether the ELF file at path has culprit-cc's fork-server section. */
 bool culprit_program_can_serve(const char *path);
 
