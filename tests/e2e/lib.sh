@@ -58,6 +58,22 @@ expect_same() {
     if cmp -s "$1" "$2"; then pass; else fail "$1 and $2 differ: $(diff "$1" "$2" | head -20)"; fi
 }
 
+# need_culprit_cc [TOOL...]: sets $culprit_cc (beside $CULPRIT); when it,
+# python3 or one of the TOOLs is missing, says so and ends the test, skipped.
+need_culprit_cc() {
+    culprit_cc="$(dirname "$CULPRIT")/culprit-cc"
+    missing=
+    [ -x "$culprit_cc" ] || missing=" culprit-cc"
+    for tool in python3 "$@"; do
+        command -v "$tool" >/dev/null || missing="$missing $tool"
+    done
+    if [ -n "$missing" ]; then
+        echo "$E2E_NAME: note: missing$missing; skipping"
+        finish
+        exit 0
+    fi
+}
+
 finish() {
     echo "$E2E_NAME: $e2e_passed passed, $e2e_failed failed"
     [ "$e2e_failed" -eq 0 ]

@@ -14,12 +14,7 @@
 # calls nor touches memory (whose frame stores the optimiser once sank out
 # of the loop).
 . "$(dirname "$0")/lib.sh"
-culprit_cc="$(dirname "$CULPRIT")/culprit-cc"
-if [ ! -x "$culprit_cc" ] || ! command -v python3 >/dev/null; then
-    echo "$E2E_NAME: note: culprit-cc or python3 is missing; skipping"
-    finish
-    exit 0
-fi
+need_culprit_cc
 
 cat >edges.c <<'END'
 #include <setjmp.h>

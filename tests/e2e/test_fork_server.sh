@@ -12,12 +12,7 @@
 # pipeline, a program not built by culprit-cc, LD_* settings) still run the
 # usual way, and no server outlives the run.
 . "$(dirname "$0")/lib.sh"
-culprit_cc="$(dirname "$CULPRIT")/culprit-cc"
-if [ ! -x "$culprit_cc" ] || ! command -v python3 >/dev/null || ! command -v cc >/dev/null; then
-    echo "$E2E_NAME: note: culprit-cc, cc or python3 is missing; skipping"
-    finish
-    exit 0
-fi
+need_culprit_cc cc
 
 cat >modes.c <<'END'
 #include <pthread.h>

@@ -14,12 +14,7 @@
 # build with --counters=plain (gcov's default: racy counts) must still
 # record every hit.
 . "$(dirname "$0")/lib.sh"
-culprit_cc="$(dirname "$CULPRIT")/culprit-cc"
-if [ ! -x "$culprit_cc" ] || ! command -v python3 >/dev/null; then
-    echo "$E2E_NAME: note: culprit-cc or python3 is missing; skipping"
-    finish
-    exit 0
-fi
+need_culprit_cc
 
 threads=6
 rounds=40000
