@@ -47,6 +47,8 @@ enum {
     MAX_WORDS = 64,
 };
 static const double DEFAULT_PATIENCE_SECONDS = 60.0;
+_Static_assert((long)CULPRIT_MESSAGE_MAX <= (long)CULPRIT_FORK_REQUEST_MAX,
+               "a request must fit the server's buffer");
 
 typedef struct program_identity {
     dev_t device;
@@ -62,12 +64,6 @@ typedef struct fork_server {
     int socket;
 } fork_server;
 
-typedef struct request_buffer {
-    char bytes[CULPRIT_FORK_REQUEST_MAX];
-    size_t size;
-    bool overflow;
-} request_buffer;
-
 struct culprit_fork_servers {
     fork_server servers[MAX_SERVERS];
     size_t server_count;
@@ -75,7 +71,7 @@ struct culprit_fork_servers {
     size_t unsuitable_count;
     int null_device;
     char here[PATH_MAX];
-    request_buffer request;
+    culprit_message request;
 };
 
 /* ---- the ELF section ---- */
@@ -203,16 +199,6 @@ static void mark_unsuitable(culprit_fork_servers *servers, const program_identit
         servers->unsuitable[servers->unsuitable_count++] = *program;
 }
 
-/* Waits for the server's exec (its status pipe closes) or its failure. */
-static bool exec_succeeded(int status_pipe)
-{
-    int error = 0;
-    ssize_t got;
-    while ((got = read(status_pipe, &error, sizeof error)) < 0 && errno == EINTR)
-        ;
-    return got == 0;
-}
-
 /* Waits for the server's ready byte, sent when it is about to serve
  * (constructors run, thread bookkeeping found).  A server stuck before
  * that (a constructor that hangs) must not hang culprit: it is awaited no
@@ -260,8 +246,8 @@ static bool start_server(const culprit_spawn *spawn, const char *path, fork_serv
             culprit_spawn_child(&server_spawn, null_output, null_output, status_pipe[1]);
         }
         close(status_pipe[1]);
-        ready = server->pid > 0 && exec_succeeded(status_pipe[0]);
-        close(status_pipe[0]);
+        int exec_error = culprit_exec_status(status_pipe[0]); /* 0 at once when the fork failed */
+        ready = server->pid > 0 && exec_error == 0;
         if (!ready && server->pid > 0)
             waitpid(server->pid, NULL, 0);
     }
@@ -319,20 +305,9 @@ static void retire_server(culprit_fork_servers *servers, fork_server *server)
 
 /* ---- requests ---- */
 
-static void put_string(request_buffer *buffer, const char *text)
-{
-    size_t size = strlen(text) + 1;
-    if (buffer->overflow || size > sizeof buffer->bytes - buffer->size) {
-        buffer->overflow = true;
-        return;
-    }
-    memcpy(buffer->bytes + buffer->size, text, size);
-    buffer->size += size;
-}
-
 /* The request for argv run with spawn's environment in directory; false
  * when it does not fit or the environment is malformed. */
-static bool encode_request(request_buffer *buffer, const culprit_spawn *spawn, char *const *argv,
+static bool encode_request(culprit_message *buffer, const culprit_spawn *spawn, char *const *argv,
                            const char *directory)
 {
     size_t our_count = 0;
@@ -350,14 +325,13 @@ static bool encode_request(request_buffer *buffer, const culprit_spawn *spawn, c
         header.argument_count++;
     while (made && environment[header.env_count])
         header.env_count++;
-    memcpy(buffer->bytes, &header, sizeof header);
-    buffer->size = sizeof header;
-    buffer->overflow = false;
+    culprit_message_start(buffer);
+    culprit_message_put(buffer, &header, sizeof header);
     for (uint32_t i = 0; i < header.argument_count; i++)
-        put_string(buffer, argv[i]);
+        culprit_message_put_string(buffer, argv[i]);
     for (uint32_t i = 0; made && i < header.env_count; i++)
-        put_string(buffer, environment[i]);
-    put_string(buffer, directory);
+        culprit_message_put_string(buffer, environment[i]);
+    culprit_message_put_string(buffer, directory);
     free(environment);
     return made && !buffer->overflow;
 }

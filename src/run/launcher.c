@@ -38,10 +38,10 @@
 #include "run/run_internal.h"
 
 enum {
-    REQUEST_MAGIC = 0x434c4e31,     /* "CLN1" */
-    MAX_REQUEST = 96 * 1024,        /* fits the default socket buffer; larger spawns fork directly */
-    CHILD_STACK_SIZE = 1024 * 1024, /* spawn.c keeps paths and the environment on the stack */
-    PASSED_DESCRIPTORS = 3,         /* stdout, stderr, exec status */
+    REQUEST_MAGIC = 0x434c4e31,        /* "CLN1" */
+    MAX_REQUEST = CULPRIT_MESSAGE_MAX, /* larger spawns fork directly */
+    CHILD_STACK_SIZE = 1024 * 1024,    /* spawn.c keeps paths and the environment on the stack */
+    PASSED_DESCRIPTORS = 3,            /* stdout, stderr, exec status */
 };
 
 struct culprit_launcher {
@@ -64,29 +64,29 @@ typedef struct reply {
 
 /* ---- encoding (culprit's side) ---- */
 
-typedef struct request_buffer {
-    char bytes[MAX_REQUEST];
-    size_t size;
-    bool overflow;
-} request_buffer;
-
-static void put_bytes(request_buffer *buffer, const void *bytes, size_t size)
+void culprit_message_start(culprit_message *message)
 {
-    if (buffer->overflow || size > sizeof buffer->bytes - buffer->size) {
-        buffer->overflow = true;
+    message->size = 0;
+    message->overflow = false;
+}
+
+void culprit_message_put(culprit_message *message, const void *bytes, size_t size)
+{
+    if (message->overflow || size > sizeof message->bytes - message->size) {
+        message->overflow = true;
         return;
     }
-    memcpy(buffer->bytes + buffer->size, bytes, size);
-    buffer->size += size;
+    memcpy(message->bytes + message->size, bytes, size);
+    message->size += size;
 }
 
-static void put_string(request_buffer *buffer, const char *text)
+void culprit_message_put_string(culprit_message *message, const char *text)
 {
     if (text)
-        put_bytes(buffer, text, strlen(text) + 1);
+        culprit_message_put(message, text, strlen(text) + 1);
 }
 
-static bool encode_request(const culprit_spawn *spawn, request_buffer *buffer)
+static bool encode_request(const culprit_spawn *spawn, culprit_message *buffer)
 {
     request_header header = {
         .magic = REQUEST_MAGIC,
@@ -99,19 +99,18 @@ static bool encode_request(const culprit_spawn *spawn, request_buffer *buffer)
     };
     while (spawn->argv && spawn->argv[header.argv_count])
         header.argv_count++;
-    buffer->size = 0;
-    buffer->overflow = false;
-    put_bytes(buffer, &header, sizeof header);
+    culprit_message_start(buffer);
+    culprit_message_put(buffer, &header, sizeof header);
     if (spawn->argv)
         for (uint32_t i = 0; i < header.argv_count; i++)
-            put_string(buffer, spawn->argv[i]);
+            culprit_message_put_string(buffer, spawn->argv[i]);
     else
-        put_string(buffer, spawn->shell_command);
-    put_string(buffer, spawn->stdin_path);
-    put_string(buffer, spawn->cwd);
-    put_string(buffer, spawn->collect_directory);
+        culprit_message_put_string(buffer, spawn->shell_command);
+    culprit_message_put_string(buffer, spawn->stdin_path);
+    culprit_message_put_string(buffer, spawn->cwd);
+    culprit_message_put_string(buffer, spawn->collect_directory);
     for (size_t i = 0; i < spawn->env_count; i++)
-        put_string(buffer, spawn->env[i]);
+        culprit_message_put_string(buffer, spawn->env[i]);
     return !buffer->overflow && (spawn->argv ? header.argv_count > 0 : spawn->shell_command != NULL);
 }
 
@@ -338,8 +337,8 @@ bool culprit_send_with_descriptors(int socket, const void *bytes, size_t size, c
 static culprit_launch_result send_request(culprit_launcher *launcher, const culprit_spawn *spawn,
                                           int stdout_pipe, int stderr_pipe, int status_pipe)
 {
-    static_assert(sizeof(request_buffer) < 128 * 1024, "the request buffer lives on the stack");
-    request_buffer buffer;
+    static_assert(sizeof(culprit_message) < 128 * 1024, "the request buffer lives on the stack");
+    culprit_message buffer;
     if (!encode_request(spawn, &buffer))
         return CULPRIT_LAUNCH_UNSUITABLE;
     const int descriptors[PASSED_DESCRIPTORS] = {stdout_pipe, stderr_pipe, status_pipe};

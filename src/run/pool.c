@@ -220,15 +220,21 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-/* After fork: waits for exec (the status pipe closes) or its failure. */
-static void await_exec(slot *s, int status_pipe)
+int culprit_exec_status(int status_pipe)
 {
     int error = 0;
     ssize_t got;
     while ((got = read(status_pipe, &error, sizeof error)) < 0 && errno == EINTR)
         ;
     close(status_pipe);
-    if (got == (ssize_t)sizeof error && error) {
+    return got == (ssize_t)sizeof error ? error : 0;
+}
+
+/* After fork: waits for exec (the status pipe closes) or its failure. */
+static void await_exec(slot *s, int status_pipe)
+{
+    int error = culprit_exec_status(status_pipe);
+    if (error) {
         s->exec_error = error;
         s->done = true;
         s->exited = true;

@@ -41,6 +41,26 @@ typedef enum culprit_launch_result {
     CULPRIT_LAUNCH_BROKEN,     /* the launcher is gone: fork directly from now on */
 } culprit_launch_result;
 
+/* A request message under construction, for the launcher and fork
+ * servers: bytes appended until one does not fit, which latches overflow
+ * (the caller then starts the test another way). */
+enum { CULPRIT_MESSAGE_MAX = 96 * 1024 }; /* fits the default socket buffer */
+typedef struct culprit_message {
+    char bytes[CULPRIT_MESSAGE_MAX];
+    size_t size;
+    bool overflow;
+} culprit_message;
+
+void culprit_message_start(culprit_message *message);
+void culprit_message_put(culprit_message *message, const void *bytes, size_t size);
+/* text with its NUL; nothing when text is NULL. */
+void culprit_message_put_string(culprit_message *message, const char *text);
+
+/* Reads a started child's exec-status pipe (spawn.c's convention: closed
+ * by a successful exec, or an errno value written before exit 127) and
+ * closes it; returns that errno, 0 when the exec happened. */
+int culprit_exec_status(int status_pipe);
+
 /* Sends one SOCK_SEQPACKET message with count descriptors (at most 8)
  * attached (SCM_RIGHTS); false unless all of it went. */
 bool culprit_send_with_descriptors(int socket, const void *bytes, size_t size, const int *descriptors,
