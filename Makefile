@@ -105,6 +105,10 @@ $(BUILD)/asan/unit/%: tests/unit/%.c tests/unit/check.h $(ASAN_LIB_OBJ) $(BUILD)
 	$(CC) $(ALL_CFLAGS) -O1 $(SANITIZE) -Itests/unit -o $@ $< $(ASAN_LIB_OBJ) $(BUILD)/libculprit-rt.a \
 	    $(PKG_LIBS) -pthread
 
+# These tests compile culprit-cc's sources (not in libculprit) into themselves.
+$(BUILD)/unit/test_cc_map $(BUILD)/asan/unit/test_cc_map: src/cc/map_text.c src/cc/map_text.h
+$(BUILD)/unit/test_cc_flow $(BUILD)/asan/unit/test_cc_flow: src/cc/flow_graph.c src/cc/flow_graph.h
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libculprit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libculprit.a $(PKG_LIBS)

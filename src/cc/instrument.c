@@ -29,7 +29,9 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "cc/cc.h"
+#include "cc/flow_graph.h"
 #include "cc/main_entry.h"
+#include "rt/culprit_rt.h"
 
 /* Constructor priority: low, so the runtime's atexit handler is registered
  * before the program's and therefore runs after them. */
@@ -54,6 +56,9 @@ typedef struct unit {
     LLVMValueRef caller_depth, function_depth, stack_slot, slot_block;
     bool leaf_function; /* calls nothing: records itself in `leaf`, not on the stack */
     uint32_t block_count, counter_count;
+    /* Lines mode: blocks without a flag of their own, as (block, source) counter pairs (§3). */
+    cc_flow_implied_list implied;
+    bool volatile_flag;
     uint32_t next_block, next_edge, next_return, next_condition;
     /* The last debug-info file seen, so each instruction does not search the file table. */
     const char *cached_directory, *cached_filename;
@@ -413,12 +418,15 @@ static LLVMValueRef counter_address(unit *u, LLVMValueRef index)
 }
 
 /* counters[index] += 1 (full: non-atomic, as gcov's default, or a relaxed
- * atomic add with --counters=atomic) or counters[index] = 1 (lines). */
+ * atomic add with --counters=atomic) or counters[index] = 1 (lines).
+ * Flags are volatile stores: otherwise the optimiser merges a loop's flags
+ * and sinks them past the loop, or past a division in an unrolled one, and
+ * a run that crashes inside never records the block it crashed in. */
 static void emit_increment(unit *u, LLVMValueRef index)
 {
     LLVMValueRef address = counter_address(u, index);
     if (u->coverage == CC_COVERAGE_LINES) {
-        LLVMBuildStore(u->builder, LLVMConstInt(u->i8, 1, 0), address);
+        LLVMSetVolatile(LLVMBuildStore(u->builder, LLVMConstInt(u->i8, 1, 0), address), u->volatile_flag);
         return;
     }
     if (u->atomic) {
@@ -529,6 +537,48 @@ static bool division_may_trap(LLVMValueRef division)
     return LLVMConstIntGetZExtValue(divisor) == 0 || (is_signed && LLVMConstIntGetSExtValue(divisor) == -1);
 }
 
+/* The object a pointer is computed from, through casts and element addresses. */
+static LLVMValueRef underlying_object(LLVMValueRef pointer)
+{
+    for (;;) {
+        if (LLVMIsAGetElementPtrInst(pointer) || LLVMIsABitCastInst(pointer))
+            pointer = LLVMGetOperand(pointer, 0);
+        else if (LLVMIsAConstantExpr(pointer) && (LLVMGetConstOpcode(pointer) == LLVMGetElementPtr ||
+                                                  LLVMGetConstOpcode(pointer) == LLVMBitCast))
+            pointer = LLVMGetOperand(pointer, 0);
+        else
+            return pointer;
+    }
+}
+
+/* Lines mode: must this block's flag store be volatile?  A plain store can
+ * be moved past what the optimiser knows it does not alias: a division, or
+ * an element of a local or global array, both of which can trap.  (It stays
+ * before calls and accesses through other pointers, which may read the
+ * flags as far as the optimiser knows.)  Moved past a trap, the flag of the
+ * block a run crashed in is never set. */
+static bool block_needs_ordered_flag(LLVMBasicBlockRef block)
+{
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
+        LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
+        LLVMValueRef pointer = NULL;
+        if (opcode == LLVMSDiv || opcode == LLVMUDiv || opcode == LLVMSRem || opcode == LLVMURem) {
+            if (division_may_trap(in))
+                return true;
+        } else if (opcode == LLVMLoad) {
+            pointer = LLVMGetOperand(in, 0);
+        } else if (opcode == LLVMStore) {
+            pointer = LLVMGetOperand(in, 1);
+        }
+        if (pointer && access_may_fault(pointer, opcode == LLVMStore)) {
+            LLVMValueRef object = underlying_object(pointer);
+            if (LLVMIsAAllocaInst(object) || LLVMIsAGlobalVariable(object))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Can the process end, or output be written, while this block runs?  Only
  * such blocks (and function entries) record themselves on the shadow stack
  * (docs/collector.md §1): calls (output, exit, abort, and any callee's own
@@ -575,9 +625,38 @@ static bool block_is_observable(LLVMBasicBlockRef block)
     return false;
 }
 
+/* Makes each division of the block that can trap take its divisor through
+ * an empty `asm volatile` placed after the block's flag or frame store.  A
+ * division touches no memory, so without it the code generator is free to
+ * compute it before those stores (it did: an unrolled loop's divisions all
+ * ran before any of its flags, and a division by zero left the block that
+ * did it unrecorded).  The asm is ordered after the stores as one side
+ * effect after another, and the division after the asm by its operand. */
+static void pin_trapping_divisions(unit *u, LLVMBasicBlockRef block)
+{
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
+        LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
+        if (opcode != LLVMSDiv && opcode != LLVMUDiv && opcode != LLVMSRem && opcode != LLVMURem)
+            continue;
+        LLVMValueRef divisor = LLVMGetOperand(in, 1);
+        LLVMTypeRef type = LLVMTypeOf(divisor);
+        if (!division_may_trap(in) || LLVMGetTypeKind(type) != LLVMIntegerTypeKind ||
+            LLVMGetIntTypeWidth(type) > 64)
+            continue;
+        LLVMTypeRef asm_type = LLVMFunctionType(type, &type, 1, 0);
+        char text[] = "", constraints[] = "=r,0";
+        LLVMValueRef pin = LLVMGetInlineAsm(asm_type, text, 0, constraints, sizeof constraints - 1, 1, 0,
+                                            LLVMInlineAsmDialectATT, 0);
+        LLVMPositionBuilderBefore(u->builder, in);
+        LLVMSetOperand(in, 1, LLVMBuildCall2(u->builder, asm_type, pin, &divisor, 1, ""));
+    }
+}
+
 static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t counter, bool function_entry,
                                    bool observable)
 {
+    pin_trapping_divisions(u, block);
+    u->volatile_flag = u->coverage == CC_COVERAGE_LINES && block_needs_ordered_flag(block);
     LLVMPositionBuilderBefore(u->builder, first_insertion_point(block));
     emit_increment(u, const_i64(u, counter));
     if (u->coverage == CC_COVERAGE_LINES)
@@ -1070,6 +1149,47 @@ static bool calls_nothing(LLVMValueRef function)
     return true;
 }
 
+/* Lines mode: marks the blocks that need no flag of their own (flow_graph.h)
+ * and appends their pairs, as block counters, to u->implied.  A block can
+ * stop when it is observable (block_is_observable: a call, an access that
+ * can fault, a trapping division) or ends otherwise than by a branch or a
+ * switch.  Runs before any block of the function is instrumented. */
+static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bool *implied,
+                                          culprit_error *err)
+{
+    unsigned n = walk->block_total;
+    size_t edge_total = 0;
+    for (unsigned i = 0; i < n; i++)
+        edge_total += LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(walk->blocks[i]));
+    uint32_t *first = malloc(((size_t)n + 1) * sizeof *first);
+    uint32_t *successors = malloc((edge_total + 1) * sizeof *successors);
+    bool *can_stop = malloc(((size_t)n + 1) * sizeof *can_stop);
+    culprit_status status = first && successors && can_stop ? CULPRIT_OK : culprit_fail_memory(err);
+    uint32_t fill = 0;
+    for (unsigned i = 0; status == CULPRIT_OK && i < n; i++) {
+        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(walk->blocks[i]);
+        LLVMOpcode opcode = LLVMGetInstructionOpcode(terminator);
+        first[i] = fill;
+        for (unsigned k = 0; k < LLVMGetNumSuccessors(terminator); k++)
+            successors[fill++] = find_slot(walk, LLVMGetSuccessor(terminator, k))->index;
+        can_stop[i] = (opcode != LLVMBr && opcode != LLVMSwitch) || block_is_observable(walk->blocks[i]);
+    }
+    size_t before = u->implied.count;
+    if (status == CULPRIT_OK) {
+        first[n] = fill;
+        cc_flow_graph graph = {.node_count = n, .first = first, .successors = successors};
+        status = cc_flow_implied_hits(&graph, can_stop, implied, &u->implied, err);
+    }
+    for (size_t k = before; status == CULPRIT_OK && k < u->implied.count; k++) {
+        u->implied.pairs[k].node += u->next_block;
+        u->implied.pairs[k].source += u->next_block;
+    }
+    free(first);
+    free(successors);
+    free(can_stop);
+    return status;
+}
+
 static culprit_status instrument_function(unit *u, LLVMValueRef function, culprit_error *err)
 {
     u->leaf_function = calls_nothing(function);
@@ -1080,6 +1200,11 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
     status = map_function(u, &walk, err);
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_FULL)
         status = group_conditions(u, &walk, err);
+    bool *implied = calloc(walk.block_total + 1, sizeof *implied);
+    if (status == CULPRIT_OK && !implied)
+        status = culprit_fail_memory(err);
+    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
+        status = find_implied_blocks(u, &walk, implied, err);
     for (unsigned i = 0; i < walk.block_total && status == CULPRIT_OK; i++) {
         LLVMBasicBlockRef block = walk.blocks[i];
         uint32_t counter = u->next_block + i;
@@ -1090,12 +1215,14 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
         if (status == CULPRIT_OK)
             status = map_and_count_returns(u, block, counter, err);
         if (status == CULPRIT_OK) {
-            instrument_block_entry(u, block, counter, i == 0, observable);
+            if (!implied[i])
+                instrument_block_entry(u, block, counter, i == 0, observable);
             instrument_returns_twice(u, block);
             instrument_returns_from_function(u, block);
         }
     }
     u->next_block += walk.block_total;
+    free(implied);
     function_walk_free(&walk);
     return status;
 }
@@ -1187,23 +1314,52 @@ static culprit_status append_to_array(unit *u, const char *name, LLVMTypeRef ele
     return CULPRIT_OK;
 }
 
+/* The implied-hit pairs as a constant uint32_t[2 * count] (null when none). */
+static LLVMValueRef create_implied_table(unit *u)
+{
+    size_t count = u->implied.count;
+    if (count == 0)
+        return LLVMConstNull(u->byte_pointer);
+    LLVMValueRef *values = malloc(2 * count * sizeof *values);
+    if (!values)
+        return NULL;
+    for (size_t k = 0; k < count; k++) {
+        values[2 * k] = LLVMConstInt(u->i32, u->implied.pairs[k].node, 0);
+        values[2 * k + 1] = LLVMConstInt(u->i32, u->implied.pairs[k].source, 0);
+    }
+    LLVMValueRef array = LLVMConstArray(u->i32, values, (unsigned)(2 * count));
+    free(values);
+    LLVMValueRef table = LLVMAddGlobal(u->module, LLVMTypeOf(array), "__culprit_implied");
+    LLVMSetInitializer(table, array);
+    LLVMSetGlobalConstant(table, 1);
+    LLVMSetLinkage(table, LLVMInternalLinkage);
+    LLVMSetAlignment(table, 4);
+    return as_byte_pointer(u, table);
+}
+
 /* The descriptor of §3: { i32 version, i32 mode, i32 counter_count, i32 block_count,
- * i8* counters, i8* map, i64 map_size, i8* hash } - natural alignment matches the C struct. */
+ * i8* counters, i8* map, i64 map_size, i8* hash, i8* implied, i32 implied_count }
+ * - natural alignment matches the C struct. */
 static LLVMValueRef create_descriptor(unit *u, LLVMValueRef map, size_t map_size, LLVMValueRef hash)
 {
-    LLVMTypeRef fields[8] = {u->i32,          u->i32,          u->i32, u->i32,
-                             u->byte_pointer, u->byte_pointer, u->i64, u->byte_pointer};
-    LLVMTypeRef type = LLVMStructTypeInContext(u->context, fields, 8, 0);
-    LLVMValueRef values[8] = {LLVMConstInt(u->i32, 1, 0),
-                              LLVMConstInt(u->i32, (unsigned)u->coverage, 0),
-                              LLVMConstInt(u->i32, u->counter_count, 0),
-                              LLVMConstInt(u->i32, u->block_count, 0),
-                              as_byte_pointer(u, u->counters),
-                              as_byte_pointer(u, map),
-                              const_i64(u, map_size),
-                              as_byte_pointer(u, hash)};
+    LLVMValueRef implied = create_implied_table(u);
+    if (!implied)
+        return NULL;
+    LLVMTypeRef fields[10] = {u->i32,          u->i32, u->i32,          u->i32,          u->byte_pointer,
+                              u->byte_pointer, u->i64, u->byte_pointer, u->byte_pointer, u->i32};
+    LLVMTypeRef type = LLVMStructTypeInContext(u->context, fields, 10, 0);
+    LLVMValueRef values[10] = {LLVMConstInt(u->i32, CULPRIT_RT_UNIT_VERSION, 0),
+                               LLVMConstInt(u->i32, (unsigned)u->coverage, 0),
+                               LLVMConstInt(u->i32, u->counter_count, 0),
+                               LLVMConstInt(u->i32, u->block_count, 0),
+                               as_byte_pointer(u, u->counters),
+                               as_byte_pointer(u, map),
+                               const_i64(u, map_size),
+                               as_byte_pointer(u, hash),
+                               implied,
+                               LLVMConstInt(u->i32, (unsigned)u->implied.count, 0)};
     LLVMValueRef descriptor = LLVMAddGlobal(u->module, type, "__culprit_unit");
-    LLVMSetInitializer(descriptor, LLVMConstStructInContext(u->context, values, 8, 0));
+    LLVMSetInitializer(descriptor, LLVMConstStructInContext(u->context, values, 10, 0));
     LLVMSetLinkage(descriptor, LLVMInternalLinkage);
     LLVMSetAlignment(descriptor, 8);
     return descriptor;
@@ -1248,6 +1404,8 @@ static culprit_status embed_map(unit *u, culprit_error *err)
     LLVMValueRef hash = constant_bytes(u, "__culprit_hash", result.hash, 64, true);
     LLVMValueRef descriptor = create_descriptor(u, map, result.size, hash);
     free(result.text);
+    if (!descriptor)
+        return culprit_fail_memory(err);
     status = create_constructor(u, descriptor, err);
     if (status == CULPRIT_OK)
         status = append_to_array(u, "llvm.used", u->byte_pointer, as_byte_pointer(u, map), err);
@@ -1385,6 +1543,7 @@ static void unit_init(unit *u, const char *source, cc_coverage coverage, bool at
 static void unit_free(unit *u)
 {
     cc_map_free(&u->map);
+    free(u->implied.pairs);
     LLVMDisposeBuilder(u->builder);
     if (u->module)
         LLVMDisposeModule(u->module);

@@ -192,6 +192,23 @@ static void add_counts(const culprit_dump *dump, unit_sums *sums)
     }
 }
 
+/* The blocks on a crashed process's stack ran, whatever their counters say:
+ * full mode's counters are plain load/add/store, which the optimiser may
+ * keep in a register through a loop, so a crash inside the loop loses the
+ * loop's counts, the crashing block's included (its frame, a volatile
+ * store, is exact).  Frames naming no block are left to take_crash. */
+static void count_stack_blocks(const culprit_dump *dump, unit_sums *sums)
+{
+    if (!dump->crashed)
+        return;
+    for (uint32_t i = 0; i < dump->stack_depth; i++) {
+        const culprit_site *site = &dump->stack[i];
+        uint32_t unit = find_collected(sums, dump->units[site->unit].hash);
+        if (site->block < sums->maps[unit]->block_count && sums->sums[unit][site->block] == 0)
+            sums->sums[unit][site->block] = 1;
+    }
+}
+
 static culprit_status make_sparse(const unit_sums *sums, culprit_collected *collected, culprit_error *err)
 {
     collected->units = calloc(sums->count ? sums->count : 1, sizeof *collected->units);
@@ -345,6 +362,8 @@ static culprit_status collect_listed(const name_list *map_paths, const name_list
         status = choose_units(dumps, dump_paths->count, maps, &sums, err);
     for (size_t d = 0; d < dump_paths->count && status == CULPRIT_OK; d++)
         add_counts(&dumps[d].dump, &sums);
+    for (size_t d = 0; d < dump_paths->count && status == CULPRIT_OK; d++)
+        count_stack_blocks(&dumps[d].dump, &sums);
     if (status == CULPRIT_OK)
         status = make_sparse(&sums, collected, err);
     if (status == CULPRIT_OK)

@@ -21,8 +21,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* Descriptor version this runtime understands (docs/collector.md §3). */
-#define CULPRIT_RT_UNIT_VERSION 1u
+/* Descriptor version culprit-cc writes (docs/collector.md §3).  The runtime
+ * also registers version 1 descriptors, which end before `implied`. */
+#define CULPRIT_RT_UNIT_VERSION 2u
+#define CULPRIT_RT_UNIT_VERSION_1 1u
 
 /* descriptor->mode: full counts with uint64_t counters, shadow stack and output
  * map; lines has uint8_t hit flags for blocks only. */
@@ -43,6 +45,11 @@ struct culprit_rt_unit {
     const char *map;        /* the unit's program map text (§2) */
     uint64_t map_size;      /* bytes of map */
     const char *hash;       /* 64 hex digits, NUL-terminated */
+    /* Lines mode: blocks that have no flag of their own.  implied_count
+     * pairs { block, source }: the block was hit if its source block was;
+     * applied in order, at each dump, a pair's source is already final. */
+    const uint32_t *implied;
+    uint32_t implied_count;
 };
 
 /* Called by each unit's constructor (and by dlopen'd units, possibly from

@@ -25,9 +25,23 @@ static int is_hex_digit(char c)
 
 /* Only descriptors this runtime can dump are registered: a malformed one
  * would otherwise corrupt every dump of the program. */
+static int implied_pairs_are_valid(const struct culprit_rt_unit *unit)
+{
+    if (unit->version == CULPRIT_RT_UNIT_VERSION_1 || unit->implied_count == 0)
+        return 1;
+    if (!unit->implied || unit->mode != CULPRIT_RT_MODE_LINES)
+        return 0;
+    for (uint32_t k = 0; k < 2 * (uint64_t)unit->implied_count; k++)
+        if (unit->implied[k] >= unit->block_count)
+            return 0;
+    return 1;
+}
+
 static int unit_is_valid(const struct culprit_rt_unit *unit)
 {
-    if (!unit || unit->version != CULPRIT_RT_UNIT_VERSION)
+    if (!unit || (unit->version != CULPRIT_RT_UNIT_VERSION && unit->version != CULPRIT_RT_UNIT_VERSION_1))
+        return 0;
+    if (!implied_pairs_are_valid(unit))
         return 0;
     if (unit->mode != CULPRIT_RT_MODE_FULL && unit->mode != CULPRIT_RT_MODE_LINES)
         return 0;

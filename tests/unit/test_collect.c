@@ -472,6 +472,48 @@ static void test_collect_directory(void)
     remove_tree(directory);
 }
 
+/* A crash inside a loop whose counters the optimiser kept in registers:
+ * the dump has no count for the crashing block 2 nor for block 1, the
+ * caller's block on the stack.  Both ran; block 0 keeps its own count. */
+static void test_crash_stack_counts(void)
+{
+    char directory[64], hash_a[65], name[256];
+    make_scratch(directory, "culprit-collect-stack");
+    char *map_a = make_map(body_a, 7, 3, hash_a);
+    snprintf(name, sizeof name, "%s.map", hash_a);
+    write_file(directory, name, map_a, strlen(map_a));
+    static const uint32_t stack[] = {0, 2, 0, 1};
+    static const counter_entry entries[] = {{0, 4}};
+    bytes dump = {0};
+    put_header(&dump, 1, 300, 1, 8, 1, 2, stack);
+    put_unit(&dump, hash_a, 7, 1, entries);
+    put_u32(&dump, 0);
+    write_file(directory, "300.0.dump", dump.data, dump.size);
+
+    culprit_unit_set maps;
+    culprit_collected collected;
+    culprit_error err;
+    culprit_unit_set_init(&maps);
+    CHECK_INT(culprit_collect_directory(directory, 300, &maps, &collected, &err), CULPRIT_OK);
+    CHECK_INT(collected.unit_count, 1);
+    if (collected.unit_count == 1) {
+        const culprit_unit_counts *counts = &collected.units[0];
+        CHECK_INT(counts->length, 3);
+        if (counts->length == 3) {
+            CHECK_INT(counts->counters[0], 0);
+            CHECK_INT(counts->counts[0], 4);
+            CHECK_INT(counts->counters[1], 1);
+            CHECK_INT(counts->counts[1], 1);
+            CHECK_INT(counts->counters[2], 2);
+            CHECK_INT(counts->counts[2], 1);
+        }
+    }
+    culprit_collected_free(&collected);
+    culprit_unit_set_free(&maps);
+    free(map_a);
+    remove_tree(directory);
+}
+
 /* ---- assembly ---- */
 
 static void parse_into(culprit_unit_set *set, const char *body, unsigned counters, unsigned blocks,
@@ -828,6 +870,7 @@ int main(void)
     test_map_malformed();
     test_dump();
     test_collect_directory();
+    test_crash_stack_counts();
     test_assembly();
     test_evolution();
     test_migration();

@@ -74,13 +74,52 @@ static const char map_b[] = "culprit-map\t1\n"
 
 static uint64_t counters_a[A_COUNTERS];
 static uint8_t counters_b[B_COUNTERS];
-static struct culprit_rt_unit unit_a = {1,     CULPRIT_RT_MODE_FULL, A_COUNTERS, A_BLOCKS, counters_a,
-                                        map_a, sizeof map_a - 1,     HASH_A};
-static struct culprit_rt_unit unit_b = {1,     CULPRIT_RT_MODE_LINES, B_COUNTERS, B_BLOCKS, counters_b,
-                                        map_b, sizeof map_b - 1,      HASH_B};
+/* unit_a is a version 1 descriptor, which ends before `implied`. */
+static struct culprit_rt_unit unit_a = {.version = 1,
+                                        .mode = CULPRIT_RT_MODE_FULL,
+                                        .counter_count = A_COUNTERS,
+                                        .block_count = A_BLOCKS,
+                                        .counters = counters_a,
+                                        .map = map_a,
+                                        .map_size = sizeof map_a - 1,
+                                        .hash = HASH_A};
+/* Block 2 has no flag: it was hit if block 3 was; block 0 if block 2 was
+ * (a chain, so the order of the pairs matters).  A run that sets the flags
+ * of blocks 1 and 3 dumps all four. */
+static const uint32_t implied_b[] = {2, 3, 0, 2};
+static struct culprit_rt_unit unit_b = {.version = CULPRIT_RT_UNIT_VERSION,
+                                        .mode = CULPRIT_RT_MODE_LINES,
+                                        .counter_count = B_COUNTERS,
+                                        .block_count = B_BLOCKS,
+                                        .counters = counters_b,
+                                        .map = map_b,
+                                        .map_size = sizeof map_b - 1,
+                                        .hash = HASH_B,
+                                        .implied = implied_b,
+                                        .implied_count = 2};
 /* Not a valid hash: the runtime must ignore this unit. */
 static uint64_t counters_bad[2];
-static struct culprit_rt_unit unit_bad = {1, CULPRIT_RT_MODE_FULL, 2, 2, counters_bad, "", 0, "xyz"};
+static struct culprit_rt_unit unit_bad = {.version = 1,
+                                          .mode = CULPRIT_RT_MODE_FULL,
+                                          .counter_count = 2,
+                                          .block_count = 2,
+                                          .counters = counters_bad,
+                                          .map = "",
+                                          .map_size = 0,
+                                          .hash = "xyz"};
+/* An implied pair naming a block past block_count: ignored too, or its dump would write out of bounds. */
+static uint8_t counters_bad_pairs[2];
+static const uint32_t implied_bad[] = {1, 0, 0, 2};
+static struct culprit_rt_unit unit_bad_pairs = {.version = CULPRIT_RT_UNIT_VERSION,
+                                                .mode = CULPRIT_RT_MODE_LINES,
+                                                .counter_count = 2,
+                                                .block_count = 2,
+                                                .counters = counters_bad_pairs,
+                                                .map = map_b,
+                                                .map_size = sizeof map_b - 1,
+                                                .hash = HASH_A,
+                                                .implied = implied_bad,
+                                                .implied_count = 2};
 
 /* A shadow-stack frame naming counters[block]. */
 static struct culprit_rt_frame frame_in(uint64_t *counters, uint32_t block)
@@ -98,7 +137,7 @@ static void enter_block(uint32_t depth, uint32_t block)
 
 /* ---- scenarios, run in the child ---- */
 
-/* Counts A = {3,0,1,0,0,0,5,0}, B hits 1 and 3, stack (A2, A0); exits 7. */
+/* Counts A = {3,0,1,0,0,0,5,0}, B hits 1 and 3 (and implies 2 and 0), stack (A2, A0); exits 7. */
 static int scenario_exit(void)
 {
     enter_block(1, 0);
@@ -312,6 +351,7 @@ static int run_scenario(const char *name, const char *argument)
 {
     __culprit_rt_register(&unit_a);
     __culprit_rt_register(&unit_bad);
+    __culprit_rt_register(&unit_bad_pairs);
     __culprit_rt_register(&unit_b);
     __culprit_rt_register(&unit_a); /* twice: registered once */
     struct {
@@ -706,7 +746,7 @@ static void test_exit(void)
     struct dump dump;
     if (single_dump(&box, &dump)) {
         const uint64_t a[A_COUNTERS] = {3, 0, 1, 0, 0, 0, 5, 0};
-        const uint8_t b[B_COUNTERS] = {0, 1, 0, 1};
+        const uint8_t b[B_COUNTERS] = {1, 1, 1, 1}; /* 0 and 2 implied */
         CHECK_INT(dump.end, 0);
         CHECK_INT(dump.status, 7);
         CHECK_INT(dump.crashed, 0);
@@ -904,7 +944,7 @@ static void test_exec_self(void)
     if (count == 2) {
         const uint64_t before[A_COUNTERS] = {0, 0, 0, 0, 6, 0, 0, 0},
                        after[A_COUNTERS] = {3, 0, 1, 0, 0, 0, 5, 0};
-        const uint8_t no_b[B_COUNTERS] = {0}, b[B_COUNTERS] = {0, 1, 0, 1};
+        const uint8_t no_b[B_COUNTERS] = {0}, b[B_COUNTERS] = {1, 1, 1, 1};
         CHECK_INT(dumps[0].pid, dumps[1].pid);
         CHECK(dumps[0].sequence < dumps[1].sequence);
         CHECK_INT(dumps[0].end, 2);

@@ -1,0 +1,231 @@
+/*
+ * flow_graph.c - dominators (Cooper, Harvey and Kennedy's iterative
+ * algorithm, "A Simple, Fast Dominance Algorithm", 2001) and the implied
+ * block hits of lines mode (flow_graph.h).
+ *
+ * Functions at clang's -O0 shape have up to some thousands of blocks; the
+ * iterative algorithm over reverse postorder converges in a few passes on
+ * such graphs, with no data structure beyond arrays of node numbers.
+ */
+#include "cc/flow_graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Predecessor lists, the transpose of the successor lists. */
+typedef struct predecessors {
+    uint32_t *first; /* node_count + 1 */
+    uint32_t *nodes;
+} predecessors;
+
+static void predecessors_free(predecessors *p)
+{
+    free(p->first);
+    free(p->nodes);
+}
+
+static culprit_status predecessors_build(const cc_flow_graph *graph, predecessors *p, culprit_error *err)
+{
+    uint32_t n = graph->node_count, edges = graph->first[n];
+    p->first = calloc((size_t)n + 1, sizeof *p->first);
+    p->nodes = malloc(((size_t)edges + 1) * sizeof *p->nodes);
+    if (!p->first || !p->nodes) {
+        predecessors_free(p);
+        return culprit_fail_memory(err);
+    }
+    for (uint32_t e = 0; e < edges; e++)
+        p->first[graph->successors[e] + 1]++;
+    for (uint32_t i = 0; i < n; i++)
+        p->first[i + 1] += p->first[i];
+    uint32_t *fill = calloc((size_t)n + 1, sizeof *fill);
+    if (!fill) {
+        predecessors_free(p);
+        return culprit_fail_memory(err);
+    }
+    for (uint32_t from = 0; from < n; from++)
+        for (uint32_t e = graph->first[from]; e < graph->first[from + 1]; e++) {
+            uint32_t to = graph->successors[e];
+            p->nodes[p->first[to] + fill[to]++] = from;
+        }
+    free(fill);
+    return CULPRIT_OK;
+}
+
+/* Reverse postorder of the nodes reachable from node 0, by an explicit-stack
+ * depth-first search (a recursive one could overflow on long chains).
+ * position[n] receives n's index in postorder, CC_FLOW_NONE if unreachable. */
+static culprit_status reverse_postorder(const cc_flow_graph *graph, uint32_t *order, uint32_t *order_count,
+                                        uint32_t *position, culprit_error *err)
+{
+    uint32_t n = graph->node_count;
+    uint32_t *stack = malloc((size_t)n * sizeof *stack), *next_edge = malloc((size_t)n * sizeof *next_edge);
+    if (!stack || !next_edge) {
+        free(stack);
+        free(next_edge);
+        return culprit_fail_memory(err);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        position[i] = CC_FLOW_NONE;
+    uint32_t depth = 0, done = 0;
+    /* position doubles as the visited mark: CC_FLOW_NONE - 1 while on the stack. */
+    stack[depth++] = 0;
+    next_edge[0] = graph->first[0];
+    position[0] = CC_FLOW_NONE - 1;
+    while (depth > 0) {
+        uint32_t node = stack[depth - 1];
+        if (next_edge[node] < graph->first[node + 1]) {
+            uint32_t to = graph->successors[next_edge[node]++];
+            if (position[to] == CC_FLOW_NONE) {
+                position[to] = CC_FLOW_NONE - 1;
+                next_edge[to] = graph->first[to];
+                stack[depth++] = to;
+            }
+            continue;
+        }
+        depth--;
+        position[node] = done;
+        order[n - 1 - done] = node; /* provisional: shifted below */
+        done++;
+    }
+    /* The reverse postorder sits at the end of order; move it to the front. */
+    memmove(order, order + (n - done), (size_t)done * sizeof *order);
+    *order_count = done;
+    free(stack);
+    free(next_edge);
+    return CULPRIT_OK;
+}
+
+/* The nearest common dominator of a and b, walking up by postorder index. */
+static uint32_t intersect(const uint32_t *idom, const uint32_t *position, uint32_t a, uint32_t b)
+{
+    while (a != b) {
+        while (position[a] < position[b])
+            a = idom[a];
+        while (position[b] < position[a])
+            b = idom[b];
+    }
+    return a;
+}
+
+static void iterate_dominators(const predecessors *preds, const uint32_t *order, uint32_t order_count,
+                               const uint32_t *position, uint32_t *idom)
+{
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (uint32_t i = 1; i < order_count; i++) {
+            uint32_t node = order[i], chosen = CC_FLOW_NONE;
+            for (uint32_t k = preds->first[node]; k < preds->first[node + 1]; k++) {
+                uint32_t pred = preds->nodes[k];
+                if (idom[pred] == CC_FLOW_NONE)
+                    continue; /* unreachable, or not yet processed this pass */
+                chosen = chosen == CC_FLOW_NONE ? pred : intersect(idom, position, pred, chosen);
+            }
+            if (chosen != idom[node]) {
+                idom[node] = chosen;
+                changed = true;
+            }
+        }
+    }
+}
+
+culprit_status cc_flow_dominators(const cc_flow_graph *graph, uint32_t *idom, uint32_t *order,
+                                  uint32_t *order_count, culprit_error *err)
+{
+    uint32_t n = graph->node_count;
+    *order_count = 0;
+    if (n == 0)
+        return CULPRIT_OK;
+    uint32_t *position = malloc((size_t)n * sizeof *position);
+    if (!position)
+        return culprit_fail_memory(err);
+    predecessors preds = {0};
+    culprit_status status = reverse_postorder(graph, order, order_count, position, err);
+    if (status == CULPRIT_OK)
+        status = predecessors_build(graph, &preds, err);
+    if (status == CULPRIT_OK) {
+        for (uint32_t i = 0; i < n; i++)
+            idom[i] = CC_FLOW_NONE;
+        idom[0] = 0;
+        iterate_dominators(&preds, order, *order_count, position, idom);
+    }
+    predecessors_free(&preds);
+    free(position);
+    return status;
+}
+
+static bool is_implied(const cc_flow_graph *graph, const bool *can_stop, const uint32_t *idom, uint32_t node)
+{
+    if (node == 0 || idom[node] == CC_FLOW_NONE || can_stop[node] ||
+        graph->first[node] == graph->first[node + 1])
+        return false;
+    for (uint32_t e = graph->first[node]; e < graph->first[node + 1]; e++) {
+        uint32_t to = graph->successors[e];
+        if (to == node || idom[to] != node)
+            return false;
+    }
+    return true;
+}
+
+static culprit_status append_pair(cc_flow_implied_list *list, uint32_t node, uint32_t source,
+                                  culprit_error *err)
+{
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? 2 * list->capacity : 64;
+        cc_flow_implied *grown = realloc(list->pairs, capacity * sizeof *grown);
+        if (!grown)
+            return culprit_fail_memory(err);
+        list->pairs = grown;
+        list->capacity = capacity;
+    }
+    list->pairs[list->count++] = (cc_flow_implied){.node = node, .source = source};
+    return CULPRIT_OK;
+}
+
+/* Appends node's pairs, each successor once (a switch may name a block for several cases). */
+static culprit_status append_node_pairs(const cc_flow_graph *graph, uint32_t node, uint32_t *last_added,
+                                        cc_flow_implied_list *list, culprit_error *err)
+{
+    for (uint32_t e = graph->first[node]; e < graph->first[node + 1]; e++) {
+        uint32_t to = graph->successors[e];
+        if (last_added[to] == node)
+            continue;
+        last_added[to] = node;
+        culprit_status status = append_pair(list, node, to, err);
+        if (status != CULPRIT_OK)
+            return status;
+    }
+    return CULPRIT_OK;
+}
+
+/* An implied node's successors are nodes it dominates, which follow it in
+ * reverse postorder; walking that order backwards therefore lists every
+ * implied source's pairs before the pairs that read it. */
+culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
+                                    cc_flow_implied_list *list, culprit_error *err)
+{
+    uint32_t n = graph->node_count;
+    for (uint32_t i = 0; i < n; i++)
+        implied[i] = false;
+    if (n == 0)
+        return CULPRIT_OK;
+    uint32_t *idom = malloc((size_t)n * sizeof *idom), *order = malloc((size_t)n * sizeof *order);
+    uint32_t *last_added = malloc((size_t)n * sizeof *last_added);
+    culprit_status status = idom && order && last_added ? CULPRIT_OK : culprit_fail_memory(err);
+    uint32_t order_count = 0;
+    if (status == CULPRIT_OK)
+        status = cc_flow_dominators(graph, idom, order, &order_count, err);
+    for (uint32_t i = 0; status == CULPRIT_OK && i < n; i++)
+        last_added[i] = CC_FLOW_NONE;
+    for (uint32_t i = order_count; status == CULPRIT_OK && i-- > 0;) {
+        uint32_t node = order[i];
+        if (!is_implied(graph, can_stop, idom, node))
+            continue;
+        implied[node] = true;
+        status = append_node_pairs(graph, node, last_added, list, err);
+    }
+    free(idom);
+    free(order);
+    free(last_added);
+    return status;
+}

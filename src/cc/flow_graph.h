@@ -1,0 +1,60 @@
+/*
+ * flow_graph.h - dominators and implied block hits over one function's
+ * control-flow graph, for culprit-cc's lines mode (docs/collector.md §1).
+ *
+ * Lines mode records one flag per block.  A block whose run cannot end
+ * early (no call, no access that can fault, no trapping division) and whose
+ * successors it alone leads to needs no flag: it was hit exactly when one of
+ * its successors was.  This module finds those blocks on an abstract graph
+ * (node numbers and successor lists), so it knows nothing of LLVM and is
+ * unit tested on its own (tests/unit/test_cc_flow.c); instrument.c decides
+ * which blocks can stop and builds the graph.
+ */
+#ifndef CULPRIT_CC_FLOW_GRAPH_H
+#define CULPRIT_CC_FLOW_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "culprit/error.h"
+
+#define CC_FLOW_NONE UINT32_MAX
+
+/* Node 0 is the entry; node n's successors are successors[first[n] .. first[n + 1] - 1]. */
+typedef struct cc_flow_graph {
+    uint32_t node_count;
+    const uint32_t *first; /* node_count + 1 entries */
+    const uint32_t *successors;
+} cc_flow_graph;
+
+/* Fills idom[node_count] with each node's immediate dominator (the entry's
+ * is itself, an unreachable node's CC_FLOW_NONE) and order[node_count] with
+ * the reachable nodes in reverse postorder, *order_count of them. */
+culprit_status cc_flow_dominators(const cc_flow_graph *graph, uint32_t *idom, uint32_t *order,
+                                  uint32_t *order_count, culprit_error *err);
+
+/* "node was hit if source was hit" (ORed over all of a node's pairs). */
+typedef struct cc_flow_implied {
+    uint32_t node;
+    uint32_t source;
+} cc_flow_implied;
+
+/* A growable list of pairs, owned by the caller (free(pairs)). */
+typedef struct cc_flow_implied_list {
+    cc_flow_implied *pairs;
+    size_t count, capacity;
+} cc_flow_implied_list;
+
+/* Marks implied[n] for each node that needs no flag of its own: reachable,
+ * not the entry, !can_stop[n], at least one successor, and every successor
+ * a node other than n that n immediately dominates (so a successor's hit
+ * implies n's, and n's run, which cannot stop, implies a successor's).
+ * Appends the nodes' (node, successor) pairs to list, each successor once,
+ * ordered so that the pairs of a node come after those of every implied
+ * node among its sources: evaluated in list order, every source is final
+ * before it is read. */
+culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
+                                    cc_flow_implied_list *list, culprit_error *err);
+
+#endif

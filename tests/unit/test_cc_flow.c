@@ -1,0 +1,287 @@
+/*
+ * test_cc_flow.c - dominators and implied block hits of culprit-cc's lines
+ * mode (src/cc/flow_graph.c): hand-checked graphs (a diamond, a loop, a
+ * self-loop, a switch, unreachable and irreducible shapes), then random
+ * graphs against a brute-force dominance and against simulated runs.
+ *
+ * The module is not in libculprit (it is culprit-cc's), so its source is
+ * compiled into this test directly.
+ */
+#include "cc/flow_graph.c"
+
+#include "check.h"
+
+enum { MAX_NODES = 40, MAX_EDGES = 160 };
+
+/* A graph built from an edge list "from to" pairs, successors in list order. */
+typedef struct test_graph {
+    cc_flow_graph graph;
+    uint32_t first[MAX_NODES + 1];
+    uint32_t successors[MAX_EDGES];
+} test_graph;
+
+static void build_graph(test_graph *g, uint32_t node_count, const uint32_t (*edges)[2], uint32_t edge_count)
+{
+    uint32_t fill = 0;
+    for (uint32_t node = 0; node < node_count; node++) {
+        g->first[node] = fill;
+        for (uint32_t e = 0; e < edge_count; e++)
+            if (edges[e][0] == node)
+                g->successors[fill++] = edges[e][1];
+    }
+    g->first[node_count] = fill;
+    g->graph = (cc_flow_graph){.node_count = node_count, .first = g->first, .successors = g->successors};
+}
+
+static void check_idom(const test_graph *g, const uint32_t *expected)
+{
+    uint32_t idom[MAX_NODES], order[MAX_NODES], order_count = 0;
+    culprit_error err = {0};
+    CHECK_INT(cc_flow_dominators(&g->graph, idom, order, &order_count, &err), CULPRIT_OK);
+    for (uint32_t n = 0; n < g->graph.node_count; n++)
+        CHECK_RECORD(idom[n] == expected[n], "node %u: idom %u, expected %u", n, idom[n], expected[n]);
+    CHECK_INT(order[0], 0);
+}
+
+static void test_diamond(void)
+{
+    static const uint32_t edges[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+    test_graph g;
+    build_graph(&g, 4, edges, 4);
+    check_idom(&g, (const uint32_t[]){0, 0, 0, 0});
+    /* Neither arm dominates the join: nothing is implied. */
+    bool can_stop[4] = {false, false, false, false}, implied[4];
+    cc_flow_implied_list list = {0};
+    culprit_error err = {0};
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(list.count, 0);
+    for (int i = 0; i < 4; i++)
+        CHECK(!implied[i]);
+    free(list.pairs);
+}
+
+/* for (init; cond; inc) body;  0 entry, 1 cond, 2 body, 3 inc, 4 end. */
+static const uint32_t loop_edges[][2] = {{0, 1}, {1, 2}, {1, 4}, {2, 3}, {3, 1}};
+
+static void test_loop(void)
+{
+    test_graph g;
+    build_graph(&g, 5, loop_edges, 5);
+    check_idom(&g, (const uint32_t[]){0, 0, 1, 2, 1});
+    culprit_error err = {0};
+
+    /* The condition reads locals only; the body can fault. */
+    bool can_stop[5] = {false, false, true, false, false}, implied[5];
+    cc_flow_implied_list list = {0};
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK(!implied[0] && implied[1] && !implied[2] && !implied[3] && !implied[4]);
+    CHECK_INT(list.count, 2);
+    CHECK(list.pairs[0].node == 1 && list.pairs[0].source == 2);
+    CHECK(list.pairs[1].node == 1 && list.pairs[1].source == 4);
+
+    /* A body that cannot stop is implied by inc, and must come first. */
+    can_stop[2] = false;
+    list.count = 0;
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK(implied[1] && implied[2] && !implied[3]);
+    CHECK_INT(list.count, 3);
+    CHECK(list.pairs[0].node == 2 && list.pairs[0].source == 3);
+    CHECK(list.pairs[1].node == 1 && list.pairs[2].node == 1);
+
+    /* The entry always keeps its flag, even when it cannot stop. */
+    CHECK(!implied[0]);
+    free(list.pairs);
+}
+
+static void test_self_loop_and_switch(void)
+{
+    /* 1 loops on itself: its own hit would be read to imply itself. */
+    static const uint32_t self_edges[][2] = {{0, 1}, {1, 1}, {1, 2}};
+    test_graph g;
+    build_graph(&g, 3, self_edges, 3);
+    bool can_stop[5] = {false, false, false, false, false}, implied[5];
+    cc_flow_implied_list list = {0};
+    culprit_error err = {0};
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK(!implied[1]);
+    CHECK_INT(list.count, 0);
+
+    /* A switch naming block 2 for three cases: one pair per distinct successor. */
+    static const uint32_t switch_edges[][2] = {{0, 1}, {1, 2}, {1, 2}, {1, 3}, {1, 2}};
+    build_graph(&g, 4, switch_edges, 5);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK(implied[1]);
+    CHECK_INT(list.count, 2);
+    free(list.pairs);
+}
+
+static void test_unreachable_and_irreducible(void)
+{
+    /* 2 is unreachable but jumps into 1. */
+    static const uint32_t unreachable_edges[][2] = {{0, 1}, {2, 1}, {1, 3}};
+    test_graph g;
+    build_graph(&g, 4, unreachable_edges, 3);
+    check_idom(&g, (const uint32_t[]){0, 0, CC_FLOW_NONE, 1});
+    uint32_t idom[4], order[4], order_count = 0;
+    culprit_error err = {0};
+    CHECK_INT(cc_flow_dominators(&g.graph, idom, order, &order_count, &err), CULPRIT_OK);
+    CHECK_INT(order_count, 3);
+
+    /* A loop with two entries: neither block of it dominates the other. */
+    static const uint32_t irreducible_edges[][2] = {{0, 1}, {0, 2}, {1, 2}, {2, 1}, {1, 3}};
+    build_graph(&g, 4, irreducible_edges, 5);
+    check_idom(&g, (const uint32_t[]){0, 0, 0, 1});
+
+    /* Nested loops: 0 -> 1 -> {2, 3} -> 4 -> {5, 1}. */
+    static const uint32_t nested_edges[][2] = {{0, 1}, {1, 2}, {1, 3}, {2, 4}, {3, 4}, {4, 5}, {4, 1}};
+    build_graph(&g, 6, nested_edges, 7);
+    check_idom(&g, (const uint32_t[]){0, 0, 1, 1, 1, 4});
+}
+
+/* ---- random graphs -------------------------------------------------------------------------------- */
+
+static uint32_t random_state = 12345;
+
+static uint32_t next_random(uint32_t bound)
+{
+    random_state = random_state * 1103515245u + 12345u;
+    return (random_state >> 8) % bound;
+}
+
+static void random_graph(test_graph *g, uint32_t node_count)
+{
+    uint32_t edges[MAX_EDGES][2], edge_count = 0;
+    for (uint32_t node = 0; node < node_count; node++) {
+        uint32_t out = next_random(4); /* 0..3 successors: exits, chains, branches, switches */
+        for (uint32_t k = 0; k < out && edge_count < MAX_EDGES; k++) {
+            /* Mostly forward edges, some back edges, like compiled code. */
+            uint32_t to = next_random(4) == 0 ? next_random(node_count) : node + 1 + next_random(3);
+            if (to >= node_count)
+                to = node_count - 1;
+            edges[edge_count][0] = node;
+            edges[edge_count][1] = to;
+            edge_count++;
+        }
+    }
+    build_graph(g, node_count, (const uint32_t(*)[2])edges, edge_count);
+}
+
+/* Is target reachable from node 0 without passing through avoided? */
+static bool reachable_avoiding(const test_graph *g, uint32_t target, uint32_t avoided)
+{
+    bool seen[MAX_NODES] = {false};
+    uint32_t stack[MAX_NODES], depth = 0;
+    if (avoided == 0)
+        return false;
+    stack[depth++] = 0;
+    seen[0] = true;
+    while (depth > 0) {
+        uint32_t node = stack[--depth];
+        if (node == target)
+            return true;
+        for (uint32_t e = g->first[node]; e < g->first[node + 1]; e++) {
+            uint32_t to = g->successors[e];
+            if (!seen[to] && to != avoided) {
+                seen[to] = true;
+                stack[depth++] = to;
+            }
+        }
+    }
+    return false;
+}
+
+/* d dominates n (n reachable) iff n cannot be reached when d is removed. */
+static void check_against_brute_force(const test_graph *g)
+{
+    uint32_t n = g->graph.node_count, idom[MAX_NODES], order[MAX_NODES], order_count = 0;
+    culprit_error err = {0};
+    CHECK_INT(cc_flow_dominators(&g->graph, idom, order, &order_count, &err), CULPRIT_OK);
+    int wrong = 0; /* one check per graph: the count of checks says how many graphs were tried */
+    for (uint32_t node = 0; node < n; node++) {
+        bool reachable = reachable_avoiding(g, node, CC_FLOW_NONE);
+        if (reachable != (idom[node] != CC_FLOW_NONE) && wrong++ == 0)
+            printf("node %u: reachability wrong\n", node);
+        if (!reachable || node == 0)
+            continue;
+        for (uint32_t d = 0; d < n; d++) {
+            bool dominates = d == node || !reachable_avoiding(g, node, d);
+            bool on_chain = false;
+            for (uint32_t up = node;; up = idom[up]) {
+                if (up == d)
+                    on_chain = true;
+                if (up == 0 || on_chain)
+                    break;
+            }
+            if (dominates != on_chain && wrong++ == 0)
+                printf("node %u, candidate dominator %u: dominates %d\n", node, d, dominates);
+        }
+    }
+    CHECK_RECORD(wrong == 0, "%d wrong dominance answers", wrong);
+}
+
+/* Runs random walks that stop only where a real run can (a block that can
+ * stop, after its flag is set, or one with no successor) and checks that
+ * the flags of the blocks that keep one, completed by the pairs, give
+ * exactly the blocks the walk entered. */
+static void check_against_runs(const test_graph *g, const bool *can_stop)
+{
+    uint32_t n = g->graph.node_count;
+    bool implied[MAX_NODES];
+    cc_flow_implied_list list = {0};
+    culprit_error err = {0};
+    CHECK_INT(cc_flow_implied_hits(&g->graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    int wrong = 0;
+    for (int walk = 0; walk < 20; walk++) {
+        bool entered[MAX_NODES] = {false}, flag[MAX_NODES] = {false};
+        uint32_t node = 0;
+        for (int steps = 0;; steps++) {
+            entered[node] = true;
+            if (!implied[node])
+                flag[node] = true;
+            uint32_t out = g->first[node + 1] - g->first[node];
+            if (out == 0 || (can_stop[node] && next_random(5) == 0) || (steps > 200 && !implied[node]))
+                break;
+            node = g->successors[g->first[node] + next_random(out)];
+        }
+        for (size_t i = 0; i < list.count; i++)
+            if (flag[list.pairs[i].source])
+                flag[list.pairs[i].node] = true;
+        for (uint32_t k = 0; k < n; k++)
+            if (flag[k] != entered[k] && wrong++ == 0)
+                printf("block %u: derived hit %d, entered %d\n", k, flag[k], entered[k]);
+    }
+    CHECK_RECORD(wrong == 0, "%d blocks with a wrong derived hit", wrong);
+    free(list.pairs);
+}
+
+static void test_random_graphs(void)
+{
+    uint32_t implied_total = 0;
+    for (int round = 0; round < 300; round++) {
+        test_graph g;
+        random_graph(&g, 2 + next_random(MAX_NODES - 2));
+        check_against_brute_force(&g);
+        bool can_stop[MAX_NODES], implied[MAX_NODES];
+        for (uint32_t k = 0; k < g.graph.node_count; k++)
+            can_stop[k] = next_random(3) == 0;
+        check_against_runs(&g, can_stop);
+        cc_flow_implied_list list = {0};
+        culprit_error err = {0};
+        CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+        for (uint32_t k = 0; k < g.graph.node_count; k++)
+            implied_total += implied[k];
+        free(list.pairs);
+    }
+    /* The random shapes must exercise the derivation, or the run check proves nothing. */
+    CHECK_RECORD(implied_total > 100, "only %u implied blocks in all random graphs", implied_total);
+}
+
+int main(void)
+{
+    test_diamond();
+    test_loop();
+    test_self_loop_and_switch();
+    test_unreachable_and_irreducible();
+    test_random_graphs();
+    return check_report("cc_flow");
+}
