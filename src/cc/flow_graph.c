@@ -154,7 +154,8 @@ culprit_status cc_flow_dominators(const cc_flow_graph *graph, uint32_t *idom, ui
     return status;
 }
 
-static bool is_implied(const cc_flow_graph *graph, const bool *can_stop, const uint32_t *idom, uint32_t node)
+static bool implied_by_successors(const cc_flow_graph *graph, const bool *can_stop, const uint32_t *idom,
+                                  uint32_t node)
 {
     if (node == 0 || idom[node] == CC_FLOW_NONE || can_stop[node] ||
         graph->first[node] == graph->first[node + 1])
@@ -198,9 +199,114 @@ static culprit_status append_node_pairs(const cc_flow_graph *graph, uint32_t nod
     return CULPRIT_OK;
 }
 
-/* An implied node's successors are nodes it dominates, which follow it in
- * reverse postorder; walking that order backwards therefore lists every
- * implied source's pairs before the pairs that read it. */
+/* Does node end in an unconditional jump to target: one successor, target,
+ * however many times its terminator names it? */
+static bool only_successor_is(const cc_flow_graph *graph, uint32_t node, uint32_t target)
+{
+    if (graph->first[node] == graph->first[node + 1])
+        return false;
+    for (uint32_t e = graph->first[node]; e < graph->first[node + 1]; e++)
+        if (graph->successors[e] != target)
+            return false;
+    return true;
+}
+
+/* The working state of cc_flow_implied_hits. */
+typedef struct implied_search {
+    const cc_flow_graph *graph;
+    const bool *can_stop;
+    bool *implied;
+    uint32_t *idom, *order, order_count;
+    uint32_t *rank;        /* node -> index in reverse postorder */
+    bool *by_predecessors; /* implied by the second rule */
+    bool *pinned;          /* read through a back edge: keeps its flag */
+    uint32_t *last_added;
+    predecessors preds;
+} implied_search;
+
+/* The first rule (by successors), in postorder: an implied node's successors
+ * are nodes it dominates, which follow it in reverse postorder, so walking
+ * that order backwards lists every implied source's pairs before the pairs
+ * that read it. */
+static culprit_status imply_by_successors(implied_search *search, cc_flow_implied_list *list,
+                                          culprit_error *err)
+{
+    for (uint32_t i = search->order_count; i-- > 0;) {
+        uint32_t node = search->order[i];
+        if (!implied_by_successors(search->graph, search->can_stop, search->idom, node))
+            continue;
+        search->implied[node] = true;
+        culprit_status status = append_node_pairs(search->graph, node, search->last_added, list, err);
+        if (status != CULPRIT_OK)
+            return status;
+    }
+    return CULPRIT_OK;
+}
+
+/* The second rule: a node each of whose (reachable) predecessors cannot
+ * stop and jumps to it alone was hit exactly when one of them was.  A source
+ * implied by the first rule would read this node back, so it disqualifies;
+ * one implied by this rule comes earlier in reverse postorder and is final.
+ * Predecessors through back edges are decided later: accepting the node
+ * pins them to their flags, so that no cycle of blocks lacks a flag. */
+static bool implied_by_predecessors(const implied_search *search, uint32_t node)
+{
+    if (node == 0 || search->implied[node] || search->pinned[node])
+        return false;
+    const predecessors *preds = &search->preds;
+    bool any = false;
+    for (uint32_t k = preds->first[node]; k < preds->first[node + 1]; k++) {
+        uint32_t pred = preds->nodes[k];
+        if (search->idom[pred] == CC_FLOW_NONE)
+            continue; /* never runs */
+        if (pred == node || search->can_stop[pred] || !only_successor_is(search->graph, pred, node))
+            return false;
+        if (search->implied[pred] && !search->by_predecessors[pred])
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+static culprit_status imply_by_predecessors(implied_search *search, cc_flow_implied_list *list,
+                                            culprit_error *err)
+{
+    const predecessors *preds = &search->preds;
+    for (uint32_t i = 1; i < search->order_count; i++) {
+        uint32_t node = search->order[i];
+        if (!implied_by_predecessors(search, node))
+            continue;
+        search->implied[node] = search->by_predecessors[node] = true;
+        for (uint32_t k = preds->first[node]; k < preds->first[node + 1]; k++) {
+            uint32_t pred = preds->nodes[k];
+            if (search->idom[pred] == CC_FLOW_NONE || search->last_added[pred] == node)
+                continue;
+            search->last_added[pred] = node;
+            if (search->rank[pred] > search->rank[node])
+                search->pinned[pred] = true;
+            culprit_status status = append_pair(list, node, pred, err);
+            if (status != CULPRIT_OK)
+                return status;
+        }
+    }
+    return CULPRIT_OK;
+}
+
+static void implied_search_free(implied_search *search)
+{
+    free(search->idom);
+    free(search->order);
+    free(search->rank);
+    free(search->by_predecessors);
+    free(search->pinned);
+    free(search->last_added);
+    predecessors_free(&search->preds);
+}
+
+/* Pairs of the second rule read only unimplied nodes and earlier nodes of
+ * the same rule; pairs of the first never read a node of the second (its
+ * predecessor would be implied by the first rule), so the two lists can
+ * follow each other. */
 culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
                                     cc_flow_implied_list *list, culprit_error *err)
 {
@@ -209,23 +315,32 @@ culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_
         implied[i] = false;
     if (n == 0)
         return CULPRIT_OK;
-    uint32_t *idom = malloc((size_t)n * sizeof *idom), *order = malloc((size_t)n * sizeof *order);
-    uint32_t *last_added = malloc((size_t)n * sizeof *last_added);
-    culprit_status status = idom && order && last_added ? CULPRIT_OK : culprit_fail_memory(err);
-    uint32_t order_count = 0;
+    implied_search search = {.graph = graph, .can_stop = can_stop, .implied = implied};
+    search.idom = malloc((size_t)n * sizeof *search.idom);
+    search.order = malloc((size_t)n * sizeof *search.order);
+    search.rank = malloc((size_t)n * sizeof *search.rank);
+    search.by_predecessors = calloc(n, sizeof *search.by_predecessors);
+    search.pinned = calloc(n, sizeof *search.pinned);
+    search.last_added = malloc((size_t)n * sizeof *search.last_added);
+    culprit_status status = search.idom && search.order && search.rank && search.by_predecessors &&
+                                    search.pinned && search.last_added
+                                ? CULPRIT_OK
+                                : culprit_fail_memory(err);
     if (status == CULPRIT_OK)
-        status = cc_flow_dominators(graph, idom, order, &order_count, err);
-    for (uint32_t i = 0; status == CULPRIT_OK && i < n; i++)
-        last_added[i] = CC_FLOW_NONE;
-    for (uint32_t i = order_count; status == CULPRIT_OK && i-- > 0;) {
-        uint32_t node = order[i];
-        if (!is_implied(graph, can_stop, idom, node))
-            continue;
-        implied[node] = true;
-        status = append_node_pairs(graph, node, last_added, list, err);
+        status = cc_flow_dominators(graph, search.idom, search.order, &search.order_count, err);
+    if (status == CULPRIT_OK)
+        status = predecessors_build(graph, &search.preds, err);
+    if (status == CULPRIT_OK) {
+        for (uint32_t i = 0; i < n; i++) {
+            search.last_added[i] = CC_FLOW_NONE;
+            search.rank[i] = CC_FLOW_NONE;
+        }
+        for (uint32_t i = 0; i < search.order_count; i++)
+            search.rank[search.order[i]] = i;
+        status = imply_by_successors(&search, list, err);
     }
-    free(idom);
-    free(order);
-    free(last_added);
+    if (status == CULPRIT_OK)
+        status = imply_by_predecessors(&search, list, err);
+    implied_search_free(&search);
     return status;
 }

@@ -5,10 +5,10 @@
  * Lines mode records one flag per block.  A block whose run cannot end
  * early (no call, no access that can fault, no trapping division) and whose
  * successors it alone leads to needs no flag: it was hit exactly when one of
- * its successors was.  This module finds those blocks on an abstract graph
- * (node numbers and successor lists), so it knows nothing of LLVM and is
- * unit tested on its own (tests/unit/test_cc_flow.c); instrument.c decides
- * which blocks can stop and builds the graph.
+ * its successors was.  Nor does a block entered only by jumps from blocks
+ * that cannot end early: it was hit when one of them was.  This module finds those blocks on an abstract
+ * graph (node numbers and successor lists), so it knows nothing of LLVM and is unit tested on its own
+ * (tests/unit/test_cc_flow.c); instrument.c decides which blocks can stop and builds the graph.
  */
 #ifndef CULPRIT_CC_FLOW_GRAPH_H
 #define CULPRIT_CC_FLOW_GRAPH_H
@@ -46,14 +46,18 @@ typedef struct cc_flow_implied_list {
     size_t count, capacity;
 } cc_flow_implied_list;
 
-/* Marks implied[n] for each node that needs no flag of its own: reachable,
- * not the entry, !can_stop[n], at least one successor, and every successor
- * a node other than n that n immediately dominates (so a successor's hit
- * implies n's, and n's run, which cannot stop, implies a successor's).
- * Appends the nodes' (node, successor) pairs to list, each successor once,
- * ordered so that the pairs of a node come after those of every implied
- * node among its sources: evaluated in list order, every source is final
- * before it is read. */
+/* Marks implied[n] for each node that needs no flag of its own, by two rules:
+ * - by successors: reachable, not the entry, !can_stop[n], at least one
+ *   successor, and every successor a node other than n that n immediately
+ *   dominates (a successor's hit implies n's, and n's run, which cannot stop,
+ *   implies a successor's);
+ * - by predecessors: reachable, not the entry, and every reachable
+ *   predecessor a node other than n that cannot stop and jumps to n alone.
+ * Appends the nodes' (node, successor or predecessor) pairs to list, each
+ * source once, ordered so that a pair's source, when implied itself, has all
+ * its pairs earlier: evaluated in list order, every source is final before
+ * it is read.  Every cycle keeps a node with a flag, so a run that hangs
+ * still sets one. */
 culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
                                     cc_flow_implied_list *list, culprit_error *err);
 

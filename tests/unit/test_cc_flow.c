@@ -33,6 +33,8 @@ static void build_graph(test_graph *g, uint32_t node_count, const uint32_t (*edg
     g->graph = (cc_flow_graph){.node_count = node_count, .first = g->first, .successors = g->successors};
 }
 
+static void check_against_runs(const test_graph *g, const bool *can_stop);
+
 static void check_idom(const test_graph *g, const uint32_t *expected)
 {
     uint32_t idom[MAX_NODES], order[MAX_NODES], order_count = 0;
@@ -49,10 +51,21 @@ static void test_diamond(void)
     test_graph g;
     build_graph(&g, 4, edges, 4);
     check_idom(&g, (const uint32_t[]){0, 0, 0, 0});
-    /* Neither arm dominates the join: nothing is implied. */
+    /* Neither arm dominates the join, but both jump to it alone and cannot
+     * stop: the join is implied by its predecessors. */
     bool can_stop[4] = {false, false, false, false}, implied[4];
     cc_flow_implied_list list = {0};
     culprit_error err = {0};
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK(!implied[0] && !implied[1] && !implied[2] && implied[3]);
+    CHECK_INT(list.count, 2);
+    if (list.count == 2) {
+        CHECK(list.pairs[0].node == 3 && list.pairs[0].source == 1);
+        CHECK(list.pairs[1].node == 3 && list.pairs[1].source == 2);
+    }
+    /* An arm that can stop (a crash in it would set the join's hit): nothing is implied. */
+    can_stop[1] = true;
+    list.count = 0;
     CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK_INT(list.count, 0);
     for (int i = 0; i < 4; i++)
@@ -112,6 +125,27 @@ static void test_self_loop_and_switch(void)
     CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(implied[1]);
     CHECK_INT(list.count, 2);
+    free(list.pairs);
+}
+
+/* A loop of two blocks that cannot stop and jump to each other, 1 <-> 2,
+ * entered at 1 from 5 and at 2 from 3 (0 can stop, or leave through 4).
+ * Neither dominates the other.  Each is entered only by jumps from blocks
+ * that cannot stop, but if both were implied by their predecessors, a run
+ * entering at 3 would compute 1's hit from 2's before 2's was known, and a
+ * run spinning in the loop would set no flag: the back edge's source must
+ * keep its flag. */
+static void test_cycle_keeps_a_flag(void)
+{
+    static const uint32_t edges[][2] = {{0, 5}, {0, 3}, {5, 1}, {3, 2}, {1, 2}, {2, 1}, {0, 4}};
+    test_graph g;
+    build_graph(&g, 6, edges, 7);
+    bool can_stop[6] = {true, false, false, false, false, false}, implied[6];
+    cc_flow_implied_list list = {0};
+    culprit_error err = {0};
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK_RECORD(implied[1] != implied[2], "blocks 1 and 2 implied: %d %d", implied[1], implied[2]);
+    check_against_runs(&g, can_stop);
     free(list.pairs);
 }
 
@@ -241,6 +275,11 @@ static void check_against_runs(const test_graph *g, const bool *can_stop)
             uint32_t out = g->first[node + 1] - g->first[node];
             if (out == 0 || (can_stop[node] && next_random(5) == 0) || (steps > 200 && !implied[node]))
                 break;
+            if (steps > 2000) { /* spinning where no block has a flag: a hung run would record nothing */
+                if (wrong++ == 0)
+                    printf("a cycle through block %u has no flag\n", node);
+                break;
+            }
             node = g->successors[g->first[node] + next_random(out)];
         }
         for (size_t i = 0; i < list.count; i++)
@@ -281,6 +320,7 @@ int main(void)
     test_diamond();
     test_loop();
     test_self_loop_and_switch();
+    test_cycle_keeps_a_flag();
     test_unreachable_and_irreducible();
     test_random_graphs();
     return check_report("cc_flow");
