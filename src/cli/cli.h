@@ -100,4 +100,9 @@ int cli_parse_outcome(const char *command, const char *option, const char *text,
 int cli_parse_kind(const char *command, const char *text, culprit_rank_options *options);
 int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *policy);
 
+/* Whether the program has enriched entities: <line, branch outcome> or
+ * <line, return class> elements on a source line.  Then rank's default
+ * method (and the report's first) is the tuples technique. */
+bool cli_spectra_has_tuples(const culprit_spectra *spectra);
+
 #endif

@@ -187,3 +187,14 @@ int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *po
         return cli_usage_error(command, "unknown tie policy '%s' (expected worst, best or average)", text);
     return 0;
 }
+
+bool cli_spectra_has_tuples(const culprit_spectra *spectra)
+{
+    for (uint32_t e = 0; e < spectra->element_count; e++) {
+        const culprit_element *element = &spectra->elements[e];
+        bool is_tuple = element->kind == CULPRIT_KIND_BRANCH || element->kind == CULPRIT_KIND_RETURN;
+        if (is_tuple && element->file != CULPRIT_NO_FILE)
+            return true;
+    }
+    return false;
+}

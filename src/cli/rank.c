@@ -609,26 +609,13 @@ static culprit_status load(const cli_context *context, const rank_command *comma
     return status;
 }
 
-/* Whether the program has enriched entities: <line, branch outcome> or
- * <line, return class> elements on a source line. */
-static bool has_tuples(const culprit_spectra *spectra)
-{
-    for (uint32_t e = 0; e < spectra->element_count; e++) {
-        const culprit_element *element = &spectra->elements[e];
-        bool is_tuple = element->kind == CULPRIT_KIND_BRANCH || element->kind == CULPRIT_KIND_RETURN;
-        if (is_tuple && element->file != CULPRIT_NO_FILE)
-            return true;
-    }
-    return false;
-}
-
 /* Without --technique or --kind: enriched entities when the program has
  * tuples; when it has none, the plain formula over lines, which is what the
  * tuples technique would compute anyway, named for what it is. */
 static culprit_status choose_default_method(rank_command *command, const culprit_spectra *spectra,
                                             culprit_error *err)
 {
-    if (command->method_given || !has_tuples(spectra))
+    if (command->method_given || !cli_spectra_has_tuples(spectra))
         return CULPRIT_OK;
     return culprit_technique_find("tuples", &command->technique, err);
 }

@@ -4,7 +4,8 @@
  *
  * The report is computed for several formulas and techniques at once, so
  * the page can switch between them: by default Ochiai, Tarantula and DStar,
- * and every technique the stored program has the data for.  Tests, failure
+ * and every technique the stored program has the data for, led by the
+ * method `culprit rank` uses by default, on which the page opens.  Tests, failure
  * clusters and output maps come from the judgements in the store.  The
  * writers are the library's (src/report/); this file loads, computes and
  * frees.
@@ -63,6 +64,7 @@ enum { MAX_METHODS = 64, MAX_OUTPUT_MAPS = 20 };
 typedef struct report_command {
     const char *html, *sarif, *json, *source_root, *store, *program;
     bool json_given, techniques_given, no_techniques;
+    bool default_methods; /* neither --formula nor --technique: the page opens on rank's default */
     size_t formula_count, technique_count;
     const char *formula_names[MAX_METHODS];
     const culprit_technique *techniques[MAX_METHODS];
@@ -216,6 +218,7 @@ static int parse_options(int argc, char **argv, report_command *command)
         return cli_usage_error("report", "say what to write: --html DIR, --sarif FILE or --json");
     if (command->formula_count == 0 && !command->techniques_given) {
         static char defaults[] = "ochiai,tarantula,dstar";
+        command->default_methods = true;
         return add_formulas(command, defaults);
     }
     return 0;
@@ -282,36 +285,66 @@ static culprit_status rank_technique(report_data *data, const culprit_technique 
                       technique->reference, err);
 }
 
-/* The techniques to run: the ones asked for (each must have its data), or
- * by default every one whose data the program has. */
-static culprit_status rank_techniques(report_data *data, const report_command *command,
-                                      const culprit_rank_options *options, culprit_totals totals,
-                                      culprit_error *err)
+static culprit_status technique_input(report_data *data, const report_command *command, culprit_totals totals,
+                                      culprit_technique_input *input, culprit_error *err)
 {
     culprit_formula_choice base;
     culprit_status status =
         culprit_formula_find(command->formula_count ? command->formula_names[0] : "ochiai", &base, err);
-    culprit_technique_input input = {.spectra = &data->spectra,
-                                     .tallies = data->tallies,
-                                     .totals = totals,
-                                     .policy = command->policy,
-                                     .graph = &data->graph,
-                                     .formula = base};
+    *input = (culprit_technique_input){.spectra = &data->spectra,
+                                       .tallies = data->tallies,
+                                       .totals = totals,
+                                       .policy = command->policy,
+                                       .graph = &data->graph,
+                                       .formula = base};
+    return status;
+}
+
+/* The techniques to run: the ones asked for (each must have its data), or
+ * by default every one whose data the program has, but skip (already
+ * ranked first). */
+static culprit_status rank_techniques(report_data *data, const report_command *command,
+                                      const culprit_technique_input *input,
+                                      const culprit_rank_options *options, const culprit_technique *skip,
+                                      culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
     bool all = !command->techniques_given;
     size_t count = all ? culprit_technique_count() : command->technique_count;
     for (size_t i = 0; !status && !command->no_techniques && i < count; i++) {
         const culprit_technique *technique = all ? culprit_technique_at(i) : command->techniques[i];
         culprit_error ignored;
-        if (all && culprit_technique_check(technique, &input, &ignored) != CULPRIT_OK)
+        if (technique == skip || (all && culprit_technique_check(technique, input, &ignored) != CULPRIT_OK))
             continue;
         if (data->method_count == MAX_METHODS)
             break;
-        status = rank_technique(data, technique, &input, options, err);
+        status = rank_technique(data, technique, input, options, err);
         /* By default, a technique that finds its data missing only leaves the page. */
         if (all && status == CULPRIT_ERROR_INPUT)
             status = CULPRIT_OK;
     }
     return status;
+}
+
+/* With the default methods, the page opens on what `culprit rank` ranks by
+ * default: Ochiai over enriched entities (the tuples technique) when the
+ * program has tuples, Ochiai over lines, the first formula, otherwise.
+ * Returns the technique ranked, or NULL. */
+static const culprit_technique *rank_default_first(report_data *data, const report_command *command,
+                                                   const culprit_technique_input *input,
+                                                   const culprit_rank_options *options,
+                                                   culprit_status *status, culprit_error *err)
+{
+    const culprit_technique *tuples = NULL;
+    culprit_error ignored;
+    if (!command->default_methods || command->no_techniques || !cli_spectra_has_tuples(&data->spectra) ||
+        culprit_technique_find("tuples", &tuples, &ignored) != CULPRIT_OK ||
+        culprit_technique_check(tuples, input, &ignored) != CULPRIT_OK)
+        return NULL;
+    *status = rank_technique(data, tuples, input, options, err);
+    if (*status == CULPRIT_ERROR_INPUT)
+        *status = CULPRIT_OK; /* as for every default technique: it only leaves the page */
+    return tuples;
 }
 
 static culprit_status rank_all(report_data *data, const report_command *command, culprit_error *err)
@@ -323,10 +356,16 @@ static culprit_status rank_all(report_data *data, const report_command *command,
         return culprit_fail_memory(err);
     culprit_status status =
         culprit_spectra_tally(&data->spectra, &command->policy, data->tallies, &totals, err);
+    culprit_technique_input input;
+    if (!status)
+        status = technique_input(data, command, totals, &input, err);
+    const culprit_technique *first = NULL;
+    if (!status)
+        first = rank_default_first(data, command, &input, &options, &status, err);
     for (size_t i = 0; !status && i < command->formula_count; i++)
         status = rank_formula(data, command->formula_names[i], &options, err);
     if (!status)
-        status = rank_techniques(data, command, &options, totals, err);
+        status = rank_techniques(data, command, &input, &options, first, err);
     data->report.totals = totals;
     return status;
 }
