@@ -155,14 +155,16 @@ culprit_status cc_flow_dominators(const cc_flow_graph *graph, uint32_t *idom, ui
 }
 
 static bool implied_by_successors(const cc_flow_graph *graph, const bool *can_stop, const uint32_t *idom,
-                                  uint32_t node)
+                                  const bool *by_predecessors, uint32_t node)
 {
-    if (node == 0 || idom[node] == CC_FLOW_NONE || can_stop[node] ||
-        graph->first[node] == graph->first[node + 1])
+    /* The entry qualifies too: a run that overflows the stack stops in the
+     * prologue, before the entry's flag, whether the flag is there or not. */
+    if (idom[node] == CC_FLOW_NONE || can_stop[node] || graph->first[node] == graph->first[node + 1])
         return false;
     for (uint32_t e = graph->first[node]; e < graph->first[node + 1]; e++) {
         uint32_t to = graph->successors[e];
-        if (to == node || idom[to] != node)
+        /* A successor implied by its predecessors would read this node back. */
+        if (to == node || idom[to] != node || by_predecessors[to])
             return false;
     }
     return true;
@@ -218,22 +220,25 @@ typedef struct implied_search {
     bool *implied;
     uint32_t *idom, *order, order_count;
     uint32_t *rank;        /* node -> index in reverse postorder */
-    bool *by_predecessors; /* implied by the second rule */
+    bool *by_predecessors; /* implied by the rule by predecessors */
     bool *pinned;          /* read through a back edge: keeps its flag */
+    uint32_t *depth;       /* loops around each node (loop_depths) */
     uint32_t *last_added;
     predecessors preds;
 } implied_search;
 
-/* The first rule (by successors), in postorder: an implied node's successors
- * are nodes it dominates, which follow it in reverse postorder, so walking
- * that order backwards lists every implied source's pairs before the pairs
- * that read it. */
+/* The rule by successors, in postorder: an implied node's successors are
+ * nodes it dominates, which follow it in reverse postorder, so walking that
+ * order backwards lists every implied source's pairs before the pairs that
+ * read it.  A node pinned by the other rule keeps its flag. */
 static culprit_status imply_by_successors(implied_search *search, cc_flow_implied_list *list,
                                           culprit_error *err)
 {
     for (uint32_t i = search->order_count; i-- > 0;) {
         uint32_t node = search->order[i];
-        if (!implied_by_successors(search->graph, search->can_stop, search->idom, node))
+        if (search->implied[node] || search->pinned[node] ||
+            !implied_by_successors(search->graph, search->can_stop, search->idom, search->by_predecessors,
+                                   node))
             continue;
         search->implied[node] = true;
         culprit_status status = append_node_pairs(search->graph, node, search->last_added, list, err);
@@ -243,12 +248,11 @@ static culprit_status imply_by_successors(implied_search *search, cc_flow_implie
     return CULPRIT_OK;
 }
 
-/* The second rule: a node each of whose (reachable) predecessors cannot
- * stop and jumps to it alone was hit exactly when one of them was.  A source
- * implied by the first rule would read this node back, so it disqualifies;
- * one implied by this rule comes earlier in reverse postorder and is final.
- * Predecessors through back edges are decided later: accepting the node
- * pins them to their flags, so that no cycle of blocks lacks a flag. */
+/* The rule by predecessors: a node each of whose (reachable) predecessors
+ * cannot stop and jumps to it alone was hit exactly when one of them was.
+ * In reverse postorder, so a source implied by this rule comes earlier and
+ * is final.  Predecessors through back edges are decided later: accepting
+ * the node pins them to their flags, so that no cycle of blocks lacks one. */
 static bool implied_by_predecessors(const implied_search *search, uint32_t node)
 {
     if (node == 0 || search->implied[node] || search->pinned[node])
@@ -261,6 +265,7 @@ static bool implied_by_predecessors(const implied_search *search, uint32_t node)
             continue; /* never runs */
         if (pred == node || search->can_stop[pred] || !only_successor_is(search->graph, pred, node))
             return false;
+        /* A source implied by the rule by successors would read this node back. */
         if (search->implied[pred] && !search->by_predecessors[pred])
             return false;
         any = true;
@@ -300,13 +305,109 @@ static void implied_search_free(implied_search *search)
     free(search->by_predecessors);
     free(search->pinned);
     free(search->last_added);
+    free(search->depth);
     predecessors_free(&search->preds);
 }
 
-/* Pairs of the second rule read only unimplied nodes and earlier nodes of
- * the same rule; pairs of the first never read a node of the second (its
- * predecessor would be implied by the first rule), so the two lists can
- * follow each other. */
+/* Does a dominate b? */
+static bool dominates(const uint32_t *idom, uint32_t a, uint32_t b)
+{
+    for (;;) {
+        if (b == a)
+            return true;
+        if (b == 0 || idom[b] == CC_FLOW_NONE)
+            return false;
+        b = idom[b];
+    }
+}
+
+/* depth[n]: how many natural loops hold n.  A back edge latch -> header
+ * (the header dominates the latch) makes a loop of the header and every
+ * node that reaches the latch without passing the header. */
+static culprit_status loop_depths(implied_search *search, culprit_error *err)
+{
+    uint32_t n = search->graph->node_count;
+    uint32_t *stack = malloc((size_t)n * sizeof *stack), *seen = malloc((size_t)n * sizeof *seen);
+    if (!stack || !seen) {
+        free(stack);
+        free(seen);
+        return culprit_fail_memory(err);
+    }
+    uint32_t loop = 0;
+    for (uint32_t i = 0; i < n; i++)
+        seen[i] = CC_FLOW_NONE;
+    for (uint32_t latch = 0; latch < n; latch++) {
+        if (search->idom[latch] == CC_FLOW_NONE)
+            continue;
+        for (uint32_t e = search->graph->first[latch]; e < search->graph->first[latch + 1]; e++) {
+            uint32_t header = search->graph->successors[e];
+            if (!dominates(search->idom, header, latch) || seen[header] == loop)
+                continue;
+            uint32_t depth = 0;
+            seen[header] = loop;
+            search->depth[header]++;
+            if (seen[latch] != loop) {
+                seen[latch] = loop;
+                search->depth[latch]++;
+                stack[depth++] = latch;
+            }
+            while (depth > 0) {
+                uint32_t node = stack[--depth];
+                for (uint32_t k = search->preds.first[node]; k < search->preds.first[node + 1]; k++) {
+                    uint32_t pred = search->preds.nodes[k];
+                    if (seen[pred] == loop || search->idom[pred] == CC_FLOW_NONE)
+                        continue;
+                    seen[pred] = loop;
+                    search->depth[pred]++;
+                    stack[depth++] = pred;
+                }
+            }
+            loop++;
+        }
+    }
+    free(stack);
+    free(seen);
+    return CULPRIT_OK;
+}
+
+/* Applies both rules in the given order into search->implied and list. */
+static culprit_status apply_rules(implied_search *search, bool predecessors_first, cc_flow_implied_list *list,
+                                  culprit_error *err)
+{
+    uint32_t n = search->graph->node_count;
+    for (uint32_t i = 0; i < n; i++) {
+        search->implied[i] = search->by_predecessors[i] = search->pinned[i] = false;
+        search->last_added[i] = CC_FLOW_NONE;
+    }
+    culprit_status status = predecessors_first ? imply_by_predecessors(search, list, err)
+                                               : imply_by_successors(search, list, err);
+    if (status == CULPRIT_OK)
+        status = predecessors_first ? imply_by_successors(search, list, err)
+                                    : imply_by_predecessors(search, list, err);
+    return status;
+}
+
+/* What the flags left cost: each flag weighs 8 per loop around it, as a
+ * guess at how often it runs. */
+static uint64_t flag_cost(const implied_search *search)
+{
+    uint64_t cost = 0;
+    for (uint32_t i = 0; i < search->order_count; i++) {
+        uint32_t node = search->order[i];
+        if (!search->implied[node])
+            cost += (uint64_t)1 << (3 * (search->depth[node] < 20 ? search->depth[node] : 20));
+    }
+    return cost;
+}
+
+/* Where both rules could drop one of two flags, the order decides which: by
+ * predecessors first drops a loop body's and keeps the flag of the block
+ * before the loop, which runs once; by successors first can do better
+ * elsewhere (it did in bzip2's block sort).  Both orders are tried and the
+ * one whose flags cost less by loop depth is kept.  Pairs of the first rule
+ * applied read only unimplied nodes and earlier nodes of the same rule;
+ * pairs of the second never read a node of the first (excluded, as it would
+ * read them back), so the two lists can follow each other. */
 culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
                                     cc_flow_implied_list *list, culprit_error *err)
 {
@@ -322,25 +423,39 @@ culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_
     search.by_predecessors = calloc(n, sizeof *search.by_predecessors);
     search.pinned = calloc(n, sizeof *search.pinned);
     search.last_added = malloc((size_t)n * sizeof *search.last_added);
+    search.depth = calloc(n, sizeof *search.depth);
     culprit_status status = search.idom && search.order && search.rank && search.by_predecessors &&
-                                    search.pinned && search.last_added
+                                    search.pinned && search.last_added && search.depth
                                 ? CULPRIT_OK
                                 : culprit_fail_memory(err);
     if (status == CULPRIT_OK)
         status = cc_flow_dominators(graph, search.idom, search.order, &search.order_count, err);
     if (status == CULPRIT_OK)
         status = predecessors_build(graph, &search.preds, err);
-    if (status == CULPRIT_OK) {
-        for (uint32_t i = 0; i < n; i++) {
-            search.last_added[i] = CC_FLOW_NONE;
-            search.rank[i] = CC_FLOW_NONE;
-        }
-        for (uint32_t i = 0; i < search.order_count; i++)
-            search.rank[search.order[i]] = i;
-        status = imply_by_successors(&search, list, err);
-    }
+    for (uint32_t i = 0; status == CULPRIT_OK && i < n; i++)
+        search.rank[i] = CC_FLOW_NONE;
+    for (uint32_t i = 0; status == CULPRIT_OK && i < search.order_count; i++)
+        search.rank[search.order[i]] = i;
     if (status == CULPRIT_OK)
-        status = imply_by_predecessors(&search, list, err);
+        status = loop_depths(&search, err);
+    size_t before = list->count;
+    uint64_t cost_predecessors_first = 0;
+    if (status == CULPRIT_OK)
+        status = apply_rules(&search, true, list, err);
+    if (status == CULPRIT_OK) {
+        cost_predecessors_first = flag_cost(&search);
+        size_t after = list->count;
+        status = apply_rules(&search, false, list, err);
+        if (status == CULPRIT_OK && flag_cost(&search) < cost_predecessors_first) {
+            /* keep the second: move its pairs down over the first's */
+            memmove(list->pairs + before, list->pairs + after, (list->count - after) * sizeof *list->pairs);
+            list->count = before + (list->count - after);
+        } else if (status == CULPRIT_OK) {
+            list->count = after;
+            status = apply_rules(&search, true, list, err); /* implied[] of the first, again */
+            list->count = after;
+        }
+    }
     implied_search_free(&search);
     return status;
 }

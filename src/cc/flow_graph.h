@@ -47,7 +47,7 @@ typedef struct cc_flow_implied_list {
 } cc_flow_implied_list;
 
 /* Marks implied[n] for each node that needs no flag of its own, by two rules:
- * - by successors: reachable, not the entry, !can_stop[n], at least one
+ * - by successors: reachable, !can_stop[n], at least one
  *   successor, and every successor a node other than n that n immediately
  *   dominates (a successor's hit implies n's, and n's run, which cannot stop,
  *   implies a successor's);

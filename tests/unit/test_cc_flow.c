@@ -52,8 +52,9 @@ static void test_diamond(void)
     build_graph(&g, 4, edges, 4);
     check_idom(&g, (const uint32_t[]){0, 0, 0, 0});
     /* Neither arm dominates the join, but both jump to it alone and cannot
-     * stop: the join is implied by its predecessors. */
-    bool can_stop[4] = {false, false, false, false}, implied[4];
+     * stop: the join is implied by its predecessors.  (The entry, reading
+     * through a pointer, can stop.) */
+    bool can_stop[4] = {true, false, false, false}, implied[4];
     cc_flow_implied_list list = {0};
     culprit_error err = {0};
     CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
@@ -63,6 +64,14 @@ static void test_diamond(void)
         CHECK(list.pairs[0].node == 3 && list.pairs[0].source == 1);
         CHECK(list.pairs[1].node == 3 && list.pairs[1].source == 2);
     }
+    /* An entry that cannot stop either: it leads only to the arms, which it
+     * dominates, and is implied by them. */
+    can_stop[0] = false;
+    list.count = 0;
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK(implied[0] && !implied[1] && !implied[2] && implied[3]);
+    CHECK_INT(list.count, 4);
+    can_stop[0] = true;
     /* An arm that can stop (a crash in it would set the join's hit): nothing is implied. */
     can_stop[1] = true;
     list.count = 0;
@@ -83,8 +92,8 @@ static void test_loop(void)
     check_idom(&g, (const uint32_t[]){0, 0, 1, 2, 1});
     culprit_error err = {0};
 
-    /* The condition reads locals only; the body can fault. */
-    bool can_stop[5] = {false, false, true, false, false}, implied[5];
+    /* The condition reads locals only; the body can fault; so can the entry. */
+    bool can_stop[5] = {true, false, true, false, false}, implied[5];
     cc_flow_implied_list list = {0};
     CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(!implied[0] && implied[1] && !implied[2] && !implied[3] && !implied[4]);
@@ -92,17 +101,43 @@ static void test_loop(void)
     CHECK(list.pairs[0].node == 1 && list.pairs[0].source == 2);
     CHECK(list.pairs[1].node == 1 && list.pairs[1].source == 4);
 
-    /* A body that cannot stop is implied by inc, and must come first. */
+    /* A body that cannot stop: inc, entered from it alone, is implied by it,
+     * which then keeps its flag (inc would read it back). */
     can_stop[2] = false;
     list.count = 0;
     CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
-    CHECK(implied[1] && implied[2] && !implied[3]);
+    CHECK(implied[1] && !implied[2] && implied[3]);
     CHECK_INT(list.count, 3);
-    CHECK(list.pairs[0].node == 2 && list.pairs[0].source == 3);
-    CHECK(list.pairs[1].node == 1 && list.pairs[2].node == 1);
+    CHECK(list.count == 3 && list.pairs[0].node == 3 && list.pairs[0].source == 2);
 
-    /* The entry always keeps its flag, even when it cannot stop. */
-    CHECK(!implied[0]);
+    /* An entry that cannot stop too.  By predecessors first, the condition
+     * would be implied by the entry and inc, and inc keep its flag in the
+     * loop; by successors first, the body, the condition and the entry are
+     * implied and only inc and the end keep flags: fewer in the loop, so that. */
+    can_stop[0] = false;
+    list.count = 0;
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK(implied[0] && implied[1] && implied[2] && !implied[3] && !implied[4]);
+    CHECK_INT(list.count, 4);
+    free(list.pairs);
+}
+
+/* 0 (can stop) -> 1 (before the loop) -> 2 (the header, can stop) <-> 3
+ * (the latch); 2 -> 4.  By successors first, 1 would be implied by 2, which
+ * keeps its flag in the loop; by predecessors first, 2 is implied by 1 and
+ * 3, and only 1, which runs once, and 3 keep flags in its stead. */
+static void test_loop_header(void)
+{
+    static const uint32_t edges[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 2}, {2, 4}};
+    test_graph g;
+    build_graph(&g, 5, edges, 5);
+    bool can_stop[5] = {true, false, true, false, false}, implied[5];
+    cc_flow_implied_list list = {0};
+    culprit_error err = {0};
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK(!implied[0] && !implied[1] && implied[2] && !implied[3] && !implied[4]);
+    CHECK_INT(list.count, 2);
+    check_against_runs(&g, can_stop);
     free(list.pairs);
 }
 
@@ -112,7 +147,7 @@ static void test_self_loop_and_switch(void)
     static const uint32_t self_edges[][2] = {{0, 1}, {1, 1}, {1, 2}};
     test_graph g;
     build_graph(&g, 3, self_edges, 3);
-    bool can_stop[5] = {false, false, false, false, false}, implied[5];
+    bool can_stop[5] = {true, false, false, false, false}, implied[5];
     cc_flow_implied_list list = {0};
     culprit_error err = {0};
     CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
@@ -319,6 +354,7 @@ int main(void)
 {
     test_diamond();
     test_loop();
+    test_loop_header();
     test_self_loop_and_switch();
     test_cycle_keeps_a_flag();
     test_unreachable_and_irreducible();
