@@ -40,9 +40,17 @@
 # coverage files.  Exits 0 when targets are missed (a finding, not a
 # failure), 1 when a build fails, a run fails or outputs differ.
 #
+# With CULPRIT_BENCH_INSTRUCTIONS=1 (and valgrind installed) it also counts
+# the instructions each variant executes on a smaller input (callgrind:
+# minivm scale 3, the first 1 MB of the text, bench.lua 2), a measure
+# without the run-to-run noise of wall time, except for Lua, which seeds its
+# hashes from the clock.  Each instrumented variant is compared with its
+# own compiler's plain build (gcov with gcc -O2), which keeps code
+# generation differences out of the instrumentation's cost.
+#
 # Environment: CULPRIT_BENCH_RUNS, CULPRIT_BENCH_CACHE,
 # CULPRIT_BENCH_WORKLOADS (default "minivm gzip bzip2 lua"),
-# CULPRIT_BENCH_OFFLINE=1 (never call apt-get).
+# CULPRIT_BENCH_OFFLINE=1 (never call apt-get), CULPRIT_BENCH_INSTRUCTIONS=1.
 set -u
 
 build=${1:?usage: bench/overhead.sh BUILD_DIR}
@@ -294,6 +302,60 @@ timed_run() {
     return 0
 }
 
+# count_instructions WORKLOAD VARIANT: the instructions one smaller run executes.
+count_instructions() {
+    w=$1 v=$2 dir=$cache/build/$1/$2
+    program=$dir/$(program_of "$w")
+    rm -rf "$work/collect" "$work/profile" && mkdir -p "$work/collect" "$work/profile"
+    [ "$v" = gcov ] && find "$dir" -name '*.gcda' -exec rm -f {} +
+    case $w in
+    minivm) set -- "$program" 3 ;;
+    gzip | bzip2) set -- "$program" -9 -c "$work/text-1mb" ;;
+    lua) set -- "$program" "$here/workloads/bench.lua" 2 ;;
+    esac
+    CULPRIT_COLLECT_DIR=$work/collect LLVM_PROFILE_FILE=$work/profile/%p.profraw \
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >/dev/null 2>"$work/callgrind" || return 1
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/callgrind"
+}
+
+instruction_counts() {
+    say "-- instructions (callgrind, smaller inputs; each variant against its own compiler's plain build)"
+    head -c 1000000 "$text" >"$work/text-1mb" || return 1
+    : >"$work/instructions"
+    for w in $selected; do
+        for v in $variants; do
+            # valgrind 3.19 asserts on some binaries (llvm-cov's bzip2): that variant gets no count.
+            if ! count=$(count_instructions "$w" "$v") || [ -z "$count" ]; then
+                say "  $w ($v): callgrind failed: $(grep -m 1 -i 'assert\|error' "$work/callgrind")"
+                count=0
+            fi
+            say "$w $v $count" >>"$work/instructions"
+        done
+    done
+    awk -v variants="$variants" '
+    { n[$1, $2] = $3; if (!seen[$1]++) order[++count] = $1 }
+    END {
+        nv = split(variants, v, " ")
+        printf "  %-8s", "workload"
+        for (j = 1; j <= nv; j++) printf " %17s", v[j]
+        printf "\n"
+        for (i = 1; i <= count; i++) {
+            w = order[i]
+            printf "  %-8s", w
+            for (j = 1; j <= nv; j++) {
+                base = (v[j] == "gcov") ? n[w, "gcc"] : n[w, "native"]
+                if (n[w, v[j]] == 0 || base == 0) printf " %17s", "-"
+                else if (v[j] == "native" || v[j] == "gcc") printf " %15.1fM  ", n[w, v[j]] / 1e6
+                else printf " %8.1fM (+%3.0f%%)", n[w, v[j]] / 1e6, 100 * (n[w, v[j]] / base - 1)
+            }
+            printf "\n"
+        }
+        for (i = 1; i <= count; i++) for (j = 1; j <= nv; j++)
+            printf "instructions,%s,%s,%.0f\n", order[i], v[j], n[order[i], v[j]]
+    }' "$work/instructions"
+    say
+}
+
 # ---- main ------------------------------------------------------------------------------------
 
 say "== instrumentation overhead (issue 3)"
@@ -413,4 +475,12 @@ END {
 say
 say "coverage files written by the first run of each instrumented variant (workload variant count):"
 grep -v ' native \| gcc ' "$work/coverage-files" | sed 's/^/  /' | paste -sd ' ' | fold -s -w 100
+if [ "${CULPRIT_BENCH_INSTRUCTIONS:-0}" = 1 ]; then
+    say
+    if command -v valgrind >/dev/null; then
+        instruction_counts || exit 1
+    else
+        say "-- instructions: valgrind is not installed (apt-get install valgrind): skipped"
+    fi
+fi
 exit 0
