@@ -40,6 +40,6 @@ echo "== culprit eval: where does each formula put the known fault (mid.c:12)?"
 echo
 echo "The store is in $CULPRIT_STORE; the source is $example/mid.c (line 12)."
 echo
-echo "== culprit report --html: the ranking as Tarantula's colored source view"
+echo "== culprit report --html: the rankings as a colored source view (Tarantula's visualization), opening on rank's default"
 "$culprit" report --html "$work/report" --source-root "$example" >/dev/null
 echo "The HTML report is $work/report/index.html (open it in a browser)."
