@@ -223,6 +223,7 @@ typedef struct implied_search {
     bool *by_predecessors; /* implied by the rule by predecessors */
     bool *pinned;          /* read through a back edge: keeps its flag */
     uint32_t *depth;       /* loops around each node (loop_depths) */
+    bool *first_result;    /* implied[] of the first order tried */
     uint32_t *last_added;
     predecessors preds;
 } implied_search;
@@ -306,6 +307,7 @@ static void implied_search_free(implied_search *search)
     free(search->pinned);
     free(search->last_added);
     free(search->depth);
+    free(search->first_result);
     predecessors_free(&search->preds);
 }
 
@@ -424,8 +426,9 @@ culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_
     search.pinned = calloc(n, sizeof *search.pinned);
     search.last_added = malloc((size_t)n * sizeof *search.last_added);
     search.depth = calloc(n, sizeof *search.depth);
+    search.first_result = malloc(n * sizeof *search.first_result);
     culprit_status status = search.idom && search.order && search.rank && search.by_predecessors &&
-                                    search.pinned && search.last_added && search.depth
+                                    search.pinned && search.last_added && search.depth && search.first_result
                                 ? CULPRIT_OK
                                 : culprit_fail_memory(err);
     if (status == CULPRIT_OK)
@@ -438,23 +441,24 @@ culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_
         search.rank[search.order[i]] = i;
     if (status == CULPRIT_OK)
         status = loop_depths(&search, err);
-    size_t before = list->count;
+    /* Predecessors first; its implied[] is kept aside while the other order runs. */
+    size_t before = list->count, after = before;
     uint64_t cost_predecessors_first = 0;
     if (status == CULPRIT_OK)
         status = apply_rules(&search, true, list, err);
     if (status == CULPRIT_OK) {
         cost_predecessors_first = flag_cost(&search);
-        size_t after = list->count;
+        after = list->count;
+        memcpy(search.first_result, implied, n * sizeof *implied);
         status = apply_rules(&search, false, list, err);
-        if (status == CULPRIT_OK && flag_cost(&search) < cost_predecessors_first) {
-            /* keep the second: move its pairs down over the first's */
-            memmove(list->pairs + before, list->pairs + after, (list->count - after) * sizeof *list->pairs);
-            list->count = before + (list->count - after);
-        } else if (status == CULPRIT_OK) {
-            list->count = after;
-            status = apply_rules(&search, true, list, err); /* implied[] of the first, again */
-            list->count = after;
-        }
+    }
+    if (status == CULPRIT_OK && flag_cost(&search) < cost_predecessors_first) {
+        /* keep the second: move its pairs down over the first's */
+        memmove(list->pairs + before, list->pairs + after, (list->count - after) * sizeof *list->pairs);
+        list->count = before + (list->count - after);
+    } else if (status == CULPRIT_OK) {
+        memcpy(implied, search.first_result, n * sizeof *implied);
+        list->count = after;
     }
     implied_search_free(&search);
     return status;

@@ -58,7 +58,6 @@ typedef struct unit {
     uint32_t block_count, counter_count;
     /* Lines mode: blocks without a flag of their own, as (block, source) counter pairs (§3). */
     cc_flow_implied_list implied;
-    bool volatile_flag;
     uint32_t next_block, next_edge, next_return, next_condition;
     /* The last debug-info file seen, so each instruction does not search the file table. */
     const char *cached_directory, *cached_filename;
@@ -417,18 +416,11 @@ static LLVMValueRef counter_address(unit *u, LLVMValueRef index)
     return LLVMBuildInBoundsGEP2(u->builder, u->counters_type, u->counters, indices, 2, "");
 }
 
-/* counters[index] += 1 (full: non-atomic, as gcov's default, or a relaxed
- * atomic add with --counters=atomic) or counters[index] = 1 (lines).
- * Flags are volatile stores: otherwise the optimiser merges a loop's flags
- * and sinks them past the loop, or past a division in an unrolled one, and
- * a run that crashes inside never records the block it crashed in. */
+/* counters[index] += 1 (full mode: non-atomic, as gcov's default, or a
+ * relaxed atomic add with --counters=atomic). */
 static void emit_increment(unit *u, LLVMValueRef index)
 {
     LLVMValueRef address = counter_address(u, index);
-    if (u->coverage == CC_COVERAGE_LINES) {
-        LLVMSetVolatile(LLVMBuildStore(u->builder, LLVMConstInt(u->i8, 1, 0), address), u->volatile_flag);
-        return;
-    }
     if (u->atomic) {
         LLVMBuildAtomicRMW(u->builder, LLVMAtomicRMWBinOpAdd, address, const_i64(u, 1),
                            LLVMAtomicOrderingMonotonic, 0);
@@ -436,6 +428,17 @@ static void emit_increment(unit *u, LLVMValueRef index)
     }
     LLVMValueRef old = LLVMBuildLoad2(u->builder, u->i64, address, "");
     LLVMBuildStore(u->builder, LLVMBuildAdd(u->builder, old, const_i64(u, 1), ""), address);
+}
+
+/* Lines mode: counters[block] = 1, volatile when ordered (block_needs_ordered_flag):
+ * otherwise the optimiser may merge a loop's flags and sink them past the
+ * loop, or past a division in an unrolled one, and a run that crashes
+ * inside never records the block it crashed in. */
+static void emit_flag(unit *u, uint32_t block, bool ordered)
+{
+    LLVMValueRef store =
+        LLVMBuildStore(u->builder, LLVMConstInt(u->i8, 1, 0), counter_address(u, const_i64(u, block)));
+    LLVMSetVolatile(store, ordered);
 }
 
 /* The shadow-stack frame's block = block: a 32-bit constant, which costs a
@@ -525,6 +528,12 @@ static bool access_may_fault(LLVMValueRef pointer, bool writes)
     return true;
 }
 
+static bool is_division(LLVMValueRef in)
+{
+    LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
+    return opcode == LLVMSDiv || opcode == LLVMUDiv || opcode == LLVMSRem || opcode == LLVMURem;
+}
+
 /* An integer division traps unless its divisor is a constant other than 0
  * (and, when signed, other than -1: INT_MIN / -1). */
 static bool division_may_trap(LLVMValueRef division)
@@ -562,7 +571,7 @@ static bool block_needs_ordered_flag(LLVMBasicBlockRef block)
     for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
         LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
         LLVMValueRef pointer = NULL;
-        if (opcode == LLVMSDiv || opcode == LLVMUDiv || opcode == LLVMSRem || opcode == LLVMURem) {
+        if (is_division(in)) {
             if (division_may_trap(in))
                 return true;
         } else if (opcode == LLVMLoad) {
@@ -635,8 +644,7 @@ static bool block_is_observable(LLVMBasicBlockRef block)
 static void pin_trapping_divisions(unit *u, LLVMBasicBlockRef block)
 {
     for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-        LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
-        if (opcode != LLVMSDiv && opcode != LLVMUDiv && opcode != LLVMSRem && opcode != LLVMURem)
+        if (!is_division(in))
             continue;
         LLVMValueRef divisor = LLVMGetOperand(in, 1);
         LLVMTypeRef type = LLVMTypeOf(divisor);
@@ -656,11 +664,12 @@ static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t co
                                    bool observable)
 {
     pin_trapping_divisions(u, block);
-    u->volatile_flag = u->coverage == CC_COVERAGE_LINES && block_needs_ordered_flag(block);
     LLVMPositionBuilderBefore(u->builder, first_insertion_point(block));
-    emit_increment(u, const_i64(u, counter));
-    if (u->coverage == CC_COVERAGE_LINES)
+    if (u->coverage == CC_COVERAGE_LINES) {
+        emit_flag(u, counter, block_needs_ordered_flag(block));
         return;
+    }
+    emit_increment(u, const_i64(u, counter));
     if (function_entry)
         emit_function_entry(u, counter);
     else if (observable)

@@ -23,8 +23,8 @@ static int is_hex_digit(char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* Only descriptors this runtime can dump are registered: a malformed one
- * would otherwise corrupt every dump of the program. */
+/* Every implied pair must name blocks of the unit: applying one past
+ * block_count at a dump would write outside the flags. */
 static int implied_pairs_are_valid(const struct culprit_rt_unit *unit)
 {
     if (unit->version == CULPRIT_RT_UNIT_VERSION_1 || unit->implied_count == 0)
@@ -37,6 +37,8 @@ static int implied_pairs_are_valid(const struct culprit_rt_unit *unit)
     return 1;
 }
 
+/* Only descriptors this runtime can dump are registered: a malformed one
+ * would otherwise corrupt every dump of the program. */
 static int unit_is_valid(const struct culprit_rt_unit *unit)
 {
     if (!unit || (unit->version != CULPRIT_RT_UNIT_VERSION && unit->version != CULPRIT_RT_UNIT_VERSION_1))
