@@ -30,6 +30,7 @@
 
 #include "cc/cc.h"
 #include "cc/flow_graph.h"
+#include "cc/ir_query.h"
 #include "cc/main_entry.h"
 #include "rt/culprit_rt.h"
 
@@ -83,67 +84,6 @@ typedef struct function_walk {
     uint32_t *group_condition; /* root index -> condition number */
 } function_walk;
 
-/* ---- small IR queries ---------------------------------------------------------------------------- */
-
-static const char *value_name(LLVMValueRef value)
-{
-    size_t length = 0;
-    const char *name = LLVMGetValueName2(value, &length);
-    return name ? name : "";
-}
-
-static bool has_prefix(const char *text, const char *prefix)
-{
-    return strncmp(text, prefix, strlen(prefix)) == 0;
-}
-
-static bool is_instrumentable(LLVMValueRef function)
-{
-    if (LLVMIsDeclaration(function) || LLVMGetIntrinsicID(function) != 0)
-        return false;
-    /* available_externally bodies (glibc's extern inlines) are never emitted. */
-    if (LLVMGetLinkage(function) == LLVMAvailableExternallyLinkage)
-        return false;
-    /* A naked function is all inline assembly: code added around it would break its calling convention. */
-    unsigned naked = LLVMGetEnumAttributeKindForName("naked", 5);
-    if (LLVMGetEnumAttributeAtIndex(function, LLVMAttributeFunctionIndex, naked))
-        return false;
-    return !has_prefix(value_name(function), "__culprit_rt_");
-}
-
-/* The called value without the bitcasts clang puts around mismatched prototypes. */
-static LLVMValueRef called_value(LLVMValueRef call)
-{
-    LLVMValueRef callee = LLVMGetCalledValue(call);
-    while (callee && LLVMIsAConstantExpr(callee) && LLVMGetConstOpcode(callee) == LLVMBitCast)
-        callee = LLVMGetOperand(callee, 0);
-    return callee;
-}
-
-static bool is_call(LLVMValueRef instruction)
-{
-    return LLVMGetInstructionOpcode(instruction) == LLVMCall;
-}
-
-/* Calls to intrinsics (debug markers, lifetime, memcpy) and inline assembly are not source-level calls. */
-static bool is_source_call(LLVMValueRef instruction)
-{
-    if (!is_call(instruction))
-        return false;
-    LLVMValueRef callee = called_value(instruction);
-    if (LLVMIsAInlineAsm(callee))
-        return false;
-    return !(LLVMIsAFunction(callee) && LLVMGetIntrinsicID(callee) != 0);
-}
-
-static bool is_debug_intrinsic(LLVMValueRef instruction)
-{
-    if (!is_call(instruction))
-        return false;
-    LLVMValueRef callee = called_value(instruction);
-    return LLVMIsAFunction(callee) && has_prefix(value_name(callee), "llvm.dbg.");
-}
-
 typedef enum value_class { CLASS_NONE, CLASS_BOOLEAN, CLASS_INTEGER, CLASS_POINTER, CLASS_FLOAT } value_class;
 
 static value_class classify_type(LLVMTypeRef type)
@@ -193,7 +133,7 @@ static const char *class_name(value_class kind, unsigned which)
 /* The return class of a call whose result the program uses, else CLASS_NONE. */
 static value_class call_result_class(LLVMValueRef instruction)
 {
-    if (!is_source_call(instruction) || LLVMGetFirstUse(instruction) == NULL)
+    if (!cc_ir_is_source_call(instruction) || LLVMGetFirstUse(instruction) == NULL)
         return CLASS_NONE;
     return classify_type(LLVMTypeOf(instruction));
 }
@@ -286,7 +226,7 @@ static void count_counters(unit *u)
 {
     uint32_t blocks = 0, edges = 0, returns = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn; fn = LLVMGetNextFunction(fn)) {
-        if (!is_instrumentable(fn))
+        if (!cc_ir_is_instrumentable(fn))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
             blocks++;
@@ -515,125 +455,6 @@ static LLVMValueRef first_insertion_point(LLVMBasicBlockRef block)
     return in;
 }
 
-/* The pointer of a load or store can fault unless it names a local
- * variable or a global (a store into a constant global faults). */
-static bool access_may_fault(LLVMValueRef pointer, bool writes)
-{
-    while (LLVMIsAConstantExpr(pointer) && LLVMGetConstOpcode(pointer) == LLVMBitCast)
-        pointer = LLVMGetOperand(pointer, 0);
-    if (LLVMIsAAllocaInst(pointer))
-        return false;
-    if (LLVMIsAGlobalVariable(pointer))
-        return writes && LLVMIsGlobalConstant(pointer);
-    return true;
-}
-
-static bool is_division(LLVMValueRef in)
-{
-    LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
-    return opcode == LLVMSDiv || opcode == LLVMUDiv || opcode == LLVMSRem || opcode == LLVMURem;
-}
-
-/* An integer division traps unless its divisor is a constant other than 0
- * (and, when signed, other than -1: INT_MIN / -1). */
-static bool division_may_trap(LLVMValueRef division)
-{
-    LLVMValueRef divisor = LLVMGetOperand(division, 1);
-    if (!LLVMIsAConstantInt(divisor) || LLVMGetIntTypeWidth(LLVMTypeOf(divisor)) > 64)
-        return true;
-    LLVMOpcode opcode = LLVMGetInstructionOpcode(division);
-    bool is_signed = opcode == LLVMSDiv || opcode == LLVMSRem;
-    return LLVMConstIntGetZExtValue(divisor) == 0 || (is_signed && LLVMConstIntGetSExtValue(divisor) == -1);
-}
-
-/* The object a pointer is computed from, through casts and element addresses. */
-static LLVMValueRef underlying_object(LLVMValueRef pointer)
-{
-    for (;;) {
-        if (LLVMIsAGetElementPtrInst(pointer) || LLVMIsABitCastInst(pointer))
-            pointer = LLVMGetOperand(pointer, 0);
-        else if (LLVMIsAConstantExpr(pointer) && (LLVMGetConstOpcode(pointer) == LLVMGetElementPtr ||
-                                                  LLVMGetConstOpcode(pointer) == LLVMBitCast))
-            pointer = LLVMGetOperand(pointer, 0);
-        else
-            return pointer;
-    }
-}
-
-/* Lines mode: must this block's flag store be volatile?  A plain store can
- * be moved past what the optimiser knows it does not alias: a division, or
- * an element of a local or global array, both of which can trap.  (It stays
- * before calls and accesses through other pointers, which may read the
- * flags as far as the optimiser knows.)  Moved past a trap, the flag of the
- * block a run crashed in is never set. */
-static bool block_needs_ordered_flag(LLVMBasicBlockRef block)
-{
-    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-        LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
-        LLVMValueRef pointer = NULL;
-        if (is_division(in)) {
-            if (division_may_trap(in))
-                return true;
-        } else if (opcode == LLVMLoad) {
-            pointer = LLVMGetOperand(in, 0);
-        } else if (opcode == LLVMStore) {
-            pointer = LLVMGetOperand(in, 1);
-        }
-        if (pointer && access_may_fault(pointer, opcode == LLVMStore)) {
-            LLVMValueRef object = underlying_object(pointer);
-            if (LLVMIsAAllocaInst(object) || LLVMIsAGlobalVariable(object))
-                return true;
-        }
-    }
-    return false;
-}
-
-/* Can the process end, or output be written, while this block runs?  Only
- * such blocks (and function entries) record themselves on the shadow stack
- * (docs/collector.md §1): calls (output, exit, abort, and any callee's own
- * frames), loads and stores through pointers, trapping divisions,
- * unreachable.  Decided before any instrumentation is added to the block. */
-static bool block_is_observable(LLVMBasicBlockRef block)
-{
-    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-        switch (LLVMGetInstructionOpcode(in)) {
-        case LLVMCall: {
-            LLVMValueRef callee = called_value(in);
-            const char *name = LLVMIsAFunction(callee) ? value_name(callee) : "";
-            if (has_prefix(name, "llvm.dbg.") || has_prefix(name, "llvm.lifetime."))
-                continue;
-            return true;
-        }
-        case LLVMLoad:
-            if (access_may_fault(LLVMGetOperand(in, 0), false))
-                return true;
-            continue;
-        case LLVMStore:
-            if (access_may_fault(LLVMGetOperand(in, 1), true))
-                return true;
-            continue;
-        case LLVMSDiv:
-        case LLVMUDiv:
-        case LLVMSRem:
-        case LLVMURem:
-            if (division_may_trap(in))
-                return true;
-            continue;
-        case LLVMInvoke:
-        case LLVMCallBr:
-        case LLVMAtomicRMW:
-        case LLVMAtomicCmpXchg:
-        case LLVMVAArg:
-        case LLVMUnreachable:
-        case LLVMResume:
-            return true;
-        default:
-            continue;
-        }
-    }
-    return false;
-}
-
 /* Makes each division of the block that can trap take its divisor through
  * an empty `asm volatile` placed after the block's flag or frame store.  A
  * division touches no memory, so without it the code generator is free to
@@ -644,11 +465,11 @@ static bool block_is_observable(LLVMBasicBlockRef block)
 static void pin_trapping_divisions(unit *u, LLVMBasicBlockRef block)
 {
     for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-        if (!is_division(in))
+        if (!cc_ir_is_division(in))
             continue;
         LLVMValueRef divisor = LLVMGetOperand(in, 1);
         LLVMTypeRef type = LLVMTypeOf(divisor);
-        if (!division_may_trap(in) || LLVMGetTypeKind(type) != LLVMIntegerTypeKind ||
+        if (!cc_ir_division_may_trap(in) || LLVMGetTypeKind(type) != LLVMIntegerTypeKind ||
             LLVMGetIntTypeWidth(type) > 64)
             continue;
         LLVMTypeRef asm_type = LLVMFunctionType(type, &type, 1, 0);
@@ -666,7 +487,7 @@ static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t co
     pin_trapping_divisions(u, block);
     LLVMPositionBuilderBefore(u->builder, first_insertion_point(block));
     if (u->coverage == CC_COVERAGE_LINES) {
-        emit_flag(u, counter, block_needs_ordered_flag(block));
+        emit_flag(u, counter, cc_ir_block_needs_ordered_flag(block));
         return;
     }
     emit_increment(u, const_i64(u, counter));
@@ -951,7 +772,7 @@ static culprit_status map_block_lines(unit *u, const function_walk *walk, LLVMBa
     cc_map_block record = {.counter = counter, .function = walk->number, .file = walk->file};
     bool any = false;
     for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-        if (is_debug_intrinsic(in))
+        if (cc_ir_is_debug_intrinsic(in))
             continue;
         cc_map_location at;
         bool found;
@@ -1055,8 +876,8 @@ static culprit_status map_and_count_returns(unit *u, LLVMBasicBlockRef block, ui
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < count && status == CULPRIT_OK; i++) {
         value_class kind = call_result_class(calls[i]);
-        LLVMValueRef callee = called_value(calls[i]);
-        const char *name = LLVMIsAFunction(callee) ? value_name(callee) : "*";
+        LLVMValueRef callee = cc_ir_called_value(calls[i]);
+        const char *name = LLVMIsAFunction(callee) ? cc_ir_name(callee) : "*";
         cc_map_location at = {0};
         bool found;
         status = instruction_location(u, calls[i], &at, &found, err);
@@ -1077,7 +898,7 @@ static bool returns_twice(LLVMValueRef call)
     unsigned kind = LLVMGetEnumAttributeKindForName("returns_twice", 13);
     if (LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind))
         return true;
-    LLVMValueRef callee = called_value(call);
+    LLVMValueRef callee = cc_ir_called_value(call);
     return LLVMIsAFunction(callee) && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind);
 }
 
@@ -1090,7 +911,7 @@ static void instrument_returns_twice(unit *u, LLVMBasicBlockRef block)
     if (u->coverage == CC_COVERAGE_LINES)
         return;
     for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-        if (!is_call(in) || !returns_twice(in))
+        if (!cc_ir_is_call(in) || !returns_twice(in))
             continue;
         LLVMValueRef next = LLVMGetNextInstruction(in);
         LLVMPositionBuilderBefore(u->builder, next);
@@ -1141,7 +962,7 @@ static culprit_status map_function(unit *u, function_walk *walk, culprit_error *
     }
     if (status != CULPRIT_OK)
         return status;
-    return cc_map_add_function(&u->map, value_name(walk->function), walk->file, line, &walk->number, err);
+    return cc_map_add_function(&u->map, cc_ir_name(walk->function), walk->file, line, &walk->number, err);
 }
 
 /* A function that calls nothing (intrinsics and inline assembly aside): no
@@ -1152,7 +973,7 @@ static bool calls_nothing(LLVMValueRef function)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
             LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
-            if (is_source_call(in) || opcode == LLVMInvoke || opcode == LLVMCallBr)
+            if (cc_ir_is_source_call(in) || opcode == LLVMInvoke || opcode == LLVMCallBr)
                 return false;
         }
     return true;
@@ -1181,7 +1002,8 @@ static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bo
         first[i] = fill;
         for (unsigned k = 0; k < LLVMGetNumSuccessors(terminator); k++)
             successors[fill++] = find_slot(walk, LLVMGetSuccessor(terminator, k))->index;
-        can_stop[i] = (opcode != LLVMBr && opcode != LLVMSwitch) || block_is_observable(walk->blocks[i]);
+        can_stop[i] =
+            (opcode != LLVMBr && opcode != LLVMSwitch) || cc_ir_block_is_observable(walk->blocks[i]);
     }
     size_t before = u->implied.count;
     if (status == CULPRIT_OK) {
@@ -1217,7 +1039,7 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
     for (unsigned i = 0; i < walk.block_total && status == CULPRIT_OK; i++) {
         LLVMBasicBlockRef block = walk.blocks[i];
         uint32_t counter = u->next_block + i;
-        bool observable = u->coverage == CC_COVERAGE_FULL && block_is_observable(block);
+        bool observable = u->coverage == CC_COVERAGE_FULL && cc_ir_block_is_observable(block);
         status = map_block_lines(u, &walk, block, counter, err);
         if (status == CULPRIT_OK)
             status = map_and_count_edges(u, &walk, i, counter, err);
@@ -1318,7 +1140,7 @@ static culprit_status append_to_array(unit *u, const char *name, LLVMTypeRef ele
     LLVMValueRef global = LLVMAddGlobal(u->module, LLVMTypeOf(array), name);
     LLVMSetLinkage(global, LLVMAppendingLinkage);
     LLVMSetInitializer(global, array);
-    if (has_prefix(name, "llvm.used") || has_prefix(name, "llvm.compiler.used"))
+    if (cc_ir_name_has_prefix(global, "llvm.used") || cc_ir_name_has_prefix(global, "llvm.compiler.used"))
         LLVMSetSection(global, "llvm.metadata");
     return CULPRIT_OK;
 }
@@ -1442,7 +1264,7 @@ static bool is_redirected(unit *u, const char *name)
 static void redirect_call(unit *u, LLVMValueRef call, LLVMValueRef libc_function)
 {
     char wrapper_name[64];
-    snprintf(wrapper_name, sizeof wrapper_name, "__culprit_rt_%s", value_name(libc_function));
+    snprintf(wrapper_name, sizeof wrapper_name, "__culprit_rt_%s", cc_ir_name(libc_function));
     LLVMTypeRef type = LLVMGlobalGetValueType(libc_function);
     LLVMValueRef wrapper = LLVMGetNamedFunction(u->module, wrapper_name);
     if (!wrapper)
@@ -1459,18 +1281,18 @@ static void redirect_call(unit *u, LLVMValueRef call, LLVMValueRef libc_function
 static void redirect_calls(unit *u)
 {
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn; fn = LLVMGetNextFunction(fn)) {
-        if (!is_instrumentable(fn))
+        if (!cc_ir_is_instrumentable(fn))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
             for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                if (!is_call(in))
+                if (!cc_ir_is_call(in))
                     continue;
-                LLVMValueRef callee = called_value(in);
+                LLVMValueRef callee = cc_ir_called_value(in);
                 if (!LLVMIsAFunction(callee))
                     continue;
                 bool external =
                     LLVMIsDeclaration(callee) || LLVMGetLinkage(callee) == LLVMAvailableExternallyLinkage;
-                if (external && is_redirected(u, value_name(callee)))
+                if (external && is_redirected(u, cc_ir_name(callee)))
                     redirect_call(u, in, callee);
             }
         }
@@ -1488,7 +1310,7 @@ static culprit_status instrument_module(unit *u, culprit_error *err)
     culprit_status status = CULPRIT_OK;
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn && status == CULPRIT_OK;
          fn = LLVMGetNextFunction(fn))
-        if (is_instrumentable(fn))
+        if (cc_ir_is_instrumentable(fn))
             status = instrument_function(u, fn, err);
     if (status == CULPRIT_OK)
         status = embed_map(u, err);

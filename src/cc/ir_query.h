@@ -1,0 +1,43 @@
+/*
+ * ir_query.h - questions culprit-cc asks of LLVM IR: which functions it
+ * instruments, what a call calls, and which instructions can end a run
+ * early (fault, trap, or call something that exits).
+ *
+ * Shared by instrument.c (counters and the map) and call_sites.c (entries
+ * implied by their callers), so that both decide "can this stop?" the same
+ * way.  Pure queries: nothing here changes the module.
+ */
+#ifndef CULPRIT_CC_IR_QUERY_H
+#define CULPRIT_CC_IR_QUERY_H
+
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+
+/* The value's name, "" when it has none. */
+const char *cc_ir_name(LLVMValueRef value);
+bool cc_ir_name_has_prefix(LLVMValueRef value, const char *prefix);
+
+/* A function with a body culprit-cc adds counters to. */
+bool cc_ir_is_instrumentable(LLVMValueRef function);
+
+/* The called value, without the bitcasts clang puts around mismatched prototypes. */
+LLVMValueRef cc_ir_called_value(LLVMValueRef call);
+bool cc_ir_is_call(LLVMValueRef instruction);
+/* A call the source wrote: not an intrinsic (debug, lifetime, memcpy), not inline assembly. */
+bool cc_ir_is_source_call(LLVMValueRef instruction);
+bool cc_ir_is_debug_intrinsic(LLVMValueRef instruction);
+
+/* Can a load (writes false) or store through pointer fault? */
+bool cc_ir_access_may_fault(LLVMValueRef pointer, bool writes);
+bool cc_ir_is_division(LLVMValueRef instruction);
+bool cc_ir_division_may_trap(LLVMValueRef division);
+
+/* Can the process end, or output be written, while this instruction runs? */
+bool cc_ir_instruction_can_stop(LLVMValueRef instruction);
+/* Does any instruction of the block stop (cc_ir_instruction_can_stop)? */
+bool cc_ir_block_is_observable(LLVMBasicBlockRef block);
+/* Lines mode: must the block's flag store be volatile (instrument.c)? */
+bool cc_ir_block_needs_ordered_flag(LLVMBasicBlockRef block);
+
+#endif
