@@ -350,6 +350,8 @@ static void note_option(cc_command *command, const char *argument, bool *pass_th
     if ((strcmp(argument, "-pthread") == 0 || strcmp(argument, "-pthreads") == 0) &&
         !command->counters_chosen)
         command->atomic_counters = true;
+    if (starts_with(argument, "-fsanitize="))
+        command->sanitizes = true;
     if (is_pass_through_option(argument))
         *pass_through = true;
     else if (strcmp(argument, "-c") == 0)

@@ -216,6 +216,19 @@ static culprit_status emit_bitcode(session *s, const cc_input *input, const char
         status = push_strings(&args, step, sizeof step / sizeof *step, err);
     if (status == CULPRIT_OK && !command->has_debug_flag)
         status = cc_args_push(&args, "-gline-tables-only", err);
+    /* Above -O0, clang marks where each local's scope ends with a lifetime
+     * marker, and a return or break out of a scope with such locals goes
+     * through a cleanup block and a switch on which exit was taken.  Those
+     * blocks are not in the code as written (at -O0 there are none) and cost
+     * lines mode flags in every loop with locals: without the markers the
+     * map is the same at every -O, and Lua's table lookup loop sets three
+     * flags per turn, not four.  The markers let stack slots be shared,
+     * which the optimised code barely needs once locals are in registers;
+     * AddressSanitizer reads them to find uses after scope, so with a
+     * sanitizer they stay. */
+    const char *const no_lifetime_markers[] = {"-Xclang", "-disable-lifetime-markers"};
+    if (status == CULPRIT_OK && !command->sanitizes)
+        status = push_strings(&args, no_lifetime_markers, 2, err);
     /* clang 14 writes DWARF 5 by default, which Debian 12's valgrind cannot
      * read ("unhandled dwarf2 abbrev form code 0x25"): test suites that run
      * the program under valgrind (sed's, grep's) would fail for a reason

@@ -164,6 +164,31 @@ if [ "$(dwarf_version dwarf-default.o)" = 4 ]; then pass; else fail "-g gave DWA
 run 0 "$CCC" -g -gdwarf-5 -c mid.c -o dwarf-5.o
 if [ "$(dwarf_version dwarf-5.o)" = 5 ]; then pass; else fail "-gdwarf-5 gave DWARF $(dwarf_version dwarf-5.o)"; fi
 
+# ---- sanitizers ------------------------------------------------------------------------------------
+# culprit-cc leaves out the lifetime markers of locals (docs/collector.md §1) unless a sanitizer is
+# asked for: AddressSanitizer reads them to report a use after the variable's scope ended.
+cat >scope.c <<'END'
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    int *p = 0;
+    (void)argv;
+    {
+        int x = argc;
+        p = &x;
+    }
+    printf("%d\n", *p);
+    return 0;
+}
+END
+if $have_runtime && clang-14 -fsanitize=address scope.c -o scope-probe 2>/dev/null; then
+    run 0 "$CCC" -g -fsanitize=address scope.c -o scope
+    ./scope >/dev/null 2>scope.err
+    if grep -q stack-use-after-scope scope.err; then pass; else fail "-fsanitize=address lost use-after-scope"; fi
+else
+    echo "$E2E_NAME: note: no AddressSanitizer runtime; skipping the sanitizer check" >&2
+fi
+
 # ---- response files ---------------------------------------------------------------------------------
 printf -- '-c "mid.c"\n-o '"'"'from rsp.o'"'"' -DNAME=\\"x\\"\n' >args.rsp
 run 0 "$CCC" @args.rsp
