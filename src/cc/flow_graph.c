@@ -170,8 +170,8 @@ static bool implied_by_successors(const cc_flow_graph *graph, const bool *can_st
     return true;
 }
 
-static culprit_status append_pair(cc_flow_implied_list *list, uint32_t node, uint32_t source,
-                                  culprit_error *err)
+culprit_status cc_flow_implied_append(cc_flow_implied_list *list, uint32_t node, uint32_t source,
+                                      culprit_error *err)
 {
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? 2 * list->capacity : 64;
@@ -194,7 +194,7 @@ static culprit_status append_node_pairs(const cc_flow_graph *graph, uint32_t nod
         if (last_added[to] == node)
             continue;
         last_added[to] = node;
-        culprit_status status = append_pair(list, node, to, err);
+        culprit_status status = cc_flow_implied_append(list, node, to, err);
         if (status != CULPRIT_OK)
             return status;
     }
@@ -290,7 +290,7 @@ static culprit_status imply_by_predecessors(implied_search *search, cc_flow_impl
             search->last_added[pred] = node;
             if (search->rank[pred] > search->rank[node])
                 search->pinned[pred] = true;
-            culprit_status status = append_pair(list, node, pred, err);
+            culprit_status status = cc_flow_implied_append(list, node, pred, err);
             if (status != CULPRIT_OK)
                 return status;
         }

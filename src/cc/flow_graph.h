@@ -46,6 +46,9 @@ typedef struct cc_flow_implied_list {
     size_t count, capacity;
 } cc_flow_implied_list;
 
+culprit_status cc_flow_implied_append(cc_flow_implied_list *list, uint32_t node, uint32_t source,
+                                      culprit_error *err);
+
 /* Marks implied[n] for each node that needs no flag of its own, by two rules:
  * - by successors: reachable, !can_stop[n], at least one
  *   successor, and every successor a node other than n that n immediately

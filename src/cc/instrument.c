@@ -28,6 +28,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 
+#include "cc/call_sites.h"
 #include "cc/cc.h"
 #include "cc/flow_graph.h"
 #include "cc/ir_query.h"
@@ -59,6 +60,11 @@ typedef struct unit {
     uint32_t block_count, counter_count;
     /* Lines mode: blocks without a flag of their own, as (block, source) counter pairs (§3). */
     cc_flow_implied_list implied;
+    /* Lines mode: (function entry, call site block) pairs of the entries
+     * their calls imply (call_sites.h), by entry; entry_cursor walks them
+     * as the functions are instrumented in the same order. */
+    cc_flow_implied_list entry_calls;
+    size_t entry_cursor;
     uint32_t next_block, next_edge, next_return, next_condition;
     /* The last debug-info file seen, so each instruction does not search the file table. */
     const char *cached_directory, *cached_filename;
@@ -1021,6 +1027,27 @@ static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bo
     return status;
 }
 
+/* Lines mode: if the function's entry still has a flag and its calls imply
+ * it, the entry goes without one and takes their pairs. */
+static culprit_status imply_entry_by_calls(unit *u, bool *implied, culprit_error *err)
+{
+    const cc_flow_implied_list *calls = &u->entry_calls;
+    bool entry_has_flag = !implied[0];
+    while (u->entry_cursor < calls->count && calls->pairs[u->entry_cursor].node < u->next_block)
+        u->entry_cursor++;
+    for (; u->entry_cursor < calls->count && calls->pairs[u->entry_cursor].node == u->next_block;
+         u->entry_cursor++) {
+        if (!entry_has_flag)
+            continue; /* implied by its own successors already */
+        const cc_flow_implied *pair = &calls->pairs[u->entry_cursor];
+        culprit_status status = cc_flow_implied_append(&u->implied, pair->node, pair->source, err);
+        if (status != CULPRIT_OK)
+            return status;
+        implied[0] = true;
+    }
+    return CULPRIT_OK;
+}
+
 static culprit_status instrument_function(unit *u, LLVMValueRef function, culprit_error *err)
 {
     u->leaf_function = calls_nothing(function);
@@ -1036,6 +1063,8 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
         status = culprit_fail_memory(err);
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
         status = find_implied_blocks(u, &walk, implied, err);
+    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
+        status = imply_entry_by_calls(u, implied, err);
     for (unsigned i = 0; i < walk.block_total && status == CULPRIT_OK; i++) {
         LLVMBasicBlockRef block = walk.blocks[i];
         uint32_t counter = u->next_block + i;
@@ -1301,6 +1330,48 @@ static void redirect_calls(unit *u)
 
 /* ---- the unit ------------------------------------------------------------------------------------- */
 
+/* Every instrumented block of the module with its counter, sorted by address. */
+static culprit_status number_module_blocks(unit *u, block_slot **slots, culprit_error *err)
+{
+    *slots = malloc(((size_t)u->block_count + 1) * sizeof **slots);
+    if (!*slots)
+        return culprit_fail_memory(err);
+    uint32_t counter = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (!cc_ir_is_instrumentable(fn))
+            continue;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb), counter++)
+            (*slots)[counter] = (block_slot){.block = bb, .counter = counter};
+    }
+    qsort(*slots, counter, sizeof **slots, compare_slots);
+    return CULPRIT_OK;
+}
+
+/* Lines mode, before any function is instrumented: u->entry_calls, the
+ * (entry, call site) pairs of every entry its calls imply (call_sites.h). */
+static culprit_status find_entries_implied_by_calls(unit *u, culprit_error *err)
+{
+    block_slot *slots = NULL;
+    culprit_status status = number_module_blocks(u, &slots, err);
+    cc_call_sites sites = {0};
+    uint32_t entry = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn && status == CULPRIT_OK;
+         fn = LLVMGetNextFunction(fn)) {
+        if (!cc_ir_is_instrumentable(fn))
+            continue;
+        status = cc_call_sites_entering(fn, &sites, err);
+        for (size_t k = 0; k < sites.count && status == CULPRIT_OK; k++) {
+            block_slot key = {.block = sites.blocks[k]};
+            const block_slot *site = bsearch(&key, slots, u->block_count, sizeof key, compare_slots);
+            status = cc_flow_implied_append(&u->entry_calls, entry, site->counter, err);
+        }
+        entry += LLVMCountBasicBlocks(fn);
+    }
+    cc_call_sites_free(&sites);
+    free(slots);
+    return status;
+}
+
 static culprit_status instrument_module(unit *u, culprit_error *err)
 {
     count_counters(u);
@@ -1308,6 +1379,8 @@ static culprit_status instrument_module(unit *u, culprit_error *err)
         return CULPRIT_OK; /* nothing executable: no map, no runtime dependency */
     create_counters(u);
     culprit_status status = CULPRIT_OK;
+    if (u->coverage == CC_COVERAGE_LINES)
+        status = find_entries_implied_by_calls(u, err);
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn && status == CULPRIT_OK;
          fn = LLVMGetNextFunction(fn))
         if (cc_ir_is_instrumentable(fn))
@@ -1375,6 +1448,7 @@ static void unit_free(unit *u)
 {
     cc_map_free(&u->map);
     free(u->implied.pairs);
+    free(u->entry_calls.pairs);
     LLVMDisposeBuilder(u->builder);
     if (u->module)
         LLVMDisposeModule(u->module);

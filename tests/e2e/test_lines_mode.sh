@@ -7,6 +7,9 @@
 # -O2; at -O2 flag stores the optimiser could move past the crash once were
 # (all of an unrolled loop's flags were stored after its divisions), and full
 # mode lost the crashing block of a loop whose counters it kept in registers.
+# A static function's entry has no flag when every block calling it reaches
+# the call (peek crashes there), and keeps it when a call before can end the
+# run (after_stop).
 # The map itself is the same at -O0 and -O2: the cleanup blocks clang adds
 # above -O0 for locals' lifetimes are left out.
 . "$(dirname "$0")/lib.sh"
@@ -82,6 +85,24 @@ static void maybe_jump(int v)
         longjmp(again, 1);
 }
 
+/* Static, called only directly: their entries take their hits from the
+ * blocks that call them, which must reach the call whenever they run. */
+static int peek(const int *p)
+{
+    return *p; /* @peek */
+}
+
+static void stop_here(void)
+{
+    fflush(stdout);
+    _exit(0);
+}
+
+static int after_stop(int v)
+{
+    return v + 1; /* @after_stop */
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 0;
@@ -106,6 +127,12 @@ int main(int argc, char **argv)
         total += *nowhere; /* @null */
     if (strcmp(mode, "abort") == 0)
         abort(); /* @abort */
+    if (strcmp(mode, "peek") == 0)
+        total += peek(nowhere);
+    if (strcmp(mode, "stop") == 0) {
+        stop_here();
+        total += after_stop(n);
+    }
     printf("%ld\n", total);
     return 0;
 }
@@ -134,7 +161,7 @@ for mode in lines full; do
     fi
 done
 
-tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort"
+tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek stop:9:stop"
 for level in O0 O2; do
     run 0 "$culprit_cc" --coverage=lines -$level -g -o lines-$level shapes.c
     run 0 "$culprit_cc" -$level -g -o full-$level shapes.c
@@ -156,7 +183,7 @@ for level in O0 O2; do
         # crash loses them; the collector counts the blocks on the crash stack instead.
         expect_same lines.txt full.txt
         case $name in
-        divide | index | null | abort)
+        divide | index | null | abort | peek)
             if grep -q "^$(line_of "$name") " lines.txt; then pass; else
                 fail "-$level $name: the crash line $(line_of "$name") is not hit in lines mode"
             fi
@@ -165,8 +192,11 @@ for level in O0 O2; do
     done
     # Lines never run are not hit.
     python3 hits.py lines-$level.json plain line >lines.txt
-    for never in null abort; do
+    for never in null abort peek after_stop; do
         if grep -q "^$(line_of $never) " lines.txt; then fail "-$level plain hit line $(line_of $never)"; else pass; fi
     done
+    # The call of after_stop follows one that never returns: its block ran, the function did not.
+    python3 hits.py lines-$level.json stop line >lines.txt
+    if grep -q "^$(line_of after_stop) " lines.txt; then fail "-$level stop hit after_stop"; else pass; fi
 done
 finish

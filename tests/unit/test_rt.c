@@ -83,10 +83,12 @@ static struct culprit_rt_unit unit_a = {.version = 1,
                                         .map = map_a,
                                         .map_size = sizeof map_a - 1,
                                         .hash = HASH_A};
-/* Block 2 has no flag: it was hit if block 3 was; block 0 if block 2 was
- * (a chain, so the order of the pairs matters).  A run that sets the flags
- * of blocks 1 and 3 dumps all four. */
-static const uint32_t implied_b[] = {2, 3, 0, 2};
+/* Block 2 has no flag: it was hit if block 3 was; block 0 if block 2 was.
+ * The chain is listed backwards, as a function entry implied by a call in
+ * a later function is (docs/collector.md §1): one pass in list order would
+ * leave block 0 unset.  A run that sets the flags of blocks 1 and 3 dumps
+ * all four. */
+static const uint32_t implied_b[] = {0, 2, 2, 3};
 static struct culprit_rt_unit unit_b = {.version = CULPRIT_RT_UNIT_VERSION,
                                         .mode = CULPRIT_RT_MODE_LINES,
                                         .counter_count = B_COUNTERS,

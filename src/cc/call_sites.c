@@ -1,0 +1,101 @@
+/*
+ * call_sites.c - function entries implied by their call sites (call_sites.h).
+ *
+ * The conditions, each needed for "entry hit <=> some site block hit":
+ * - internal linkage, and every use of the function a call that names it
+ *   as the callee (not as an argument, not through a cast, not in a global
+ *   initialiser): nothing else can enter it, not a callback, not another
+ *   unit;
+ * - every such call in an instrumented function, so its block's hit is
+ *   recorded (by a flag or by implication);
+ * - nothing before the call in its block can end the run, except an
+ *   earlier call of the same function, which entered it already;
+ * - the entry block does not need an ordered flag: a caller's flag is a
+ *   plain store, which the optimiser could move past the entry's array
+ *   access or division once the function is inlined.
+ */
+#include "cc/call_sites.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "cc/ir_query.h"
+
+void cc_call_sites_free(cc_call_sites *sites)
+{
+    free(sites->blocks);
+    *sites = (cc_call_sites){0};
+}
+
+static culprit_status add_block(cc_call_sites *sites, LLVMBasicBlockRef block, culprit_error *err)
+{
+    for (size_t i = 0; i < sites->count; i++)
+        if (sites->blocks[i] == block)
+            return CULPRIT_OK;
+    if (sites->count == sites->capacity) {
+        size_t capacity = sites->capacity ? 2 * sites->capacity : 8;
+        LLVMBasicBlockRef *grown = realloc(sites->blocks, capacity * sizeof *grown);
+        if (!grown)
+            return culprit_fail_memory(err);
+        sites->blocks = grown;
+        sites->capacity = capacity;
+    }
+    sites->blocks[sites->count++] = block;
+    return CULPRIT_OK;
+}
+
+/* A direct call of function that does not also pass it as an argument. */
+static bool only_calls(LLVMValueRef user, LLVMValueRef function)
+{
+    if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != function)
+        return false;
+    unsigned arguments = LLVMGetNumArgOperands(user);
+    for (unsigned i = 0; i < arguments; i++)
+        if (LLVMGetOperand(user, i) == function)
+            return false;
+    return true;
+}
+
+/* Does every run of the call's block reach function (this call or an earlier one)? */
+static bool block_reaches_call(LLVMValueRef call, LLVMValueRef function)
+{
+    LLVMBasicBlockRef block = LLVMGetInstructionParent(call);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in != call; in = LLVMGetNextInstruction(in)) {
+        if (LLVMIsACallInst(in) && LLVMGetCalledValue(in) == function)
+            return true;
+        if (cc_ir_instruction_can_stop(in))
+            return false;
+    }
+    return true;
+}
+
+static bool may_imply_entry(LLVMValueRef function)
+{
+    LLVMLinkage linkage = LLVMGetLinkage(function);
+    if (linkage != LLVMInternalLinkage && linkage != LLVMPrivateLinkage)
+        return false;
+    if (!cc_ir_is_instrumentable(function) || LLVMGetFirstUse(function) == NULL)
+        return false;
+    return !cc_ir_block_needs_ordered_flag(LLVMGetEntryBasicBlock(function));
+}
+
+culprit_status cc_call_sites_entering(LLVMValueRef function, cc_call_sites *sites, culprit_error *err)
+{
+    sites->count = 0;
+    if (!may_imply_entry(function))
+        return CULPRIT_OK;
+    for (LLVMUseRef use = LLVMGetFirstUse(function); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        bool usable = only_calls(user, function) &&
+                      cc_ir_is_instrumentable(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) &&
+                      block_reaches_call(user, function);
+        if (!usable) {
+            sites->count = 0;
+            return CULPRIT_OK;
+        }
+        culprit_status status = add_block(sites, LLVMGetInstructionParent(user), err);
+        if (status != CULPRIT_OK)
+            return status;
+    }
+    return CULPRIT_OK;
+}
