@@ -43,6 +43,8 @@ static const char *const output_functions[] = {"printf",  "fprintf", "vprintf", 
                                                "putchar", "fputc",   "putc",    "fwrite",   "write"};
 static const char *const ending_functions[] = {"_exit",  "_Exit", "execv",  "execvp",
                                                "execve", "execl", "execlp", "execle"};
+/* Redirected in both modes too: each new thread gets a signal stack for crash dumps (src/rt/rt_threads.c). */
+static const char *const thread_functions[] = {"pthread_create"};
 
 typedef struct unit {
     LLVMContextRef context;
@@ -1280,6 +1282,9 @@ static bool is_redirected(unit *u, const char *name)
 {
     for (size_t i = 0; i < sizeof ending_functions / sizeof *ending_functions; i++)
         if (strcmp(name, ending_functions[i]) == 0)
+            return true;
+    for (size_t i = 0; i < sizeof thread_functions / sizeof *thread_functions; i++)
+        if (strcmp(name, thread_functions[i]) == 0)
             return true;
     if (u->coverage == CC_COVERAGE_LINES)
         return false;

@@ -15,6 +15,7 @@
 #ifndef CULPRIT_RT_H
 #define CULPRIT_RT_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,5 +112,10 @@ int __culprit_rt_execve(const char *path, char *const argv[], char *const envp[]
 int __culprit_rt_execl(const char *path, const char *arg, ...);
 int __culprit_rt_execlp(const char *file, const char *arg, ...);
 int __culprit_rt_execle(const char *path, const char *arg, ...);
+
+/* pthread_create, whose thread gets an alternate signal stack first (when
+ * collecting), so that a stack overflow in it still dumps (rt_threads.c). */
+int __culprit_rt_pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *),
+                                void *argument);
 
 #endif

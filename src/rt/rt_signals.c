@@ -8,8 +8,8 @@
  * handles keeps its behaviour.  They run on an alternate signal stack
  * (SA_ONSTACK) so that a stack overflow can still dump; the runtime provides
  * one for the thread that registered the first unit (normally the main
- * thread) unless that thread already has one.  Threads the program creates
- * get no alternate stack from us: a stack overflow there dies without a dump.
+ * thread) unless that thread already has one, and rt_threads.c one for each
+ * thread the program creates with pthread_create.
  *
  * The handler only calls culprit_rt_dump (async-signal-safe, see rt_dump.c),
  * sigaction and raise.

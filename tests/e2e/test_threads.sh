@@ -10,7 +10,9 @@
 # branch outcomes must be recorded, and the line each thread prints must be
 # mapped to the thread-only function's printf (each thread's own shadow
 # stack).  When one thread stores through a null pointer in a small leaf
-# function, the crash site is that function's line, not its caller's.  A
+# function, the crash site is that function's line, not its caller's; when
+# one overflows its stack, the signal stack culprit-cc's pthread_create
+# gave it lets the process dump all the same.  A
 # build with --counters=plain (gcov's default: racy counts) must still
 # record every hit.
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +26,7 @@ cat >threads.c <<'END'
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { THREADS = @THREADS@, ROUNDS = @ROUNDS@ };
 
@@ -51,12 +54,22 @@ __attribute__((noinline)) static void poke(long *where, long value)
 }
 
 static long *target;
+static int overflow; /* thread 3 recurses until its stack runs out */
+
+static long descend(long depth)
+{
+    volatile char frame[1024];
+    frame[0] = (char)depth; /* @descend */
+    return descend(depth + 1) + frame[0];
+}
 
 static void *worker(void *argument)
 {
     long id = (long)argument, sum = 0;
     if (id == 3)
         poke(target, id);
+    if (id == 3 && overflow)
+        sum += descend(0);
     for (long i = 0; i < ROUNDS; i++) { /* @loop */
         sum += shared_step(i + id);
         if ((i & 7) == 0) /* @every-eighth */
@@ -70,7 +83,9 @@ int main(int argc, char **argv)
 {
     long main_rounds = argc > 1 ? atol(argv[1]) : 0;
     long slot = 0;
-    target = argc > 2 ? NULL : &slot; /* a second argument: thread 3 crashes */
+    /* A second argument: thread 3 crashes, on a null pointer or by overflowing its stack. */
+    target = argc > 2 && strcmp(argv[2], "crash") == 0 ? NULL : &slot;
+    overflow = argc > 2 && strcmp(argv[2], "overflow") == 0;
     pthread_t threads[THREADS];
     for (long t = 0; t < THREADS; t++)
         if (pthread_create(&threads[t], NULL, worker, (void *)t) != 0)
@@ -204,6 +219,12 @@ export CULPRIT_STORE="$WORK/crash-store"
 run 139 "$CULPRIT" test --name crashing -- ./threads "$main_rounds" crash
 run 0 "$CULPRIT" tests --format json
 expect_contains "$WORK/out" "\"crash_site\": \"$WORK/threads.c:$(line_of poke) (poke)\""
+
+# ---- a thread overflows its stack: the runtime gave it a signal stack, so the process still dumps ----
+export CULPRIT_STORE="$WORK/overflow-store"
+run 139 "$CULPRIT" test --name overflowing -- ./threads "$main_rounds" overflow
+run 0 "$CULPRIT" tests --format json
+expect_contains "$WORK/out" "\"crash_site\": \"$WORK/threads.c:$(line_of descend) (descend)\""
 
 # ---- plain counters: counts may be lost under contention, hits never ----
 export CULPRIT_STORE="$WORK/plain-store"

@@ -191,6 +191,26 @@ static int scenario_overflow(void)
     return (int)recurse(0);
 }
 
+static void *report_signal_stack(void *unused)
+{
+    (void)unused;
+    stack_t current;
+    int has_one = sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE);
+    return (void *)(intptr_t)has_one;
+}
+
+/* Exits 10 when a thread made by culprit-cc's pthread_create had an
+ * alternate signal stack, 11 when it had none. */
+static int scenario_thread_stack(void)
+{
+    pthread_t thread;
+    void *has_one = NULL;
+    if (__culprit_rt_pthread_create(&thread, NULL, report_signal_stack, NULL) != 0 ||
+        pthread_join(thread, &has_one) != 0)
+        return 12;
+    return has_one ? 10 : 11;
+}
+
 static int scenario_abort(void)
 {
     set_crash_stack();
@@ -366,7 +386,7 @@ static int run_scenario(const char *name, const char *argument)
         {"threads", scenario_threads},     {"exec_fail", scenario_exec_fail},
         {"exec_true", scenario_exec_true}, {"exec_self", scenario_exec_self},
         {"output", scenario_output},       {"probe_handlers", scenario_probe_handlers},
-        {"deep", scenario_deep},
+        {"deep", scenario_deep},           {"thread_stack", scenario_thread_stack},
     };
     if (strcmp(name, "sigterm") == 0)
         return scenario_sigterm(argument ? argument : "-1");
@@ -1095,6 +1115,22 @@ static void test_not_collecting(int mode)
     sandbox_destroy(&box);
 }
 
+/* Each thread gets a signal stack for crash dumps when collecting, and the
+ * plain pthread_create otherwise (under ASan the sanitizer gives one anyway). */
+static void test_thread_signal_stack(void)
+{
+    struct sandbox box;
+    CHECK(sandbox_create(&box));
+    int status = run_in(&box, "thread_stack", 1);
+    CHECK_RECORD(WIFEXITED(status) && WEXITSTATUS(status) == 10, "collecting: wait status %#x", status);
+    if (!UNDER_ASAN) {
+        status = run_in(&box, "thread_stack", 0);
+        CHECK_RECORD(WIFEXITED(status) && WEXITSTATUS(status) == 11, "not collecting: wait status %#x",
+                     status);
+    }
+    sandbox_destroy(&box);
+}
+
 static void test_handlers_installed(void)
 {
     struct sandbox box;
@@ -1129,6 +1165,7 @@ int main(int argc, char **argv)
     test_sigterm();
     test_fork();
     test_threads();
+    test_thread_signal_stack();
     test_exec_fail();
     test_exec_true();
     test_exec_self();

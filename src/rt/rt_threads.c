@@ -1,0 +1,84 @@
+/*
+ * rt_threads.c - an alternate signal stack for every thread the program
+ * creates, so that a stack overflow there still dumps (rt_signals.c).
+ *
+ * The crash handlers run on the alternate stack (SA_ONSTACK); a thread
+ * without one that overflows its stack cannot run a handler, and the kernel
+ * kills the process with nothing written.  The runtime gives the main
+ * thread a static one; culprit-cc points the program's calls of
+ * pthread_create here, and each new thread maps its own before it runs the
+ * program's start routine and unmaps it when it ends (returning, calling
+ * pthread_exit, or cancelled: a cleanup handler runs in each case).
+ *
+ * When not collecting, or when the bookkeeping cannot be allocated, the
+ * call is plain pthread_create: the thread works as it would uninstrumented.
+ */
+#include "rt/rt_internal.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+struct thread_start {
+    void *(*start)(void *);
+    void *argument;
+};
+
+static void release_alternate_stack(void *stack)
+{
+    stack_t off;
+    memset(&off, 0, sizeof off);
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, NULL);
+    munmap(stack, RT_ALT_STACK_SIZE);
+}
+
+/* The thread's alternate stack, or NULL when it has one already or none can be mapped. */
+static void *provide_alternate_stack(void)
+{
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE))
+        return NULL;
+    void *stack = mmap(NULL, RT_ALT_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (stack == MAP_FAILED)
+        return NULL;
+    stack_t ours;
+    memset(&ours, 0, sizeof ours);
+    ours.ss_sp = stack;
+    ours.ss_size = RT_ALT_STACK_SIZE;
+    if (sigaltstack(&ours, NULL) != 0) {
+        munmap(stack, RT_ALT_STACK_SIZE);
+        return NULL;
+    }
+    return stack;
+}
+
+static void *start_with_alternate_stack(void *pointer)
+{
+    struct thread_start start = *(struct thread_start *)pointer;
+    free(pointer);
+    void *stack = provide_alternate_stack();
+    if (!stack)
+        return start.start(start.argument);
+    void *result;
+    pthread_cleanup_push(release_alternate_stack, stack);
+    result = start.start(start.argument);
+    pthread_cleanup_pop(1);
+    return result;
+}
+
+int __culprit_rt_pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *),
+                                void *argument)
+{
+    struct thread_start *bookkeeping = NULL;
+    if (atomic_load(&culprit_rt_state.collecting))
+        bookkeeping = malloc(sizeof *bookkeeping);
+    if (!bookkeeping)
+        return pthread_create(thread, attributes, start, argument);
+    *bookkeeping = (struct thread_start){.start = start, .argument = argument};
+    int result = pthread_create(thread, attributes, start_with_alternate_stack, bookkeeping);
+    if (result != 0)
+        free(bookkeeping);
+    return result;
+}
