@@ -279,9 +279,19 @@ static void write_dump_file(enum culprit_dump_end end, int32_t status)
         publish_dump(temporary);
 }
 
+/* A process that fork() did not make (fork's child handler sets pid) is
+ * normally a vfork child: it shares the parent's memory, so what it ran is
+ * in the parent's counters already, and a dump here would take the
+ * parent's one dump (dump_phase is shared) and, after a failed exec, zero
+ * the parent's counters.  It does not dump. */
+static int is_forked_image(void)
+{
+    return getpid() == culprit_rt_state.pid;
+}
+
 int culprit_rt_dump(enum culprit_dump_end end, int32_t status)
 {
-    if (!atomic_load(&culprit_rt_state.collecting))
+    if (!atomic_load(&culprit_rt_state.collecting) || !is_forked_image())
         return 0;
     int expected = RT_DUMP_IDLE;
     if (!atomic_compare_exchange_strong(&culprit_rt_state.dump_phase, &expected, RT_DUMP_WRITING))

@@ -10,7 +10,9 @@
  * races.  The registry lock is taken around fork so that a registration
  * running on another thread (dlopen) cannot leave it locked forever in the
  * child; the output records need no such care, they use no lock.
- * (vfork children share the parent's memory and get no such treatment.)
+ * A vfork child shares the parent's memory and gets no such treatment: it
+ * runs no handler, so its pid differs from the one recorded here, and the
+ * dump (rt_dump.c) leaves it out: what it ran is in the parent's counters.
  */
 #include "rt/rt_internal.h"
 

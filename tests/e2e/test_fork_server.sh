@@ -6,7 +6,7 @@
 # arguments, the test's environment (and no CULPRIT_FORK_SERVER leaking into
 # it), working directory (including --fresh-dir), stdin, exit status, a
 # crash, a timeout and stderr all reach the forked test as they would an
-# exec'd one.  That the server was really used is visible in the one thing
+# exec'd one, and a test that forks records its child once.  That the server was really used is visible in the one thing
 # documented to differ: a constructor that appends to a log runs once per
 # run, not once per test.  Commands that do not suit a server (a shell
 # pipeline, a program not built by culprit-cc, LD_* settings) still run the
@@ -20,6 +20,7 @@ cat >modes.c <<'END'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int constructed;
@@ -62,6 +63,16 @@ static int show_environment(void)
     const char *greeting = getenv("GREETING");
     printf("%s\n", greeting ? greeting : "(unset)");
     printf("%s\n", getenv("CULPRIT_FORK_SERVER") ? "leaked" : "clean");
+    return 0;
+}
+
+/* Runs in a child of the test: its hits count once, in the child's record. */
+static int child_work(int rounds)
+{
+    int sum = 0;
+    for (int i = 0; i < rounds; i++)
+        sum += i; /* @child */
+    printf("child %d\n", sum);
     return 0;
 }
 
@@ -126,6 +137,16 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "abort") == 0)
         abort();
+    if (strcmp(mode, "fork") == 0) {
+        fflush(stdout);
+        pid_t child = fork();
+        if (child == 0)
+            return child_work(5);
+        int status;
+        waitpid(child, &status, 0);
+        printf("parent %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return 0;
+    }
     if (strcmp(mode, "constructed") == 0) {
         printf("%d\n", constructed);
         return 0;
@@ -157,6 +178,7 @@ cat >manifest.json <<'END'
   {"name": "thread", "argv": ["./modes", "thread"], "expect_stdout": "pthread_kill: ok\nmain got signal 1\n", "timeout": 5},
   {"name": "abort", "argv": ["./modes", "abort"]},
   {"name": "constructed", "argv": ["./modes", "constructed"], "expect_stdout": "1\n"},
+  {"name": "fork", "argv": ["./modes", "fork"], "expect_stdout": "child 10\nparent 0\n"},
   {"name": "pipeline", "cmd": "./modes args p | cat", "expect_stdout": "0:./modes\n1:args\n2:p\n"},
   {"name": "preload", "argv": ["./modes", "env"], "env": {"LD_BIND_NOW": "1", "GREETING": "bound"}, "expect_stdout": "bound\nclean\n"},
   {"name": "script", "argv": ["./script.sh"], "expect_stdout": "script\n"},
@@ -213,6 +235,7 @@ expect_contains fork.list "thread pass"
 expect_contains fork.list "hang timeout"
 expect_contains fork.list "stderr pass"
 expect_contains fork.list "constructed pass"
+expect_contains fork.list "fork pass"
 expect_contains fork.list "pipeline pass"
 expect_contains fork.list "preload pass"
 expect_contains fork.list "plain-binary pass"
@@ -227,9 +250,22 @@ clusters >fork.failures
 expect_same exec.failures fork.failures
 expect_contains fork.failures "SIGSEGV) at modes.c:"
 
-# 17 tests run modes: exec'd, each runs the constructor; forked, only the
+# The forking test's child recorded its own lines, once (5 turns of its loop).
+child_line=$(grep -n "@child" modes.c | cut -d: -f1)
+if python3 - fork-store.json "$child_line" <<'END'; then pass; else fail "the fork test's child was not recorded once"; fi
+import json, sys
+doc = json.load(open(sys.argv[1]))
+test = [t for t in doc["tests"] if t["name"] == "fork"][0]
+counts = dict((e, c) for e, c in test["counts"])
+at_line = [(i, e["kind"]) for i, e in enumerate(doc["elements"]) if e["line"] == int(sys.argv[2])]
+assert [i for i, kind in at_line if kind == "line" and i in test["hits"]], at_line
+blocks = [i for i, kind in at_line if kind == "block"]
+assert blocks and all(counts.get(i) == 5 for i in blocks), [(i, counts.get(i)) for i in blocks]
+END
+
+# 18 tests run modes: exec'd, each runs the constructor; forked, only the
 # server and the two that cannot be forked (the pipeline, LD_BIND_NOW) do.
-if [ "$exec_constructors" -eq 17 ]; then pass; else fail "exec'd: $exec_constructors constructor runs, expected 17"; fi
+if [ "$exec_constructors" -eq 18 ]; then pass; else fail "exec'd: $exec_constructors constructor runs, expected 18"; fi
 if [ "$fork_constructors" -eq 3 ]; then pass; else fail "forked: $fork_constructors constructor runs, expected 3 (server, pipeline, preload)"; fi
 
 # --fresh-dir: each forked test runs in a new empty directory, not ours

