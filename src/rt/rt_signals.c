@@ -1,7 +1,8 @@
 /*
- * rt_signals.c - dumps when the process is killed by SIGSEGV, SIGBUS,
- * SIGFPE, SIGILL, SIGABRT or SIGTERM (docs/collector.md §4), then dies of
- * that same signal so the exit status is the real one.
+ * rt_signals.c - dumps when the process is killed by a signal it could
+ * catch (SIGSEGV, SIGABRT, SIGTERM, SIGPIPE...: fatal_signals below;
+ * docs/collector.md §4), then dies of that same signal so the exit status
+ * is the real one.
  *
  * Handlers are installed only when collecting, and only over the default
  * action: a signal the program (or its parent, across exec) ignores or
@@ -20,7 +21,14 @@
 #include <signal.h>
 #include <string.h>
 
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+/* Every signal whose default action ends the process and that a program can
+ * catch, but SIGTRAP (a debugger's): crashes, a timeout's SIGTERM, and the
+ * ends a test meets in ordinary use, such as SIGPIPE when the reader of
+ * its output stops early (`prog | head -1`), SIGALRM from its own alarm()
+ * watchdog, or SIGINT. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM,
+                                    SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1,
+                                    SIGUSR2, SIGXCPU, SIGXFSZ, SIGSYS,  SIGPROF, SIGVTALRM};
 
 /* While the handler runs the signal stays blocked, so raise() leaves it
  * pending; it is delivered with the default action as soon as the handler

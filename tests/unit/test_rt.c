@@ -211,6 +211,28 @@ static int scenario_thread_stack(void)
     return has_one ? 10 : 11;
 }
 
+/* Writes to a pipe nobody reads: SIGPIPE, as `prog | head -1` gets. */
+static int scenario_pipe(void)
+{
+    int ends[2];
+    if (pipe(ends) != 0)
+        return 30;
+    close(ends[0]);
+    set_crash_stack();
+    (void)!write(ends[1], "x", 1);
+    return 31;
+}
+
+/* The program's own alarm() watchdog fires. */
+static int scenario_alarm(void)
+{
+    set_crash_stack();
+    alarm(1);
+    for (int waited = 0; waited < 50; waited++)
+        pause();
+    return 32;
+}
+
 static int scenario_abort(void)
 {
     set_crash_stack();
@@ -370,7 +392,8 @@ static int scenario_output(void)
 /* Exits 0 when the six fatal signals all have their default action. */
 static int scenario_probe_handlers(void)
 {
-    const int signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+    const int signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM, SIGHUP, SIGINT,  SIGQUIT,
+                           SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGSYS, SIGPROF, SIGVTALRM};
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         struct sigaction action;
         if (sigaction(signals[i], NULL, &action) != 0 || action.sa_handler != SIG_DFL)
@@ -410,7 +433,8 @@ static int run_scenario(const char *name, const char *argument)
         {"exec_true", scenario_exec_true}, {"exec_self", scenario_exec_self},
         {"output", scenario_output},       {"probe_handlers", scenario_probe_handlers},
         {"deep", scenario_deep},           {"thread_stack", scenario_thread_stack},
-        {"vfork", scenario_vfork},
+        {"vfork", scenario_vfork},         {"pipe", scenario_pipe},
+        {"alarm", scenario_alarm},
     };
     if (strcmp(name, "sigterm") == 0)
         return scenario_sigterm(argument ? argument : "-1");
@@ -1204,6 +1228,8 @@ int main(int argc, char **argv)
     test_crash("segv", SIGSEGV);
     test_crash("overflow", SIGSEGV);
     test_crash("abort", SIGABRT);
+    test_crash("pipe", SIGPIPE);
+    test_crash("alarm", SIGALRM);
     test_sigterm();
     test_fork();
     test_vfork();
