@@ -218,7 +218,7 @@ static void write_contents(struct rt_dump_writer *writer, enum culprit_dump_end 
     culprit_rt_units_sort_by_address();
     write_header(writer, unit_count, end, status);
     for (uint32_t i = 0; i < unit_count; i++)
-        write_unit(writer, culprit_rt_state.units[i]);
+        write_unit(writer, culprit_rt_unit_at(i));
     write_output_records(writer);
     writer_flush(writer);
 }

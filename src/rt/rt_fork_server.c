@@ -149,7 +149,7 @@ static void start_collecting(void)
     atomic_store(&culprit_rt_state.collecting, 1);
     uint32_t count = culprit_rt_units_published();
     for (uint32_t i = 0; i < count; i++)
-        culprit_rt_write_map(culprit_rt_state.units[i]);
+        culprit_rt_write_map(culprit_rt_unit_at(i));
 }
 
 /* In the test process: takes the request's place, or exits 127 with the

@@ -31,7 +31,8 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "signal handlers need lock-free 64-b
 _Static_assert(ATOMIC_POINTER_LOCK_FREE == 2, "signal handlers need lock-free pointer atomics");
 
 enum {
-    RT_MAX_UNITS = 4096,          /* registry size; later units are not collected */
+    RT_UNIT_CHUNK = 4096,         /* units per registry chunk; the first is static */
+    RT_UNIT_CHUNKS = 256,         /* => at most 1M units, then they are not collected */
     RT_DIR_MAX = 3840,            /* longest collection directory accepted */
     RT_PATH_MAX = 4096,           /* any file name the runtime builds */
     RT_RECORDS_PER_CHUNK = 16384, /* output records per mmap'd chunk */
@@ -85,9 +86,13 @@ struct rt_dump_writer {
  * so that it is usable from signal handlers and late in exit.
  */
 struct rt_state {
-    /* Registry (rt_units.c).  units[0..unit_count) are published with release
-     * order; lock serialises registrations (dlopen may race). */
-    struct culprit_rt_unit *units[RT_MAX_UNITS];
+    /* Registry (rt_units.c).  Unit i is unit_chunks[i / RT_UNIT_CHUNK][i %
+     * RT_UNIT_CHUNK] (culprit_rt_unit_at); chunk 0 is first_units, the others
+     * are mapped when needed and never unmapped.  Units [0, unit_count) are
+     * published with release order, after their chunk; lock serialises
+     * registrations (dlopen may race). */
+    struct culprit_rt_unit *first_units[RT_UNIT_CHUNK];
+    struct culprit_rt_unit **_Atomic unit_chunks[RT_UNIT_CHUNKS];
     _Atomic uint32_t unit_count;
     pthread_mutex_t register_lock;
     int initialised; /* the environment has been read (under register_lock) */
@@ -107,7 +112,11 @@ struct rt_state {
     struct rt_dump_writer writer;
     struct rt_path temporary_path;
     struct rt_path final_path;
-    uint32_t sorted_units[RT_MAX_UNITS]; /* full-mode units by counter address */
+    /* Full-mode units by counter address: first_sorted while there are at
+     * most RT_UNIT_CHUNK units, else an array mapped with each new chunk
+     * (under register_lock) for as many units as the chunks hold. */
+    uint32_t first_sorted[RT_UNIT_CHUNK];
+    uint32_t *_Atomic sorted_units;
     uint32_t sorted_count;
 
     /* Output records (rt_output.c).  Slots are reserved with fetch_add and
@@ -137,6 +146,8 @@ RT_HIDDEN void culprit_rt_path_uint(struct rt_path *path, uint64_t value);
 
 /* rt_units.c: the registry. */
 RT_HIDDEN uint32_t culprit_rt_units_published(void);
+/* Unit index (below culprit_rt_units_published()); async-signal-safe. */
+RT_HIDDEN struct culprit_rt_unit *culprit_rt_unit_at(uint32_t index);
 RT_HIDDEN void culprit_rt_units_zero_counters(void);
 RT_HIDDEN void culprit_rt_units_sort_by_address(void);
 RT_HIDDEN int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counter);

@@ -3,11 +3,14 @@
  *
  * Each unit's constructor calls __culprit_rt_register(&descriptor).  The
  * first call reads the environment and, when collecting, installs the exit,
- * fork and signal handlers; every call then appends the unit to a fixed
- * table (no malloc: the dump reads it from signal handlers) and writes its
- * map.  Constructors normally run single-threaded, but dlopen() can run them
- * on any thread, hence the lock; readers never take it: a unit becomes
- * visible by the release-store of unit_count after its slot is filled.
+ * fork and signal handlers; every call then appends the unit to the table
+ * and writes its map.  The table is chunks of RT_UNIT_CHUNK entries, the
+ * first static and the others mapped as units arrive (a large program can
+ * have thousands of units); nothing is ever freed or moved, so the dump can
+ * read it from signal handlers.  Constructors normally run single-threaded,
+ * but dlopen() can run them on any thread, hence the lock; readers never
+ * take it: a unit becomes visible by the release-store of unit_count after
+ * its slot, and its chunk, are filled.
  *
  * It also answers the dump's questions about the units: which (unit,
  * counter) a shadow-stack address names, and zeroing all counters (after
@@ -16,6 +19,7 @@
 #include "rt/rt_internal.h"
 
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static int is_hex_digit(char c)
@@ -57,12 +61,57 @@ static int unit_is_valid(const struct culprit_rt_unit *unit)
     return unit->hash[CULPRIT_DUMP_HASH_SIZE] == '\0';
 }
 
+struct culprit_rt_unit *culprit_rt_unit_at(uint32_t index)
+{
+    if (index < RT_UNIT_CHUNK)
+        return culprit_rt_state.first_units[index];
+    struct culprit_rt_unit **chunk =
+        atomic_load_explicit(&culprit_rt_state.unit_chunks[index / RT_UNIT_CHUNK], memory_order_acquire);
+    return chunk[index % RT_UNIT_CHUNK];
+}
+
 static int unit_is_registered(const struct culprit_rt_unit *unit, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++)
-        if (culprit_rt_state.units[i] == unit)
+        if (culprit_rt_unit_at(i) == unit)
             return 1;
     return 0;
+}
+
+static void *map_zeroed(size_t size)
+{
+    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return memory == MAP_FAILED ? NULL : memory;
+}
+
+/* The slot of unit index (under register_lock), mapping its chunk, and a
+ * sorting array for as many units, the first time; NULL when the table is
+ * full or memory is short (the unit is then not collected). */
+static struct culprit_rt_unit **unit_slot(uint32_t index)
+{
+    if (index < RT_UNIT_CHUNK)
+        return &culprit_rt_state.first_units[index];
+    uint32_t chunk_index = index / RT_UNIT_CHUNK;
+    if (chunk_index >= RT_UNIT_CHUNKS)
+        return NULL;
+    struct culprit_rt_unit **chunk =
+        atomic_load_explicit(&culprit_rt_state.unit_chunks[chunk_index], memory_order_relaxed);
+    if (!chunk) {
+        size_t capacity = (size_t)(chunk_index + 1) * RT_UNIT_CHUNK;
+        uint32_t *sorted = map_zeroed(capacity * sizeof *sorted);
+        chunk = map_zeroed(RT_UNIT_CHUNK * sizeof *chunk);
+        if (!sorted || !chunk) {
+            if (sorted)
+                munmap(sorted, capacity * sizeof *sorted);
+            if (chunk)
+                munmap(chunk, RT_UNIT_CHUNK * sizeof *chunk);
+            return NULL;
+        }
+        /* The old sorting array stays mapped: a dump may be reading it. */
+        atomic_store_explicit(&culprit_rt_state.sorted_units, sorted, memory_order_release);
+        atomic_store_explicit(&culprit_rt_state.unit_chunks[chunk_index], chunk, memory_order_release);
+    }
+    return &chunk[index % RT_UNIT_CHUNK];
 }
 
 /* Runs once, under register_lock, before the first unit is added.  The
@@ -89,9 +138,10 @@ void __culprit_rt_register(struct culprit_rt_unit *unit)
     if (!culprit_rt_state.initialised)
         start_runtime();
     uint32_t count = atomic_load_explicit(&culprit_rt_state.unit_count, memory_order_relaxed);
-    int added = count < RT_MAX_UNITS && !unit_is_registered(unit, count);
+    struct culprit_rt_unit **slot = unit_is_registered(unit, count) ? NULL : unit_slot(count);
+    int added = slot != NULL;
     if (added) {
-        culprit_rt_state.units[count] = unit;
+        *slot = unit;
         atomic_store_explicit(&culprit_rt_state.unit_count, count + 1, memory_order_release);
     }
     pthread_mutex_unlock(&culprit_rt_state.register_lock);
@@ -115,26 +165,34 @@ void culprit_rt_units_zero_counters(void)
 {
     uint32_t count = culprit_rt_units_published();
     for (uint32_t i = 0; i < count; i++) {
-        const struct culprit_rt_unit *unit = culprit_rt_state.units[i];
+        const struct culprit_rt_unit *unit = culprit_rt_unit_at(i);
         memset(unit->counters, 0, (size_t)unit->counter_count * counter_size(unit));
     }
 }
 
 static uintptr_t counters_base(uint32_t unit)
 {
-    return (uintptr_t)culprit_rt_state.units[unit]->counters;
+    return (uintptr_t)culprit_rt_unit_at(unit)->counters;
 }
 
-/* Fills sorted_units with the full-mode units (the only ones with a shadow
- * stack) in ascending counter address.  Insertion sort over a static array:
- * no allocation, async-signal-safe, and units usually arrive almost sorted. */
+/* The sorting array, which has room for every published unit. */
+static uint32_t *sorted_units(void)
+{
+    uint32_t *mapped = atomic_load_explicit(&culprit_rt_state.sorted_units, memory_order_acquire);
+    return mapped ? mapped : culprit_rt_state.first_sorted;
+}
+
+/* Fills the sorting array with the full-mode units (the only ones with a
+ * shadow stack) in ascending counter address.  Insertion sort into memory
+ * mapped beforehand: no allocation, async-signal-safe, and units usually
+ * arrive almost sorted. */
 void culprit_rt_units_sort_by_address(void)
 {
-    uint32_t *sorted = culprit_rt_state.sorted_units;
-    uint32_t sorted_count = 0;
     uint32_t count = culprit_rt_units_published();
+    uint32_t *sorted = sorted_units();
+    uint32_t sorted_count = 0;
     for (uint32_t i = 0; i < count; i++) {
-        const struct culprit_rt_unit *unit = culprit_rt_state.units[i];
+        const struct culprit_rt_unit *unit = culprit_rt_unit_at(i);
         if (unit->mode != CULPRIT_RT_MODE_FULL || unit->block_count == 0)
             continue;
         uint32_t at = sorted_count++;
@@ -152,7 +210,7 @@ void culprit_rt_units_sort_by_address(void)
  * Binary search over sorted_units, built by culprit_rt_units_sort_by_address. */
 int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counter)
 {
-    const uint32_t *sorted = culprit_rt_state.sorted_units;
+    const uint32_t *sorted = sorted_units();
     uint32_t low = 0, high = culprit_rt_state.sorted_count; /* first base > address is in [low, high] */
     while (low < high) {
         uint32_t middle = low + (high - low) / 2;
@@ -165,8 +223,7 @@ int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counte
         return 0;
     uint32_t index = sorted[low - 1];
     uintptr_t offset = address - counters_base(index);
-    if (offset % sizeof(uint64_t) != 0 ||
-        offset / sizeof(uint64_t) >= culprit_rt_state.units[index]->block_count)
+    if (offset % sizeof(uint64_t) != 0 || offset / sizeof(uint64_t) >= culprit_rt_unit_at(index)->block_count)
         return 0;
     *unit = index;
     *counter = (uint32_t)(offset / sizeof(uint64_t));

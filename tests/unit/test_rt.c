@@ -211,6 +211,27 @@ static int scenario_thread_stack(void)
     return has_one ? 10 : 11;
 }
 
+/* More units than one registry chunk holds (a program of thousands of
+ * files), full mode: each has one block, run once, and the shadow stack
+ * names the last one's, which the dump must find among them all. */
+enum { MANY_UNITS = 9000 };
+static struct culprit_rt_unit many_units[MANY_UNITS];
+static uint64_t many_counts[MANY_UNITS];
+
+static int scenario_many_units(void)
+{
+    for (int i = 0; i < MANY_UNITS; i++) {
+        many_units[i] = unit_a;
+        many_units[i].counter_count = many_units[i].block_count = 1;
+        many_units[i].counters = &many_counts[i];
+        many_counts[i] = 1;
+        __culprit_rt_register(&many_units[i]);
+    }
+    __culprit_rt_shadow.depth = 1;
+    __culprit_rt_shadow.stack[1] = frame_in(&many_counts[MANY_UNITS - 1], 0);
+    return 0;
+}
+
 /* Writes to a pipe nobody reads: SIGPIPE, as `prog | head -1` gets. */
 static int scenario_pipe(void)
 {
@@ -434,7 +455,7 @@ static int run_scenario(const char *name, const char *argument)
         {"output", scenario_output},       {"probe_handlers", scenario_probe_handlers},
         {"deep", scenario_deep},           {"thread_stack", scenario_thread_stack},
         {"vfork", scenario_vfork},         {"pipe", scenario_pipe},
-        {"alarm", scenario_alarm},
+        {"alarm", scenario_alarm},         {"many_units", scenario_many_units},
     };
     if (strcmp(name, "sigterm") == 0)
         return scenario_sigterm(argument ? argument : "-1");
@@ -947,6 +968,60 @@ static void test_vfork(void)
     sandbox_destroy(&box);
 }
 
+/* The units of the many_units dump with exactly one count, and its first
+ * stack frame (the dump is walked directly: parse_dump keeps four units). */
+static uint32_t units_with_one_count(const unsigned char *data, size_t size, uint32_t *unit_count,
+                                     struct frame *first)
+{
+    struct reader reader = {data, size, 12, size >= 40};
+    *unit_count = read_u32(&reader);
+    reader.at = 36;
+    uint32_t depth = read_u32(&reader);
+    if (depth > 0)
+        read_frames(&reader, first, 1, 1);
+    reader.at = 40 + 8 * (size_t)depth;
+    uint32_t flagged = 0;
+    for (uint32_t i = 0; i < *unit_count && reader.ok && size - reader.at >= 64; i++) {
+        reader.at += 64; /* hash */
+        uint32_t counter_count = read_u32(&reader), nonzero = read_u32(&reader);
+        flagged += counter_count == 1 && nonzero == 1;
+        reader.at += 12 * (size_t)nonzero;
+    }
+    return reader.ok ? flagged : 0;
+}
+
+static void test_many_units(void)
+{
+    struct sandbox box;
+    CHECK(sandbox_create(&box));
+    int status = run_in(&box, "many_units", 1);
+    CHECK_RECORD(WIFEXITED(status) && WEXITSTATUS(status) == 0, "wait status %#x", status);
+    DIR *stream = opendir(box.collect);
+    struct dirent *entry;
+    int dumps = 0;
+    while (stream && (entry = readdir(stream))) {
+        if (entry->d_name[0] == '.' || !strstr(entry->d_name, ".dump"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", box.collect, entry->d_name);
+        size_t size = 0;
+        unsigned char *data = (unsigned char *)read_file(path, &size);
+        uint32_t unit_count = 0;
+        struct frame first = {0, 99};
+        uint32_t counted = data ? units_with_one_count(data, size, &unit_count, &first) : 0;
+        CHECK_INT(unit_count, 2 + MANY_UNITS); /* unit_a and unit_b, then the many */
+        CHECK_INT(counted, MANY_UNITS);
+        CHECK_INT(first.unit, 2 + MANY_UNITS - 1);
+        CHECK_INT(first.counter, 0);
+        free(data);
+        dumps++;
+    }
+    if (stream)
+        closedir(stream);
+    CHECK_INT(dumps, 1);
+    sandbox_destroy(&box);
+}
+
 static void test_threads(void)
 {
     struct sandbox box;
@@ -1233,6 +1308,7 @@ int main(int argc, char **argv)
     test_sigterm();
     test_fork();
     test_vfork();
+    test_many_units();
     test_threads();
     test_thread_signal_stack();
     test_exec_fail();
