@@ -9,7 +9,9 @@
  * - every such call in an instrumented function, so its block's hit is
  *   recorded (by a flag or by implication);
  * - nothing before the call in its block can end the run, except an
- *   earlier call of the same function, which entered it already;
+ *   earlier call of the same function, which entered it already, and the
+ *   call itself cannot fault before the callee starts (a struct passed by
+ *   value from a pointer that may be bad is copied by the caller);
  * - the entry block does not need an ordered flag: a caller's flag is a
  *   plain store, which the optimiser could move past the entry's array
  *   access or division once the function is inlined.
@@ -18,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cc/ir_query.h"
 
@@ -56,6 +59,26 @@ static bool only_calls(LLVMValueRef user, LLVMValueRef function)
     return true;
 }
 
+/* Does the call copy memory through a pointer that can fault before the
+ * callee starts?  A struct passed by value (byval, and the rarer inalloca
+ * and preallocated) is copied by the caller as part of the call: with a bad
+ * pointer the run stops in the caller, and the callee never starts. */
+static bool call_can_fault_before_entry(LLVMValueRef call, LLVMValueRef function)
+{
+    static const char *const copying[] = {"byval", "inalloca", "preallocated"};
+    unsigned arguments = LLVMGetNumArgOperands(call);
+    for (unsigned i = 0; i < arguments; i++)
+        for (size_t k = 0; k < sizeof copying / sizeof *copying; k++) {
+            unsigned kind = LLVMGetEnumAttributeKindForName(copying[k], strlen(copying[k]));
+            if (LLVMGetEnumAttributeAtIndex(function, i + 1, kind) ||
+                LLVMGetCallSiteEnumAttribute(call, i + 1, kind)) {
+                if (cc_ir_access_may_fault(LLVMGetOperand(call, i), false))
+                    return true;
+            }
+        }
+    return false;
+}
+
 /* Does every run of the call's block reach function (this call or an earlier one)? */
 static bool block_reaches_call(LLVMValueRef call, LLVMValueRef function)
 {
@@ -88,7 +111,7 @@ culprit_status cc_call_sites_entering(LLVMValueRef function, cc_call_sites *site
         LLVMValueRef user = LLVMGetUser(use);
         bool usable = only_calls(user, function) &&
                       cc_ir_is_instrumentable(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) &&
-                      block_reaches_call(user, function);
+                      block_reaches_call(user, function) && !call_can_fault_before_entry(user, function);
         if (!usable) {
             sites->count = 0;
             return CULPRIT_OK;

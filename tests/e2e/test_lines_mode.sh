@@ -9,7 +9,7 @@
 # mode lost the crashing block of a loop whose counters it kept in registers.
 # A static function's entry has no flag when every block calling it reaches
 # the call (peek crashes there), and keeps it when a call before can end the
-# run (after_stop).
+# run (after_stop) or the call's by-value copy can fault (first_of).
 # The map itself is the same at -O0 and -O2: the cleanup blocks clang adds
 # above -O0 for locals' lifetimes are left out.
 . "$(dirname "$0")/lib.sh"
@@ -92,6 +92,18 @@ static int peek(const int *p)
     return *p; /* @peek */
 }
 
+/* Passed by value: the caller copies *from, so a bad pointer stops the
+ * run before first_of starts. */
+struct big {
+    long a[16];
+};
+static struct big *volatile big_nowhere;
+
+static long first_of(struct big from)
+{
+    return from.a[0]; /* @first_of */
+}
+
 static void stop_here(void)
 {
     fflush(stdout);
@@ -129,6 +141,8 @@ int main(int argc, char **argv)
         abort(); /* @abort */
     if (strcmp(mode, "peek") == 0)
         total += peek(nowhere);
+    if (strcmp(mode, "byval") == 0)
+        total += first_of(*big_nowhere);
     if (strcmp(mode, "stop") == 0) {
         stop_here();
         total += after_stop(n);
@@ -161,7 +175,7 @@ for mode in lines full; do
     fi
 done
 
-tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek stop:9:stop"
+tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop"
 for level in O0 O2; do
     run 0 "$culprit_cc" --coverage=lines -$level -g -o lines-$level shapes.c
     run 0 "$culprit_cc" -$level -g -o full-$level shapes.c
@@ -198,5 +212,8 @@ for level in O0 O2; do
     # The call of after_stop follows one that never returns: its block ran, the function did not.
     python3 hits.py lines-$level.json stop line >lines.txt
     if grep -q "^$(line_of after_stop) " lines.txt; then fail "-$level stop hit after_stop"; else pass; fi
+    # The copy of a struct passed by value faulted in the caller: first_of never started.
+    python3 hits.py lines-$level.json byval line >lines.txt
+    if grep -q "^$(line_of first_of) " lines.txt; then fail "-$level byval hit first_of"; else pass; fi
 done
 finish
