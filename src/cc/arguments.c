@@ -329,6 +329,8 @@ static culprit_status own_flag(cc_command *command, const char *argument, bool *
     } else if (starts_with(argument, "--counters="))
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: expected --counters=atomic or --counters=plain",
                             argument);
+    else if (strcmp(argument, "--lifetime-markers") == 0)
+        command->keeps_lifetime_markers = true;
     else if (strcmp(argument, "--culprit-help") == 0)
         command->show_help = true;
     else if (strcmp(argument, "--culprit-version") == 0)
@@ -350,8 +352,11 @@ static void note_option(cc_command *command, const char *argument, bool *pass_th
     if ((strcmp(argument, "-pthread") == 0 || strcmp(argument, "-pthreads") == 0) &&
         !command->counters_chosen)
         command->atomic_counters = true;
-    if (starts_with(argument, "-fsanitize="))
-        command->sanitizes = true;
+    /* AddressSanitizer reads lifetime markers (use after scope); frame size
+     * limits are about the stack slots they let locals share. */
+    if (starts_with(argument, "-fsanitize=") || starts_with(argument, "-Wframe-larger-than") ||
+        starts_with(argument, "-Wstack-usage"))
+        command->keeps_lifetime_markers = true;
     if (is_pass_through_option(argument))
         *pass_through = true;
     else if (strcmp(argument, "-c") == 0)

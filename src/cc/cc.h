@@ -58,7 +58,7 @@ typedef struct cc_command {
     bool has_debug_flag;        /* the last -g* flag asks for debug info */
     bool has_dwarf_version;     /* -gdwarf or -gdwarf-N chose the DWARF version */
     bool emit_llvm;             /* -emit-llvm */
-    bool sanitizes;             /* -fsanitize=...: keep what the sanitizers read (lifetime markers) */
+    bool keeps_lifetime_markers; /* --lifetime-markers, -fsanitize=, -Wframe-larger-than=, -Wstack-usage= */
     bool relocatable;           /* -r: a partial link gets no runtime */
     bool no_stdlib;             /* -nostdlib: the user links libc (and anything else) by hand */
     bool atomic_counters;       /* --counters=atomic, or -pthread without --counters=plain */

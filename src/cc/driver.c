@@ -222,12 +222,13 @@ static culprit_status emit_bitcode(session *s, const cc_input *input, const char
      * blocks are not in the code as written (at -O0 there are none) and cost
      * lines mode flags in every loop with locals: without the markers the
      * map is the same at every -O, and Lua's table lookup loop sets three
-     * flags per turn, not four.  The markers let stack slots be shared,
-     * which the optimised code barely needs once locals are in registers;
-     * AddressSanitizer reads them to find uses after scope, so with a
-     * sanitizer they stay. */
+     * flags per turn, not four.  The price: locals of disjoint scopes no
+     * longer share stack slots (four 3,000-byte buffers, one per case of a
+     * switch, take 12 KB instead of 3), so the markers stay when asked
+     * (--lifetime-markers), with a sanitizer (AddressSanitizer reads them to
+     * find uses after scope) and with a limit on frame sizes. */
     const char *const no_lifetime_markers[] = {"-Xclang", "-disable-lifetime-markers"};
-    if (status == CULPRIT_OK && !command->sanitizes)
+    if (status == CULPRIT_OK && !command->keeps_lifetime_markers)
         status = push_strings(&args, no_lifetime_markers, 2, err);
     /* clang 14 writes DWARF 5 by default, which Debian 12's valgrind cannot
      * read ("unhandled dwarf2 abbrev form code 0x25"): test suites that run

@@ -17,7 +17,8 @@
 #define CULPRIT_CC_VERSION "0.1.0"
 
 static const char help_text[] =
-    "usage: culprit-cc [--coverage=full|lines] [--counters=atomic|plain] [CLANG ARGUMENTS...]\n"
+    "usage: culprit-cc [--coverage=full|lines] [--counters=atomic|plain] [--lifetime-markers]\n"
+    "                  [CLANG ARGUMENTS...]\n"
     "\n"
     "Compiles and links C like clang; every C translation unit is instrumented\n"
     "for culprit and carries its program map, and linked programs get the\n"
@@ -28,6 +29,9 @@ static const char help_text[] =
     "  --coverage=lines    block hits only (lighter)\n"
     "  --counters=atomic   full mode: atomic increments, exact counts under threads\n"
     "                      (the default with -pthread; --counters=plain turns it off)\n"
+    "  --lifetime-markers  keep clang's scope markers, so locals of disjoint scopes share\n"
+    "                      stack slots (kept anyway with -fsanitize=, -Wframe-larger-than=,\n"
+    "                      -Wstack-usage=); without them the map is the same at every -O\n"
     "  --culprit-help      this text\n"
     "  --culprit-version   culprit-cc's version\n"
     "\n"

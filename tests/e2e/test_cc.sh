@@ -189,6 +189,30 @@ else
     echo "$E2E_NAME: note: no AddressSanitizer runtime; skipping the sanitizer check" >&2
 fi
 
+# ---- lifetime markers ------------------------------------------------------------------------------
+# Left out by default (the map is the same at every -O), so locals of disjoint scopes do not share
+# stack slots; kept with --lifetime-markers and when the build limits frame sizes.
+cat >scopes.c <<'END'
+void use(char *);
+int pick(int k)
+{
+    switch (k) {
+    case 0: { char a[3000]; use(a); return a[1]; }
+    case 1: { char b[3000]; use(b); return b[2]; }
+    case 2: { char c[3000]; use(c); return c[3]; }
+    default: { char d[3000]; use(d); return d[4]; }
+    }
+}
+END
+run 0 "$CCC" -O2 -c scopes.c -o scopes-O2.o
+run 0 "$CCC" -O0 -c scopes.c -o scopes-O0.o
+run 0 "$CCC" -O2 --lifetime-markers -c scopes.c -o scopes-kept.o
+for object in scopes-O2 scopes-O0 scopes-kept; do extract_map $object.o $object.map; done
+if cmp -s scopes-O0.map scopes-O2.map; then pass; else fail "the -O2 map differs from the -O0 map"; fi
+if cmp -s scopes-O0.map scopes-kept.map; then fail "--lifetime-markers had no effect on the map"; else pass; fi
+run 0 "$CCC" -O2 -Wframe-larger-than=4096 -Werror -c scopes.c -o scopes-limited.o
+run 1 "$CCC" -O2 -Xclang -disable-lifetime-markers -Wframe-larger-than=4096 -Werror -c scopes.c -o never.o
+
 # ---- response files ---------------------------------------------------------------------------------
 printf -- '-c "mid.c"\n-o '"'"'from rsp.o'"'"' -DNAME=\\"x\\"\n' >args.rsp
 run 0 "$CCC" @args.rsp
