@@ -23,8 +23,11 @@
 #include <sys/types.h>
 
 /* Descriptor version culprit-cc writes (docs/collector.md §3).  The runtime
- * also registers version 1 descriptors, which end before `implied`. */
-#define CULPRIT_RT_UNIT_VERSION 2u
+ * also registers version 1 descriptors, which end before `implied`, and
+ * version 2, whose implied pairs one pass in order completes (version 3's
+ * may need several: an entry can read a block of a later function). */
+#define CULPRIT_RT_UNIT_VERSION 3u
+#define CULPRIT_RT_UNIT_VERSION_2 2u
 #define CULPRIT_RT_UNIT_VERSION_1 1u
 
 /* descriptor->mode: full counts with uint64_t counters, shadow stack and output
@@ -46,9 +49,10 @@ struct culprit_rt_unit {
     const char *map;        /* the unit's program map text (§2) */
     uint64_t map_size;      /* bytes of map */
     const char *hash;       /* 64 hex digits, NUL-terminated */
-    /* Lines mode: blocks that have no flag of their own.  implied_count
-     * pairs { block, source }: the block was hit if its source block was;
-     * applied in order, at each dump, a pair's source is already final. */
+    /* Lines mode (version 2 on): blocks that have no flag of their own.
+     * implied_count pairs { block, source }: the block was hit if its
+     * source block was; at each dump the runtime applies them in order
+     * until a pass sets no flag. */
     const uint32_t *implied;
     uint32_t implied_count;
 };

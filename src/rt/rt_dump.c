@@ -214,8 +214,10 @@ static void write_output_records(struct rt_dump_writer *writer)
 
 static void write_contents(struct rt_dump_writer *writer, enum culprit_dump_end end, int32_t status)
 {
+    /* One count for the header and the stack lookups: a unit registered
+     * meanwhile (dlopen on another thread) is in neither. */
     uint32_t unit_count = culprit_rt_units_published();
-    culprit_rt_units_sort_by_address();
+    culprit_rt_units_sort_by_address(unit_count);
     write_header(writer, unit_count, end, status);
     for (uint32_t i = 0; i < unit_count; i++)
         write_unit(writer, culprit_rt_unit_at(i));

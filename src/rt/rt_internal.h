@@ -38,7 +38,7 @@ enum {
     RT_RECORDS_PER_CHUNK = 16384, /* output records per mmap'd chunk */
     RT_RECORD_CHUNKS = 64,        /* => at most 1M records, then they are dropped */
     RT_DUMP_BUFFER_SIZE = 65536,  /* the dump writer's static buffer */
-    RT_ALT_STACK_SIZE = 65536,    /* the main thread's signal stack */
+    RT_ALT_STACK_SIZE = 65536,    /* each thread's signal stack (rt_signals.c, rt_threads.c) */
     RT_MAX_EXEC_ARGS = 4096       /* execl* arguments, the terminating NULL excluded */
 };
 
@@ -117,6 +117,7 @@ struct rt_state {
      * (under register_lock) for as many units as the chunks hold. */
     uint32_t first_sorted[RT_UNIT_CHUNK];
     uint32_t *_Atomic sorted_units;
+    uint32_t *sorted_in; /* the array the last sort filled (dump only) */
     uint32_t sorted_count;
 
     /* Output records (rt_output.c).  Slots are reserved with fetch_add and
@@ -149,7 +150,8 @@ RT_HIDDEN uint32_t culprit_rt_units_published(void);
 /* Unit index (below culprit_rt_units_published()); async-signal-safe. */
 RT_HIDDEN struct culprit_rt_unit *culprit_rt_unit_at(uint32_t index);
 RT_HIDDEN void culprit_rt_units_zero_counters(void);
-RT_HIDDEN void culprit_rt_units_sort_by_address(void);
+/* Sorts units [0, count) for culprit_rt_units_resolve (dump only). */
+RT_HIDDEN void culprit_rt_units_sort_by_address(uint32_t count);
 RT_HIDDEN int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counter);
 
 /* rt_maps.c: writes DIR/<hash>.map unless it exists. */

@@ -21,14 +21,16 @@
 #include <signal.h>
 #include <string.h>
 
-/* Every signal whose default action ends the process and that a program can
- * catch, but SIGTRAP (a debugger's): crashes, a timeout's SIGTERM, and the
- * ends a test meets in ordinary use, such as SIGPIPE when the reader of
- * its output stops early (`prog | head -1`), SIGALRM from its own alarm()
- * watchdog, or SIGINT. */
-static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM,
-                                    SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1,
-                                    SIGUSR2, SIGXCPU, SIGXFSZ, SIGSYS,  SIGPROF, SIGVTALRM};
+/* The signals whose default action ends the process and that a program
+ * can catch: crashes, a timeout's SIGTERM, and the ends a test meets in
+ * ordinary use, such as SIGPIPE when the reader of its output stops early
+ * (`prog | head -1`) or SIGALRM from its own alarm() watchdog.  Not
+ * SIGTRAP (a debugger's), nor the keyboard's SIGINT and SIGQUIT: terminal
+ * libraries (ncurses) install their own handler for those only when they
+ * find the default action, and with ours there they would skip it and
+ * leave the terminal unrestored. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM, SIGHUP,  SIGPIPE,
+                                    SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGSYS,  SIGPROF, SIGVTALRM};
 
 /* While the handler runs the signal stays blocked, so raise() leaves it
  * pending; it is delivered with the default action as soon as the handler

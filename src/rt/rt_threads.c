@@ -25,13 +25,15 @@ struct thread_start {
     void *argument;
 };
 
+/* Unmapped only once it is no longer the thread's: sigaltstack refuses to
+ * disable a stack a handler is running on. */
 static void release_alternate_stack(void *stack)
 {
     stack_t off;
     memset(&off, 0, sizeof off);
     off.ss_flags = SS_DISABLE;
-    sigaltstack(&off, NULL);
-    munmap(stack, RT_ALT_STACK_SIZE);
+    if (sigaltstack(&off, NULL) == 0)
+        munmap(stack, RT_ALT_STACK_SIZE);
 }
 
 /* The thread's alternate stack, or NULL when it has one already or none can be mapped. */

@@ -45,7 +45,8 @@ static int implied_pairs_are_valid(const struct culprit_rt_unit *unit)
  * would otherwise corrupt every dump of the program. */
 static int unit_is_valid(const struct culprit_rt_unit *unit)
 {
-    if (!unit || (unit->version != CULPRIT_RT_UNIT_VERSION && unit->version != CULPRIT_RT_UNIT_VERSION_1))
+    if (!unit || (unit->version != CULPRIT_RT_UNIT_VERSION && unit->version != CULPRIT_RT_UNIT_VERSION_2 &&
+                  unit->version != CULPRIT_RT_UNIT_VERSION_1))
         return 0;
     if (!implied_pairs_are_valid(unit))
         return 0;
@@ -186,10 +187,9 @@ static uint32_t *sorted_units(void)
  * shadow stack) in ascending counter address.  Insertion sort into memory
  * mapped beforehand: no allocation, async-signal-safe, and units usually
  * arrive almost sorted. */
-void culprit_rt_units_sort_by_address(void)
+void culprit_rt_units_sort_by_address(uint32_t count)
 {
-    uint32_t count = culprit_rt_units_published();
-    uint32_t *sorted = sorted_units();
+    uint32_t *sorted = sorted_units(); /* loaded after count was published: room for count */
     uint32_t sorted_count = 0;
     for (uint32_t i = 0; i < count; i++) {
         const struct culprit_rt_unit *unit = culprit_rt_unit_at(i);
@@ -202,15 +202,19 @@ void culprit_rt_units_sort_by_address(void)
         }
         sorted[at] = i;
     }
+    culprit_rt_state.sorted_in = sorted;
     culprit_rt_state.sorted_count = sorted_count;
 }
 
 /* Maps a shadow-stack entry (the address of a block counter) to its unit
  * index and block counter; 0 for anything else (a stale or zero entry).
- * Binary search over sorted_units, built by culprit_rt_units_sort_by_address. */
+ * Binary search over the array culprit_rt_units_sort_by_address filled (not
+ * a newer one a registration may have mapped since, still empty). */
 int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counter)
 {
-    const uint32_t *sorted = sorted_units();
+    const uint32_t *sorted = culprit_rt_state.sorted_in;
+    if (!sorted)
+        return 0;
     uint32_t low = 0, high = culprit_rt_state.sorted_count; /* first base > address is in [low, high] */
     while (low < high) {
         uint32_t middle = low + (high - low) / 2;

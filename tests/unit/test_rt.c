@@ -212,8 +212,9 @@ static int scenario_thread_stack(void)
 }
 
 /* More units than one registry chunk holds (a program of thousands of
- * files), full mode: each has one block, run once, and the shadow stack
- * names the last one's, which the dump must find among them all. */
+ * files), full mode, descriptor versions 1 to 3: each has one block, run
+ * once, and the shadow stack names the last one's, which the dump must
+ * find among them all. */
 enum { MANY_UNITS = 9000 };
 static struct culprit_rt_unit many_units[MANY_UNITS];
 static uint64_t many_counts[MANY_UNITS];
@@ -222,6 +223,7 @@ static int scenario_many_units(void)
 {
     for (int i = 0; i < MANY_UNITS; i++) {
         many_units[i] = unit_a;
+        many_units[i].version = 1 + i % 3; /* every descriptor version the runtime takes */
         many_units[i].counter_count = many_units[i].block_count = 1;
         many_units[i].counters = &many_counts[i];
         many_counts[i] = 1;
@@ -413,8 +415,8 @@ static int scenario_output(void)
 /* Exits 0 when the six fatal signals all have their default action. */
 static int scenario_probe_handlers(void)
 {
-    const int signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM, SIGHUP, SIGINT,  SIGQUIT,
-                           SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGSYS, SIGPROF, SIGVTALRM};
+    const int signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM, SIGHUP,  SIGPIPE,
+                           SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGSYS,  SIGPROF, SIGVTALRM};
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         struct sigaction action;
         if (sigaction(signals[i], NULL, &action) != 0 || action.sa_handler != SIG_DFL)
