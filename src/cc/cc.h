@@ -51,20 +51,20 @@ typedef struct cc_command {
     cc_coverage coverage;
     cc_input *inputs;
     size_t input_count;
-    const char *output;         /* -o value, or NULL */
-    bool has_dependency_target; /* -MT or -MQ given */
-    bool has_dependency_file;   /* -MF given */
-    bool wants_dependencies;    /* -MD or -MMD */
-    bool has_debug_flag;        /* the last -g* flag asks for debug info */
-    bool has_dwarf_version;     /* -gdwarf or -gdwarf-N chose the DWARF version */
-    bool emit_llvm;             /* -emit-llvm */
+    const char *output;          /* -o value, or NULL */
+    bool has_dependency_target;  /* -MT or -MQ given */
+    bool has_dependency_file;    /* -MF given */
+    bool wants_dependencies;     /* -MD or -MMD */
+    bool has_debug_flag;         /* the last -g* flag asks for debug info */
+    bool has_dwarf_version;      /* -gdwarf or -gdwarf-N chose the DWARF version */
+    bool emit_llvm;              /* -emit-llvm */
     bool keeps_lifetime_markers; /* --lifetime-markers, -fsanitize=, -Wframe-larger-than=, -Wstack-usage= */
-    bool relocatable;           /* -r: a partial link gets no runtime */
-    bool no_stdlib;             /* -nostdlib: the user links libc (and anything else) by hand */
-    bool atomic_counters;       /* --counters=atomic, or -pthread without --counters=plain */
-    bool counters_chosen;       /* --counters= given: -pthread does not decide */
-    bool show_help;             /* --culprit-help */
-    bool show_version;          /* --culprit-version */
+    bool relocatable;            /* -r: a partial link gets no runtime */
+    bool no_stdlib;              /* -nostdlib: the user links libc (and anything else) by hand */
+    bool atomic_counters;        /* --counters=atomic, or -pthread without --counters=plain */
+    bool counters_chosen;        /* --counters= given: -pthread does not decide */
+    bool show_help;              /* --culprit-help */
+    bool show_version;           /* --culprit-version */
 } cc_command;
 
 /* Classifies argv (argv[0] excluded).  environment_coverage is

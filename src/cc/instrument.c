@@ -489,13 +489,14 @@ static void pin_trapping_divisions(unit *u, LLVMBasicBlockRef block)
     }
 }
 
+/* ordered: lines mode, the flag must be volatile (order_sources_of_traps). */
 static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t counter, bool function_entry,
-                                   bool observable)
+                                   bool observable, bool ordered)
 {
     pin_trapping_divisions(u, block);
     LLVMPositionBuilderBefore(u->builder, first_insertion_point(block));
     if (u->coverage == CC_COVERAGE_LINES) {
-        emit_flag(u, counter, cc_ir_block_needs_ordered_flag(block));
+        emit_flag(u, counter, ordered);
         return;
     }
     emit_increment(u, const_i64(u, counter));
@@ -1050,6 +1051,32 @@ static culprit_status imply_entry_by_calls(unit *u, bool *implied, culprit_error
     return CULPRIT_OK;
 }
 
+/* Lines mode: which flags must be volatile, in ordered[].  A block's own
+ * flag must be when it holds a trapping division or array access
+ * (cc_ir_block_needs_ordered_flag); a block without a flag of its own
+ * takes its hit from its sources' flags, and those must then be ordered
+ * before its trap in its place, or the optimiser can move them past it
+ * (once the blocks are merged) and a crash there loses both.  Marks
+ * through chains of implied sources; the pairs of this function start at
+ * first_pair and name only its own blocks (entries implied by calls come
+ * later). */
+static void order_sources_of_traps(const unit *u, const function_walk *walk, const bool *implied,
+                                   size_t first_pair, bool *ordered)
+{
+    for (unsigned i = 0; i < walk->block_total; i++)
+        ordered[i] = cc_ir_block_needs_ordered_flag(walk->blocks[i]);
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (size_t k = u->implied.count; k-- > first_pair;) {
+            uint32_t node = u->implied.pairs[k].node - u->next_block;
+            uint32_t source = u->implied.pairs[k].source - u->next_block;
+            if (implied[node] && ordered[node] && !ordered[source])
+                ordered[source] = changed = true;
+        }
+    }
+}
+
 static culprit_status instrument_function(unit *u, LLVMValueRef function, culprit_error *err)
 {
     u->leaf_function = calls_nothing(function);
@@ -1061,11 +1088,16 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_FULL)
         status = group_conditions(u, &walk, err);
     bool *implied = calloc(walk.block_total + 1, sizeof *implied);
-    if (status == CULPRIT_OK && !implied)
+    bool *ordered = calloc(walk.block_total + 1, sizeof *ordered);
+    if (status == CULPRIT_OK && (!implied || !ordered))
         status = culprit_fail_memory(err);
+    size_t first_pair = u->implied.count;
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
         status = find_implied_blocks(u, &walk, implied, err);
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
+        order_sources_of_traps(u, &walk, implied, first_pair, ordered);
+    /* An entry whose flag must be ordered keeps it: its callers' are not. */
+    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES && !ordered[0])
         status = imply_entry_by_calls(u, implied, err);
     for (unsigned i = 0; i < walk.block_total && status == CULPRIT_OK; i++) {
         LLVMBasicBlockRef block = walk.blocks[i];
@@ -1078,13 +1110,16 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
             status = map_and_count_returns(u, block, counter, err);
         if (status == CULPRIT_OK) {
             if (!implied[i])
-                instrument_block_entry(u, block, counter, i == 0, observable);
+                instrument_block_entry(u, block, counter, i == 0, observable, ordered[i]);
+            else
+                pin_trapping_divisions(u, block); /* after the sources' flags */
             instrument_returns_twice(u, block);
             instrument_returns_from_function(u, block);
         }
     }
     u->next_block += walk.block_total;
     free(implied);
+    free(ordered);
     function_walk_free(&walk);
     return status;
 }
