@@ -169,6 +169,15 @@ RT_HIDDEN uint32_t culprit_rt_output_tag(void);
 RT_HIDDEN uint64_t culprit_rt_output_slots(void);
 RT_HIDDEN const struct rt_output_record *culprit_rt_output_record(uint64_t slot);
 
+/* rt_output.c: zeroed anonymous memory for the runtime's growing tables
+ * (output records, unit chunks, thread signal stacks), NULL when short. */
+RT_HIDDEN void *culprit_rt_map_zeroed(size_t size);
+
+/* rt_signals.c: does the calling thread lack an alternate signal stack?
+ * And make memory (RT_ALT_STACK_SIZE bytes) its stack: 1 when done. */
+RT_HIDDEN int culprit_rt_signal_stack_missing(void);
+RT_HIDDEN int culprit_rt_signal_stack_use(void *memory);
+
 /* Installers run once by the first registration when collecting. */
 RT_HIDDEN void culprit_rt_signals_install(void); /* rt_signals.c */
 RT_HIDDEN void culprit_rt_fork_install(void);    /* rt_fork.c */

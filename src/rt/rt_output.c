@@ -30,6 +30,12 @@
 
 #define RT_RECORD_CAPACITY ((uint64_t)RT_RECORD_CHUNKS * RT_RECORDS_PER_CHUNK)
 
+void *culprit_rt_map_zeroed(size_t size)
+{
+    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return memory == MAP_FAILED ? NULL : memory;
+}
+
 /* The chunk holding slot, mapped on first use.  Two threads may map it at
  * once: the loser of the compare-exchange unmaps its copy. */
 static struct rt_output_record *chunk_for_slot(uint64_t slot)
@@ -39,8 +45,8 @@ static struct rt_output_record *chunk_for_slot(uint64_t slot)
     if (records)
         return records;
     size_t size = sizeof(struct rt_output_record) * RT_RECORDS_PER_CHUNK;
-    void *mapped = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapped == MAP_FAILED)
+    void *mapped = culprit_rt_map_zeroed(size);
+    if (!mapped)
         return NULL;
     struct rt_output_record *expected = NULL;
     if (atomic_compare_exchange_strong(chunk, &expected, (struct rt_output_record *)mapped))

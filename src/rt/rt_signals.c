@@ -57,16 +57,26 @@ static void on_fatal_signal(int signal_number)
     errno = saved_errno;
 }
 
-static void provide_alternate_stack(void)
+/* A thread that has one already (e.g. a sanitizer's) keeps it. */
+int culprit_rt_signal_stack_missing(void)
 {
     stack_t current;
-    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE))
-        return; /* the thread has one already (e.g. a sanitizer's): keep it */
+    return sigaltstack(NULL, &current) == 0 && (current.ss_flags & SS_DISABLE);
+}
+
+int culprit_rt_signal_stack_use(void *memory)
+{
     stack_t ours;
     memset(&ours, 0, sizeof ours);
-    ours.ss_sp = culprit_rt_state.alt_stack;
-    ours.ss_size = sizeof culprit_rt_state.alt_stack;
-    sigaltstack(&ours, NULL);
+    ours.ss_sp = memory;
+    ours.ss_size = RT_ALT_STACK_SIZE;
+    return sigaltstack(&ours, NULL) == 0;
+}
+
+static void provide_alternate_stack(void)
+{
+    if (culprit_rt_signal_stack_missing())
+        culprit_rt_signal_stack_use(culprit_rt_state.alt_stack);
 }
 
 /* The other fatal signals are blocked while one is handled, so that e.g. a

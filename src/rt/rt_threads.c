@@ -39,17 +39,10 @@ static void release_alternate_stack(void *stack)
 /* The thread's alternate stack, or NULL when it has one already or none can be mapped. */
 static void *provide_alternate_stack(void)
 {
-    stack_t current;
-    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE))
+    if (!culprit_rt_signal_stack_missing())
         return NULL;
-    void *stack = mmap(NULL, RT_ALT_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (stack == MAP_FAILED)
-        return NULL;
-    stack_t ours;
-    memset(&ours, 0, sizeof ours);
-    ours.ss_sp = stack;
-    ours.ss_size = RT_ALT_STACK_SIZE;
-    if (sigaltstack(&ours, NULL) != 0) {
+    void *stack = culprit_rt_map_zeroed(RT_ALT_STACK_SIZE);
+    if (stack && !culprit_rt_signal_stack_use(stack)) {
         munmap(stack, RT_ALT_STACK_SIZE);
         return NULL;
     }

@@ -79,12 +79,6 @@ static int unit_is_registered(const struct culprit_rt_unit *unit, uint32_t count
     return 0;
 }
 
-static void *map_zeroed(size_t size)
-{
-    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return memory == MAP_FAILED ? NULL : memory;
-}
-
 /* The slot of unit index (under register_lock), mapping its chunk, and a
  * sorting array for as many units, the first time; NULL when the table is
  * full or memory is short (the unit is then not collected). */
@@ -99,8 +93,8 @@ static struct culprit_rt_unit **unit_slot(uint32_t index)
         atomic_load_explicit(&culprit_rt_state.unit_chunks[chunk_index], memory_order_relaxed);
     if (!chunk) {
         size_t capacity = (size_t)(chunk_index + 1) * RT_UNIT_CHUNK;
-        uint32_t *sorted = map_zeroed(capacity * sizeof *sorted);
-        chunk = map_zeroed(RT_UNIT_CHUNK * sizeof *chunk);
+        uint32_t *sorted = culprit_rt_map_zeroed(capacity * sizeof *sorted);
+        chunk = culprit_rt_map_zeroed(RT_UNIT_CHUNK * sizeof *chunk);
         if (!sorted || !chunk) {
             if (sorted)
                 munmap(sorted, capacity * sizeof *sorted);
