@@ -12,9 +12,10 @@
  *   earlier call of the same function, which entered it already, and the
  *   call itself cannot fault before the callee starts (a struct passed by
  *   value from a pointer that may be bad is copied by the caller);
- * - the entry block does not need an ordered flag: a caller's flag is a
- *   plain store, which the optimiser could move past the entry's array
- *   access or division once the function is inlined.
+ * instrument.c adds one more: the entry's flag need not be ordered before
+ * a trap (its own or an implied block's), since the callers' flags are
+ * plain stores, which the optimiser could move past it once the function
+ * is inlined.
  */
 #include "cc/call_sites.h"
 
@@ -66,16 +67,17 @@ static bool only_calls(LLVMValueRef user, LLVMValueRef function)
 static bool call_can_fault_before_entry(LLVMValueRef call, LLVMValueRef function)
 {
     static const char *const copying[] = {"byval", "inalloca", "preallocated"};
+    enum { COPYING = sizeof copying / sizeof *copying };
+    unsigned kinds[COPYING];
+    for (size_t k = 0; k < COPYING; k++)
+        kinds[k] = LLVMGetEnumAttributeKindForName(copying[k], strlen(copying[k]));
     unsigned arguments = LLVMGetNumArgOperands(call);
     for (unsigned i = 0; i < arguments; i++)
-        for (size_t k = 0; k < sizeof copying / sizeof *copying; k++) {
-            unsigned kind = LLVMGetEnumAttributeKindForName(copying[k], strlen(copying[k]));
-            if (LLVMGetEnumAttributeAtIndex(function, i + 1, kind) ||
-                LLVMGetCallSiteEnumAttribute(call, i + 1, kind)) {
-                if (cc_ir_access_may_fault(LLVMGetOperand(call, i), false))
-                    return true;
-            }
-        }
+        for (size_t k = 0; k < COPYING; k++)
+            if ((LLVMGetEnumAttributeAtIndex(function, i + 1, kinds[k]) ||
+                 LLVMGetCallSiteEnumAttribute(call, i + 1, kinds[k])) &&
+                cc_ir_access_may_fault(LLVMGetOperand(call, i), false))
+                return true;
     return false;
 }
 
@@ -97,9 +99,7 @@ static bool may_imply_entry(LLVMValueRef function)
     LLVMLinkage linkage = LLVMGetLinkage(function);
     if (linkage != LLVMInternalLinkage && linkage != LLVMPrivateLinkage)
         return false;
-    if (!cc_ir_is_instrumentable(function) || LLVMGetFirstUse(function) == NULL)
-        return false;
-    return !cc_ir_block_needs_ordered_flag(LLVMGetEntryBasicBlock(function));
+    return cc_ir_is_instrumentable(function) && LLVMGetFirstUse(function) != NULL;
 }
 
 culprit_status cc_call_sites_entering(LLVMValueRef function, cc_call_sites *sites, culprit_error *err)

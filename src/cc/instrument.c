@@ -1096,7 +1096,8 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
         status = find_implied_blocks(u, &walk, implied, err);
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
         order_sources_of_traps(u, &walk, implied, first_pair, ordered);
-    /* An entry whose flag must be ordered keeps it: its callers' are not. */
+    /* An entry whose flag must be ordered (its own trap, or one in a block
+     * implied from it) keeps it: its callers' flags are plain. */
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES && !ordered[0])
         status = imply_entry_by_calls(u, implied, err);
     for (unsigned i = 0; i < walk.block_total && status == CULPRIT_OK; i++) {
@@ -1313,20 +1314,21 @@ static culprit_status embed_map(unit *u, culprit_error *err)
 
 /* ---- redirection ---------------------------------------------------------------------------------- */
 
-static bool is_redirected(unit *u, const char *name)
+static bool is_one_of(const char *name, const char *const *names, size_t count)
 {
-    for (size_t i = 0; i < sizeof ending_functions / sizeof *ending_functions; i++)
-        if (strcmp(name, ending_functions[i]) == 0)
-            return true;
-    for (size_t i = 0; i < sizeof thread_functions / sizeof *thread_functions; i++)
-        if (strcmp(name, thread_functions[i]) == 0)
-            return true;
-    if (u->coverage == CC_COVERAGE_LINES)
-        return false;
-    for (size_t i = 0; i < sizeof output_functions / sizeof *output_functions; i++)
-        if (strcmp(name, output_functions[i]) == 0)
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(name, names[i]) == 0)
             return true;
     return false;
+}
+
+#define IS_ONE_OF(name, names) is_one_of(name, names, sizeof names / sizeof *names)
+
+static bool is_redirected(unit *u, const char *name)
+{
+    if (IS_ONE_OF(name, ending_functions) || IS_ONE_OF(name, thread_functions))
+        return true;
+    return u->coverage == CC_COVERAGE_FULL && IS_ONE_OF(name, output_functions);
 }
 
 /* Points one call at __culprit_rt_<name>, declared with the libc function's own type. */
