@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 BUILD ?= build
 CC ?= cc
 OPTIMIZE ?= -O2
-PKGS := sqlite3 jansson zlib tidy libdw
+PKGS := sqlite3 jansson zlib tidy
 LLVM_CONFIG ?= llvm-config-14
 # Recursively expanded on purpose: pkg-config runs only when a recipe needs
 # it, after `deps` has had the chance to install the packages.

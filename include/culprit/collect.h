@@ -51,18 +51,6 @@ typedef struct culprit_map_line {
     uint32_t first_block, block_count; /* a slice of culprit_unit.line_blocks */
 } culprit_map_line;
 
-/* Lines mode: block has no flag of its own and was hit if source was. */
-typedef struct culprit_map_implied {
-    uint32_t block, source;
-} culprit_map_implied;
-
-/* Lines mode: an instruction of block that can fault, at file:line:column,
- * a place no other block's such instruction has in the unit: a fault there
- * ran block (docs/collector.md §1, "Blocks placed by their faults"). */
-typedef struct culprit_map_trap {
-    uint32_t block, file, line, column;
-} culprit_map_trap;
-
 typedef struct culprit_map_edge {
     uint32_t counter; /* CULPRIT_NO_COUNTER: the from-block's count */
     uint32_t from, to;
@@ -102,10 +90,6 @@ typedef struct culprit_unit {
     culprit_map_branch *branches;
     size_t return_count;
     culprit_map_return *returns;
-    size_t implied_count;
-    culprit_map_implied *implied;
-    size_t trap_count;
-    culprit_map_trap *traps;
     char *text; /* owned: the unit's map, "culprit-map\t1\n" through "end\n", NUL-terminated */
     size_t text_size;
 } culprit_unit;
@@ -170,7 +154,6 @@ typedef struct culprit_output_record {
 } culprit_output_record;
 
 typedef struct culprit_dump {
-    uint32_t version; /* 1 or 2 */
     int32_t pid, parent_pid;
     culprit_process_end end;
     int32_t status; /* exit status, or the signal number */
@@ -181,11 +164,6 @@ typedef struct culprit_dump {
     culprit_dump_unit *units;
     size_t output_count;
     culprit_output_record *outputs;
-    /* Version 2, a fault (SIGSEGV, SIGBUS) the kernel raised: the file of
-     * code holding the faulting instruction (owned; NULL when not known)
-     * and the instruction's address in that file. */
-    char *fault_module;
-    uint64_t fault_address;
 } culprit_dump;
 
 /* Parses a dump; source names it in messages, which are

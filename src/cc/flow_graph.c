@@ -154,13 +154,12 @@ culprit_status cc_flow_dominators(const cc_flow_graph *graph, uint32_t *idom, ui
     return status;
 }
 
-static bool implied_by_successors(const cc_flow_graph *graph, const bool *stops_before_successor,
-                                  const uint32_t *idom, const bool *by_predecessors, uint32_t node)
+static bool implied_by_successors(const cc_flow_graph *graph, const bool *can_stop, const uint32_t *idom,
+                                  const bool *by_predecessors, uint32_t node)
 {
     /* The entry qualifies too: a run that overflows the stack stops in the
      * prologue, before the entry's flag, whether the flag is there or not. */
-    if (idom[node] == CC_FLOW_NONE || stops_before_successor[node] ||
-        graph->first[node] == graph->first[node + 1])
+    if (idom[node] == CC_FLOW_NONE || can_stop[node] || graph->first[node] == graph->first[node + 1])
         return false;
     for (uint32_t e = graph->first[node]; e < graph->first[node + 1]; e++) {
         uint32_t to = graph->successors[e];
@@ -217,7 +216,7 @@ static bool only_successor_is(const cc_flow_graph *graph, uint32_t node, uint32_
 /* The working state of cc_flow_implied_hits. */
 typedef struct implied_search {
     const cc_flow_graph *graph;
-    const bool *can_stop, *stops_before_successor;
+    const bool *can_stop;
     bool *implied;
     uint32_t *idom, *order, order_count;
     uint32_t *rank;        /* node -> index in reverse postorder */
@@ -239,8 +238,8 @@ static culprit_status imply_by_successors(implied_search *search, cc_flow_implie
     for (uint32_t i = search->order_count; i-- > 0;) {
         uint32_t node = search->order[i];
         if (search->implied[node] || search->pinned[node] ||
-            !implied_by_successors(search->graph, search->stops_before_successor, search->idom,
-                                   search->by_predecessors, node))
+            !implied_by_successors(search->graph, search->can_stop, search->idom, search->by_predecessors,
+                                   node))
             continue;
         search->implied[node] = true;
         culprit_status status = append_node_pairs(search->graph, node, search->last_added, list, err);
@@ -411,8 +410,7 @@ static uint64_t flag_cost(const implied_search *search)
  * applied read only unimplied nodes and earlier nodes of the same rule;
  * pairs of the second never read a node of the first (excluded, as it would
  * read them back), so the two lists can follow each other. */
-culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop,
-                                    const bool *stops_before_successor, bool *implied,
+culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
                                     cc_flow_implied_list *list, culprit_error *err)
 {
     uint32_t n = graph->node_count;
@@ -420,11 +418,7 @@ culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_
         implied[i] = false;
     if (n == 0)
         return CULPRIT_OK;
-    implied_search search = {.graph = graph,
-                             .can_stop = can_stop,
-                             .stops_before_successor =
-                                 stops_before_successor ? stops_before_successor : can_stop,
-                             .implied = implied};
+    implied_search search = {.graph = graph, .can_stop = can_stop, .implied = implied};
     search.idom = malloc((size_t)n * sizeof *search.idom);
     search.order = malloc((size_t)n * sizeof *search.order);
     search.rank = malloc((size_t)n * sizeof *search.rank);

@@ -50,9 +50,7 @@ culprit_status cc_flow_implied_append(cc_flow_implied_list *list, uint32_t node,
                                       culprit_error *err);
 
 /* Marks implied[n] for each node that needs no flag of its own, by two rules:
- * - by successors: reachable, !stops_before_successor[n] (can_stop[n] when
- *   NULL; a node whose only way to stop is a fault the collector places
- *   itself, fault_sites.h, can count as unable to stop here), at least one
+ * - by successors: reachable, !can_stop[n], at least one
  *   successor, and every successor a node other than n that n immediately
  *   dominates (a successor's hit implies n's, and n's run, which cannot stop,
  *   implies a successor's);
@@ -63,8 +61,7 @@ culprit_status cc_flow_implied_append(cc_flow_implied_list *list, uint32_t node,
  * its pairs earlier: evaluated in list order, every source is final before
  * it is read.  Every cycle keeps a node with a flag, so a run that hangs
  * still sets one. */
-culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop,
-                                    const bool *stops_before_successor, bool *implied,
+culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
                                     cc_flow_implied_list *list, culprit_error *err);
 
 #endif

@@ -30,7 +30,6 @@
 
 #include "cc/call_sites.h"
 #include "cc/cc.h"
-#include "cc/fault_sites.h"
 #include "cc/flow_graph.h"
 #include "cc/ir_query.h"
 #include "cc/main_entry.h"
@@ -68,9 +67,6 @@ typedef struct unit {
      * as the functions are instrumented in the same order. */
     cc_flow_implied_list entry_calls;
     size_t entry_cursor;
-    /* Lines mode: where faults of more than one block could be (fault_sites.h). */
-    cc_fault_sites fault_sites;
-    bool places_faults; /* the map has `trap` records: the line table must stay */
     uint32_t next_block, next_edge, next_return, next_condition;
     /* The last debug-info file seen, so each instruction does not search the file table. */
     const char *cached_directory, *cached_filename;
@@ -992,36 +988,12 @@ static bool calls_nothing(LLVMValueRef function)
     return true;
 }
 
-/* Lines mode: the map's `trap` records of a block without a flag that can
- * stop only by a fault the collector places: the locations of its accesses. */
-static culprit_status map_placed_faults(unit *u, LLVMBasicBlockRef block, uint32_t counter,
-                                        culprit_error *err)
-{
-    culprit_status status = CULPRIT_OK;
-    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in && status == CULPRIT_OK;
-         in = LLVMGetNextInstruction(in)) {
-        if (!cc_ir_instruction_can_stop(in))
-            continue;
-        cc_map_location at;
-        bool found = false;
-        status = instruction_location(u, in, &at, &found, err);
-        if (status == CULPRIT_OK && found)
-            status = cc_map_add_trap(&u->map, counter, at, err);
-        u->places_faults = true;
-    }
-    return status;
-}
-
 /* Lines mode: marks the blocks that need no flag of their own (flow_graph.h)
  * and appends their pairs, as block counters, to u->implied.  A block can
  * stop when it is observable (block_is_observable: a call, an access that
  * can fault, a trapping division) or ends otherwise than by a branch or a
- * switch.  One that can stop only by a fault the collector places
- * (fault_sites.h) counts as unable to for the rule by successors; placed[]
- * says which of the implied blocks are such, and the map lists their
- * faults' locations.  Runs before any block of the function is
- * instrumented. */
-static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bool *implied, bool *placed,
+ * switch.  Runs before any block of the function is instrumented. */
+static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bool *implied,
                                           culprit_error *err)
 {
     unsigned n = walk->block_total;
@@ -1031,9 +1003,7 @@ static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bo
     uint32_t *first = malloc(((size_t)n + 1) * sizeof *first);
     uint32_t *successors = malloc((edge_total + 1) * sizeof *successors);
     bool *can_stop = malloc(((size_t)n + 1) * sizeof *can_stop);
-    bool *stops_before_successor = malloc(((size_t)n + 1) * sizeof *stops_before_successor);
-    culprit_status status =
-        first && successors && can_stop && stops_before_successor ? CULPRIT_OK : culprit_fail_memory(err);
+    culprit_status status = first && successors && can_stop ? CULPRIT_OK : culprit_fail_memory(err);
     uint32_t fill = 0;
     for (unsigned i = 0; status == CULPRIT_OK && i < n; i++) {
         LLVMValueRef terminator = LLVMGetBasicBlockTerminator(walk->blocks[i]);
@@ -1043,28 +1013,20 @@ static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bo
             successors[fill++] = find_slot(walk, LLVMGetSuccessor(terminator, k))->index;
         can_stop[i] =
             (opcode != LLVMBr && opcode != LLVMSwitch) || cc_ir_block_is_observable(walk->blocks[i]);
-        placed[i] = can_stop[i] && cc_fault_sites_block_is_placeable(&u->fault_sites, walk->blocks[i]);
-        stops_before_successor[i] = can_stop[i] && !placed[i];
     }
     size_t before = u->implied.count;
     if (status == CULPRIT_OK) {
         first[n] = fill;
         cc_flow_graph graph = {.node_count = n, .first = first, .successors = successors};
-        status = cc_flow_implied_hits(&graph, can_stop, stops_before_successor, implied, &u->implied, err);
+        status = cc_flow_implied_hits(&graph, can_stop, implied, &u->implied, err);
     }
     for (size_t k = before; status == CULPRIT_OK && k < u->implied.count; k++) {
         u->implied.pairs[k].node += u->next_block;
         u->implied.pairs[k].source += u->next_block;
     }
-    for (unsigned i = 0; status == CULPRIT_OK && i < n; i++) {
-        placed[i] = placed[i] && implied[i];
-        if (placed[i])
-            status = map_placed_faults(u, walk->blocks[i], u->next_block + i, err);
-    }
     free(first);
     free(successors);
     free(can_stop);
-    free(stops_before_successor);
     return status;
 }
 
@@ -1089,38 +1051,20 @@ static culprit_status imply_entry_by_calls(unit *u, bool *implied, culprit_error
     return CULPRIT_OK;
 }
 
-static bool is_successor(LLVMBasicBlockRef block, LLVMBasicBlockRef other)
-{
-    LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
-    for (unsigned k = 0; k < LLVMGetNumSuccessors(terminator); k++)
-        if (LLVMGetSuccessor(terminator, k) == other)
-            return true;
-    return false;
-}
-
 /* Lines mode: which flags must be volatile, in ordered[].  A block's own
  * flag must be when it holds a trapping division or array access
  * (cc_ir_block_needs_ordered_flag); a block without a flag of its own
  * takes its hit from its sources' flags, and those must then be ordered
  * before its trap in its place, or the optimiser can move them past it
- * (once the blocks are merged) and a crash there loses both.  A placed
- * block (find_implied_blocks) takes its hit from its successors' flags,
- * which must stay after its faults: one stored early would record a
- * successor the run never reached (the optimiser may know a pointer from
- * malloc does not alias the flags).  Marks through chains of implied
- * sources; the pairs of this function start at first_pair and name only
- * its own blocks (entries implied by calls come later). */
+ * (once the blocks are merged) and a crash there loses both.  Marks
+ * through chains of implied sources; the pairs of this function start at
+ * first_pair and name only its own blocks (entries implied by calls come
+ * later). */
 static void order_sources_of_traps(const unit *u, const function_walk *walk, const bool *implied,
-                                   const bool *placed, size_t first_pair, bool *ordered)
+                                   size_t first_pair, bool *ordered)
 {
     for (unsigned i = 0; i < walk->block_total; i++)
         ordered[i] = cc_ir_block_needs_ordered_flag(walk->blocks[i]);
-    for (size_t k = first_pair; k < u->implied.count; k++) {
-        uint32_t node = u->implied.pairs[k].node - u->next_block;
-        uint32_t source = u->implied.pairs[k].source - u->next_block;
-        if (placed[node] && is_successor(walk->blocks[node], walk->blocks[source]))
-            ordered[source] = true;
-    }
     bool changed = true;
     while (changed) {
         changed = false;
@@ -1145,14 +1089,13 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
         status = group_conditions(u, &walk, err);
     bool *implied = calloc(walk.block_total + 1, sizeof *implied);
     bool *ordered = calloc(walk.block_total + 1, sizeof *ordered);
-    bool *placed = calloc(walk.block_total + 1, sizeof *placed);
-    if (status == CULPRIT_OK && (!implied || !ordered || !placed))
+    if (status == CULPRIT_OK && (!implied || !ordered))
         status = culprit_fail_memory(err);
     size_t first_pair = u->implied.count;
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
-        status = find_implied_blocks(u, &walk, implied, placed, err);
+        status = find_implied_blocks(u, &walk, implied, err);
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
-        order_sources_of_traps(u, &walk, implied, placed, first_pair, ordered);
+        order_sources_of_traps(u, &walk, implied, first_pair, ordered);
     /* An entry whose flag must be ordered (its own trap, or one in a block
      * implied from it) keeps it: its callers' flags are plain. */
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES && !ordered[0])
@@ -1178,7 +1121,6 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
     u->next_block += walk.block_total;
     free(implied);
     free(ordered);
-    free(placed);
     function_walk_free(&walk);
     return status;
 }
@@ -1351,14 +1293,8 @@ static culprit_status create_constructor(unit *u, LLVMValueRef descriptor, culpr
 
 static culprit_status embed_map(unit *u, culprit_error *err)
 {
-    culprit_status status = CULPRIT_OK;
-    /* The collector completes hits from these too, after placing a fault. */
-    for (size_t k = 0; k < u->implied.count && status == CULPRIT_OK; k++)
-        status = cc_map_add_implied(&u->map, u->implied.pairs[k].node, u->implied.pairs[k].source, err);
-    if (status != CULPRIT_OK)
-        return status;
     cc_map_result result;
-    status = cc_map_finish(&u->map, u->counter_count, u->block_count, &result, err);
+    culprit_status status = cc_map_finish(&u->map, u->counter_count, u->block_count, &result, err);
     if (status != CULPRIT_OK)
         return status;
     LLVMValueRef map = constant_bytes(u, "__culprit_map", result.text, result.size, false);
@@ -1487,8 +1423,6 @@ static culprit_status instrument_module(unit *u, culprit_error *err)
     culprit_status status = CULPRIT_OK;
     if (u->coverage == CC_COVERAGE_LINES)
         status = find_entries_implied_by_calls(u, err);
-    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
-        status = cc_fault_sites_find(u->module, &u->fault_sites, err);
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn && status == CULPRIT_OK;
          fn = LLVMGetNextFunction(fn))
         if (cc_ir_is_instrumentable(fn))
@@ -1557,7 +1491,6 @@ static void unit_free(unit *u)
     cc_map_free(&u->map);
     free(u->implied.pairs);
     free(u->entry_calls.pairs);
-    cc_fault_sites_free(&u->fault_sites);
     LLVMDisposeBuilder(u->builder);
     if (u->module)
         LLVMDisposeModule(u->module);
@@ -1573,9 +1506,7 @@ culprit_status cc_instrument_bitcode(const char *input_path, const char *output_
     culprit_status status = read_module(&u, input_path, err);
     if (status == CULPRIT_OK)
         status = instrument_module(&u, err);
-    /* The debug info clang made for the map goes, unless the user asked for
-     * it or the collector needs the line table to place faults. */
-    if (status == CULPRIT_OK && strip_debug_info && !u.places_faults)
+    if (status == CULPRIT_OK && strip_debug_info)
         LLVMStripModuleDebugInfo(u.module);
     if (status == CULPRIT_OK)
         status = verify_and_write(&u, output_path, err);

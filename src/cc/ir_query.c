@@ -118,38 +118,26 @@ static LLVMValueRef underlying_object(LLVMValueRef pointer)
  * which can trap.  (It stays before calls and accesses through other
  * pointers, which may read the flags as far as the optimiser knows.)  Moved
  * past a trap, the flag of the block a run crashed in is never set. */
-bool cc_ir_instruction_needs_ordered_flag(LLVMValueRef in)
-{
-    LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
-    LLVMValueRef pointer = NULL;
-    if (cc_ir_is_division(in))
-        return cc_ir_division_may_trap(in);
-    if (opcode == LLVMLoad)
-        pointer = LLVMGetOperand(in, 0);
-    else if (opcode == LLVMStore)
-        pointer = LLVMGetOperand(in, 1);
-    if (!pointer || !cc_ir_access_may_fault(pointer, opcode == LLVMStore))
-        return false;
-    LLVMValueRef object = underlying_object(pointer);
-    return LLVMIsAAllocaInst(object) || LLVMIsAGlobalVariable(object);
-}
-
 bool cc_ir_block_needs_ordered_flag(LLVMBasicBlockRef block)
 {
-    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in))
-        if (cc_ir_instruction_needs_ordered_flag(in))
-            return true;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
+        LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
+        LLVMValueRef pointer = NULL;
+        if (cc_ir_is_division(in)) {
+            if (cc_ir_division_may_trap(in))
+                return true;
+        } else if (opcode == LLVMLoad) {
+            pointer = LLVMGetOperand(in, 0);
+        } else if (opcode == LLVMStore) {
+            pointer = LLVMGetOperand(in, 1);
+        }
+        if (pointer && cc_ir_access_may_fault(pointer, opcode == LLVMStore)) {
+            LLVMValueRef object = underlying_object(pointer);
+            if (LLVMIsAAllocaInst(object) || LLVMIsAGlobalVariable(object))
+                return true;
+        }
+    }
     return false;
-}
-
-/* A load or store that can fault through a pointer the optimiser cannot
- * tell apart from the flags: no flag store moves across it, either way. */
-bool cc_ir_is_opaque_access(LLVMValueRef in)
-{
-    LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
-    if (opcode != LLVMLoad && opcode != LLVMStore)
-        return false;
-    return cc_ir_instruction_can_stop(in) && !cc_ir_instruction_needs_ordered_flag(in);
 }
 
 /* Calls (output, exit, abort, and any callee's own frames), loads and

@@ -37,12 +37,7 @@ bool cc_ir_division_may_trap(LLVMValueRef division);
 bool cc_ir_instruction_can_stop(LLVMValueRef instruction);
 /* Does any instruction of the block stop (cc_ir_instruction_can_stop)? */
 bool cc_ir_block_is_observable(LLVMBasicBlockRef block);
-/* Lines mode: must the flag store of the instruction's block, or of any
- * block it holds, be volatile (instrument.c)? */
-bool cc_ir_instruction_needs_ordered_flag(LLVMValueRef instruction);
+/* Lines mode: must the block's flag store be volatile (instrument.c)? */
 bool cc_ir_block_needs_ordered_flag(LLVMBasicBlockRef block);
-/* A load or store that can fault, through a pointer that may alias the
- * flags as far as the optimiser knows (fault_sites.h). */
-bool cc_ir_is_opaque_access(LLVMValueRef instruction);
 
 #endif

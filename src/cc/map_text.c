@@ -71,8 +71,6 @@ void cc_map_free(cc_map *map)
     cc_text_free(&map->edges);
     cc_text_free(&map->branches);
     cc_text_free(&map->returns);
-    cc_text_free(&map->implied);
-    cc_text_free(&map->traps);
     free(map->lines);
     memset(map, 0, sizeof *map);
 }
@@ -183,17 +181,6 @@ culprit_status cc_map_add_return(cc_map *map, uint32_t counter, uint32_t block, 
                     err);
 }
 
-culprit_status cc_map_add_implied(cc_map *map, uint32_t block, uint32_t source, culprit_error *err)
-{
-    return appended(cc_text_append(&map->implied, "implied\t%u\t%u\n", block, source), err);
-}
-
-culprit_status cc_map_add_trap(cc_map *map, uint32_t block, cc_map_location at, culprit_error *err)
-{
-    return appended(cc_text_append(&map->traps, "trap\t%u\t%u\t%u\t%u\n", block, at.file, at.line, at.column),
-                    err);
-}
-
 static int compare_line_facts(const void *left, const void *right)
 {
     const cc_map_line_fact *a = left, *b = right;
@@ -231,7 +218,7 @@ static culprit_status write_lines(cc_map *map, cc_text *body)
 static culprit_status assemble_body(cc_map *map, cc_text *body)
 {
     const cc_text *before_lines[] = {&map->files, &map->functions, &map->blocks};
-    const cc_text *after_lines[] = {&map->edges, &map->branches, &map->returns, &map->implied, &map->traps};
+    const cc_text *after_lines[] = {&map->edges, &map->branches, &map->returns};
     for (size_t i = 0; i < sizeof before_lines / sizeof *before_lines; i++)
         if (before_lines[i]->size && cc_text_append(body, "%s", before_lines[i]->data) != CULPRIT_OK)
             return CULPRIT_ERROR_INTERNAL;

@@ -55,7 +55,7 @@ typedef struct cc_map {
     size_t path_count, path_capacity;
     uint32_t function_count;
     /* One buffer per record kind, concatenated in the order of §2 by finish(). */
-    cc_text files, functions, blocks, edges, branches, returns, implied, traps;
+    cc_text files, functions, blocks, edges, branches, returns;
     cc_map_line_fact *lines;
     size_t line_count, line_capacity;
 } cc_map;
@@ -85,12 +85,6 @@ culprit_status cc_map_add_branch(cc_map *map, uint32_t edge_counter, cc_map_loca
                                  const char *outcome, uint32_t condition, culprit_error *err);
 culprit_status cc_map_add_return(cc_map *map, uint32_t counter, uint32_t block, cc_map_location call_at,
                                  const char *class_name, const char *callee, culprit_error *err);
-
-/* Lines mode: block has no flag and was hit if source was. */
-culprit_status cc_map_add_implied(cc_map *map, uint32_t block, uint32_t source, culprit_error *err);
-/* Lines mode: block, which has no flag, holds an instruction that can fault
- * at `at`, a place no other block's such instruction has. */
-culprit_status cc_map_add_trap(cc_map *map, uint32_t block, cc_map_location at, culprit_error *err);
 
 /* Assembles the text and hashes its body.  The map stays valid (and must
  * still be freed). */

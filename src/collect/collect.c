@@ -1,8 +1,7 @@
 /*
  * collect.c - one test's collection directory -> its record (§6 of
  * docs/collector.md): every process's dump summed per (unit, counter), the
- * blocks faults ran in, the crash site, and the output records of all
- * processes.
+ * crash site, and the output records of all processes.
  *
  * A test may fork and exec, so it leaves one dump per process (and per exec
  * within a process) and one map per unit any of them loaded.  Dumps are
@@ -210,41 +209,6 @@ static void count_stack_blocks(const culprit_dump *dump, unit_sums *sums)
     }
 }
 
-/* Sets the hits of the blocks implied by the unit's newly hit ones (the
- * runtime did the same at the dump, before the fault was placed). */
-static void complete_implied(const culprit_unit *map, uint64_t *sum)
-{
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (size_t k = 0; k < map->implied_count; k++)
-            if (sum[map->implied[k].source] != 0 && sum[map->implied[k].block] == 0) {
-                sum[map->implied[k].block] = 1;
-                changed = true;
-            }
-    }
-}
-
-/* Lines mode: a fault in a block without a flag of its own set no hit
- * there; the dump's fault address, placed through the line table, does. */
-static culprit_status count_fault_block(const culprit_dump *dump, unit_sums *sums, culprit_error *err)
-{
-    if (!dump->fault_module)
-        return CULPRIT_OK;
-    size_t unit = 0;
-    uint32_t block = 0;
-    bool placed = false;
-    culprit_status status = culprit_fault_place(sums->maps, sums->count, dump->fault_module,
-                                                dump->fault_address, &unit, &block, &placed, err);
-    if (status != CULPRIT_OK || !placed || block >= sums->maps[unit]->block_count)
-        return status;
-    if (sums->sums[unit][block] == 0) {
-        sums->sums[unit][block] = 1;
-        complete_implied(sums->maps[unit], sums->sums[unit]);
-    }
-    return CULPRIT_OK;
-}
-
 static culprit_status make_sparse(const unit_sums *sums, culprit_collected *collected, culprit_error *err)
 {
     collected->units = calloc(sums->count ? sums->count : 1, sizeof *collected->units);
@@ -400,8 +364,6 @@ static culprit_status collect_listed(const name_list *map_paths, const name_list
         add_counts(&dumps[d].dump, &sums);
     for (size_t d = 0; d < dump_paths->count && status == CULPRIT_OK; d++)
         count_stack_blocks(&dumps[d].dump, &sums);
-    for (size_t d = 0; d < dump_paths->count && status == CULPRIT_OK; d++)
-        status = count_fault_block(&dumps[d].dump, &sums, err);
     if (status == CULPRIT_OK)
         status = make_sparse(&sums, collected, err);
     if (status == CULPRIT_OK)

@@ -1,6 +1,6 @@
 /*
  * dump.c - the dump parser (docs/collector.md §5): one process's counts,
- * stack, output records and fault address.
+ * stack and output records.
  *
  * Dumps come from programs that may have been crashing or killed, so every
  * read is checked against the buffer's end and every count against what the
@@ -18,8 +18,7 @@
 static const char dump_magic[8] = {'C', 'U', 'L', 'P', 'D', 'M', 'P', '1'};
 
 enum {
-    DUMP_VERSION = 2, /* 1 is read too: it ends after the output records */
-    DUMP_FAULT_PATH_MAX = 4096,
+    DUMP_VERSION = 1,
     DUMP_HASH_BYTES = 64,
     DUMP_ENTRY_BYTES = 12,      /* uint32 counter + uint64 count */
     DUMP_FRAME_BYTES = 8,       /* uint32 unit + uint32 counter */
@@ -115,10 +114,10 @@ static culprit_status read_header(dump_reader *reader, culprit_dump *dump, uint3
     if (memcmp(reader->bytes, dump_magic, sizeof dump_magic) != 0)
         return garbage_at(reader, 0, "the magic \"CULPDMP1\" (this is not a culprit dump)");
     reader->position = sizeof dump_magic;
-    uint32_t end, crashed;
-    status = read_u32(reader, "the version", &dump->version);
-    if (status == CULPRIT_OK && (dump->version < 1 || dump->version > DUMP_VERSION))
-        return garbage_at(reader, 8, "dump version 1 or 2");
+    uint32_t version, end, crashed;
+    status = read_u32(reader, "the version", &version);
+    if (status == CULPRIT_OK && version != DUMP_VERSION)
+        return garbage_at(reader, 8, "dump version 1");
     if (status == CULPRIT_OK)
         status = read_u32(reader, "the unit count", unit_count);
     if (status == CULPRIT_OK)
@@ -242,29 +241,6 @@ static culprit_status read_outputs(dump_reader *reader, culprit_dump *dump)
     return status;
 }
 
-/* Version 2: the file and address of a fault's instruction, if known. */
-static culprit_status read_fault(dump_reader *reader, culprit_dump *dump)
-{
-    uint32_t length = 0;
-    culprit_status status = read_u64(reader, "the fault's address", &dump->fault_address);
-    if (status == CULPRIT_OK)
-        status = read_bounded(reader, "the fault's file name length", DUMP_FAULT_PATH_MAX, &length);
-    if (status == CULPRIT_OK)
-        status = need(reader, length, "the fault's file name");
-    if (status != CULPRIT_OK || length == 0)
-        return status;
-    size_t position = reader->position;
-    if (memchr(reader->bytes + position, '\0', length))
-        return garbage_at(reader, position, "a file name without NUL bytes");
-    dump->fault_module = malloc((size_t)length + 1);
-    if (!dump->fault_module)
-        return culprit_fail_memory(reader->err);
-    memcpy(dump->fault_module, reader->bytes + position, length);
-    dump->fault_module[length] = '\0';
-    reader->position += length;
-    return CULPRIT_OK;
-}
-
 /* The stack's frames can only be checked once the units are known. */
 static culprit_status check_stack(const dump_reader *reader, const culprit_dump *dump)
 {
@@ -295,8 +271,6 @@ static culprit_status parse_body(dump_reader *reader, culprit_dump *dump)
         status = check_stack(reader, dump);
     if (status == CULPRIT_OK)
         status = read_outputs(reader, dump);
-    if (status == CULPRIT_OK && dump->version >= 2)
-        status = read_fault(reader, dump);
     if (status == CULPRIT_OK && reader->position != reader->size)
         return garbage_at(reader, reader->position, "the end of the dump");
     return status;
@@ -333,6 +307,5 @@ void culprit_dump_free(culprit_dump *dump)
     }
     free(dump->units);
     free(dump->outputs);
-    free(dump->fault_module);
     *dump = (culprit_dump){0};
 }

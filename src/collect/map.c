@@ -41,7 +41,7 @@ typedef struct map_parser {
 
 /* Growable arrays of the unit under construction. */
 typedef struct unit_capacities {
-    size_t files, functions, blocks, lines, line_blocks, edges, branches, returns, implied, traps;
+    size_t files, functions, blocks, lines, line_blocks, edges, branches, returns;
 } unit_capacities;
 
 static bool grow(void **array, size_t *capacity, size_t needed, size_t element_size)
@@ -471,60 +471,6 @@ static culprit_status parse_return(const map_parser *parser, const map_record *r
     return CULPRIT_OK;
 }
 
-/* Records only a lines map has: they describe blocks without flags. */
-static culprit_status expect_lines_mode(const map_parser *parser, const map_record *record,
-                                        const culprit_unit *unit)
-{
-    if (unit->mode != CULPRIT_UNIT_LINES)
-        return fail_field(parser, record, 0,
-                          "no such record in a full map: implied and trap are lines mode's");
-    return CULPRIT_OK;
-}
-
-static culprit_status parse_implied(const map_parser *parser, const map_record *record, culprit_unit *unit,
-                                    unit_capacities *capacities)
-{
-    static const char *const names[] = {"a block counter", "a source block counter"};
-    culprit_status status = expect_lines_mode(parser, record, unit);
-    if (status == CULPRIT_OK)
-        status = expect_fields(parser, record, 2, names);
-    culprit_map_implied pair = {0};
-    if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 1, "a block counter", unit->block_count, &pair.block);
-    if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 2, "a block counter", unit->block_count, &pair.source);
-    if (status == CULPRIT_OK &&
-        !grow((void **)&unit->implied, &capacities->implied, unit->implied_count + 1, sizeof *unit->implied))
-        status = culprit_fail_memory(parser->err);
-    if (status == CULPRIT_OK)
-        unit->implied[unit->implied_count++] = pair;
-    return status;
-}
-
-static culprit_status parse_trap(const map_parser *parser, const map_record *record, culprit_unit *unit,
-                                 unit_capacities *capacities)
-{
-    static const char *const names[] = {"a block counter", "a file number", "a line", "a column"};
-    culprit_status status = expect_lines_mode(parser, record, unit);
-    if (status == CULPRIT_OK)
-        status = expect_fields(parser, record, 4, names);
-    culprit_map_trap trap = {0};
-    if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 1, "a block counter", unit->block_count, &trap.block);
-    if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 2, "a file number", (uint32_t)unit->file_count, &trap.file);
-    if (status == CULPRIT_OK)
-        status = parse_number(parser, record, 3, "a line", &trap.line);
-    if (status == CULPRIT_OK)
-        status = parse_number(parser, record, 4, "a column", &trap.column);
-    if (status == CULPRIT_OK &&
-        !grow((void **)&unit->traps, &capacities->traps, unit->trap_count + 1, sizeof *unit->traps))
-        status = culprit_fail_memory(parser->err);
-    if (status == CULPRIT_OK)
-        unit->traps[unit->trap_count++] = trap;
-    return status;
-}
-
 static bool is_hash(const char *text, size_t length)
 {
     if (length != 64)
@@ -598,16 +544,12 @@ static culprit_status parse_body_record(map_parser *parser, const map_record *re
         return parse_branch(parser, record, unit, capacities);
     if (field_is(record, 0, "return"))
         return parse_return(parser, record, unit, capacities);
-    if (field_is(record, 0, "implied"))
-        return parse_implied(parser, record, unit, capacities);
-    if (field_is(record, 0, "trap"))
-        return parse_trap(parser, record, unit, capacities);
     if (field_is(record, 0, "end")) {
         *ended = true;
         return expect_fields(parser, record, 0, NULL);
     }
     return fail_field(parser, record, 0,
-                      "a record: file, function, block, line, edge, branch, return, implied, trap or end");
+                      "a record: file, function, block, line, edge, branch, return or end");
 }
 
 static culprit_status check_hash(const map_parser *parser, const culprit_unit *unit, size_t body_begin,
@@ -745,8 +687,6 @@ void culprit_unit_free(culprit_unit *unit)
     for (size_t i = 0; i < unit->return_count; i++)
         free_return(&unit->returns[i]);
     free(unit->returns);
-    free(unit->implied);
-    free(unit->traps);
     free(unit->text);
     free(unit);
 }

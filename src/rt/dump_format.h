@@ -13,7 +13,6 @@
  *   entry       counter(u32) count(u64)                (12 bytes)
  *   u32 output_record_count, then per record:
  *   output      stream(u32) offset(u64) length(u64) depth(u32) frames[depth]
- *   fault       address(u64) path_length(u32) path[path_length]   (version 2)
  *
  * A dump is complete when the file exists under its final name
  * (<pid>.<sequence>.dump); partial dumps only ever exist as .<pid>.<seq>.tmp.
@@ -25,7 +24,7 @@
 
 #define CULPRIT_DUMP_MAGIC "CULPDMP1"
 #define CULPRIT_DUMP_MAGIC_SIZE 8
-#define CULPRIT_DUMP_VERSION 2u
+#define CULPRIT_DUMP_VERSION 1u
 
 /* The header field offsets. */
 enum culprit_dump_header_offset {

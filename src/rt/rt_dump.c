@@ -1,7 +1,7 @@
 /*
  * rt_dump.c - writes the dump (docs/collector.md §5, dump_format.h): the
  * end of this process image, the crashing thread's shadow stack, every
- * unit's nonzero counters, the output records and where a fault happened.
+ * unit's nonzero counters and the output records.
  *
  * It runs from signal handlers (possibly on the small alternate stack of a
  * thread that overflowed its own), from exit handlers and from the _exit and
@@ -212,21 +212,7 @@ static void write_output_records(struct rt_dump_writer *writer)
     writer_patch_u32(writer, count_position, written);
 }
 
-/* Version 2: where a fault happened, as the file of code that holds the
- * faulting instruction and its address in that file; an empty name when
- * the dump is not for a fault or no noted module holds the instruction. */
-static void write_fault(struct rt_dump_writer *writer, uintptr_t fault_pc)
-{
-    const struct rt_module *module = fault_pc ? culprit_rt_modules_find(fault_pc) : NULL;
-    size_t length = module ? strlen(module->path) : 0;
-    writer_u64(writer, module ? (uint64_t)(fault_pc - module->bias) : 0);
-    writer_u32(writer, (uint32_t)length);
-    for (size_t done = 0; done < length; done += 64) /* fields of at most 64 bytes */
-        writer_put(writer, module->path + done, length - done < 64 ? length - done : 64);
-}
-
-static void write_contents(struct rt_dump_writer *writer, enum culprit_dump_end end, int32_t status,
-                           uintptr_t fault_pc)
+static void write_contents(struct rt_dump_writer *writer, enum culprit_dump_end end, int32_t status)
 {
     /* One count for the header and the stack lookups: a unit registered
      * meanwhile (dlopen on another thread) is in neither. */
@@ -236,7 +222,6 @@ static void write_contents(struct rt_dump_writer *writer, enum culprit_dump_end 
     for (uint32_t i = 0; i < unit_count; i++)
         write_unit(writer, culprit_rt_unit_at(i));
     write_output_records(writer);
-    write_fault(writer, fault_pc);
     writer_flush(writer);
 }
 
@@ -274,7 +259,7 @@ static void publish_dump(const struct rt_path *temporary)
     unlink(temporary->text);
 }
 
-static void write_dump_file(enum culprit_dump_end end, int32_t status, uintptr_t fault_pc)
+static void write_dump_file(enum culprit_dump_end end, int32_t status)
 {
     struct rt_path *temporary = &culprit_rt_state.temporary_path;
     build_dump_name(temporary, ".", culprit_rt_state.dump_sequence, ".tmp");
@@ -287,7 +272,7 @@ static void write_dump_file(enum culprit_dump_end end, int32_t status, uintptr_t
     writer->failed = 0;
     writer->flushed = 0;
     writer->used = 0;
-    write_contents(writer, end, status, fault_pc);
+    write_contents(writer, end, status);
     if (close(writer->fd) != 0)
         writer->failed = 1;
     if (writer->failed)
@@ -306,7 +291,7 @@ static int is_forked_image(void)
     return getpid() == culprit_rt_state.pid;
 }
 
-static int dump_image(enum culprit_dump_end end, int32_t status, uintptr_t fault_pc)
+int culprit_rt_dump(enum culprit_dump_end end, int32_t status)
 {
     if (!atomic_load(&culprit_rt_state.collecting) || !is_forked_image())
         return 0;
@@ -314,20 +299,10 @@ static int dump_image(enum culprit_dump_end end, int32_t status, uintptr_t fault
     if (!atomic_compare_exchange_strong(&culprit_rt_state.dump_phase, &expected, RT_DUMP_WRITING))
         return 0;
     int saved_errno = errno; /* a handler or wrapper must not change the program's errno */
-    write_dump_file(end, status, fault_pc);
+    write_dump_file(end, status);
     atomic_store(&culprit_rt_state.dump_phase, RT_DUMP_DONE);
     errno = saved_errno;
     return 1;
-}
-
-int culprit_rt_dump(enum culprit_dump_end end, int32_t status)
-{
-    return dump_image(end, status, 0);
-}
-
-int culprit_rt_dump_fault(int signal_number, uintptr_t pc)
-{
-    return dump_image(CULPRIT_DUMP_END_SIGNAL, signal_number, pc);
 }
 
 void culprit_rt_dump_rearm(void)

@@ -39,8 +39,7 @@ enum {
     RT_RECORD_CHUNKS = 64,        /* => at most 1M records, then they are dropped */
     RT_DUMP_BUFFER_SIZE = 65536,  /* the dump writer's static buffer */
     RT_ALT_STACK_SIZE = 65536,    /* each thread's signal stack (rt_signals.c, rt_threads.c) */
-    RT_MAX_EXEC_ARGS = 4096,      /* execl* arguments, the terminating NULL excluded */
-    RT_MODULES = 256              /* files of code with units (rt_modules.c), then not noted */
+    RT_MAX_EXEC_ARGS = 4096       /* execl* arguments, the terminating NULL excluded */
 };
 
 /* The dump's life cycle in one process image: one dump per image, and a
@@ -60,15 +59,6 @@ struct rt_output_record {
     uint64_t length;
     uintptr_t frames[CULPRIT_DUMP_MAX_OUTPUT_DEPTH];
     _Atomic uint32_t tag;
-};
-
-/* A file of code (the program or a shared object) that holds units: where
- * it is loaded and what it is called (rt_modules.c). */
-struct rt_module {
-    uintptr_t bias;                /* run-time address = file's address + bias */
-    uintptr_t low, high;           /* its loaded segments' span */
-    uintptr_t code_low, code_high; /* its executable segments' span */
-    char path[RT_PATH_MAX];
 };
 
 /* A file name under construction, built without snprintf (which is not
@@ -139,11 +129,6 @@ struct rt_state {
     _Atomic uint64_t records_dropped;
     struct rt_output_record *_Atomic record_chunks[RT_RECORD_CHUNKS];
 
-    /* Files of code with units (rt_modules.c): entries [0, module_count)
-     * of the mapped table are complete and never change. */
-    struct rt_module *_Atomic modules;
-    _Atomic uint32_t module_count;
-
     /* The main thread's alternate signal stack (rt_signals.c). */
     _Alignas(16) unsigned char alt_stack[RT_ALT_STACK_SIZE];
 };
@@ -169,20 +154,12 @@ RT_HIDDEN void culprit_rt_units_zero_counters(void);
 RT_HIDDEN void culprit_rt_units_sort_by_address(uint32_t count);
 RT_HIDDEN int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counter);
 
-/* rt_modules.c: notes the module holding address (under register_lock);
- * finds the module whose code holds pc (async-signal-safe), or NULL. */
-RT_HIDDEN void culprit_rt_modules_note(const void *address);
-RT_HIDDEN const struct rt_module *culprit_rt_modules_find(uintptr_t pc);
-
 /* rt_maps.c: writes DIR/<hash>.map unless it exists. */
 RT_HIDDEN void culprit_rt_write_map(const struct culprit_rt_unit *unit);
 
 /* rt_dump.c: writes this image's dump unless one is written or being
  * written; returns 1 when this call wrote it.  Async-signal-safe. */
 RT_HIDDEN int culprit_rt_dump(enum culprit_dump_end end, int32_t status);
-/* The same for a fault at instruction pc (0 when not known): the dump
- * names the file and address of pc when a noted module holds it. */
-RT_HIDDEN int culprit_rt_dump_fault(int signal_number, uintptr_t pc);
 /* After a failed exec: the next end of the image dumps again. */
 RT_HIDDEN void culprit_rt_dump_rearm(void);
 

@@ -12,16 +12,14 @@
  * thread) unless that thread already has one, and rt_threads.c one for each
  * thread the program creates with pthread_create.
  *
- * The handler only calls culprit_rt_dump_fault (async-signal-safe, see
- * rt_dump.c), sigaction and raise.  For a fault it passes the faulting
- * instruction's address, which the dump names by file and offset.
+ * The handler only calls culprit_rt_dump (async-signal-safe, see rt_dump.c),
+ * sigaction and raise.
  */
 #include "rt/rt_internal.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <ucontext.h>
 
 /* The signals whose default action ends the process and that a program
  * can catch: crashes, a timeout's SIGTERM, and the ends a test meets in
@@ -48,31 +46,13 @@ static void die_by_default_action(int signal_number)
     raise(signal_number);
 }
 
-/* The instruction a synchronous fault stopped at: SIGSEGV or SIGBUS that
- * the kernel raised (si_code > 0; kill() and raise() give 0 or less), on
- * the architectures whose context this knows; 0 otherwise. */
-static uintptr_t fault_instruction(int signal_number, const siginfo_t *info, const void *context)
-{
-    if ((signal_number != SIGSEGV && signal_number != SIGBUS) || !info || info->si_code <= 0 || !context)
-        return 0;
-    const ucontext_t *state = context;
-#if defined(__x86_64__)
-    return (uintptr_t)state->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-    return (uintptr_t)state->uc_mcontext.pc;
-#else
-    (void)state;
-    return 0;
-#endif
-}
-
 /* A second signal during the dump (a crash inside it, or SIGTERM from a
  * timeout) finds the dump taken: culprit_rt_dump returns at once and the
  * process dies by the default action. */
-static void on_fatal_signal(int signal_number, siginfo_t *info, void *context)
+static void on_fatal_signal(int signal_number)
 {
     int saved_errno = errno;
-    culprit_rt_dump_fault(signal_number, fault_instruction(signal_number, info, context));
+    culprit_rt_dump(CULPRIT_DUMP_END_SIGNAL, signal_number);
     die_by_default_action(signal_number);
     errno = saved_errno;
 }
@@ -111,8 +91,8 @@ static void install_handler(int signal_number)
         return;
     struct sigaction ours;
     memset(&ours, 0, sizeof ours);
-    ours.sa_sigaction = on_fatal_signal;
-    ours.sa_flags = SA_ONSTACK | SA_SIGINFO;
+    ours.sa_handler = on_fatal_signal;
+    ours.sa_flags = SA_ONSTACK;
     sigemptyset(&ours.sa_mask);
     for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
         sigaddset(&ours.sa_mask, fatal_signals[i]);

@@ -137,8 +137,6 @@ void __culprit_rt_register(struct culprit_rt_unit *unit)
     int added = slot != NULL;
     if (added) {
         *slot = unit;
-        if (atomic_load(&culprit_rt_state.collecting))
-            culprit_rt_modules_note(unit);
         atomic_store_explicit(&culprit_rt_state.unit_count, count + 1, memory_order_release);
     }
     pthread_mutex_unlock(&culprit_rt_state.register_lock);

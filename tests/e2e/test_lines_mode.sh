@@ -12,13 +12,8 @@
 # run (after_stop) or the call's by-value copy can fault (first_of).
 # The map itself is the same at -O0 and -O2: the cleanup blocks clang adds
 # above -O0 for locals' lifetimes are left out.
-# A loop body that can stop only by faulting on p[i] has no flag: the map
-# lists the access as a `trap`, the dump names the faulting instruction and
-# the collector places it through the line table (sum_list; stripped of its
-# line table, the binary loses that hit, which shows it is the placing that
-# records it).
 . "$(dirname "$0")/lib.sh"
-need_culprit_cc nm objcopy strip
+need_culprit_cc nm objcopy
 
 cat >shapes.c <<'END'
 #include <setjmp.h>
@@ -109,14 +104,6 @@ static long first_of(struct big from)
     return from.a[0]; /* @first_of */
 }
 
-static int sum_list(const int *p, int n)
-{
-    int total = 0;
-    for (int i = 0; i < n; i++)
-        total += p[i]; /* @placed */
-    return total;
-}
-
 static void stop_here(void)
 {
     fflush(stdout);
@@ -154,8 +141,6 @@ int main(int argc, char **argv)
         abort(); /* @abort */
     if (strcmp(mode, "peek") == 0)
         total += peek(nowhere);
-    if (strcmp(mode, "placed") == 0)
-        total += sum_list(nowhere, 3); /* @main_call */
     if (strcmp(mode, "byval") == 0)
         total += first_of(*big_nowhere);
     if (strcmp(mode, "stop") == 0) {
@@ -190,7 +175,7 @@ for mode in lines full; do
     fi
 done
 
-tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop placed:9:placed"
+tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop"
 for level in O0 O2; do
     run 0 "$culprit_cc" --coverage=lines -$level -g -o lines-$level shapes.c
     run 0 "$culprit_cc" -$level -g -o full-$level shapes.c
@@ -212,7 +197,7 @@ for level in O0 O2; do
         # crash loses them; the collector counts the blocks on the crash stack instead.
         expect_same lines.txt full.txt
         case $name in
-        divide | index | null | abort | peek | placed)
+        divide | index | null | abort | peek)
             if grep -q "^$(line_of "$name") " lines.txt; then pass; else
                 fail "-$level $name: the crash line $(line_of "$name") is not hit in lines mode"
             fi
@@ -221,7 +206,7 @@ for level in O0 O2; do
     done
     # Lines never run are not hit.
     python3 hits.py lines-$level.json plain line >lines.txt
-    for never in null abort peek after_stop placed; do
+    for never in null abort peek after_stop; do
         if grep -q "^$(line_of $never) " lines.txt; then fail "-$level plain hit line $(line_of $never)"; else pass; fi
     done
     # The call of after_stop follows one that never returns: its block ran, the function did not.
@@ -230,16 +215,5 @@ for level in O0 O2; do
     # The copy of a struct passed by value faulted in the caller: first_of never started.
     python3 hits.py lines-$level.json byval line >lines.txt
     if grep -q "^$(line_of first_of) " lines.txt; then fail "-$level byval hit first_of"; else pass; fi
-    # The placed block: listed as a trap in the map, and its hit comes from the line table.
-    run 0 objcopy -O binary --only-section=culprit_map lines-$level lines-$level.map
-    if grep -aq "^trap	[0-9]*	[0-9]*	$(line_of placed)	" lines-$level.map; then pass; else
-        fail "-$level: no trap record for line $(line_of placed)"
-    fi
-    run 0 strip --strip-debug -o stripped-$level lines-$level
-    "$CULPRIT" --store "st-stripped-$level" test --name placed -- ./stripped-$level 9 placed >/dev/null 2>&1
-    run 0 "$CULPRIT" --store "st-stripped-$level" export json -o "stripped-$level.json"
-    python3 hits.py stripped-$level.json placed line >lines.txt
-    if grep -q "^$(line_of placed) " lines.txt; then fail "-$level stripped binary placed its fault"; else pass; fi
-    if grep -q "^$(line_of main_call) " lines.txt; then pass; else fail "-$level stripped: main's lines lost"; fi
 done
 finish

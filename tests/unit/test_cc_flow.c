@@ -57,41 +57,25 @@ static void test_diamond(void)
     bool can_stop[4] = {true, false, false, false}, implied[4];
     cc_flow_implied_list list = {0};
     culprit_error err = {0};
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(!implied[0] && !implied[1] && !implied[2] && implied[3]);
     CHECK_INT(list.count, 2);
     if (list.count == 2) {
         CHECK(list.pairs[0].node == 3 && list.pairs[0].source == 1);
         CHECK(list.pairs[1].node == 3 && list.pairs[1].source == 2);
     }
-    /* An entry that stops only by a fault the collector places: the rule by
-     * successors takes it as unable to stop, and it is implied by the arms. */
-    bool stops_before_successor[4] = {false, false, false, false};
-    list.count = 0;
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, stops_before_successor, implied, &list, &err),
-              CULPRIT_OK);
-    CHECK(implied[0] && !implied[1] && !implied[2] && implied[3]);
-    CHECK_INT(list.count, 4);
-    /* Not the rule by predecessors: an arm that can fault, even where the
-     * fault is placed, does not imply the join, which it may not reach. */
-    can_stop[1] = true;
-    list.count = 0;
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, stops_before_successor, implied, &list, &err),
-              CULPRIT_OK);
-    CHECK(!implied[3]);
-    can_stop[1] = false;
     /* An entry that cannot stop either: it leads only to the arms, which it
      * dominates, and is implied by them. */
     can_stop[0] = false;
     list.count = 0;
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(implied[0] && !implied[1] && !implied[2] && implied[3]);
     CHECK_INT(list.count, 4);
     can_stop[0] = true;
     /* An arm that can stop (a crash in it would set the join's hit): nothing is implied. */
     can_stop[1] = true;
     list.count = 0;
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK_INT(list.count, 0);
     for (int i = 0; i < 4; i++)
         CHECK(!implied[i]);
@@ -111,7 +95,7 @@ static void test_loop(void)
     /* The condition reads locals only; the body can fault; so can the entry. */
     bool can_stop[5] = {true, false, true, false, false}, implied[5];
     cc_flow_implied_list list = {0};
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(!implied[0] && implied[1] && !implied[2] && !implied[3] && !implied[4]);
     CHECK_INT(list.count, 2);
     CHECK(list.pairs[0].node == 1 && list.pairs[0].source == 2);
@@ -121,7 +105,7 @@ static void test_loop(void)
      * which then keeps its flag (inc would read it back). */
     can_stop[2] = false;
     list.count = 0;
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(implied[1] && !implied[2] && implied[3]);
     CHECK_INT(list.count, 3);
     CHECK(list.count == 3 && list.pairs[0].node == 3 && list.pairs[0].source == 2);
@@ -132,7 +116,7 @@ static void test_loop(void)
      * implied and only inc and the end keep flags: fewer in the loop, so that. */
     can_stop[0] = false;
     list.count = 0;
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(implied[0] && implied[1] && implied[2] && !implied[3] && !implied[4]);
     CHECK_INT(list.count, 4);
     free(list.pairs);
@@ -150,7 +134,7 @@ static void test_loop_header(void)
     bool can_stop[5] = {true, false, true, false, false}, implied[5];
     cc_flow_implied_list list = {0};
     culprit_error err = {0};
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(!implied[0] && !implied[1] && implied[2] && !implied[3] && !implied[4]);
     CHECK_INT(list.count, 2);
     check_against_runs(&g, can_stop);
@@ -166,14 +150,14 @@ static void test_self_loop_and_switch(void)
     bool can_stop[5] = {true, false, false, false, false}, implied[5];
     cc_flow_implied_list list = {0};
     culprit_error err = {0};
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(!implied[1]);
     CHECK_INT(list.count, 0);
 
     /* A switch naming block 2 for three cases: one pair per distinct successor. */
     static const uint32_t switch_edges[][2] = {{0, 1}, {1, 2}, {1, 2}, {1, 3}, {1, 2}};
     build_graph(&g, 4, switch_edges, 5);
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK(implied[1]);
     CHECK_INT(list.count, 2);
     free(list.pairs);
@@ -194,7 +178,7 @@ static void test_cycle_keeps_a_flag(void)
     bool can_stop[6] = {true, false, false, false, false, false}, implied[6];
     cc_flow_implied_list list = {0};
     culprit_error err = {0};
-    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
     CHECK_RECORD(implied[1] != implied[2], "blocks 1 and 2 implied: %d %d", implied[1], implied[2]);
     check_against_runs(&g, can_stop);
     free(list.pairs);
@@ -314,7 +298,7 @@ static void check_against_runs(const test_graph *g, const bool *can_stop)
     bool implied[MAX_NODES];
     cc_flow_implied_list list = {0};
     culprit_error err = {0};
-    CHECK_INT(cc_flow_implied_hits(&g->graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits(&g->graph, can_stop, implied, &list, &err), CULPRIT_OK);
     int wrong = 0;
     for (int walk = 0; walk < 20; walk++) {
         bool entered[MAX_NODES] = {false}, flag[MAX_NODES] = {false};
@@ -357,7 +341,7 @@ static void test_random_graphs(void)
         check_against_runs(&g, can_stop);
         cc_flow_implied_list list = {0};
         culprit_error err = {0};
-        CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, NULL, implied, &list, &err), CULPRIT_OK);
+        CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
         for (uint32_t k = 0; k < g.graph.node_count; k++)
             implied_total += implied[k];
         free(list.pairs);

@@ -172,50 +172,6 @@ static void check_malformed(const char *unit_fields, const char *body, const cha
     free(map);
 }
 
-/* A lines map: block 1 has no flag (implied by 2), and a fault at 5:9 ran it. */
-static const char body_lines[] = "file\t0\t/src/l.c\n"
-                                 "function\t0\tf\t0\t3\n"
-                                 "block\t0\t0\t0\t3\t1\t4\t10\n"
-                                 "block\t1\t0\t0\t5\t5\t5\t20\n"
-                                 "block\t2\t0\t0\t6\t1\t6\t9\n"
-                                 "line\t0\t3\t0\n"
-                                 "line\t0\t5\t1\n"
-                                 "line\t0\t6\t2\n"
-                                 "implied\t1\t2\n"
-                                 "trap\t1\t0\t5\t9\n"
-                                 "end\n";
-
-static void test_map_lines_records(void)
-{
-    char *map = map_with("lines\t3\t3", body_lines);
-    culprit_unit_set set;
-    culprit_unit_set_init(&set);
-    culprit_error err;
-    CHECK_INT(culprit_map_parse(map, strlen(map), "l.map", &set, &err), CULPRIT_OK);
-    if (set.count == 1) {
-        const culprit_unit *unit = set.units[0];
-        CHECK_INT(unit->implied_count, 1);
-        CHECK_INT(unit->implied[0].block, 1);
-        CHECK_INT(unit->implied[0].source, 2);
-        CHECK_INT(unit->trap_count, 1);
-        CHECK_INT(unit->traps[0].block, 1);
-        CHECK_INT(unit->traps[0].line, 5);
-        CHECK_INT(unit->traps[0].column, 9);
-    }
-    culprit_unit_set_free(&set);
-    free(map);
-    const char *header = "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\t1\t2\n";
-    char body[256];
-    snprintf(body, sizeof body, "%simplied\t0\t1\nend\n", header);
-    check_malformed("lines\t1\t1", body, "m.map:6:11: expected a block counter below 1");
-    check_malformed("full\t1\t1", body,
-                    "m.map:6:1: expected no such record in a full map: implied and trap are lines mode's");
-    snprintf(body, sizeof body, "%strap\t0\t1\t1\t1\nend\n", header);
-    check_malformed("lines\t1\t1", body, "m.map:6:8: expected a file number below 1");
-    snprintf(body, sizeof body, "%strap\t0\t0\t1\nend\n", header);
-    check_malformed("lines\t1\t1", body, "m.map:6:11: expected a tab and a column");
-}
-
 static void test_map_malformed(void)
 {
     culprit_error err;
@@ -226,8 +182,7 @@ static void test_map_malformed(void)
               "m.map:2:6: expected a hash of 64 lowercase hex digits");
     check_malformed("fast\t1\t1", "end\n", "m.map:2:71: expected a mode: full or lines");
     check_malformed("full\t1\t1", "blah\t1\nend\n",
-                    "m.map:3:1: expected a record: file, function, block, line, edge, branch, return, "
-                    "implied, trap or end");
+                    "m.map:3:1: expected a record: file, function, block, line, edge, branch, return or end");
     check_malformed("full\t1\t1", "file\t1\t/a.c\nend\n",
                     "m.map:3:6: expected file number 0 (numbered from 0 in order)");
     check_malformed("full\t1\t1", "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\nend\n",
@@ -397,49 +352,6 @@ static void test_dump(void)
     CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),
               CULPRIT_ERROR_INPUT);
     CHECK_STR(err.message, "d.dump: at byte 36: expected the stack depth of at most 64, found 65");
-}
-
-/* Version 2 ends with where a fault happened: an address and a file. */
-static void test_dump_fault(void)
-{
-    char hash_a[65];
-    free(make_map(body_a, 7, 3, hash_a));
-    bytes dump_bytes;
-    crashed_dump(&dump_bytes, hash_a, 100);
-    dump_bytes.data[8] = 2;
-    put_u64(&dump_bytes, 0x1234);
-    put_u32(&dump_bytes, 8);
-    put_raw(&dump_bytes, "/bin/prg", 8);
-    culprit_dump dump;
-    culprit_error err;
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err), CULPRIT_OK);
-    CHECK_INT(dump.version, 2);
-    CHECK_STR(dump.fault_module, "/bin/prg");
-    CHECK_INT(dump.fault_address, 0x1234);
-    CHECK_INT(dump.output_count, 1);
-    culprit_dump_free(&dump);
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size - 1, "d.dump", &dump, &err),
-              CULPRIT_ERROR_INPUT);
-    CHECK_STR(err.message, "d.dump: truncated at byte 219: expected the fault's file name");
-    dump_bytes.data[dump_bytes.size - 3] = 0;
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),
-              CULPRIT_ERROR_INPUT);
-    CHECK_STR(err.message, "d.dump: at byte 212: expected a file name without NUL bytes");
-    /* No fault known: an empty name, and version 1 has no such field. */
-    dump_bytes.size -= 12;
-    put_u32(&dump_bytes, 0);
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err), CULPRIT_OK);
-    CHECK(dump.fault_module == NULL);
-    culprit_dump_free(&dump);
-    dump_bytes.data[8] = 3;
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),
-              CULPRIT_ERROR_INPUT);
-    CHECK_STR(err.message, "d.dump: at byte 8: expected dump version 1 or 2");
-    crashed_dump(&dump_bytes, hash_a, 100);
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err), CULPRIT_OK);
-    CHECK_INT(dump.version, 1);
-    CHECK(dump.fault_module == NULL);
-    culprit_dump_free(&dump);
 }
 
 /* ---- a collection directory ---- */
@@ -956,9 +868,7 @@ int main(void)
 {
     test_map_valid();
     test_map_malformed();
-    test_map_lines_records();
     test_dump();
-    test_dump_fault();
     test_collect_directory();
     test_crash_stack_counts();
     test_assembly();
