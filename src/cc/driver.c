@@ -363,9 +363,24 @@ static culprit_status link_arguments(session *s, char (*objects)[PATH_MAX], cons
         }
     }
     if (status == CULPRIT_OK && runtime) {
-        /* -x none: a `-x c` still in force (say for stdin) must not make clang read the archive as C. */
-        const char *const tail[] = {"-x", "none", runtime, "-pthread"};
-        status = push_strings(args, tail, 4, err);
+        /* One runtime per process, however many instrumented files of code
+         * it loads: each link takes the whole runtime (a shared library
+         * linked before it cannot lend the program half of one) and a
+         * program exports the runtime's entry points, so that instrumented
+         * shared objects, loaded with it or by dlopen, bind to the
+         * program's copy rather than their own.  Two copies would each keep
+         * their own units, and only the first installs the crash handlers:
+         * a crash in a dlopen'ed library lost all of the library's hits.
+         * -x none: a `-x c` still in force (say for stdin) must not make
+         * clang read the archive as C. */
+        const char *const tail[] = {"-x",
+                                    "none",
+                                    "-Wl,--whole-archive",
+                                    runtime,
+                                    "-Wl,--no-whole-archive",
+                                    "-Wl,--export-dynamic-symbol=__culprit_rt_*",
+                                    "-pthread"};
+        status = push_strings(args, tail, sizeof tail / sizeof *tail, err);
     }
     return status;
 }
