@@ -1052,7 +1052,7 @@ static culprit_status imply_entry_by_calls(unit *u, bool *implied, culprit_error
 }
 
 /* Lines mode: which flags must be volatile, in ordered[].  A block's own
- * flag must be when it holds a trapping division or array access
+ * flag must be when it holds a trapping division or an access that can fault
  * (cc_ir_block_needs_ordered_flag); a block without a flag of its own
  * takes its hit from its sources' flags, and those must then be ordered
  * before its trap in its place, or the optimiser can move them past it

@@ -10,6 +10,11 @@
 # A static function's entry has no flag when every block calling it reaches
 # the call (peek crashes there), and keeps it when a call before can end the
 # run (after_stop) or the call's by-value copy can fault (first_of).
+# A static helper that fills a malloc'd buffer, inlined into the function
+# that allocated it (and unrolled), faults on its second store: the
+# optimiser knows those stores do not touch the flags, and moved the plain
+# flags after them until every flag of a block with an access that can
+# fault was made volatile (heap).
 # The map itself is the same at -O0 and -O2: the cleanup blocks clang adds
 # above -O0 for locals' lifetimes are left out.
 . "$(dirname "$0")/lib.sh"
@@ -104,6 +109,27 @@ static long first_of(struct big from)
     return from.a[0]; /* @first_of */
 }
 
+static long heap_stride = 1;
+static int *volatile heap_sink; /* keeps the buffer: unused, it is optimised away */
+
+static void fill(int *p, long n)
+{
+    for (long i = 0; i < n; i++)
+        p[i * heap_stride] = (int)i; /* @heap */
+}
+
+/* Out of main, whose setjmp holds the optimiser back. */
+__attribute__((noinline)) static int fill_heap(void)
+{
+    int *buffer = malloc(64 * sizeof *buffer);
+    if (!buffer)
+        return 0;
+    heap_stride = 1L << 40;
+    fill(buffer, 16);
+    heap_sink = buffer;
+    return buffer[3];
+}
+
 static void stop_here(void)
 {
     fflush(stdout);
@@ -141,6 +167,8 @@ int main(int argc, char **argv)
         abort(); /* @abort */
     if (strcmp(mode, "peek") == 0)
         total += peek(nowhere);
+    if (strcmp(mode, "heap") == 0)
+        total += fill_heap();
     if (strcmp(mode, "byval") == 0)
         total += first_of(*big_nowhere);
     if (strcmp(mode, "stop") == 0) {
@@ -175,7 +203,7 @@ for mode in lines full; do
     fi
 done
 
-tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop"
+tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop heap:9:heap"
 for level in O0 O2; do
     run 0 "$culprit_cc" --coverage=lines -$level -g -o lines-$level shapes.c
     run 0 "$culprit_cc" -$level -g -o full-$level shapes.c
@@ -197,7 +225,7 @@ for level in O0 O2; do
         # crash loses them; the collector counts the blocks on the crash stack instead.
         expect_same lines.txt full.txt
         case $name in
-        divide | index | null | abort | peek)
+        divide | index | null | abort | peek | heap)
             if grep -q "^$(line_of "$name") " lines.txt; then pass; else
                 fail "-$level $name: the crash line $(line_of "$name") is not hit in lines mode"
             fi
@@ -206,7 +234,7 @@ for level in O0 O2; do
     done
     # Lines never run are not hit.
     python3 hits.py lines-$level.json plain line >lines.txt
-    for never in null abort peek after_stop; do
+    for never in null abort peek after_stop heap; do
         if grep -q "^$(line_of $never) " lines.txt; then fail "-$level plain hit line $(line_of $never)"; else pass; fi
     done
     # The call of after_stop follows one that never returns: its block ran, the function did not.
