@@ -12,10 +12,10 @@
  *   earlier call of the same function, which entered it already, and the
  *   call itself cannot fault before the callee starts (a struct passed by
  *   value from a pointer that may be bad is copied by the caller);
- * instrument.c adds one more: the entry's flag need not be ordered before
- * a trap (its own or an implied block's), since the callers' flags are
- * plain stores, which the optimiser could move past it once the function
- * is inlined.
+ * and when the entry's flag would have to be ordered before an access
+ * that can fault (its own or an implied block's), instrument.c makes the
+ * callers' flags volatile, since a plain one could be moved past the
+ * access once the function is inlined (order_call_sites).
  */
 #include "cc/call_sites.h"
 

@@ -67,6 +67,12 @@ typedef struct unit {
      * as the functions are instrumented in the same order. */
     cc_flow_implied_list entry_calls;
     size_t entry_cursor;
+    /* Lines mode: each block's flag store (NULL while it has none), and the
+     * blocks whose flags must become volatile once every function is
+     * instrumented: call sites that imply an entry needing an ordered flag
+     * (order_call_sites). */
+    LLVMValueRef *flag_stores;
+    cc_flow_implied_list sites_to_order;
     uint32_t next_block, next_edge, next_return, next_condition;
     /* The last debug-info file seen, so each instruction does not search the file table. */
     const char *cached_directory, *cached_filename;
@@ -387,6 +393,7 @@ static void emit_flag(unit *u, uint32_t block, bool ordered)
     LLVMValueRef store =
         LLVMBuildStore(u->builder, LLVMConstInt(u->i8, 1, 0), counter_address(u, const_i64(u, block)));
     LLVMSetVolatile(store, ordered);
+    u->flag_stores[block] = store;
 }
 
 /* The shadow-stack frame's block = block: a 32-bit constant, which costs a
@@ -1031,8 +1038,13 @@ static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bo
 }
 
 /* Lines mode: if the function's entry still has a flag and its calls imply
- * it, the entry goes without one and takes their pairs. */
-static culprit_status imply_entry_by_calls(unit *u, bool *implied, culprit_error *err)
+ * it, the entry goes without one and takes their pairs.  When the entry's
+ * flag would have had to be ordered (its own access that can fault, or one
+ * in a block implied from it), the calling blocks' flags are ordered
+ * instead: a plain one could be sunk past the access once the function is
+ * inlined.  They may belong to functions not instrumented yet, so they are
+ * listed and ordered at the end (order_call_sites). */
+static culprit_status imply_entry_by_calls(unit *u, bool *implied, bool ordered, culprit_error *err)
 {
     const cc_flow_implied_list *calls = &u->entry_calls;
     bool entry_has_flag = !implied[0];
@@ -1044,10 +1056,44 @@ static culprit_status imply_entry_by_calls(unit *u, bool *implied, culprit_error
             continue; /* implied by its own successors already */
         const cc_flow_implied *pair = &calls->pairs[u->entry_cursor];
         culprit_status status = cc_flow_implied_append(&u->implied, pair->node, pair->source, err);
+        if (status == CULPRIT_OK && ordered)
+            status = cc_flow_implied_append(&u->sites_to_order, pair->source, pair->source, err);
         if (status != CULPRIT_OK)
             return status;
         implied[0] = true;
     }
+    return CULPRIT_OK;
+}
+
+/* Makes block's hit ordered: its flag volatile, or, when it has none, the
+ * flags its hit is derived from (its pairs' sources, through chains of
+ * implied blocks; the pairs have no cycles).  done[] marks blocks seen. */
+static void order_hit(unit *u, uint32_t block, bool *done)
+{
+    if (done[block])
+        return;
+    done[block] = true;
+    if (u->flag_stores[block]) {
+        LLVMSetVolatile(u->flag_stores[block], true);
+        return;
+    }
+    for (size_t k = 0; k < u->implied.count; k++)
+        if (u->implied.pairs[k].node == block)
+            order_hit(u, u->implied.pairs[k].source, done);
+}
+
+/* Lines mode, after every function is instrumented: orders the hits of the
+ * call sites listed by imply_entry_by_calls. */
+static culprit_status order_call_sites(unit *u, culprit_error *err)
+{
+    if (u->sites_to_order.count == 0)
+        return CULPRIT_OK;
+    bool *done = calloc(u->block_count, sizeof *done);
+    if (!done)
+        return culprit_fail_memory(err);
+    for (size_t k = 0; k < u->sites_to_order.count; k++)
+        order_hit(u, u->sites_to_order.pairs[k].node, done);
+    free(done);
     return CULPRIT_OK;
 }
 
@@ -1096,10 +1142,8 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
         status = find_implied_blocks(u, &walk, implied, err);
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
         order_sources_of_traps(u, &walk, implied, first_pair, ordered);
-    /* An entry whose flag must be ordered (its own trap, or one in a block
-     * implied from it) keeps it: its callers' flags are plain. */
-    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES && !ordered[0])
-        status = imply_entry_by_calls(u, implied, err);
+    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
+        status = imply_entry_by_calls(u, implied, ordered[0], err);
     for (unsigned i = 0; i < walk.block_total && status == CULPRIT_OK; i++) {
         LLVMBasicBlockRef block = walk.blocks[i];
         uint32_t counter = u->next_block + i;
@@ -1421,12 +1465,16 @@ static culprit_status instrument_module(unit *u, culprit_error *err)
         return CULPRIT_OK; /* nothing executable: no map, no runtime dependency */
     create_counters(u);
     culprit_status status = CULPRIT_OK;
-    if (u->coverage == CC_COVERAGE_LINES)
-        status = find_entries_implied_by_calls(u, err);
+    if (u->coverage == CC_COVERAGE_LINES) {
+        u->flag_stores = calloc(u->block_count, sizeof *u->flag_stores);
+        status = u->flag_stores ? find_entries_implied_by_calls(u, err) : culprit_fail_memory(err);
+    }
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn && status == CULPRIT_OK;
          fn = LLVMGetNextFunction(fn))
         if (cc_ir_is_instrumentable(fn))
             status = instrument_function(u, fn, err);
+    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
+        status = order_call_sites(u, err);
     if (status == CULPRIT_OK)
         status = embed_map(u, err);
     if (status == CULPRIT_OK) {
@@ -1491,6 +1539,8 @@ static void unit_free(unit *u)
     cc_map_free(&u->map);
     free(u->implied.pairs);
     free(u->entry_calls.pairs);
+    free(u->sites_to_order.pairs);
+    free(u->flag_stores);
     LLVMDisposeBuilder(u->builder);
     if (u->module)
         LLVMDisposeModule(u->module);
