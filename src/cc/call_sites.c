@@ -11,11 +11,9 @@
  * - nothing before the call in its block can end the run, except an
  *   earlier call of the same function, which entered it already, and the
  *   call itself cannot fault before the callee starts (a struct passed by
- *   value from a pointer that may be bad is copied by the caller);
- * and when the entry's flag would have to be ordered before an access
- * that can fault (its own or an implied block's), instrument.c makes the
- * callers' flags volatile, since a plain one could be moved past the
- * access once the function is inlined (order_call_sites).
+ *   value from a pointer that may be bad is copied by the caller).
+ * The callers' flags are volatile stores, as every flag is (instrument.c,
+ * emit_flag), so none is moved past the callee's code once it is inlined.
  */
 #include "cc/call_sites.h"
 

@@ -67,12 +67,6 @@ typedef struct unit {
      * as the functions are instrumented in the same order. */
     cc_flow_implied_list entry_calls;
     size_t entry_cursor;
-    /* Lines mode: each block's flag store (NULL while it has none), and the
-     * blocks whose flags must become volatile once every function is
-     * instrumented: call sites that imply an entry needing an ordered flag
-     * (order_call_sites). */
-    LLVMValueRef *flag_stores;
-    cc_flow_implied_list sites_to_order;
     uint32_t next_block, next_edge, next_return, next_condition;
     /* The last debug-info file seen, so each instruction does not search the file table. */
     const char *cached_directory, *cached_filename;
@@ -384,16 +378,21 @@ static void emit_increment(unit *u, LLVMValueRef index)
     LLVMBuildStore(u->builder, LLVMBuildAdd(u->builder, old, const_i64(u, 1), ""), address);
 }
 
-/* Lines mode: counters[block] = 1, volatile when ordered (block_needs_ordered_flag):
- * otherwise the optimiser may merge a loop's flags and sink them past the
- * loop, or past a division in an unrolled one, and a run that crashes
- * inside never records the block it crashed in. */
-static void emit_flag(unit *u, uint32_t block, bool ordered)
+/* Lines mode: counters[block] = 1, always a volatile store.  A plain one
+ * is the optimiser's to move, merge or delete wherever it can tell the
+ * flags are not read, and a run that faults meanwhile loses the hit of a
+ * block that ran: it merged a loop's flags and sank them past a division
+ * in an unrolled loop, past the stores of a helper into a malloc'd buffer
+ * once inlined, past memset and strlen (which it knows read only their
+ * arguments), and it deleted an earlier turn's flag of an `i++` as
+ * overwritten by the next turn's, which a fault then never reached.
+ * Volatile stores stay, in order, where the blocks put them (sixth
+ * session; before, only blocks with some of those traps had them). */
+static void emit_flag(unit *u, uint32_t block)
 {
     LLVMValueRef store =
         LLVMBuildStore(u->builder, LLVMConstInt(u->i8, 1, 0), counter_address(u, const_i64(u, block)));
-    LLVMSetVolatile(store, ordered);
-    u->flag_stores[block] = store;
+    LLVMSetVolatile(store, 1);
 }
 
 /* The shadow-stack frame's block = block: a 32-bit constant, which costs a
@@ -496,14 +495,13 @@ static void pin_trapping_divisions(unit *u, LLVMBasicBlockRef block)
     }
 }
 
-/* ordered: lines mode, the flag must be volatile (order_sources_of_traps). */
 static void instrument_block_entry(unit *u, LLVMBasicBlockRef block, uint32_t counter, bool function_entry,
-                                   bool observable, bool ordered)
+                                   bool observable)
 {
     pin_trapping_divisions(u, block);
     LLVMPositionBuilderBefore(u->builder, first_insertion_point(block));
     if (u->coverage == CC_COVERAGE_LINES) {
-        emit_flag(u, counter, ordered);
+        emit_flag(u, counter);
         return;
     }
     emit_increment(u, const_i64(u, counter));
@@ -1038,13 +1036,8 @@ static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bo
 }
 
 /* Lines mode: if the function's entry still has a flag and its calls imply
- * it, the entry goes without one and takes their pairs.  When the entry's
- * flag would have had to be ordered (its own access that can fault, or one
- * in a block implied from it), the calling blocks' flags are ordered
- * instead: a plain one could be sunk past the access once the function is
- * inlined.  They may belong to functions not instrumented yet, so they are
- * listed and ordered at the end (order_call_sites). */
-static culprit_status imply_entry_by_calls(unit *u, bool *implied, bool ordered, culprit_error *err)
+ * it, the entry goes without one and takes their pairs. */
+static culprit_status imply_entry_by_calls(unit *u, bool *implied, culprit_error *err)
 {
     const cc_flow_implied_list *calls = &u->entry_calls;
     bool entry_has_flag = !implied[0];
@@ -1056,71 +1049,11 @@ static culprit_status imply_entry_by_calls(unit *u, bool *implied, bool ordered,
             continue; /* implied by its own successors already */
         const cc_flow_implied *pair = &calls->pairs[u->entry_cursor];
         culprit_status status = cc_flow_implied_append(&u->implied, pair->node, pair->source, err);
-        if (status == CULPRIT_OK && ordered)
-            status = cc_flow_implied_append(&u->sites_to_order, pair->source, pair->source, err);
         if (status != CULPRIT_OK)
             return status;
         implied[0] = true;
     }
     return CULPRIT_OK;
-}
-
-/* Makes block's hit ordered: its flag volatile, or, when it has none, the
- * flags its hit is derived from (its pairs' sources, through chains of
- * implied blocks; the pairs have no cycles).  done[] marks blocks seen. */
-static void order_hit(unit *u, uint32_t block, bool *done)
-{
-    if (done[block])
-        return;
-    done[block] = true;
-    if (u->flag_stores[block]) {
-        LLVMSetVolatile(u->flag_stores[block], true);
-        return;
-    }
-    for (size_t k = 0; k < u->implied.count; k++)
-        if (u->implied.pairs[k].node == block)
-            order_hit(u, u->implied.pairs[k].source, done);
-}
-
-/* Lines mode, after every function is instrumented: orders the hits of the
- * call sites listed by imply_entry_by_calls. */
-static culprit_status order_call_sites(unit *u, culprit_error *err)
-{
-    if (u->sites_to_order.count == 0)
-        return CULPRIT_OK;
-    bool *done = calloc(u->block_count, sizeof *done);
-    if (!done)
-        return culprit_fail_memory(err);
-    for (size_t k = 0; k < u->sites_to_order.count; k++)
-        order_hit(u, u->sites_to_order.pairs[k].node, done);
-    free(done);
-    return CULPRIT_OK;
-}
-
-/* Lines mode: which flags must be volatile, in ordered[].  A block's own
- * flag must be when it holds a trapping division or an access that can fault
- * (cc_ir_block_needs_ordered_flag); a block without a flag of its own
- * takes its hit from its sources' flags, and those must then be ordered
- * before its trap in its place, or the optimiser can move them past it
- * (once the blocks are merged) and a crash there loses both.  Marks
- * through chains of implied sources; the pairs of this function start at
- * first_pair and name only its own blocks (entries implied by calls come
- * later). */
-static void order_sources_of_traps(const unit *u, const function_walk *walk, const bool *implied,
-                                   size_t first_pair, bool *ordered)
-{
-    for (unsigned i = 0; i < walk->block_total; i++)
-        ordered[i] = cc_ir_block_needs_ordered_flag(walk->blocks[i]);
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (size_t k = u->implied.count; k-- > first_pair;) {
-            uint32_t node = u->implied.pairs[k].node - u->next_block;
-            uint32_t source = u->implied.pairs[k].source - u->next_block;
-            if (implied[node] && ordered[node] && !ordered[source])
-                ordered[source] = changed = true;
-        }
-    }
 }
 
 static culprit_status instrument_function(unit *u, LLVMValueRef function, culprit_error *err)
@@ -1134,16 +1067,12 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_FULL)
         status = group_conditions(u, &walk, err);
     bool *implied = calloc(walk.block_total + 1, sizeof *implied);
-    bool *ordered = calloc(walk.block_total + 1, sizeof *ordered);
-    if (status == CULPRIT_OK && (!implied || !ordered))
+    if (status == CULPRIT_OK && !implied)
         status = culprit_fail_memory(err);
-    size_t first_pair = u->implied.count;
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
         status = find_implied_blocks(u, &walk, implied, err);
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
-        order_sources_of_traps(u, &walk, implied, first_pair, ordered);
-    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
-        status = imply_entry_by_calls(u, implied, ordered[0], err);
+        status = imply_entry_by_calls(u, implied, err);
     for (unsigned i = 0; i < walk.block_total && status == CULPRIT_OK; i++) {
         LLVMBasicBlockRef block = walk.blocks[i];
         uint32_t counter = u->next_block + i;
@@ -1155,7 +1084,7 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
             status = map_and_count_returns(u, block, counter, err);
         if (status == CULPRIT_OK) {
             if (!implied[i])
-                instrument_block_entry(u, block, counter, i == 0, observable, ordered[i]);
+                instrument_block_entry(u, block, counter, i == 0, observable);
             else
                 pin_trapping_divisions(u, block); /* after the sources' flags */
             instrument_returns_twice(u, block);
@@ -1164,7 +1093,6 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
     }
     u->next_block += walk.block_total;
     free(implied);
-    free(ordered);
     function_walk_free(&walk);
     return status;
 }
@@ -1465,16 +1393,12 @@ static culprit_status instrument_module(unit *u, culprit_error *err)
         return CULPRIT_OK; /* nothing executable: no map, no runtime dependency */
     create_counters(u);
     culprit_status status = CULPRIT_OK;
-    if (u->coverage == CC_COVERAGE_LINES) {
-        u->flag_stores = calloc(u->block_count, sizeof *u->flag_stores);
-        status = u->flag_stores ? find_entries_implied_by_calls(u, err) : culprit_fail_memory(err);
-    }
+    if (u->coverage == CC_COVERAGE_LINES)
+        status = find_entries_implied_by_calls(u, err);
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn && status == CULPRIT_OK;
          fn = LLVMGetNextFunction(fn))
         if (cc_ir_is_instrumentable(fn))
             status = instrument_function(u, fn, err);
-    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
-        status = order_call_sites(u, err);
     if (status == CULPRIT_OK)
         status = embed_map(u, err);
     if (status == CULPRIT_OK) {
@@ -1539,8 +1463,6 @@ static void unit_free(unit *u)
     cc_map_free(&u->map);
     free(u->implied.pairs);
     free(u->entry_calls.pairs);
-    free(u->sites_to_order.pairs);
-    free(u->flag_stores);
     LLVMDisposeBuilder(u->builder);
     if (u->module)
         LLVMDisposeModule(u->module);

@@ -99,30 +99,6 @@ bool cc_ir_division_may_trap(LLVMValueRef division)
     return LLVMConstIntGetZExtValue(divisor) == 0 || (is_signed && LLVMConstIntGetSExtValue(divisor) == -1);
 }
 
-/* A plain store can be moved past what the optimiser knows it does not
- * alias, and a trap it is moved past leaves the flag of the block a run
- * crashed in unset.  That is a division, an element of a local or global
- * array, and, once functions are inlined, any access through a pointer the
- * optimiser traces to malloc or to a restrict parameter: a static helper
- * that fills a malloc'd buffer, inlined into the function that allocated
- * it and unrolled, had all its flags stored after all its stores, and a
- * fault in the second one lost the helper's lines (sixth session).  What a
- * pointer will be traced to after inlining cannot be told from the code as
- * written, so every access that can fault orders the flag. */
-bool cc_ir_block_needs_ordered_flag(LLVMBasicBlockRef block)
-{
-    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-        LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
-        if (cc_ir_is_division(in) && cc_ir_division_may_trap(in))
-            return true;
-        if (opcode == LLVMLoad && cc_ir_access_may_fault(LLVMGetOperand(in, 0), false))
-            return true;
-        if (opcode == LLVMStore && cc_ir_access_may_fault(LLVMGetOperand(in, 1), true))
-            return true;
-    }
-    return false;
-}
-
 /* Calls (output, exit, abort, and any callee's own frames), loads and
  * stores through pointers, trapping divisions, unreachable.  Debug and
  * lifetime markers are no code. */

@@ -37,7 +37,5 @@ bool cc_ir_division_may_trap(LLVMValueRef division);
 bool cc_ir_instruction_can_stop(LLVMValueRef instruction);
 /* Does any instruction of the block stop (cc_ir_instruction_can_stop)? */
 bool cc_ir_block_is_observable(LLVMBasicBlockRef block);
-/* Lines mode: must the block's flag store be volatile (instrument.c)? */
-bool cc_ir_block_needs_ordered_flag(LLVMBasicBlockRef block);
 
 #endif

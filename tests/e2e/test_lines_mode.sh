@@ -12,10 +12,11 @@
 # run (after_stop) or the call's by-value copy can fault (first_of).
 # A static helper that fills a malloc'd buffer, inlined into the function
 # that allocated it (and unrolled), faults on its second store: the
-# optimiser knows those stores do not touch the flags, and moved the plain
-# flags after them until every flag of a block with an access that can
-# fault was made volatile (heap).  fill's entry has no flag: its hit comes
-# from the calling block's.
+# optimiser knows those stores do not touch the flags, and it moved plain
+# flags after them (heap); it deleted the flag of the first turn's i++ as
+# overwritten by the second's; the same happened past memset (memset).
+# Every flag is now volatile.  fill's entry has no flag: its
+# hit comes from the calling block's.
 # The map itself is the same at -O0 and -O2: the cleanup blocks clang adds
 # above -O0 for locals' lifetimes are left out.
 . "$(dirname "$0")/lib.sh"
@@ -115,7 +116,8 @@ static int *volatile heap_sink; /* keeps the buffer: unused, it is optimised awa
 
 static void fill(int *p, long n)
 {
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n;
+         i++) /* @next */
         p[i * heap_stride] = (int)i; /* @heap */
 }
 
@@ -128,6 +130,25 @@ __attribute__((noinline)) static int fill_heap(void)
     heap_stride = 1L << 40;
     fill(buffer, 16); /* @heap_call */
     heap_sink = buffer;
+    return buffer[3];
+}
+
+static char *volatile heap_sink_bytes;
+
+static void clear(char *p, long n)
+{
+    for (long i = 0; i < n; i++)
+        memset(p + i * heap_stride, 0, 8); /* @memset */
+}
+
+__attribute__((noinline)) static int clear_heap(void)
+{
+    char *buffer = malloc(16 * 8);
+    if (!buffer)
+        return 0;
+    heap_stride = 1L << 40;
+    clear(buffer, 16);
+    heap_sink_bytes = buffer;
     return buffer[3];
 }
 
@@ -170,6 +191,8 @@ int main(int argc, char **argv)
         total += peek(nowhere);
     if (strcmp(mode, "heap") == 0)
         total += fill_heap();
+    if (strcmp(mode, "memset") == 0)
+        total += clear_heap();
     if (strcmp(mode, "byval") == 0)
         total += first_of(*big_nowhere);
     if (strcmp(mode, "stop") == 0) {
@@ -204,7 +227,7 @@ for mode in lines full; do
     fi
 done
 
-tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop heap:9:heap"
+tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop heap:9:heap memset:9:memset"
 for level in O0 O2; do
     run 0 "$culprit_cc" --coverage=lines -$level -g -o lines-$level shapes.c
     run 0 "$culprit_cc" -$level -g -o full-$level shapes.c
@@ -226,7 +249,7 @@ for level in O0 O2; do
         # crash loses them; the collector counts the blocks on the crash stack instead.
         expect_same lines.txt full.txt
         case $name in
-        divide | index | null | abort | peek | heap)
+        divide | index | null | abort | peek | heap | memset)
             if grep -q "^$(line_of "$name") " lines.txt; then pass; else
                 fail "-$level $name: the crash line $(line_of "$name") is not hit in lines mode"
             fi
@@ -237,9 +260,11 @@ for level in O0 O2; do
     # it; no case here is known to sink a plain one), which ran.
     python3 hits.py lines-$level.json heap line >lines.txt
     if grep -q "^$(line_of heap_call) " lines.txt; then pass; else fail "-$level heap: the call of fill is not hit"; fi
+    # The first turn's i++ ran before the second turn's store faulted.
+    if grep -q "^$(line_of next) " lines.txt; then pass; else fail "-$level heap: the first turn's i++ is not hit"; fi
     # Lines never run are not hit.
     python3 hits.py lines-$level.json plain line >lines.txt
-    for never in null abort peek after_stop heap; do
+    for never in null abort peek after_stop heap memset; do
         if grep -q "^$(line_of $never) " lines.txt; then fail "-$level plain hit line $(line_of $never)"; else pass; fi
     done
     # The call of after_stop follows one that never returns: its block ran, the function did not.
