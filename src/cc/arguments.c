@@ -369,6 +369,8 @@ static void note_option(cc_command *command, const char *argument, bool *pass_th
         command->relocatable = true;
     else if (strcmp(argument, "-nostdlib") == 0)
         command->no_stdlib = true;
+    else if (strcmp(argument, "-static") == 0 || strcmp(argument, "-static-pie") == 0)
+        command->links_statically = true;
     else if (starts_with(argument, "-MT") || starts_with(argument, "-MQ"))
         command->has_dependency_target = true;
     else if (starts_with(argument, "-MF"))

@@ -61,6 +61,7 @@ typedef struct cc_command {
     bool keeps_lifetime_markers; /* --lifetime-markers, -fsanitize=, -Wframe-larger-than=, -Wstack-usage= */
     bool relocatable;            /* -r: a partial link gets no runtime */
     bool no_stdlib;              /* -nostdlib: the user links libc (and anything else) by hand */
+    bool links_statically;       /* -static or -static-pie: no dynamic symbols to export */
     bool atomic_counters;        /* --counters=atomic, or -pthread without --counters=plain */
     bool counters_chosen;        /* --counters= given: -pthread does not decide */
     bool show_help;              /* --culprit-help */

@@ -157,4 +157,12 @@ for mode in lines full; do
     count=$(find dumps -name '*.dump' | wc -l)
     if [ "$count" -eq 1 ]; then pass; else fail "$mode two libraries: $count dumps, expected 1"; fi
 done
+# Static links export nothing; a -static-pie program with an exported
+# thread-local shadow stack crashed relocating itself at start.
+for flag in -static -static-pie; do
+    run 0 "$culprit_cc" -g -O2 $flag -o "static$flag" linked.c lib.c
+    "$CULPRIT" --store "st$flag" test --name t -- "./static$flag" >/dev/null 2>&1
+    run 0 "$CULPRIT" --store "st$flag" export json -o "st$flag.json"
+    expect_hits "st$flag.json" "$sum" "linked.c:$(line_of linked_call linked.c)"
+done
 finish
