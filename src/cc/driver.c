@@ -373,8 +373,8 @@ static culprit_status link_arguments(session *s, char (*objects)[PATH_MAX], cons
          * a crash in a dlopen'ed library lost all of the library's hits.
          * -x none: a `-x c` still in force (say for stdin) must not make
          * clang read the archive as C. */
-        const char *const tail[] = {"-x", "none", "-Wl,--whole-archive", runtime, "-Wl,--no-whole-archive",
-                                    "-pthread"};
+        const char *const tail[] = {
+            "-x", "none", "-Wl,--whole-archive", runtime, "-Wl,--no-whole-archive", "-pthread"};
         status = push_strings(args, tail, sizeof tail / sizeof *tail, err);
         /* A static link has no dynamic symbols, and exporting the runtime's
          * thread-local shadow stack from a -static-pie program made it
