@@ -111,17 +111,13 @@ for mode in lines full; do
     for program in linked loader plain_loader; do
         args=
         [ "$program" = linked ] || args="$PWD/$mode/libx.so"
-        for crash_it in no yes; do
-            store="st-$mode-$program-$crash_it"
-            if [ $crash_it = yes ]; then
-                # shellcheck disable=SC2086
-                CRASH=1 "$CULPRIT" --store "$store" test --name t -- "./$mode/$program" $args >/dev/null 2>&1
-            else
-                # shellcheck disable=SC2086
-                "$CULPRIT" --store "$store" test --name t -- "./$mode/$program" $args >/dev/null 2>&1
-            fi
+        # lib_add faults when CRASH is set; NO_CRASH sets nothing it reads.
+        for crash_env in NO_CRASH=1 CRASH=1; do
+            store="st-$mode-$program-$crash_env"
+            # shellcheck disable=SC2086
+            env $crash_env "$CULPRIT" --store "$store" test --name t -- "./$mode/$program" $args >/dev/null 2>&1
             run 0 "$CULPRIT" --store "$store" export json -o "$store.json"
-            if [ $crash_it = yes ]; then
+            if [ $crash_env = CRASH=1 ]; then
                 expect_hits "$store.json" "$crash"
                 expect_no_hits "$store.json" "$sum" "$greater"
             else
@@ -135,13 +131,9 @@ for mode in lines full; do
             # One runtime in the process: one dump, naming the program's and the library's units.
             rm -rf dumps && mkdir dumps
             # shellcheck disable=SC2086
-            if [ $crash_it = yes ]; then
-                CRASH=1 CULPRIT_COLLECT_DIR="$PWD/dumps" "./$mode/$program" $args >/dev/null 2>&1
-            else
-                CULPRIT_COLLECT_DIR="$PWD/dumps" "./$mode/$program" $args >/dev/null 2>&1
-            fi
+            env $crash_env CULPRIT_COLLECT_DIR="$PWD/dumps" "./$mode/$program" $args >/dev/null 2>&1
             count=$(find dumps -name '*.dump' | wc -l)
-            if [ "$count" -eq 1 ]; then pass; else fail "$mode $program crash=$crash_it: $count dumps, expected 1"; fi
+            if [ "$count" -eq 1 ]; then pass; else fail "$mode $program $crash_env: $count dumps, expected 1"; fi
         done
     done
     # An uninstrumented program linked with two instrumented libraries: the

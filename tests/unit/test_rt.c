@@ -274,6 +274,17 @@ static int scenario_sigterm(const char *ready_fd)
         pause();
 }
 
+/* The parent's side of scenario_fork and scenario_vfork: the child must
+ * exit 0, then A2 += 1. */
+static int parent_after_child(pid_t child)
+{
+    int status;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return 21;
+    counters_a[2] += 1;
+    return 0;
+}
+
 /* Parent: A0 += 2, A2 += 1; child: A0 += 3, A1 += 1. */
 static int scenario_fork(void)
 {
@@ -286,11 +297,7 @@ static int scenario_fork(void)
         counters_a[1] += 1;
         exit(0);
     }
-    int status;
-    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return 21;
-    counters_a[2] += 1;
-    return 0;
+    return parent_after_child(child);
 }
 
 /* A vfork child shares the parent's memory: what it runs counts for the
@@ -309,11 +316,7 @@ static int scenario_vfork(void)
         __culprit_rt_execv("/bin/true", succeeding);
         __culprit_rt__exit(40);
     }
-    int status;
-    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return 21;
-    counters_a[2] += 1;
-    return 0;
+    return parent_after_child(child);
 }
 
 /* Thread i increments counter i (i+1)*1000 times from its own shadow stack
