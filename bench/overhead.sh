@@ -37,8 +37,13 @@
 # variants.  The table gives the median wall time and the median CPU time
 # (user + sys) and their ratios to native.  Each variant's output is checked
 # against native's, and each instrumented run is checked to have written its
-# coverage files.  Exits 0 when targets are missed (a finding, not a
-# failure), 1 when a build fails, a run fails or outputs differ.
+# coverage files.  Light mode is also compared with gcov pair by pair: the
+# ratio of the two runs of each round, whose median and order-statistic
+# interval say whether light is faster, slower or tied (the interval holds
+# 1) - the medians of separate variants carry the machine's drift between
+# rounds, which on a shared 2-core machine moves a ratio by 5-25%.  Exits 0
+# when targets are missed (a finding, not a failure), 1 when a build fails,
+# a run fails or outputs differ.
 #
 # With CULPRIT_BENCH_INSTRUCTIONS=1 (and valgrind installed) it also counts
 # the instructions each variant executes on a smaller input (callgrind:
@@ -418,7 +423,7 @@ function median(list, n,    a, i, j, t) {
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-{ wall[$1, $2] = wall[$1, $2] " " $3; cpu[$1, $2] = cpu[$1, $2] " " ($4 + $5) }
+{ wall[$1, $2] = wall[$1, $2] " " $3; cpu[$1, $2] = cpu[$1, $2] " " ($4 + $5); by_round[$1, $2, ++seen[$1, $2]] = $3 }
 END {
     nv = split(variants, v, " "); nw = split(workloads, w, " ")
     names["native"] = "native"; names["gcc"] = "gcc -O2"; names["gcov"] = "gcov"
@@ -471,6 +476,52 @@ END {
             name, light <= 1.2 ? "PASS" : "MISS", light, light <= gcov ? "PASS" : "MISS", light, gcov,
             full <= 2 ? "PASS" : "MISS", full
     }
+    paired_light_gcov(w, nw)
+}
+
+# Light against gcov, paired by round: the two ran close together in each
+# round, so the ratio of the pair is spared most of the drift between rounds
+# that the medians above carry.  Per workload and for the geometric mean
+# over workloads (computed within each round): the median of the rounds
+# ratios and the order-statistic interval for that median (the k-th lowest
+# and highest of n, the widest pair whose binomial tails leave at least
+# 90% coverage; all of them with fewer than 5 rounds).  faster / slower
+# when the whole interval is below / above 1, else tied.
+function binomial_tail(n, k,    p, c, i) { # P(X < k), X ~ Binomial(n, 1/2)
+    p = 0; c = 1
+    for (i = 0; i < k; i++) { p += c; c = c * (n - i) / (i + 1) }
+    return p / 2 ^ n
+}
+function paired_light_gcov(w, nw,    i, k, n, r, rounds, list, g, a, lo, hi, verdict, name, m, rank, csv) {
+    if (!((w[1], "light", 1) in by_round) || !((w[1], "gcov", 1) in by_round)) return
+    rounds = seen[w[1], "light"]
+    for (k = 1; k <= rounds; k++) g[k] = 0
+    print ""
+    print "== light against gcov, paired by round (wall time: median of the per-round ratios, and its interval)"
+    for (i = 1; i <= nw + 1; i++) {
+        list = ""; n = 0
+        for (k = 1; k <= rounds; k++) {
+            if (i <= nw) {
+                r = by_round[w[i], "light", k] / by_round[w[i], "gcov", k]
+                g[k] += log(r) / nw
+            } else {
+                r = exp(g[k])
+            }
+            list = list " " r; n++
+        }
+        split(list, a, " ")
+        for (m = 2; m <= n; m++) { r = a[m]; for (k = m - 1; k >= 1 && a[k] + 0 > r + 0; k--) a[k + 1] = a[k]; a[k + 1] = r }
+        rank = 1
+        while (rank + 1 <= n / 2 && 2 * binomial_tail(n, rank + 1) <= 0.10) rank++
+        lo = a[rank]; hi = a[n + 1 - rank]
+        verdict = hi < 1 ? "faster" : lo > 1 ? "slower" : "tied"
+        name = i <= nw ? w[i] : "geomean"
+        printf "  %-8s light/gcov %.3f  [%.3f, %.3f] (%.1f%% coverage, %d rounds)  %s\n", name, median(list), lo,
+            hi, 100 * (1 - 2 * binomial_tail(n, rank)), n, verdict
+        csv = csv sprintf("paired,%s,%.4f,%.4f,%.4f,%s\n", name, median(list), lo, hi, verdict)
+    }
+    print "machine-readable: paired,workload,light_over_gcov_median,interval_low,interval_high,verdict"
+    printf "%s", csv
 }' "$work/times"
 say
 say "coverage files written by the first run of each instrumented variant (workload variant count):"

@@ -154,6 +154,18 @@ culprit_status cc_flow_dominators(const cc_flow_graph *graph, uint32_t *idom, ui
     return status;
 }
 
+/* Does node end in an unconditional jump to target: one successor, target,
+ * however many times its terminator names it? */
+static bool only_successor_is(const cc_flow_graph *graph, uint32_t node, uint32_t target)
+{
+    if (graph->first[node] == graph->first[node + 1])
+        return false;
+    for (uint32_t e = graph->first[node]; e < graph->first[node + 1]; e++)
+        if (graph->successors[e] != target)
+            return false;
+    return true;
+}
+
 static bool implied_by_successors(const cc_flow_graph *graph, const bool *can_stop, const uint32_t *idom,
                                   const bool *by_predecessors, uint32_t node)
 {
@@ -163,8 +175,9 @@ static bool implied_by_successors(const cc_flow_graph *graph, const bool *can_st
         return false;
     for (uint32_t e = graph->first[node]; e < graph->first[node + 1]; e++) {
         uint32_t to = graph->successors[e];
-        /* A successor implied by its predecessors would read this node back. */
-        if (to == node || idom[to] != node || by_predecessors[to])
+        /* A successor implied by its predecessors would read this node back
+         * (a node that branches is not read: the edge has a flag). */
+        if (to == node || idom[to] != node || (by_predecessors[to] && only_successor_is(graph, node, to)))
             return false;
     }
     return true;
@@ -201,22 +214,12 @@ static culprit_status append_node_pairs(const cc_flow_graph *graph, uint32_t nod
     return CULPRIT_OK;
 }
 
-/* Does node end in an unconditional jump to target: one successor, target,
- * however many times its terminator names it? */
-static bool only_successor_is(const cc_flow_graph *graph, uint32_t node, uint32_t target)
-{
-    if (graph->first[node] == graph->first[node + 1])
-        return false;
-    for (uint32_t e = graph->first[node]; e < graph->first[node + 1]; e++)
-        if (graph->successors[e] != target)
-            return false;
-    return true;
-}
-
 /* The working state of cc_flow_implied_hits. */
 typedef struct implied_search {
     const cc_flow_graph *graph;
     const bool *can_stop;
+    const bool *splittable; /* NULL: no edge gets a flag */
+    cc_flow_edge_list *edges;
     bool *implied;
     uint32_t *idom, *order, order_count;
     uint32_t *rank;        /* node -> index in reverse postorder */
@@ -249,29 +252,86 @@ static culprit_status imply_by_successors(implied_search *search, cc_flow_implie
     return CULPRIT_OK;
 }
 
+/* The edge from `from` to `to` if from's terminator names `to` exactly
+ * once, else CC_FLOW_NONE. */
+static uint32_t single_edge(const cc_flow_graph *graph, uint32_t from, uint32_t to)
+{
+    uint32_t found = CC_FLOW_NONE;
+    for (uint32_t e = graph->first[from]; e < graph->first[from + 1]; e++) {
+        if (graph->successors[e] != to)
+            continue;
+        if (found != CC_FLOW_NONE)
+            return CC_FLOW_NONE;
+        found = e;
+    }
+    return found;
+}
+
+/* Does node read pred's hit under the rule by predecessors (rather than a
+ * flag on the edge between them)? */
+static bool reads_predecessor(const implied_search *search, uint32_t pred, uint32_t node)
+{
+    return pred != node && !search->can_stop[pred] && only_successor_is(search->graph, pred, node);
+}
+
+/* Can the edge pred -> node carry a flag of its own? */
+static bool edge_can_have_flag(const implied_search *search, uint32_t pred, uint32_t node)
+{
+    if (!search->splittable || pred == node)
+        return false;
+    uint32_t edge = single_edge(search->graph, pred, node);
+    return edge != CC_FLOW_NONE && search->splittable[edge];
+}
+
 /* The rule by predecessors: a node each of whose (reachable) predecessors
- * cannot stop and jumps to it alone was hit exactly when one of them was.
- * In reverse postorder, so a source implied by this rule comes earlier and
- * is final.  Predecessors through back edges are decided later: accepting
- * the node pins them to their flags, so that no cycle of blocks lacks one. */
+ * cannot stop and jumps to it alone was hit exactly when one of them was;
+ * with edge flags, some entering edges may have flags instead, if at least
+ * one predecessor is read (else the edges' flags would run as often as the
+ * node's).  In reverse postorder, so a source implied by this rule comes
+ * earlier and is final.  Predecessors through back edges are decided
+ * later: accepting the node pins those it reads to their flags, so that no
+ * cycle of blocks lacks one. */
 static bool implied_by_predecessors(const implied_search *search, uint32_t node)
 {
     if (node == 0 || search->implied[node] || search->pinned[node])
         return false;
     const predecessors *preds = &search->preds;
-    bool any = false;
+    uint32_t read = 0, flagged = 0;
     for (uint32_t k = preds->first[node]; k < preds->first[node + 1]; k++) {
         uint32_t pred = preds->nodes[k];
         if (search->idom[pred] == CC_FLOW_NONE)
             continue; /* never runs */
-        if (pred == node || search->can_stop[pred] || !only_successor_is(search->graph, pred, node))
-            return false;
-        /* A source implied by the rule by successors would read this node back. */
+        /* Implied by the rule by successors, pred reads this node: its
+         * pairs, listed already, would read this node's before they are. */
         if (search->implied[pred] && !search->by_predecessors[pred])
             return false;
-        any = true;
+        if (reads_predecessor(search, pred, node))
+            read++;
+        else if (edge_can_have_flag(search, pred, node))
+            flagged++;
+        else
+            return false;
     }
-    return any;
+    return read > 0 && flagged <= CC_FLOW_MAX_EDGE_FLAGS;
+}
+
+/* Gives the edge pred -> node a flag, which implies node. */
+static culprit_status add_edge_flag(implied_search *search, uint32_t pred, uint32_t node,
+                                    cc_flow_implied_list *list, culprit_error *err)
+{
+    cc_flow_edge_list *edges = search->edges;
+    if (edges->count == edges->capacity) {
+        size_t capacity = edges->capacity ? 2 * edges->capacity : 16;
+        cc_flow_edge *grown = realloc(edges->edges, capacity * sizeof *grown);
+        if (!grown)
+            return culprit_fail_memory(err);
+        edges->edges = grown;
+        edges->capacity = capacity;
+    }
+    uint32_t slot = single_edge(search->graph, pred, node) - search->graph->first[pred];
+    edges->edges[edges->count] = (cc_flow_edge){.from = pred, .slot = slot};
+    uint32_t source = search->graph->node_count + (uint32_t)edges->count++;
+    return cc_flow_implied_append(list, node, source, err);
 }
 
 static culprit_status imply_by_predecessors(implied_search *search, cc_flow_implied_list *list,
@@ -282,18 +342,23 @@ static culprit_status imply_by_predecessors(implied_search *search, cc_flow_impl
         uint32_t node = search->order[i];
         if (!implied_by_predecessors(search, node))
             continue;
-        search->implied[node] = search->by_predecessors[node] = true;
         for (uint32_t k = preds->first[node]; k < preds->first[node + 1]; k++) {
             uint32_t pred = preds->nodes[k];
             if (search->idom[pred] == CC_FLOW_NONE || search->last_added[pred] == node)
                 continue;
             search->last_added[pred] = node;
-            if (search->rank[pred] > search->rank[node])
-                search->pinned[pred] = true;
-            culprit_status status = cc_flow_implied_append(list, node, pred, err);
+            culprit_status status;
+            if (reads_predecessor(search, pred, node)) {
+                if (search->rank[pred] > search->rank[node])
+                    search->pinned[pred] = true;
+                status = cc_flow_implied_append(list, node, pred, err);
+            } else {
+                status = add_edge_flag(search, pred, node, list, err);
+            }
             if (status != CULPRIT_OK)
                 return status;
         }
+        search->implied[node] = search->by_predecessors[node] = true;
     }
     return CULPRIT_OK;
 }
@@ -389,77 +454,128 @@ static culprit_status apply_rules(implied_search *search, bool predecessors_firs
     return status;
 }
 
-/* What the flags left cost: each flag weighs 8 per loop around it, as a
- * guess at how often it runs. */
+/* A guess at how often a node runs: 8 times per loop around it. */
+static uint64_t loop_weight(uint32_t depth)
+{
+    return (uint64_t)1 << (3 * (depth < 20 ? depth : 20));
+}
+
+/* What the flags left cost, each weighed by loop_weight; an edge's by the
+ * fewer loops of its two ends (an edge into or out of a loop runs once per
+ * pass of the loop, not per turn). */
 static uint64_t flag_cost(const implied_search *search)
 {
     uint64_t cost = 0;
     for (uint32_t i = 0; i < search->order_count; i++) {
         uint32_t node = search->order[i];
         if (!search->implied[node])
-            cost += (uint64_t)1 << (3 * (search->depth[node] < 20 ? search->depth[node] : 20));
+            cost += loop_weight(search->depth[node]);
+    }
+    for (size_t k = 0; k < search->edges->count; k++) {
+        const cc_flow_edge *edge = &search->edges->edges[k];
+        uint32_t to = search->graph->successors[search->graph->first[edge->from] + edge->slot];
+        uint32_t from_depth = search->depth[edge->from], to_depth = search->depth[to];
+        cost += loop_weight(from_depth < to_depth ? from_depth : to_depth);
     }
     return cost;
 }
 
-/* Where both rules could drop one of two flags, the order decides which: by
- * predecessors first drops a loop body's and keeps the flag of the block
+/* Allocates the search's arrays and computes dominators, reverse postorder,
+ * predecessors and loop depths. */
+static culprit_status implied_search_init(implied_search *search, culprit_error *err)
+{
+    uint32_t n = search->graph->node_count;
+    search->idom = malloc((size_t)n * sizeof *search->idom);
+    search->order = malloc((size_t)n * sizeof *search->order);
+    search->rank = malloc((size_t)n * sizeof *search->rank);
+    search->by_predecessors = calloc(n, sizeof *search->by_predecessors);
+    search->pinned = calloc(n, sizeof *search->pinned);
+    search->last_added = malloc((size_t)n * sizeof *search->last_added);
+    search->depth = calloc(n, sizeof *search->depth);
+    search->first_result = malloc(n * sizeof *search->first_result);
+    culprit_status status = search->idom && search->order && search->rank && search->by_predecessors &&
+                                    search->pinned && search->last_added && search->depth &&
+                                    search->first_result
+                                ? CULPRIT_OK
+                                : culprit_fail_memory(err);
+    if (status == CULPRIT_OK)
+        status = cc_flow_dominators(search->graph, search->idom, search->order, &search->order_count, err);
+    if (status == CULPRIT_OK)
+        status = predecessors_build(search->graph, &search->preds, err);
+    for (uint32_t i = 0; status == CULPRIT_OK && i < n; i++)
+        search->rank[i] = CC_FLOW_NONE;
+    for (uint32_t i = 0; status == CULPRIT_OK && i < search->order_count; i++)
+        search->rank[search->order[i]] = i;
+    if (status == CULPRIT_OK)
+        status = loop_depths(search, err);
+    return status;
+}
+
+/* Where both rules could drop one of two flags, the order decides which:
+ * by predecessors first drops a loop body's and keeps the flag of the block
  * before the loop, which runs once; by successors first can do better
  * elsewhere (it did in bzip2's block sort).  Both orders are tried and the
  * one whose flags cost less by loop depth is kept.  Pairs of the first rule
- * applied read only unimplied nodes and earlier nodes of the same rule;
- * pairs of the second never read a node of the first (excluded, as it would
- * read them back), so the two lists can follow each other. */
-culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
-                                    cc_flow_implied_list *list, culprit_error *err)
+ * applied read only unimplied nodes, edges and earlier nodes of the same
+ * rule; pairs of the second never read a node of the first (excluded, as
+ * it would read them back), so the two lists can follow each other.  Each
+ * order numbers its edge flags from 0; the first's are set aside while the
+ * second runs. */
+static culprit_status choose_order(implied_search *search, cc_flow_implied_list *list, culprit_error *err)
+{
+    uint32_t n = search->graph->node_count;
+    cc_flow_edge_list *edges = search->edges, first_edges = {0};
+    size_t before = list->count;
+    culprit_status status = apply_rules(search, true, list, err);
+    if (status != CULPRIT_OK)
+        return status;
+    uint64_t cost_predecessors_first = flag_cost(search);
+    size_t after = list->count;
+    memcpy(search->first_result, search->implied, n * sizeof *search->implied);
+    first_edges = *edges;
+    *edges = (cc_flow_edge_list){0};
+    status = apply_rules(search, false, list, err);
+    if (status == CULPRIT_OK && flag_cost(search) < cost_predecessors_first) {
+        /* keep the second: move its pairs down over the first's */
+        memmove(list->pairs + before, list->pairs + after, (list->count - after) * sizeof *list->pairs);
+        list->count = before + (list->count - after);
+        free(first_edges.edges);
+    } else {
+        memcpy(search->implied, search->first_result, n * sizeof *search->implied);
+        list->count = after;
+        free(edges->edges);
+        *edges = first_edges;
+    }
+    return status;
+}
+
+culprit_status cc_flow_implied_hits_by_edges(const cc_flow_graph *graph, const bool *can_stop,
+                                             const bool *splittable, bool *implied,
+                                             cc_flow_implied_list *list, cc_flow_edge_list *edge_flags,
+                                             culprit_error *err)
 {
     uint32_t n = graph->node_count;
     for (uint32_t i = 0; i < n; i++)
         implied[i] = false;
     if (n == 0)
         return CULPRIT_OK;
-    implied_search search = {.graph = graph, .can_stop = can_stop, .implied = implied};
-    search.idom = malloc((size_t)n * sizeof *search.idom);
-    search.order = malloc((size_t)n * sizeof *search.order);
-    search.rank = malloc((size_t)n * sizeof *search.rank);
-    search.by_predecessors = calloc(n, sizeof *search.by_predecessors);
-    search.pinned = calloc(n, sizeof *search.pinned);
-    search.last_added = malloc((size_t)n * sizeof *search.last_added);
-    search.depth = calloc(n, sizeof *search.depth);
-    search.first_result = malloc(n * sizeof *search.first_result);
-    culprit_status status = search.idom && search.order && search.rank && search.by_predecessors &&
-                                    search.pinned && search.last_added && search.depth && search.first_result
-                                ? CULPRIT_OK
-                                : culprit_fail_memory(err);
+    implied_search search = {.graph = graph,
+                             .can_stop = can_stop,
+                             .splittable = splittable,
+                             .edges = edge_flags,
+                             .implied = implied};
+    culprit_status status = implied_search_init(&search, err);
     if (status == CULPRIT_OK)
-        status = cc_flow_dominators(graph, search.idom, search.order, &search.order_count, err);
-    if (status == CULPRIT_OK)
-        status = predecessors_build(graph, &search.preds, err);
-    for (uint32_t i = 0; status == CULPRIT_OK && i < n; i++)
-        search.rank[i] = CC_FLOW_NONE;
-    for (uint32_t i = 0; status == CULPRIT_OK && i < search.order_count; i++)
-        search.rank[search.order[i]] = i;
-    if (status == CULPRIT_OK)
-        status = loop_depths(&search, err);
-    /* Predecessors first; its implied[] is kept aside while the other order runs. */
-    size_t before = list->count, after = before;
-    uint64_t cost_predecessors_first = 0;
-    if (status == CULPRIT_OK)
-        status = apply_rules(&search, true, list, err);
-    if (status == CULPRIT_OK) {
-        cost_predecessors_first = flag_cost(&search);
-        after = list->count;
-        memcpy(search.first_result, implied, n * sizeof *implied);
-        status = apply_rules(&search, false, list, err);
-    }
-    if (status == CULPRIT_OK && flag_cost(&search) < cost_predecessors_first) {
-        /* keep the second: move its pairs down over the first's */
-        memmove(list->pairs + before, list->pairs + after, (list->count - after) * sizeof *list->pairs);
-        list->count = before + (list->count - after);
-    } else if (status == CULPRIT_OK) {
-        memcpy(implied, search.first_result, n * sizeof *implied);
-        list->count = after;
-    }
+        status = choose_order(&search, list, err);
     implied_search_free(&search);
+    return status;
+}
+
+culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
+                                    cc_flow_implied_list *list, culprit_error *err)
+{
+    cc_flow_edge_list none = {0};
+    culprit_status status = cc_flow_implied_hits_by_edges(graph, can_stop, NULL, implied, list, &none, err);
+    free(none.edges);
     return status;
 }

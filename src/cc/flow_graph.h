@@ -64,4 +64,34 @@ culprit_status cc_flow_implied_append(cc_flow_implied_list *list, uint32_t node,
 culprit_status cc_flow_implied_hits(const cc_flow_graph *graph, const bool *can_stop, bool *implied,
                                     cc_flow_implied_list *list, culprit_error *err);
 
+/* An edge given a flag of its own: successor `slot` (0-based, in the
+ * successor list) of node `from`. */
+typedef struct cc_flow_edge {
+    uint32_t from;
+    uint32_t slot;
+} cc_flow_edge;
+
+/* A growable list of edges, owned by the caller (free(edges)). */
+typedef struct cc_flow_edge_list {
+    cc_flow_edge *edges;
+    size_t count, capacity;
+} cc_flow_edge_list;
+
+/* cc_flow_implied_hits, with the rule by predecessors widened by edge
+ * flags: a node some of whose predecessors cannot stop and jump to it alone
+ * takes its hit from them and from flags on its other entering edges, at
+ * most CC_FLOW_MAX_EDGE_FLAGS of them, each splittable[e] (e indexing
+ * graph->successors) and the only edge from its predecessor to the node.
+ * The flags the node's own would have cost are then paid only on the
+ * edges from the predecessors that branch (an `a && b` whose join is
+ * reached from b's block and on a's false edge: the join's flag runs every
+ * time, the false edge's only when a is false).  The chosen edges go to
+ * edge_flags, which must be empty on entry; the k-th is named in pairs as
+ * source node_count + k. */
+#define CC_FLOW_MAX_EDGE_FLAGS 2u
+culprit_status cc_flow_implied_hits_by_edges(const cc_flow_graph *graph, const bool *can_stop,
+                                             const bool *splittable, bool *implied,
+                                             cc_flow_implied_list *list, cc_flow_edge_list *edge_flags,
+                                             culprit_error *err);
+
 #endif

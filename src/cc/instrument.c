@@ -60,8 +60,14 @@ typedef struct unit {
     LLVMValueRef caller_depth, function_depth, stack_slot, slot_block;
     bool leaf_function; /* calls nothing: records itself in `leaf`, not on the stack */
     uint32_t block_count, counter_count;
+    /* Lines mode: entries of the flags array, the blocks' and then room for
+     * the edges' (flag_count in the descriptor); next_edge_flag is the next
+     * edge's. */
+    uint32_t flag_count, next_edge_flag;
     /* Lines mode: blocks without a flag of their own, as (block, source) counter pairs (§3). */
     cc_flow_implied_list implied;
+    /* Lines mode: the function's edges that carry flags (flow_graph.h). */
+    cc_flow_edge_list edge_flags;
     /* Lines mode: (function entry, call site block) pairs of the entries
      * their calls imply (call_sites.h), by entry; entry_cursor walks them
      * as the functions are instrumented in the same order. */
@@ -230,14 +236,25 @@ static unsigned counted_edges(LLVMValueRef terminator)
 
 /* ---- the counting pass ---------------------------------------------------------------------------- */
 
+/* Lines mode: can the edges of this terminator carry flags of their own
+ * (an edge block on a branch or switch's edge, a store before a jump)? */
+static bool edges_can_have_flags(LLVMValueRef terminator)
+{
+    LLVMOpcode opcode = LLVMGetInstructionOpcode(terminator);
+    return opcode == LLVMBr || opcode == LLVMSwitch;
+}
+
 static void count_counters(unit *u)
 {
-    uint32_t blocks = 0, edges = 0, returns = 0;
+    uint32_t blocks = 0, edges = 0, returns = 0, flagged_edges = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn; fn = LLVMGetNextFunction(fn)) {
         if (!cc_ir_is_instrumentable(fn))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
             blocks++;
+            LLVMValueRef terminator = LLVMGetBasicBlockTerminator(bb);
+            if (u->coverage == CC_COVERAGE_LINES && edges_can_have_flags(terminator))
+                flagged_edges += LLVMGetNumSuccessors(terminator); /* at most: room for each */
             if (u->coverage == CC_COVERAGE_LINES)
                 continue;
             edges += counted_edges(LLVMGetBasicBlockTerminator(bb));
@@ -247,6 +264,8 @@ static void count_counters(unit *u)
     }
     u->block_count = blocks;
     u->counter_count = blocks + edges + returns;
+    u->flag_count = u->coverage == CC_COVERAGE_LINES ? blocks + flagged_edges : u->counter_count;
+    u->next_edge_flag = blocks;
     u->next_edge = blocks;
     u->next_return = blocks + edges;
 }
@@ -1008,31 +1027,91 @@ static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bo
     uint32_t *first = malloc(((size_t)n + 1) * sizeof *first);
     uint32_t *successors = malloc((edge_total + 1) * sizeof *successors);
     bool *can_stop = malloc(((size_t)n + 1) * sizeof *can_stop);
-    culprit_status status = first && successors && can_stop ? CULPRIT_OK : culprit_fail_memory(err);
+    bool *splittable = malloc((edge_total + 1) * sizeof *splittable);
+    culprit_status status =
+        first && successors && can_stop && splittable ? CULPRIT_OK : culprit_fail_memory(err);
     uint32_t fill = 0;
     for (unsigned i = 0; status == CULPRIT_OK && i < n; i++) {
         LLVMValueRef terminator = LLVMGetBasicBlockTerminator(walk->blocks[i]);
-        LLVMOpcode opcode = LLVMGetInstructionOpcode(terminator);
         first[i] = fill;
-        for (unsigned k = 0; k < LLVMGetNumSuccessors(terminator); k++)
+        for (unsigned k = 0; k < LLVMGetNumSuccessors(terminator); k++) {
+            splittable[fill] = edges_can_have_flags(terminator);
             successors[fill++] = find_slot(walk, LLVMGetSuccessor(terminator, k))->index;
-        can_stop[i] =
-            (opcode != LLVMBr && opcode != LLVMSwitch) || cc_ir_block_is_observable(walk->blocks[i]);
+        }
+        can_stop[i] = !edges_can_have_flags(terminator) || cc_ir_block_is_observable(walk->blocks[i]);
     }
     size_t before = u->implied.count;
+    u->edge_flags.count = 0;
     if (status == CULPRIT_OK) {
         first[n] = fill;
         cc_flow_graph graph = {.node_count = n, .first = first, .successors = successors};
-        status = cc_flow_implied_hits(&graph, can_stop, implied, &u->implied, err);
+        status = cc_flow_implied_hits_by_edges(&graph, can_stop, splittable, implied, &u->implied,
+                                               &u->edge_flags, err);
     }
     for (size_t k = before; status == CULPRIT_OK && k < u->implied.count; k++) {
-        u->implied.pairs[k].node += u->next_block;
-        u->implied.pairs[k].source += u->next_block;
+        cc_flow_implied *pair = &u->implied.pairs[k];
+        pair->node += u->next_block;
+        pair->source = pair->source < n ? pair->source + u->next_block : pair->source - n + u->next_edge_flag;
     }
     free(first);
     free(successors);
     free(can_stop);
+    free(splittable);
     return status;
+}
+
+/* Makes block's PHIs take from `to` what they took from `from`.  The LLVM-C
+ * API cannot change a PHI's incoming block, so each PHI is rebuilt in
+ * place and the old one replaced. */
+static void retarget_phis(unit *u, LLVMBasicBlockRef block, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
+{
+    LLVMValueRef phi = LLVMGetFirstInstruction(block);
+    while (phi && LLVMGetInstructionOpcode(phi) == LLVMPHI) {
+        LLVMValueRef next = LLVMGetNextInstruction(phi);
+        LLVMPositionBuilderBefore(u->builder, phi);
+        LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(phi));
+        LLVMValueRef copy = LLVMBuildPhi(u->builder, LLVMTypeOf(phi), "");
+        for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+            LLVMValueRef value = LLVMGetIncomingValue(phi, i);
+            LLVMBasicBlockRef incoming = LLVMGetIncomingBlock(phi, i);
+            if (incoming == from)
+                incoming = to;
+            LLVMAddIncoming(copy, &value, &incoming, 1);
+        }
+        LLVMReplaceAllUsesWith(phi, copy);
+        LLVMInstructionEraseFromParent(phi);
+        phi = next;
+    }
+}
+
+/* Lines mode: the flags of the function's edges that carry one
+ * (u->edge_flags, numbered from u->next_edge_flag).  The edge from a block
+ * that jumps unconditionally gets its flag before the jump; any other gets
+ * a new block on the way to its destination.  Either way nothing of the
+ * source runs after the flag, nor anything else before the destination. */
+static void instrument_edge_flags(unit *u, const function_walk *walk)
+{
+    for (size_t k = 0; k < u->edge_flags.count; k++) {
+        const cc_flow_edge *edge = &u->edge_flags.edges[k];
+        LLVMBasicBlockRef from = walk->blocks[edge->from];
+        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(from);
+        uint32_t flag = u->next_edge_flag + (uint32_t)k;
+        if (LLVMGetNumSuccessors(terminator) == 1) {
+            LLVMPositionBuilderBefore(u->builder, terminator);
+            LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(terminator));
+            emit_flag(u, flag);
+            continue;
+        }
+        LLVMBasicBlockRef destination = LLVMGetSuccessor(terminator, edge->slot);
+        LLVMBasicBlockRef edge_block = LLVMInsertBasicBlockInContext(u->context, destination, "");
+        LLVMPositionBuilderAtEnd(u->builder, edge_block);
+        LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(terminator));
+        emit_flag(u, flag);
+        LLVMBuildBr(u->builder, destination);
+        LLVMSetSuccessor(terminator, edge->slot, edge_block);
+        retarget_phis(u, destination, from, edge_block);
+    }
+    u->next_edge_flag += (uint32_t)u->edge_flags.count;
 }
 
 /* Lines mode: if the function's entry still has a flag and its calls imply
@@ -1091,6 +1170,8 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
             instrument_returns_from_function(u, block);
         }
     }
+    if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
+        instrument_edge_flags(u, &walk);
     u->next_block += walk.block_total;
     free(implied);
     function_walk_free(&walk);
@@ -1118,7 +1199,7 @@ static LLVMValueRef shadow_field(unit *u, LLVMTypeRef shadow_type, LLVMValueRef 
 static void create_counters(unit *u)
 {
     u->counter_type = u->coverage == CC_COVERAGE_LINES ? u->i8 : u->i64;
-    u->counters_type = LLVMArrayType(u->counter_type, u->counter_count);
+    u->counters_type = LLVMArrayType(u->counter_type, u->flag_count);
     u->counters = LLVMAddGlobal(u->module, u->counters_type, "__culprit_counters");
     LLVMSetLinkage(u->counters, LLVMInternalLinkage);
     LLVMSetInitializer(u->counters, LLVMConstNull(u->counters_type));
@@ -1208,17 +1289,18 @@ static LLVMValueRef create_implied_table(unit *u)
 }
 
 /* The descriptor of §3: { i32 version, i32 mode, i32 counter_count, i32 block_count,
- * i8* counters, i8* map, i64 map_size, i8* hash, i8* implied, i32 implied_count }
- * - natural alignment matches the C struct. */
+ * i8* counters, i8* map, i64 map_size, i8* hash, i8* implied, i32 implied_count,
+ * i32 flag_count } - natural alignment matches the C struct. */
 static LLVMValueRef create_descriptor(unit *u, LLVMValueRef map, size_t map_size, LLVMValueRef hash)
 {
     LLVMValueRef implied = create_implied_table(u);
     if (!implied)
         return NULL;
-    LLVMTypeRef fields[10] = {u->i32,          u->i32, u->i32,          u->i32,          u->byte_pointer,
-                              u->byte_pointer, u->i64, u->byte_pointer, u->byte_pointer, u->i32};
-    LLVMTypeRef type = LLVMStructTypeInContext(u->context, fields, 10, 0);
-    LLVMValueRef values[10] = {LLVMConstInt(u->i32, CULPRIT_RT_UNIT_VERSION, 0),
+    LLVMTypeRef fields[11] = {u->i32,          u->i32,          u->i32, u->i32,
+                              u->byte_pointer, u->byte_pointer, u->i64, u->byte_pointer,
+                              u->byte_pointer, u->i32,          u->i32};
+    LLVMTypeRef type = LLVMStructTypeInContext(u->context, fields, 11, 0);
+    LLVMValueRef values[11] = {LLVMConstInt(u->i32, CULPRIT_RT_UNIT_VERSION, 0),
                                LLVMConstInt(u->i32, (unsigned)u->coverage, 0),
                                LLVMConstInt(u->i32, u->counter_count, 0),
                                LLVMConstInt(u->i32, u->block_count, 0),
@@ -1227,9 +1309,10 @@ static LLVMValueRef create_descriptor(unit *u, LLVMValueRef map, size_t map_size
                                const_i64(u, map_size),
                                as_byte_pointer(u, hash),
                                implied,
-                               LLVMConstInt(u->i32, (unsigned)u->implied.count, 0)};
+                               LLVMConstInt(u->i32, (unsigned)u->implied.count, 0),
+                               LLVMConstInt(u->i32, u->flag_count, 0)};
     LLVMValueRef descriptor = LLVMAddGlobal(u->module, type, "__culprit_unit");
-    LLVMSetInitializer(descriptor, LLVMConstStructInContext(u->context, values, 10, 0));
+    LLVMSetInitializer(descriptor, LLVMConstStructInContext(u->context, values, 11, 0));
     LLVMSetLinkage(descriptor, LLVMInternalLinkage);
     LLVMSetAlignment(descriptor, 8);
     return descriptor;
@@ -1462,6 +1545,7 @@ static void unit_free(unit *u)
 {
     cc_map_free(&u->map);
     free(u->implied.pairs);
+    free(u->edge_flags.edges);
     free(u->entry_calls.pairs);
     LLVMDisposeBuilder(u->builder);
     if (u->module)

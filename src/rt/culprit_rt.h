@@ -23,10 +23,13 @@
 #include <sys/types.h>
 
 /* Descriptor version culprit-cc writes (docs/collector.md §3).  The runtime
- * also registers version 1 descriptors, which end before `implied`, and
+ * also registers version 1 descriptors, which end before `implied`,
  * version 2, whose implied pairs one pass in order completes (version 3's
- * may need several: an entry can read a block of a later function). */
-#define CULPRIT_RT_UNIT_VERSION 3u
+ * may need several: an entry can read a block of a later function), and
+ * version 3, which ends before `flag_count` (its lines-mode flags are its
+ * blocks'). */
+#define CULPRIT_RT_UNIT_VERSION 4u
+#define CULPRIT_RT_UNIT_VERSION_3 3u
 #define CULPRIT_RT_UNIT_VERSION_2 2u
 #define CULPRIT_RT_UNIT_VERSION_1 1u
 
@@ -55,6 +58,12 @@ struct culprit_rt_unit {
      * until a pass sets no flag. */
     const uint32_t *implied;
     uint32_t implied_count;
+    /* Lines mode (version 4 on): entries of counters, at least
+     * counter_count.  The flags past counter_count belong to edges (a
+     * block entered by a branch that also goes elsewhere can take its hit
+     * from that edge's flag); only implied pairs read them, as sources, and
+     * dumps leave them out. */
+    uint32_t flag_count;
 };
 
 /* Called by each unit's constructor (and by dlopen'd units, possibly from

@@ -27,16 +27,26 @@ static int is_hex_digit(char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* Every implied pair must name blocks of the unit: applying one past
- * block_count at a dump would write outside the flags. */
+/* Entries of the unit's counters array: in lines mode from version 4 on,
+ * the blocks' flags and then the edges' (flag_count). */
+static uint32_t counter_slots(const struct culprit_rt_unit *unit)
+{
+    if (unit->version == CULPRIT_RT_UNIT_VERSION && unit->mode == CULPRIT_RT_MODE_LINES)
+        return unit->flag_count;
+    return unit->counter_count;
+}
+
+/* Every implied pair must name a block of the unit and a source among its
+ * flags: applying one past them at a dump would write or read outside the
+ * flags. */
 static int implied_pairs_are_valid(const struct culprit_rt_unit *unit)
 {
     if (unit->version == CULPRIT_RT_UNIT_VERSION_1 || unit->implied_count == 0)
         return 1;
     if (!unit->implied || unit->mode != CULPRIT_RT_MODE_LINES)
         return 0;
-    for (uint32_t k = 0; k < 2 * (uint64_t)unit->implied_count; k++)
-        if (unit->implied[k] >= unit->block_count)
+    for (uint32_t k = 0; k < unit->implied_count; k++)
+        if (unit->implied[2 * k] >= unit->block_count || unit->implied[2 * k + 1] >= counter_slots(unit))
             return 0;
     return 1;
 }
@@ -45,14 +55,15 @@ static int implied_pairs_are_valid(const struct culprit_rt_unit *unit)
  * would otherwise corrupt every dump of the program. */
 static int unit_is_valid(const struct culprit_rt_unit *unit)
 {
-    if (!unit || (unit->version != CULPRIT_RT_UNIT_VERSION && unit->version != CULPRIT_RT_UNIT_VERSION_2 &&
-                  unit->version != CULPRIT_RT_UNIT_VERSION_1))
-        return 0;
-    if (!implied_pairs_are_valid(unit))
+    if (!unit || (unit->version != CULPRIT_RT_UNIT_VERSION && unit->version != CULPRIT_RT_UNIT_VERSION_3 &&
+                  unit->version != CULPRIT_RT_UNIT_VERSION_2 && unit->version != CULPRIT_RT_UNIT_VERSION_1))
         return 0;
     if (unit->mode != CULPRIT_RT_MODE_FULL && unit->mode != CULPRIT_RT_MODE_LINES)
         return 0;
-    if (unit->block_count > unit->counter_count || (unit->counter_count && !unit->counters))
+    if (unit->block_count > unit->counter_count || unit->counter_count > counter_slots(unit) ||
+        (counter_slots(unit) && !unit->counters))
+        return 0;
+    if (!implied_pairs_are_valid(unit))
         return 0;
     if (!unit->hash)
         return 0;
@@ -161,7 +172,7 @@ void culprit_rt_units_zero_counters(void)
     uint32_t count = culprit_rt_units_published();
     for (uint32_t i = 0; i < count; i++) {
         const struct culprit_rt_unit *unit = culprit_rt_unit_at(i);
-        memset(unit->counters, 0, (size_t)unit->counter_count * counter_size(unit));
+        memset(unit->counters, 0, (size_t)counter_slots(unit) * counter_size(unit));
     }
 }
 

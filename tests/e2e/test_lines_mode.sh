@@ -17,6 +17,9 @@
 # overwritten by the second's; the same happened past memset (memset).
 # Every flag is now volatile.  fill's entry has no flag: its
 # hit comes from the calling block's.
+# The join of `a > 0 && b > 0` has no flag of its own: its hit comes from
+# b's block and from a flag on a's false edge (a new block, the join's PHI
+# rebuilt to come from it); reached by that edge, it crashes (join).
 # The map itself is the same at -O0 and -O2: the cleanup blocks clang adds
 # above -O0 for locals' lifetimes are left out.
 . "$(dirname "$0")/lib.sh"
@@ -158,6 +161,14 @@ static void stop_here(void)
     _exit(0);
 }
 
+static int *volatile join_target; /* null */
+
+static int join_crash(int a, int b)
+{
+    int both = a > 0 && b > 0;
+    return both + *join_target; /* @join */
+}
+
 static int after_stop(int v)
 {
     return v + 1; /* @after_stop */
@@ -193,6 +204,8 @@ int main(int argc, char **argv)
         total += fill_heap();
     if (strcmp(mode, "memset") == 0)
         total += clear_heap();
+    if (strcmp(mode, "join") == 0)
+        total += join_crash(0, n);
     if (strcmp(mode, "byval") == 0)
         total += first_of(*big_nowhere);
     if (strcmp(mode, "stop") == 0) {
@@ -227,7 +240,7 @@ for mode in lines full; do
     fi
 done
 
-tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop heap:9:heap memset:9:memset"
+tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop heap:9:heap memset:9:memset join:9:join"
 for level in O0 O2; do
     run 0 "$culprit_cc" --coverage=lines -$level -g -o lines-$level shapes.c
     run 0 "$culprit_cc" -$level -g -o full-$level shapes.c
@@ -249,7 +262,7 @@ for level in O0 O2; do
         # crash loses them; the collector counts the blocks on the crash stack instead.
         expect_same lines.txt full.txt
         case $name in
-        divide | index | null | abort | peek | heap | memset)
+        divide | index | null | abort | peek | heap | memset | join)
             if grep -q "^$(line_of "$name") " lines.txt; then pass; else
                 fail "-$level $name: the crash line $(line_of "$name") is not hit in lines mode"
             fi
@@ -264,7 +277,7 @@ for level in O0 O2; do
     if grep -q "^$(line_of next) " lines.txt; then pass; else fail "-$level heap: the first turn's i++ is not hit"; fi
     # Lines never run are not hit.
     python3 hits.py lines-$level.json plain line >lines.txt
-    for never in null abort peek after_stop heap memset; do
+    for never in null abort peek after_stop heap memset join; do
         if grep -q "^$(line_of $never) " lines.txt; then fail "-$level plain hit line $(line_of $never)"; else pass; fi
     done
     # The call of after_stop follows one that never returns: its block ran, the function did not.

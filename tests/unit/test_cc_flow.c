@@ -34,6 +34,7 @@ static void build_graph(test_graph *g, uint32_t node_count, const uint32_t (*edg
 }
 
 static void check_against_runs(const test_graph *g, const bool *can_stop);
+static void check_against_runs_by_edges(const test_graph *g, const bool *can_stop, const bool *splittable);
 
 static void check_idom(const test_graph *g, const uint32_t *expected)
 {
@@ -288,34 +289,63 @@ static void check_against_brute_force(const test_graph *g)
     CHECK_RECORD(wrong == 0, "%d wrong dominance answers", wrong);
 }
 
-/* Runs random walks that stop only where a real run can (a block that can
- * stop, after its flag is set, or one with no successor) and checks that
- * the flags of the blocks that keep one, completed by the pairs, give
- * exactly the blocks the walk entered. */
-static void check_against_runs(const test_graph *g, const bool *can_stop)
+/* The edge flag (an index into edges) on successor e of the graph, or -1. */
+static int edge_flag_of(const test_graph *g, const cc_flow_edge_list *edges, uint32_t e)
+{
+    for (size_t k = 0; k < edges->count; k++)
+        if (g->first[edges->edges[k].from] + edges->edges[k].slot == e)
+            return (int)k;
+    return -1;
+}
+
+/* One random walk that stops only where a real run can (a block that can
+ * stop, after its flag is set, or one with no successor): sets entered[]
+ * and flag[] (blocks', then edges' from n on).  False if it spun where no
+ * flag is set: a hung run would record nothing. */
+static bool walk_once(const test_graph *g, const bool *can_stop, const bool *implied,
+                      const cc_flow_edge_list *edges, bool *entered, bool *flag)
+{
+    uint32_t node = 0;
+    bool last_edge_flagged = false;
+    for (int steps = 0;; steps++) {
+        entered[node] = true;
+        if (!implied[node])
+            flag[node] = true;
+        uint32_t out = g->first[node + 1] - g->first[node];
+        if (out == 0 || (can_stop[node] && next_random(5) == 0) ||
+            (steps > 200 && (!implied[node] || last_edge_flagged)))
+            return true;
+        if (steps > 2000) {
+            printf("a cycle through block %u has no flag\n", node);
+            return false;
+        }
+        uint32_t e = g->first[node] + next_random(out);
+        int edge_flag = edge_flag_of(g, edges, e);
+        last_edge_flagged = edge_flag >= 0;
+        if (last_edge_flagged)
+            flag[g->graph.node_count + (uint32_t)edge_flag] = true;
+        node = g->successors[e];
+    }
+}
+
+/* Runs random walks and checks that the flags of the blocks and edges that
+ * keep one, completed by the pairs in one pass in list order, give exactly
+ * the blocks the walk entered. */
+static void check_against_runs_by_edges(const test_graph *g, const bool *can_stop, const bool *splittable)
 {
     uint32_t n = g->graph.node_count;
     bool implied[MAX_NODES];
     cc_flow_implied_list list = {0};
+    cc_flow_edge_list edges = {0};
     culprit_error err = {0};
-    CHECK_INT(cc_flow_implied_hits(&g->graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK_INT(cc_flow_implied_hits_by_edges(&g->graph, can_stop, splittable, implied, &list, &edges, &err),
+              CULPRIT_OK);
     int wrong = 0;
     for (int walk = 0; walk < 20; walk++) {
-        bool entered[MAX_NODES] = {false}, flag[MAX_NODES] = {false};
-        uint32_t node = 0;
-        for (int steps = 0;; steps++) {
-            entered[node] = true;
-            if (!implied[node])
-                flag[node] = true;
-            uint32_t out = g->first[node + 1] - g->first[node];
-            if (out == 0 || (can_stop[node] && next_random(5) == 0) || (steps > 200 && !implied[node]))
-                break;
-            if (steps > 2000) { /* spinning where no block has a flag: a hung run would record nothing */
-                if (wrong++ == 0)
-                    printf("a cycle through block %u has no flag\n", node);
-                break;
-            }
-            node = g->successors[g->first[node] + next_random(out)];
+        bool entered[MAX_NODES] = {false}, flag[MAX_NODES + MAX_EDGES] = {false};
+        if (!walk_once(g, can_stop, implied, &edges, entered, flag)) {
+            wrong++;
+            continue;
         }
         for (size_t i = 0; i < list.count; i++)
             if (flag[list.pairs[i].source])
@@ -326,6 +356,12 @@ static void check_against_runs(const test_graph *g, const bool *can_stop)
     }
     CHECK_RECORD(wrong == 0, "%d blocks with a wrong derived hit", wrong);
     free(list.pairs);
+    free(edges.edges);
+}
+
+static void check_against_runs(const test_graph *g, const bool *can_stop)
+{
+    check_against_runs_by_edges(g, can_stop, NULL);
 }
 
 static void test_random_graphs(void)
@@ -350,6 +386,78 @@ static void test_random_graphs(void)
     CHECK_RECORD(implied_total > 100, "only %u implied blocks in all random graphs", implied_total);
 }
 
+/* The same with edge flags allowed on a random two thirds of the edges:
+ * the derived hits stay exact, and edge flags let more blocks go without
+ * one of their own. */
+static void test_random_graphs_by_edges(void)
+{
+    uint32_t implied_plain = 0, implied_by_edges = 0, edge_flags = 0;
+    for (int round = 0; round < 300; round++) {
+        test_graph g;
+        random_graph(&g, 2 + next_random(MAX_NODES - 2));
+        bool can_stop[MAX_NODES], splittable[MAX_EDGES], implied[MAX_NODES];
+        for (uint32_t k = 0; k < g.graph.node_count; k++)
+            can_stop[k] = next_random(3) == 0;
+        for (uint32_t e = 0; e < g.first[g.graph.node_count]; e++)
+            splittable[e] = next_random(3) != 0;
+        check_against_runs_by_edges(&g, can_stop, splittable);
+        cc_flow_implied_list list = {0};
+        cc_flow_edge_list edges = {0};
+        culprit_error err = {0};
+        CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+        for (uint32_t k = 0; k < g.graph.node_count; k++)
+            implied_plain += implied[k];
+        list.count = 0;
+        CHECK_INT(cc_flow_implied_hits_by_edges(&g.graph, can_stop, splittable, implied, &list, &edges, &err),
+                  CULPRIT_OK);
+        for (uint32_t k = 0; k < g.graph.node_count; k++)
+            implied_by_edges += implied[k];
+        edge_flags += (uint32_t)edges.count;
+        free(list.pairs);
+        free(edges.edges);
+    }
+    CHECK_RECORD(implied_by_edges > implied_plain && edge_flags > 50,
+                 "implied blocks: %u plain, %u with %u edge flags", implied_plain, implied_by_edges,
+                 edge_flags);
+}
+
+/* A loop `do { body } while (a && b);` as clang shapes it: 0 entry, 1 the
+ * body (can fault), 2 a (can fault: it loads through a pointer), 3 b (a
+ * local), 4 the join, where the value of a && b is known, 5 the exit.
+ * Without edge flags the join keeps its flag, which runs every turn; with
+ * them it is implied by b and by a flag on a's false edge. */
+static void test_short_circuit_join(void)
+{
+    static const uint32_t edges[][2] = {{0, 1}, {1, 2}, {2, 3}, {2, 4}, {3, 4}, {4, 1}, {4, 5}};
+    test_graph g;
+    build_graph(&g, 6, edges, 7);
+    bool can_stop[6] = {true, true, true, false, false, false}, implied[6];
+    bool splittable[7] = {true, true, true, true, true, true, true};
+    cc_flow_implied_list list = {0};
+    cc_flow_edge_list flagged = {0};
+    culprit_error err = {0};
+    CHECK_INT(cc_flow_implied_hits(&g.graph, can_stop, implied, &list, &err), CULPRIT_OK);
+    CHECK(!implied[4]);
+    list.count = 0;
+    CHECK_INT(cc_flow_implied_hits_by_edges(&g.graph, can_stop, splittable, implied, &list, &flagged, &err),
+              CULPRIT_OK);
+    CHECK(implied[4] && !implied[3]);
+    bool a_false_edge_flagged = false;
+    for (size_t k = 0; k < flagged.count; k++)
+        a_false_edge_flagged |= flagged.edges[k].from == 2 && flagged.edges[k].slot == 1;
+    CHECK(a_false_edge_flagged);
+    check_against_runs_by_edges(&g, can_stop, splittable);
+    /* No edge may carry a flag: the join keeps its own. */
+    splittable[3] = false;
+    list.count = 0;
+    flagged.count = 0;
+    CHECK_INT(cc_flow_implied_hits_by_edges(&g.graph, can_stop, splittable, implied, &list, &flagged, &err),
+              CULPRIT_OK);
+    CHECK(!implied[4]);
+    free(list.pairs);
+    free(flagged.edges);
+}
+
 int main(void)
 {
     test_diamond();
@@ -359,5 +467,7 @@ int main(void)
     test_cycle_keeps_a_flag();
     test_unreachable_and_irreducible();
     test_random_graphs();
+    test_short_circuit_join();
+    test_random_graphs_by_edges();
     return check_report("cc_flow");
 }

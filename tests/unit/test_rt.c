@@ -43,7 +43,7 @@ extern char **environ;
 
 #define HASH_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1"
 #define HASH_B "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2"
-enum { A_COUNTERS = 8, A_BLOCKS = 6, B_COUNTERS = 4, B_BLOCKS = 4 };
+enum { A_COUNTERS = 8, A_BLOCKS = 6, B_COUNTERS = 4, B_BLOCKS = 4, B_FLAGS = 5 };
 
 static const char map_a[] = "culprit-map\t1\n"
                             "unit\t" HASH_A "\tfull\t8\t6\n"
@@ -73,7 +73,7 @@ static const char map_b[] = "culprit-map\t1\n"
                             "end\n";
 
 static uint64_t counters_a[A_COUNTERS];
-static uint8_t counters_b[B_COUNTERS];
+static uint8_t counters_b[B_FLAGS];
 /* unit_a is a version 1 descriptor, which ends before `implied`. */
 static struct culprit_rt_unit unit_a = {.version = 1,
                                         .mode = CULPRIT_RT_MODE_FULL,
@@ -86,9 +86,9 @@ static struct culprit_rt_unit unit_a = {.version = 1,
 /* Block 2 has no flag: it was hit if block 3 was; block 0 if block 2 was.
  * The chain is listed backwards, as a function entry implied by a call in
  * a later function is (docs/collector.md §1): one pass in list order would
- * leave block 0 unset.  A run that sets the flags of blocks 1 and 3 dumps
- * all four. */
-static const uint32_t implied_b[] = {0, 2, 2, 3};
+ * leave block 0 unset.  Block 1 takes its hit from flag 4, an edge's, which
+ * no dump shows.  A run that sets flags 3 and 4 dumps all four blocks. */
+static const uint32_t implied_b[] = {0, 2, 2, 3, 1, 4};
 static struct culprit_rt_unit unit_b = {.version = CULPRIT_RT_UNIT_VERSION,
                                         .mode = CULPRIT_RT_MODE_LINES,
                                         .counter_count = B_COUNTERS,
@@ -98,7 +98,8 @@ static struct culprit_rt_unit unit_b = {.version = CULPRIT_RT_UNIT_VERSION,
                                         .map_size = sizeof map_b - 1,
                                         .hash = HASH_B,
                                         .implied = implied_b,
-                                        .implied_count = 2};
+                                        .implied_count = 3,
+                                        .flag_count = B_FLAGS};
 /* Not a valid hash: the runtime must ignore this unit. */
 static uint64_t counters_bad[2];
 static struct culprit_rt_unit unit_bad = {.version = 1,
@@ -109,7 +110,7 @@ static struct culprit_rt_unit unit_bad = {.version = 1,
                                           .map = "",
                                           .map_size = 0,
                                           .hash = "xyz"};
-/* An implied pair naming a block past block_count: ignored too, or its dump would write out of bounds. */
+/* An implied pair reading a flag past flag_count: ignored too, or its dump would read out of bounds. */
 static uint8_t counters_bad_pairs[2];
 static const uint32_t implied_bad[] = {1, 0, 0, 2};
 static struct culprit_rt_unit unit_bad_pairs = {.version = CULPRIT_RT_UNIT_VERSION,
@@ -121,7 +122,22 @@ static struct culprit_rt_unit unit_bad_pairs = {.version = CULPRIT_RT_UNIT_VERSI
                                                 .map_size = sizeof map_b - 1,
                                                 .hash = HASH_A,
                                                 .implied = implied_bad,
-                                                .implied_count = 2};
+                                                .implied_count = 2,
+                                                .flag_count = 2};
+/* An implied pair setting an edge's flag, not a block's: ignored as well. */
+static uint8_t counters_bad_node[3];
+static const uint32_t implied_bad_node[] = {2, 0};
+static struct culprit_rt_unit unit_bad_node = {.version = CULPRIT_RT_UNIT_VERSION,
+                                               .mode = CULPRIT_RT_MODE_LINES,
+                                               .counter_count = 2,
+                                               .block_count = 2,
+                                               .counters = counters_bad_node,
+                                               .map = map_b,
+                                               .map_size = sizeof map_b - 1,
+                                               .hash = HASH_A,
+                                               .implied = implied_bad_node,
+                                               .implied_count = 1,
+                                               .flag_count = 3};
 
 /* A shadow-stack frame naming counters[block]. */
 static struct culprit_rt_frame frame_in(uint64_t *counters, uint32_t block)
@@ -139,14 +155,14 @@ static void enter_block(uint32_t depth, uint32_t block)
 
 /* ---- scenarios, run in the child ---- */
 
-/* Counts A = {3,0,1,0,0,0,5,0}, B hits 1 and 3 (and implies 2 and 0), stack (A2, A0); exits 7. */
+/* Counts A = {3,0,1,0,0,0,5,0}, B flags 4 and 3 (implying 1, 2 and 0), stack (A2, A0); exits 7. */
 static int scenario_exit(void)
 {
     enter_block(1, 0);
     counters_a[0] += 2;
     enter_block(2, 2);
     counters_a[6] += 5;
-    counters_b[1] = 1;
+    counters_b[4] = 1;
     counters_b[3] = 1;
     return 7;
 }
@@ -285,10 +301,13 @@ static int parent_after_child(pid_t child)
     return 0;
 }
 
-/* Parent: A0 += 2, A2 += 1; child: A0 += 3, A1 += 1. */
+/* Parent: A0 += 2, A2 += 1, edge flag B4 (implying B1); child: A0 += 3,
+ * A1 += 1, and none of B (the child starts with every flag clear, the
+ * edges' too). */
 static int scenario_fork(void)
 {
     counters_a[0] += 2;
+    counters_b[4] = 1;
     pid_t child = fork();
     if (child < 0)
         return 20;
@@ -446,6 +465,7 @@ static int run_scenario(const char *name, const char *argument)
     __culprit_rt_register(&unit_a);
     __culprit_rt_register(&unit_bad);
     __culprit_rt_register(&unit_bad_pairs);
+    __culprit_rt_register(&unit_bad_node);
     __culprit_rt_register(&unit_b);
     __culprit_rt_register(&unit_a); /* twice: registered once */
     struct {
@@ -842,7 +862,7 @@ static void test_exit(void)
     struct dump dump;
     if (single_dump(&box, &dump)) {
         const uint64_t a[A_COUNTERS] = {3, 0, 1, 0, 0, 0, 5, 0};
-        const uint8_t b[B_COUNTERS] = {1, 1, 1, 1}; /* 0 and 2 implied */
+        const uint8_t b[B_COUNTERS] = {1, 1, 1, 1}; /* 0, 1 and 2 implied */
         CHECK_INT(dump.end, 0);
         CHECK_INT(dump.status, 7);
         CHECK_INT(dump.crashed, 0);
@@ -946,9 +966,9 @@ static void test_fork(void)
         CHECK_INT(child->parent_pid, parent->pid);
         const uint64_t parent_a[A_COUNTERS] = {2, 0, 1, 0, 0, 0, 0, 0};
         const uint64_t child_a[A_COUNTERS] = {3, 1, 0, 0, 0, 0, 0, 0};
-        const uint8_t b[B_COUNTERS] = {0};
-        check_counts(parent, parent_a, b);
-        check_counts(child, child_a, b);
+        const uint8_t parent_b[B_COUNTERS] = {0, 1, 0, 0}, child_b[B_COUNTERS] = {0};
+        check_counts(parent, parent_a, parent_b);
+        check_counts(child, child_a, child_b);
         CHECK_INT(parent->end, 0);
         CHECK_INT(child->end, 0);
     }
