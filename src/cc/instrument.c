@@ -194,26 +194,20 @@ static bool is_conditional_branch(LLVMValueRef terminator)
     return LLVMGetInstructionOpcode(terminator) == LLVMBr && LLVMIsConditional(terminator);
 }
 
-static bool starts_with_phi(LLVMBasicBlockRef block)
-{
-    LLVMValueRef first = LLVMGetFirstInstruction(block);
-    return first && LLVMGetInstructionOpcode(first) == LLVMPHI;
-}
-
 /* A conditional branch whose edges can be split: each edge that needs a
  * counter gets a new block of its own holding the increment, on the way to
  * its destination.  That costs one increment on the edge taken instead of a
  * select and an indexed increment before the branch, and the edge into a
  * block entered by it alone needs nothing (its destination's count is its
- * count).  Not when both edges go to one block, or a destination starts with
- * PHIs (the LLVM-C API cannot move a PHI's incoming block; clang's -O0
- * bitcode has PHIs only for the values of && and ||). */
+ * count).  Not when both edges go to one block.  A destination's PHIs (in
+ * clang's -O0 bitcode, the values of && and ||) are rebuilt to come from
+ * the new block (retarget_phis; before the seventh session such branches
+ * kept the select). */
 static bool splits_edges(LLVMValueRef terminator)
 {
     if (!is_conditional_branch(terminator))
         return false;
-    LLVMBasicBlockRef taken = LLVMGetSuccessor(terminator, 0), other = LLVMGetSuccessor(terminator, 1);
-    return taken != other && !starts_with_phi(taken) && !starts_with_phi(other);
+    return LLVMGetSuccessor(terminator, 0) != LLVMGetSuccessor(terminator, 1);
 }
 
 /* Does edge `successor` of a conditional branch or switch have a counter of
@@ -634,6 +628,30 @@ static void instrument_edges(unit *u, LLVMValueRef terminator, uint32_t first_ed
     emit_increment(u, index);
 }
 
+/* Makes block's PHIs take from `to` what they took from `from`.  The LLVM-C
+ * API cannot change a PHI's incoming block, so each PHI is rebuilt in
+ * place and the old one replaced. */
+static void retarget_phis(unit *u, LLVMBasicBlockRef block, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
+{
+    LLVMValueRef phi = LLVMGetFirstInstruction(block);
+    while (phi && LLVMGetInstructionOpcode(phi) == LLVMPHI) {
+        LLVMValueRef next = LLVMGetNextInstruction(phi);
+        LLVMPositionBuilderBefore(u->builder, phi);
+        LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(phi));
+        LLVMValueRef copy = LLVMBuildPhi(u->builder, LLVMTypeOf(phi), "");
+        for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+            LLVMValueRef value = LLVMGetIncomingValue(phi, i);
+            LLVMBasicBlockRef incoming = LLVMGetIncomingBlock(phi, i);
+            if (incoming == from)
+                incoming = to;
+            LLVMAddIncoming(copy, &value, &incoming, 1);
+        }
+        LLVMReplaceAllUsesWith(phi, copy);
+        LLVMInstructionEraseFromParent(phi);
+        phi = next;
+    }
+}
+
 /* Each edge of a splittable conditional branch (splits_edges) that has a
  * counter of its own goes through a new block: counters[edge] += 1, then on
  * to the destination.  Nothing runs between the increment and the
@@ -652,6 +670,7 @@ static void split_edges(unit *u, LLVMValueRef terminator, const uint32_t edge_co
         emit_increment(u, const_i64(u, edge_counters[s]));
         LLVMBuildBr(u->builder, destination);
         LLVMSetSuccessor(terminator, s, edge);
+        retarget_phis(u, destination, LLVMGetInstructionParent(terminator), edge);
     }
 }
 
@@ -1058,30 +1077,6 @@ static culprit_status find_implied_blocks(unit *u, const function_walk *walk, bo
     free(can_stop);
     free(splittable);
     return status;
-}
-
-/* Makes block's PHIs take from `to` what they took from `from`.  The LLVM-C
- * API cannot change a PHI's incoming block, so each PHI is rebuilt in
- * place and the old one replaced. */
-static void retarget_phis(unit *u, LLVMBasicBlockRef block, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
-{
-    LLVMValueRef phi = LLVMGetFirstInstruction(block);
-    while (phi && LLVMGetInstructionOpcode(phi) == LLVMPHI) {
-        LLVMValueRef next = LLVMGetNextInstruction(phi);
-        LLVMPositionBuilderBefore(u->builder, phi);
-        LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(phi));
-        LLVMValueRef copy = LLVMBuildPhi(u->builder, LLVMTypeOf(phi), "");
-        for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
-            LLVMValueRef value = LLVMGetIncomingValue(phi, i);
-            LLVMBasicBlockRef incoming = LLVMGetIncomingBlock(phi, i);
-            if (incoming == from)
-                incoming = to;
-            LLVMAddIncoming(copy, &value, &incoming, 1);
-        }
-        LLVMReplaceAllUsesWith(phi, copy);
-        LLVMInstructionEraseFromParent(phi);
-        phi = next;
-    }
 }
 
 /* Lines mode: the flags of the function's edges that carry one
