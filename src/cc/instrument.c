@@ -31,6 +31,7 @@
 #include "cc/call_sites.h"
 #include "cc/cc.h"
 #include "cc/flow_graph.h"
+#include "cc/ir_edit.h"
 #include "cc/ir_query.h"
 #include "cc/main_entry.h"
 #include "rt/culprit_rt.h"
@@ -201,7 +202,7 @@ static bool is_conditional_branch(LLVMValueRef terminator)
  * block entered by it alone needs nothing (its destination's count is its
  * count).  Not when both edges go to one block.  A destination's PHIs (in
  * clang's -O0 bitcode, the values of && and ||) are rebuilt to come from
- * the new block (retarget_phis; before the seventh session such branches
+ * the new block (cc_ir_retarget_phis; before the seventh session such branches
  * kept the select). */
 static bool splits_edges(LLVMValueRef terminator)
 {
@@ -628,30 +629,6 @@ static void instrument_edges(unit *u, LLVMValueRef terminator, uint32_t first_ed
     emit_increment(u, index);
 }
 
-/* Makes block's PHIs take from `to` what they took from `from`.  The LLVM-C
- * API cannot change a PHI's incoming block, so each PHI is rebuilt in
- * place and the old one replaced. */
-static void retarget_phis(unit *u, LLVMBasicBlockRef block, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
-{
-    LLVMValueRef phi = LLVMGetFirstInstruction(block);
-    while (phi && LLVMGetInstructionOpcode(phi) == LLVMPHI) {
-        LLVMValueRef next = LLVMGetNextInstruction(phi);
-        LLVMPositionBuilderBefore(u->builder, phi);
-        LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(phi));
-        LLVMValueRef copy = LLVMBuildPhi(u->builder, LLVMTypeOf(phi), "");
-        for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
-            LLVMValueRef value = LLVMGetIncomingValue(phi, i);
-            LLVMBasicBlockRef incoming = LLVMGetIncomingBlock(phi, i);
-            if (incoming == from)
-                incoming = to;
-            LLVMAddIncoming(copy, &value, &incoming, 1);
-        }
-        LLVMReplaceAllUsesWith(phi, copy);
-        LLVMInstructionEraseFromParent(phi);
-        phi = next;
-    }
-}
-
 /* Each edge of a splittable conditional branch (splits_edges) that has a
  * counter of its own goes through a new block: counters[edge] += 1, then on
  * to the destination.  Nothing runs between the increment and the
@@ -659,18 +636,10 @@ static void retarget_phis(unit *u, LLVMBasicBlockRef block, LLVMBasicBlockRef fr
 static void split_edges(unit *u, LLVMValueRef terminator, const uint32_t edge_counters[2])
 {
     for (unsigned s = 0; s < 2; s++) {
-        LLVMBasicBlockRef destination = LLVMGetSuccessor(terminator, s);
         if (!edge_has_counter(terminator, s))
             continue;
-        LLVMBasicBlockRef edge = LLVMInsertBasicBlockInContext(u->context, destination, "");
-        LLVMPositionBuilderAtEnd(u->builder, edge);
-        /* The branch's location: positioning at the end of a new block keeps
-         * the builder's last one, which may belong to another function. */
-        LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(terminator));
+        cc_ir_split_edge(u->context, u->builder, terminator, s);
         emit_increment(u, const_i64(u, edge_counters[s]));
-        LLVMBuildBr(u->builder, destination);
-        LLVMSetSuccessor(terminator, s, edge);
-        retarget_phis(u, destination, LLVMGetInstructionParent(terminator), edge);
     }
 }
 
@@ -1097,14 +1066,8 @@ static void instrument_edge_flags(unit *u, const function_walk *walk)
             emit_flag(u, flag);
             continue;
         }
-        LLVMBasicBlockRef destination = LLVMGetSuccessor(terminator, edge->slot);
-        LLVMBasicBlockRef edge_block = LLVMInsertBasicBlockInContext(u->context, destination, "");
-        LLVMPositionBuilderAtEnd(u->builder, edge_block);
-        LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(terminator));
+        cc_ir_split_edge(u->context, u->builder, terminator, edge->slot);
         emit_flag(u, flag);
-        LLVMBuildBr(u->builder, destination);
-        LLVMSetSuccessor(terminator, edge->slot, edge_block);
-        retarget_phis(u, destination, from, edge_block);
     }
     u->next_edge_flag += (uint32_t)u->edge_flags.count;
 }
@@ -1466,6 +1429,9 @@ static culprit_status find_entries_implied_by_calls(unit *u, culprit_error *err)
 
 static culprit_status instrument_module(unit *u, culprit_error *err)
 {
+    for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn; fn = LLVMGetNextFunction(fn))
+        if (cc_ir_is_instrumentable(fn))
+            cc_ir_split_after_calls(u->context, u->builder, fn);
     count_counters(u);
     if (u->block_count == 0)
         return CULPRIT_OK; /* nothing executable: no map, no runtime dependency */

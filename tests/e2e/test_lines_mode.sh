@@ -20,6 +20,9 @@
 # The join of `a > 0 && b > 0` has no flag of its own: its hit comes from
 # b's block and from a flag on a's false edge (a new block, the join's PHI
 # rebuilt to come from it); reached by that edge, it crashes (join).
+# A crash two calls deep (deep) leaves the lines after each call in its
+# caller unrun: blocks end after calls (docs/collector.md §1), or the
+# callers' blocks would count as run to their ends.
 # The map itself is the same at -O0 and -O2: the cleanup blocks clang adds
 # above -O0 for locals' lifetimes are left out.
 . "$(dirname "$0")/lib.sh"
@@ -169,6 +172,18 @@ static int join_crash(int a, int b)
     return both + *join_target; /* @join */
 }
 
+static int deep_inner(const int *p)
+{
+    return *p; /* @deep */
+}
+
+static int deep_outer(const int *p, int n)
+{
+    int value = deep_inner(p); /* @deep_call */
+    value *= n; /* @deep_after */
+    return value;
+}
+
 static int after_stop(int v)
 {
     return v + 1; /* @after_stop */
@@ -206,6 +221,10 @@ int main(int argc, char **argv)
         total += clear_heap();
     if (strcmp(mode, "join") == 0)
         total += join_crash(0, n);
+    if (strcmp(mode, "deep") == 0) {
+        total += deep_outer(nowhere, n);
+        total += n * 3; /* @deep_main_after */
+    }
     if (strcmp(mode, "byval") == 0)
         total += first_of(*big_nowhere);
     if (strcmp(mode, "stop") == 0) {
@@ -240,7 +259,7 @@ for mode in lines full; do
     fi
 done
 
-tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop heap:9:heap memset:9:memset join:9:join"
+tests="plain:9 small:2 jump:7 divide:9:divide index:9:index null:9:null abort:9:abort peek:9:peek byval:9:byval stop:9:stop heap:9:heap memset:9:memset join:9:join deep:9:deep"
 for level in O0 O2; do
     run 0 "$culprit_cc" --coverage=lines -$level -g -o lines-$level shapes.c
     run 0 "$culprit_cc" -$level -g -o full-$level shapes.c
@@ -262,7 +281,7 @@ for level in O0 O2; do
         # crash loses them; the collector counts the blocks on the crash stack instead.
         expect_same lines.txt full.txt
         case $name in
-        divide | index | null | abort | peek | heap | memset | join)
+        divide | index | null | abort | peek | heap | memset | join | deep)
             if grep -q "^$(line_of "$name") " lines.txt; then pass; else
                 fail "-$level $name: the crash line $(line_of "$name") is not hit in lines mode"
             fi
@@ -275,9 +294,20 @@ for level in O0 O2; do
     if grep -q "^$(line_of heap_call) " lines.txt; then pass; else fail "-$level heap: the call of fill is not hit"; fi
     # The first turn's i++ ran before the second turn's store faulted.
     if grep -q "^$(line_of next) " lines.txt; then pass; else fail "-$level heap: the first turn's i++ is not hit"; fi
+    # The crash in deep_inner: its call ran, what follows it in either caller did not.
+    python3 hits.py lines-$level.json deep line >lines.txt
+    python3 hits.py full-$level.json deep line >full.txt
+    for file in lines.txt full.txt; do
+        if grep -q "^$(line_of deep_call) " $file; then pass; else fail "-$level deep ($file): the call line is not hit"; fi
+        for after in deep_after deep_main_after; do
+            if grep -q "^$(line_of $after) " $file; then
+                fail "-$level deep ($file): line $(line_of $after) after the crashing call is hit"
+            else pass; fi
+        done
+    done
     # Lines never run are not hit.
     python3 hits.py lines-$level.json plain line >lines.txt
-    for never in null abort peek after_stop heap memset join; do
+    for never in null abort peek after_stop heap memset join deep deep_after; do
         if grep -q "^$(line_of $never) " lines.txt; then fail "-$level plain hit line $(line_of $never)"; else pass; fi
     done
     # The call of after_stop follows one that never returns: its block ran, the function did not.
