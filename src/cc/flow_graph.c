@@ -183,19 +183,30 @@ static bool implied_by_successors(const cc_flow_graph *graph, const bool *can_st
     return true;
 }
 
+/* Makes room for one more item in a growable array of count items, doubling it when full. */
+static culprit_status reserve_one(void **items, size_t *capacity, size_t count, size_t item_size,
+                                  culprit_error *err)
+{
+    if (count < *capacity)
+        return CULPRIT_OK;
+    size_t grown_capacity = *capacity ? 2 * *capacity : 64;
+    void *grown = realloc(*items, grown_capacity * item_size);
+    if (!grown)
+        return culprit_fail_memory(err);
+    *items = grown;
+    *capacity = grown_capacity;
+    return CULPRIT_OK;
+}
+
 culprit_status cc_flow_implied_append(cc_flow_implied_list *list, uint32_t node, uint32_t source,
                                       culprit_error *err)
 {
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? 2 * list->capacity : 64;
-        cc_flow_implied *grown = realloc(list->pairs, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        list->pairs = grown;
-        list->capacity = capacity;
-    }
-    list->pairs[list->count++] = (cc_flow_implied){.node = node, .source = source};
-    return CULPRIT_OK;
+    void *pairs = list->pairs;
+    culprit_status status = reserve_one(&pairs, &list->capacity, list->count, sizeof *list->pairs, err);
+    list->pairs = pairs;
+    if (status == CULPRIT_OK)
+        list->pairs[list->count++] = (cc_flow_implied){.node = node, .source = source};
+    return status;
 }
 
 /* Appends node's pairs, each successor once (a switch may name a block for several cases). */
@@ -320,14 +331,11 @@ static culprit_status add_edge_flag(implied_search *search, uint32_t pred, uint3
                                     cc_flow_implied_list *list, culprit_error *err)
 {
     cc_flow_edge_list *edges = search->edges;
-    if (edges->count == edges->capacity) {
-        size_t capacity = edges->capacity ? 2 * edges->capacity : 16;
-        cc_flow_edge *grown = realloc(edges->edges, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        edges->edges = grown;
-        edges->capacity = capacity;
-    }
+    void *items = edges->edges;
+    culprit_status status = reserve_one(&items, &edges->capacity, edges->count, sizeof *edges->edges, err);
+    edges->edges = items;
+    if (status != CULPRIT_OK)
+        return status;
     uint32_t slot = single_edge(search->graph, pred, node) - search->graph->first[pred];
     edges->edges[edges->count] = (cc_flow_edge){.from = pred, .slot = slot};
     uint32_t source = search->graph->node_count + (uint32_t)edges->count++;
