@@ -19,34 +19,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 struct thread_start {
     void *(*start)(void *);
     void *argument;
 };
 
+/* The mapping of an alternate stack: a guard page, then the stack. */
+static size_t guard_size(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? (size_t)page : 4096;
+}
+
 /* Unmapped only once it is no longer the thread's: sigaltstack refuses to
- * disable a stack a handler is running on. */
-static void release_alternate_stack(void *stack)
+ * disable a stack a handler is running on.  mapping is the guard page's
+ * address, where the mapping starts. */
+static void release_alternate_stack(void *mapping)
 {
     stack_t off;
     memset(&off, 0, sizeof off);
     off.ss_flags = SS_DISABLE;
     if (sigaltstack(&off, NULL) == 0)
-        munmap(stack, RT_ALT_STACK_SIZE);
+        munmap(mapping, guard_size() + RT_ALT_STACK_SIZE);
 }
 
-/* The thread's alternate stack, or NULL when it has one already or none can be mapped. */
+/* The mapping of the thread's alternate stack (guard page first), or NULL
+ * when it has one already or none can be mapped.  The stack grows down
+ * towards the guard, which has no access: a handler that overflows the
+ * stack faults there (and the kernel ends the process, the signal being
+ * blocked in its own handler) instead of writing over whatever mapping
+ * happens to lie below. */
 static void *provide_alternate_stack(void)
 {
     if (!culprit_rt_signal_stack_missing())
         return NULL;
-    void *stack = culprit_rt_map_zeroed(RT_ALT_STACK_SIZE);
-    if (stack && !culprit_rt_signal_stack_use(stack)) {
-        munmap(stack, RT_ALT_STACK_SIZE);
+    size_t guard = guard_size();
+    unsigned char *mapping = culprit_rt_map_zeroed(guard + RT_ALT_STACK_SIZE);
+    if (!mapping)
+        return NULL;
+    if (mprotect(mapping, guard, PROT_NONE) != 0 || !culprit_rt_signal_stack_use(mapping + guard)) {
+        munmap(mapping, guard + RT_ALT_STACK_SIZE);
         return NULL;
     }
-    return stack;
+    return mapping;
 }
 
 static void *start_with_alternate_stack(void *pointer)
