@@ -38,6 +38,10 @@ done
 culprit=$bin/culprit
 ccc=$bin/culprit-cc
 failures=0
+# What the objects of a package were built with: make cannot tell that the
+# compiler changed, so a package built by other tools is cleaned first (a
+# reused WORK_DIR once ran the suites on binaries of an older culprit-cc).
+tools_fingerprint=$(cat "$bin/culprit-cc" "$bin/libculprit-rt.a" | sha256sum | cut -c1-64)
 
 note() { printf '%s\n' "== $*"; }
 problem() {
@@ -115,10 +119,17 @@ configure_and_make() { # DIR PACKAGE
         echo "real_projects.sh: configure of $2 failed; see $work/$2-configure.log and $1/config.log" >&2
         return 1
     }
+    if [ "$(cat "$work/$2.tools" 2>/dev/null)" != "$tools_fingerprint" ]; then
+        (cd "$1" && make clean >"$work/$2-clean.log" 2>&1) || {
+            echo "real_projects.sh: make clean of $2 failed; see $work/$2-clean.log" >&2
+            return 1
+        }
+    fi
     (cd "$1" && elapsed make -j"$jobs" CC="$ccc" >"$work/$2-make.log" 2>&1) || {
         echo "real_projects.sh: make of $2 failed; see $work/$2-make.log" >&2
         return 1
     }
+    echo "$tools_fingerprint" >"$work/$2.tools"
 }
 
 # suite_target PACKAGE : where its own test suite runs (SUBDIR TARGET).  The

@@ -19,6 +19,8 @@
 #include "cc/ir_edit.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include <llvm-c/DebugInfo.h>
 
@@ -74,68 +76,169 @@ typedef struct source_line {
     unsigned line;
 } source_line;
 
+/* Debug and lifetime intrinsics: markers, not code (lifetime markers come
+ * and go with -O and --lifetime-markers; the split must not depend on them). */
+static bool is_marker(LLVMValueRef instruction)
+{
+    return cc_ir_is_debug_intrinsic(instruction) ||
+           (cc_ir_is_call(instruction) &&
+            cc_ir_name_has_prefix(cc_ir_called_value(instruction), "llvm.lifetime."));
+}
+
+/* A jump to one block: its line (a `}` or a `break;`) is no code of its own. */
+static bool is_plain_jump(LLVMValueRef instruction)
+{
+    return LLVMIsATerminatorInst(instruction) && LLVMGetNumSuccessors(instruction) == 1;
+}
+
+/* The line an instruction adds to its block for the split's purpose: none
+ * for markers and plain jumps. */
 static source_line line_of(LLVMValueRef instruction)
 {
     LLVMMetadataRef location = LLVMInstructionGetDebugLoc(instruction);
-    if (!location || cc_ir_is_debug_intrinsic(instruction))
+    if (!location || is_marker(instruction) || is_plain_jump(instruction))
         return (source_line){0};
     LLVMMetadataRef scope = LLVMDILocationGetScope(location);
     return (source_line){.file = scope ? LLVMDIScopeGetFile(scope) : NULL,
                          .line = LLVMDILocationGetLine(location)};
 }
 
-/* Does [first, end) hold the line?  Blocks are short; a scan is enough. */
-static bool range_has_line(LLVMValueRef first, LLVMValueRef end, source_line wanted)
+/* The lines seen since the block last began: open addressing, emptied in
+ * O(1) by moving to a new generation (a block of 40,000 one-line calls is
+ * split 40,000 times). */
+typedef struct line_set {
+    source_line *lines;
+    unsigned *generation;
+    size_t capacity; /* a power of two, over twice the block's instructions */
+    unsigned current;
+} line_set;
+
+static bool line_set_init(line_set *set, size_t instructions)
 {
-    for (LLVMValueRef in = first; in && in != end; in = LLVMGetNextInstruction(in)) {
-        source_line at = line_of(in);
-        if (at.line == wanted.line && at.file == wanted.file)
-            return true;
-    }
-    return false;
+    set->capacity = 16;
+    while (set->capacity < 2 * instructions + 2)
+        set->capacity *= 2;
+    set->lines = malloc(set->capacity * sizeof *set->lines);
+    set->generation = calloc(set->capacity, sizeof *set->generation);
+    set->current = 1;
+    return set->lines && set->generation;
 }
 
-/* Is the rest of the block after `after` only its jump (and debug
- * intrinsics): a `break;` or the end of a loop's body? */
-static bool only_a_jump_follows(LLVMValueRef after)
+static void line_set_free(line_set *set)
 {
-    for (LLVMValueRef in = LLVMGetNextInstruction(after); in; in = LLVMGetNextInstruction(in))
-        if (!cc_ir_is_debug_intrinsic(in) && !(LLVMIsATerminatorInst(in) && LLVMGetNumSuccessors(in) == 1))
-            return false;
-    return true;
+    free(set->lines);
+    free(set->generation);
 }
 
-/* A call the block should end after, if worth it (worth_splitting_after). */
+/* The slot holding the line, or the empty slot where it would go. */
+static size_t line_set_slot(const line_set *set, source_line line)
+{
+    size_t hash = ((size_t)(uintptr_t)line.file >> 4) * 31u + line.line;
+    for (size_t i = hash & (set->capacity - 1);; i = (i + 1) & (set->capacity - 1))
+        if (set->generation[i] != set->current ||
+            (set->lines[i].line == line.line && set->lines[i].file == line.file))
+            return i;
+}
+
+static bool line_set_has(const line_set *set, source_line line)
+{
+    return set->generation[line_set_slot(set, line)] == set->current;
+}
+
+static void line_set_add(line_set *set, source_line line)
+{
+    size_t i = line_set_slot(set, line);
+    set->generation[i] = set->current;
+    set->lines[i] = line;
+}
+
+/* A call the block may end after: one that can stop. */
 static bool is_split_point(LLVMValueRef instruction)
 {
     return cc_ir_is_source_call(instruction) && cc_ir_instruction_can_stop(instruction);
 }
 
-/* Is it worth ending the block after call: does the code from it to the
- * next split point (that call included) carry a line that the block up to
- * the call does not?  `b = pop(), a = pop();` on one line is one piece.
- * Not when only a jump follows (the line of a `break;` would cost a flag on
- * every call: minivm's interpreter paid 5% more instructions for them), nor
- * after a call that the next instruction returns from at once (a musttail
- * call must stay next to its ret), nor where a static alloca follows (moved
- * out of the entry block it would become a dynamic one). */
-static bool worth_splitting_after(LLVMValueRef call)
+/* The instructions of a block and what the choice of splits needs to know. */
+typedef struct block_view {
+    LLVMValueRef *instructions;
+    size_t count;
+    size_t last_alloca; /* index + 1 of the last alloca, 0: none */
+    size_t last_code;   /* index + 1 of the last instruction that is neither marker nor plain jump */
+} block_view;
+
+static bool block_view_init(block_view *view, LLVMBasicBlockRef block)
 {
-    LLVMValueRef next = LLVMGetNextInstruction(call);
-    if (!next || LLVMGetInstructionOpcode(next) == LLVMRet || only_a_jump_follows(call))
+    *view = (block_view){0};
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in))
+        view->count++;
+    view->instructions = malloc((view->count + 1) * sizeof *view->instructions);
+    if (!view->instructions)
         return false;
-    for (LLVMValueRef in = next; in; in = LLVMGetNextInstruction(in))
+    size_t i = 0;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in), i++) {
+        view->instructions[i] = in;
         if (LLVMGetInstructionOpcode(in) == LLVMAlloca)
-            return false;
-    LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetInstructionParent(call));
-    for (LLVMValueRef in = next; in; in = LLVMGetNextInstruction(in)) {
-        source_line at = line_of(in);
-        if (at.line != 0 && !range_has_line(first, next, at))
+            view->last_alloca = i + 1;
+        if (!is_marker(in) && !is_plain_jump(in))
+            view->last_code = i + 1;
+    }
+    return true;
+}
+
+/* May the block end after the call at index: not when only markers and a
+ * jump follow (the line of a `break;` or of a loop body's `}` would cost a
+ * flag on every call: minivm's interpreter paid 5% more instructions for
+ * them), nor when a ret follows at once (a musttail call must stay next to
+ * its ret), nor where a static alloca follows (moved out of the entry
+ * block it would become a dynamic one). */
+static bool may_split_after(const block_view *view, size_t index)
+{
+    if (index + 1 >= view->count || LLVMGetInstructionOpcode(view->instructions[index + 1]) == LLVMRet)
+        return false;
+    return view->last_code > index + 1 && view->last_alloca <= index;
+}
+
+static void add_lines(line_set *set, const block_view *view, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        source_line at = line_of(view->instructions[i]);
+        if (at.line != 0)
+            line_set_add(set, at);
+    }
+}
+
+/* Does any instruction of [from, to) carry a line the set lacks? */
+static bool has_new_line(const line_set *set, const block_view *view, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        source_line at = line_of(view->instructions[i]);
+        if (at.line != 0 && !line_set_has(set, at))
             return true;
-        if (is_split_point(in))
-            return false;
     }
     return false;
+}
+
+/* Marks split[i] for each call the block ends after: one whose piece (the
+ * code after it up to and with the next split point) carries a line the
+ * block, as split so far, has not reached.  `b = pop(), a = pop();` on one
+ * line is one piece.  One pass: each instruction's line is looked at once. */
+static void choose_splits(const block_view *view, line_set *set, bool *split)
+{
+    size_t piece_start = 0;
+    while (piece_start < view->count && !is_split_point(view->instructions[piece_start]))
+        piece_start++;
+    add_lines(set, view, 0, piece_start < view->count ? piece_start + 1 : view->count);
+    while (piece_start < view->count) {
+        size_t call = piece_start, end = call + 1;
+        while (end < view->count && !is_split_point(view->instructions[end]))
+            end++;
+        size_t piece_end = end < view->count ? end + 1 : view->count;
+        split[call] = may_split_after(view, call) && has_new_line(set, view, call + 1, piece_end);
+        if (split[call])
+            set->current++; /* the piece begins a block */
+        add_lines(set, view, call + 1, piece_end);
+        piece_start = end;
+    }
 }
 
 /* Moves everything after `instruction` into a new block placed after its
@@ -175,17 +278,37 @@ static LLVMBasicBlockRef split_after(LLVMContextRef context, LLVMBuilderRef buil
     return tail;
 }
 
+/* Ends the block after the calls choose_splits picks, the last first, so
+ * that each instruction moves once. */
+static unsigned split_block(LLVMContextRef context, LLVMBuilderRef builder, LLVMBasicBlockRef block)
+{
+    block_view view;
+    line_set set = {0};
+    bool *split = NULL;
+    unsigned added = 0;
+    if (block_view_init(&view, block) && line_set_init(&set, view.count) &&
+        (split = calloc(view.count + 1, sizeof *split))) {
+        choose_splits(&view, &set, split);
+        for (size_t i = view.count; i-- > 0;)
+            if (split[i]) {
+                split_after(context, builder, view.instructions[i]);
+                added++;
+            }
+    }
+    free(split);
+    line_set_free(&set);
+    free(view.instructions);
+    return added;
+}
+
 unsigned cc_ir_split_after_calls(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef function)
 {
     unsigned added = 0;
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block))
-        for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-            if (!is_split_point(in) || !worth_splitting_after(in))
-                continue;
-            split_after(context, builder, in);
-            added++;
-            break; /* the rest of this block is the next block now */
-        }
+    LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function);
+    while (block) {
+        LLVMBasicBlockRef next = LLVMGetNextBasicBlock(block); /* before the new blocks */
+        added += split_block(context, builder, block);
+        block = next;
+    }
     return added;
 }
