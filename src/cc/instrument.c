@@ -146,10 +146,25 @@ static const char *class_name(value_class kind, unsigned which)
 }
 
 /* The return class of a call whose result the program uses, else CLASS_NONE. */
+/* The musttail call a ret returns the result of (`musttail call; [bitcast;]
+ * ret`), or NULL.  Nothing may come between such a call and its ret.  In
+ * clang's IR before any pass, a call marked tail is a musttail one (the
+ * optimiser's tail markers come later), and the LLVM-C API of LLVM 14 tells
+ * only "tail". */
+static LLVMValueRef musttail_call_before(LLVMValueRef ret)
+{
+    LLVMValueRef previous = LLVMGetPreviousInstruction(ret);
+    if (previous && LLVMGetInstructionOpcode(previous) == LLVMBitCast)
+        previous = LLVMGetPreviousInstruction(previous);
+    return previous && cc_ir_is_call(previous) && LLVMIsTailCall(previous) ? previous : NULL;
+}
+
 static value_class call_result_class(LLVMValueRef instruction)
 {
     if (!cc_ir_is_source_call(instruction) || LLVMGetFirstUse(instruction) == NULL)
         return CLASS_NONE;
+    if (LLVMIsTailCall(instruction))
+        return CLASS_NONE; /* a musttail call: no room before its ret for the class's increment */
     return classify_type(LLVMTypeOf(instruction));
 }
 
@@ -948,7 +963,10 @@ static void instrument_returns_from_function(unit *u, LLVMBasicBlockRef block)
     LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
     if (u->coverage == CC_COVERAGE_LINES || LLVMGetInstructionOpcode(terminator) != LLVMRet)
         return;
-    LLVMPositionBuilderBefore(u->builder, terminator);
+    /* Before a musttail call rather than between it and its ret: the
+     * callee takes the function's place, so it runs at the caller's depth. */
+    LLVMValueRef musttail = musttail_call_before(terminator);
+    LLVMPositionBuilderBefore(u->builder, musttail ? musttail : terminator);
     if (u->leaf_function) {
         emit_leaf_clear(u);
         return;

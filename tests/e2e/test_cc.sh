@@ -234,6 +234,40 @@ if $have_runtime; then
     expect_file_equals "$WORK/out" 2
 fi
 
+# ---- musttail: nothing may come between the call and its ret ------------------------------------------
+# Full mode restores the shadow stack's depth before each ret and counts the class of each used call
+# result; for a musttail call both would sit between it and its ret, which the verifier rejects.
+cat >tail.c <<'END'
+#include <stdio.h>
+int odd(int n);
+int even(int n)
+{
+    if (n <= 0)
+        return 1;
+    __attribute__((musttail)) return odd(n - 1);
+}
+int odd(int n)
+{
+    if (n <= 0)
+        return 0;
+    __attribute__((musttail)) return even(n - 1);
+}
+int main(int argc, char **argv)
+{
+    (void)argv;
+    printf("%d\n", even(argc + 100000));
+    return 0;
+}
+END
+if $have_runtime; then
+    for options in "-O0" "-O2" "--coverage=lines -O0" "--coverage=lines -O2"; do
+        # shellcheck disable=SC2086
+        run 0 "$CCC" $options -o tail tail.c
+        run 0 ./tail
+        expect_file_equals "$WORK/out" 0
+    done
+fi
+
 # ---- a compile error: clang's diagnostic and status ----------------------------------------------------
 printf 'int broken(void) { return 1 }\n' >broken.c
 run 1 "$CCC" -c broken.c
