@@ -185,15 +185,24 @@ static bool block_view_init(block_view *view, LLVMBasicBlockRef block)
     return true;
 }
 
+/* Is the instruction at index a ret, or a bitcast a ret follows? */
+static bool returns_at(const block_view *view, size_t index)
+{
+    LLVMOpcode opcode = LLVMGetInstructionOpcode(view->instructions[index]);
+    if (opcode == LLVMBitCast && index + 1 < view->count)
+        opcode = LLVMGetInstructionOpcode(view->instructions[index + 1]);
+    return opcode == LLVMRet;
+}
+
 /* May the block end after the call at index: not when only markers and a
  * jump follow (the line of a `break;` or of a loop body's `}` would cost a
  * flag on every call: minivm's interpreter paid 5% more instructions for
- * them), nor when a ret follows at once (a musttail call must stay next to
- * its ret), nor where a static alloca follows (moved out of the entry
- * block it would become a dynamic one). */
+ * them), nor when a ret follows at once, with at most a bitcast between (a
+ * musttail call must stay next to its ret), nor where a static alloca
+ * follows (moved out of the entry block it would become a dynamic one). */
 static bool may_split_after(const block_view *view, size_t index)
 {
-    if (index + 1 >= view->count || LLVMGetInstructionOpcode(view->instructions[index + 1]) == LLVMRet)
+    if (index + 1 >= view->count || returns_at(view, index + 1))
         return false;
     return view->last_code > index + 1 && view->last_alloca <= index;
 }
