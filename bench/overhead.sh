@@ -418,10 +418,17 @@ say
 # ---- report ----------------------------------------------------------------------------------
 
 awk -v variants="$variants" -v workloads="$selected" '
-function median(list, n,    a, i, j, t) {
+function sorted(list, a,    n, i, j, t) { # the numbers of list into a[1..n], ascending; returns n
     n = split(list, a, " ")
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return n
+}
+function middle(a, n) { # the median of a[1..n], sorted
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function median(list,    a, n) {
+    n = sorted(list, a)
+    return middle(a, n)
 }
 { wall[$1, $2] = wall[$1, $2] " " $3; cpu[$1, $2] = cpu[$1, $2] " " ($4 + $5); by_round[$1, $2, ++seen[$1, $2]] = $3 }
 END {
@@ -492,14 +499,14 @@ function binomial_tail(n, k,    p, c, i) { # P(X < k), X ~ Binomial(n, 1/2)
     for (i = 0; i < k; i++) { p += c; c = c * (n - i) / (i + 1) }
     return p / 2 ^ n
 }
-function paired_light_gcov(w, nw,    i, k, n, r, rounds, list, g, a, lo, hi, verdict, name, m, rank, csv) {
+function paired_light_gcov(w, nw,    i, k, n, r, rounds, list, g, a, lo, hi, verdict, name, rank, csv, mid) {
     if (!((w[1], "light", 1) in by_round) || !((w[1], "gcov", 1) in by_round)) return
     rounds = seen[w[1], "light"]
     for (k = 1; k <= rounds; k++) g[k] = 0
     print ""
     print "== light against gcov, paired by round (wall time: median of the per-round ratios, and its interval)"
     for (i = 1; i <= nw + 1; i++) {
-        list = ""; n = 0
+        list = ""
         for (k = 1; k <= rounds; k++) {
             if (i <= nw) {
                 r = by_round[w[i], "light", k] / by_round[w[i], "gcov", k]
@@ -507,18 +514,18 @@ function paired_light_gcov(w, nw,    i, k, n, r, rounds, list, g, a, lo, hi, ver
             } else {
                 r = exp(g[k])
             }
-            list = list " " r; n++
+            list = list " " r
         }
-        split(list, a, " ")
-        for (m = 2; m <= n; m++) { r = a[m]; for (k = m - 1; k >= 1 && a[k] + 0 > r + 0; k--) a[k + 1] = a[k]; a[k + 1] = r }
+        n = sorted(list, a)
         rank = 1
         while (rank + 1 <= n / 2 && 2 * binomial_tail(n, rank + 1) <= 0.10) rank++
         lo = a[rank]; hi = a[n + 1 - rank]
         verdict = hi < 1 ? "faster" : lo > 1 ? "slower" : "tied"
         name = i <= nw ? w[i] : "geomean"
-        printf "  %-8s light/gcov %.3f  [%.3f, %.3f] (%.1f%% coverage, %d rounds)  %s\n", name, median(list), lo,
-            hi, 100 * (1 - 2 * binomial_tail(n, rank)), n, verdict
-        csv = csv sprintf("paired,%s,%.4f,%.4f,%.4f,%s\n", name, median(list), lo, hi, verdict)
+        mid = middle(a, n)
+        printf "  %-8s light/gcov %.3f  [%.3f, %.3f] (%.1f%% coverage, %d rounds)  %s\n", name, mid, lo, hi,
+            100 * (1 - 2 * binomial_tail(n, rank)), n, verdict
+        csv = csv sprintf("paired,%s,%.4f,%.4f,%.4f,%s\n", name, mid, lo, hi, verdict)
     }
     print "machine-readable: paired,workload,light_over_gcov_median,interval_low,interval_high,verdict"
     printf "%s", csv

@@ -145,7 +145,6 @@ static const char *class_name(value_class kind, unsigned which)
     }
 }
 
-/* The return class of a call whose result the program uses, else CLASS_NONE. */
 /* The musttail call a ret returns the result of (`musttail call; [bitcast;]
  * ret`), or NULL.  Nothing may come between such a call and its ret.  In
  * clang's IR before any pass, a call marked tail is a musttail one (the
@@ -159,6 +158,7 @@ static LLVMValueRef musttail_call_before(LLVMValueRef ret)
     return previous && cc_ir_is_call(previous) && LLVMIsTailCall(previous) ? previous : NULL;
 }
 
+/* The return class of a call whose result the program uses, else CLASS_NONE. */
 static value_class call_result_class(LLVMValueRef instruction)
 {
     if (!cc_ir_is_source_call(instruction) || LLVMGetFirstUse(instruction) == NULL)
@@ -263,11 +263,12 @@ static void count_counters(unit *u)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
             blocks++;
             LLVMValueRef terminator = LLVMGetBasicBlockTerminator(bb);
-            if (u->coverage == CC_COVERAGE_LINES && edges_can_have_flags(terminator))
-                flagged_edges += LLVMGetNumSuccessors(terminator); /* at most: room for each */
-            if (u->coverage == CC_COVERAGE_LINES)
+            if (u->coverage == CC_COVERAGE_LINES) {
+                if (edges_can_have_flags(terminator))
+                    flagged_edges += LLVMGetNumSuccessors(terminator); /* at most: room for each */
                 continue;
-            edges += counted_edges(LLVMGetBasicBlockTerminator(bb));
+            }
+            edges += counted_edges(terminator);
             for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
                 returns += class_count(call_result_class(in));
         }
@@ -1079,8 +1080,7 @@ static void instrument_edge_flags(unit *u, const function_walk *walk)
         LLVMValueRef terminator = LLVMGetBasicBlockTerminator(from);
         uint32_t flag = u->next_edge_flag + (uint32_t)k;
         if (LLVMGetNumSuccessors(terminator) == 1) {
-            LLVMPositionBuilderBefore(u->builder, terminator);
-            LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(terminator));
+            LLVMPositionBuilderBefore(u->builder, terminator); /* and takes the jump's location */
             emit_flag(u, flag);
             continue;
         }

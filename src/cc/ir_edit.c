@@ -32,8 +32,7 @@ void cc_ir_retarget_phis(LLVMBuilderRef builder, LLVMBasicBlockRef block, LLVMBa
     LLVMValueRef phi = LLVMGetFirstInstruction(block);
     while (phi && LLVMGetInstructionOpcode(phi) == LLVMPHI) {
         LLVMValueRef next = LLVMGetNextInstruction(phi);
-        LLVMPositionBuilderBefore(builder, phi);
-        LLVMSetCurrentDebugLocation2(builder, LLVMInstructionGetDebugLoc(phi));
+        LLVMPositionBuilderBefore(builder, phi); /* which also takes the PHI's location */
         LLVMValueRef copy = LLVMBuildPhi(builder, LLVMTypeOf(phi), "");
         for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
             LLVMValueRef value = LLVMGetIncomingValue(phi, i);
@@ -48,8 +47,7 @@ void cc_ir_retarget_phis(LLVMBuilderRef builder, LLVMBasicBlockRef block, LLVMBa
     }
 }
 
-LLVMBasicBlockRef cc_ir_split_edge(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef terminator,
-                                   unsigned slot)
+void cc_ir_split_edge(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef terminator, unsigned slot)
 {
     LLVMBasicBlockRef from = LLVMGetInstructionParent(terminator);
     LLVMBasicBlockRef destination = LLVMGetSuccessor(terminator, slot);
@@ -65,9 +63,7 @@ LLVMBasicBlockRef cc_ir_split_edge(LLVMContextRef context, LLVMBuilderRef builde
         LLVMSetMetadata(jump, loop_kind, loop);
     LLVMSetSuccessor(terminator, slot, edge);
     cc_ir_retarget_phis(builder, destination, from, edge);
-    LLVMPositionBuilderBefore(builder, jump);
-    LLVMSetCurrentDebugLocation2(builder, LLVMInstructionGetDebugLoc(terminator));
-    return edge;
+    LLVMPositionBuilderBefore(builder, jump); /* the jump's location is the terminator's */
 }
 
 /* A source line: the file of the location's scope and the line (0: none). */
@@ -252,7 +248,7 @@ static void choose_splits(const block_view *view, line_set *set, bool *split)
 
 /* Moves everything after `instruction` into a new block placed after its
  * own, which then jumps there. */
-static LLVMBasicBlockRef split_after(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef instruction)
+static void split_after(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef instruction)
 {
     LLVMBasicBlockRef block = LLVMGetInstructionParent(instruction);
     LLVMBasicBlockRef following = LLVMGetNextBasicBlock(block);
@@ -284,40 +280,34 @@ static LLVMBasicBlockRef split_after(LLVMContextRef context, LLVMBuilderRef buil
         if (!seen)
             cc_ir_retarget_phis(builder, successor, block, tail);
     }
-    return tail;
 }
 
 /* Ends the block after the calls choose_splits picks, the last first, so
  * that each instruction moves once. */
-static unsigned split_block(LLVMContextRef context, LLVMBuilderRef builder, LLVMBasicBlockRef block)
+static void split_block(LLVMContextRef context, LLVMBuilderRef builder, LLVMBasicBlockRef block)
 {
     block_view view;
     line_set set = {0};
     bool *split = NULL;
-    unsigned added = 0;
+    /* Short of memory the block stays whole: coarser, never wrong. */
     if (block_view_init(&view, block) && line_set_init(&set, view.count) &&
         (split = calloc(view.count + 1, sizeof *split))) {
         choose_splits(&view, &set, split);
         for (size_t i = view.count; i-- > 0;)
-            if (split[i]) {
+            if (split[i])
                 split_after(context, builder, view.instructions[i]);
-                added++;
-            }
     }
     free(split);
     line_set_free(&set);
     free(view.instructions);
-    return added;
 }
 
-unsigned cc_ir_split_after_calls(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef function)
+void cc_ir_split_after_calls(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef function)
 {
-    unsigned added = 0;
     LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function);
     while (block) {
         LLVMBasicBlockRef next = LLVMGetNextBasicBlock(block); /* before the new blocks */
-        added += split_block(context, builder, block);
+        split_block(context, builder, block);
         block = next;
     }
-    return added;
 }

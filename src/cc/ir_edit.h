@@ -27,15 +27,14 @@ void cc_ir_retarget_phis(LLVMBuilderRef builder, LLVMBasicBlockRef block, LLVMBa
  * The destination's PHIs come from the new block.  When the edge is a
  * loop's back edge the new block is the loop's latch, so it takes the
  * terminator's `!llvm.loop` (the user's unroll and vectorize pragmas). */
-LLVMBasicBlockRef cc_ir_split_edge(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef terminator,
-                                   unsigned slot);
+void cc_ir_split_edge(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef terminator, unsigned slot);
 
 /* Splits the blocks of function after every call that can end the run
  * (cc_ir_instruction_can_stop) and is followed, in its block, by code of a
  * source line the block has not reached yet: that code goes to a new block
  * right after, entered by an unconditional branch.  A run that stops in
  * the callee then leaves the new block, and its lines, unrecorded; before,
- * they counted as run.  Returns how many blocks it added. */
-unsigned cc_ir_split_after_calls(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef function);
+ * they counted as run.  Short of memory, a block stays whole. */
+void cc_ir_split_after_calls(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef function);
 
 #endif

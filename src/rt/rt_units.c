@@ -45,7 +45,7 @@ static int implied_pairs_are_valid(const struct culprit_rt_unit *unit)
         return 1;
     if (!unit->implied || unit->mode != CULPRIT_RT_MODE_LINES)
         return 0;
-    for (uint32_t k = 0; k < unit->implied_count; k++)
+    for (uint64_t k = 0; k < unit->implied_count; k++)
         if (unit->implied[2 * k] >= unit->block_count || unit->implied[2 * k + 1] >= counter_slots(unit))
             return 0;
     return 1;
