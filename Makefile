@@ -25,8 +25,8 @@ CFLAGS ?=
 ALL_CFLAGS = $(BASE_CFLAGS) $(OPTIMIZE) -fPIC $(PKG_CFLAGS) $(CFLAGS)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/store/*.c src/techniques/*.c src/report/*.c src/interchange/*.c src/run/*.c \
-                               src/collect/*.c src/run/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/program/*.c src/store/*.c src/collect/*.c src/interchange/*.c \
+                               src/run/*.c src/judgement/*.c src/techniques/*.c src/report/*.c))
 CC_SRC := $(sort $(wildcard src/cc/*.c))
 RT_SRC := $(sort $(wildcard src/rt/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
@@ -84,9 +84,9 @@ $(BUILD)/culprit-cc: $(CC_OBJ) $(BUILD)/libculprit.a
 
 # The runtime goes into other people's programs: no sanitizers, no
 # dependencies beyond libc and pthreads, position-independent.
-RT_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc $(WARNINGS) -O2 -g -fPIC -fno-omit-frame-pointer $(CFLAGS)
+RT_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Isrc $(WARNINGS) -O2 -g -fPIC -fno-omit-frame-pointer $(CFLAGS)
 
-$(BUILD)/rt/%.o: %.c $(wildcard src/rt/*.h)
+$(BUILD)/rt/%.o: %.c $(wildcard src/rt/*.h) include/culprit/dump_format.h
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 

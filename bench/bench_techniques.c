@@ -505,7 +505,7 @@ static double rank_from_store(const char *directory, const culprit_technique *te
         culprit_store_load(store, program, &spectra, &err) != CULPRIT_OK)
         die("loading the store", &err);
     if ((technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES)) &&
-        culprit_program_graph_load(store, program, &spectra, &graph, &err) != CULPRIT_OK)
+        culprit_store_load_program_graph(store, program, &spectra, &graph, &err) != CULPRIT_OK)
         die("loading the CFG", &err);
     culprit_store_close(store);
     *load = now() - start;

@@ -1,22 +1,12 @@
 /*
- * collect.h - the C collector: program maps and dumps in, spectra out
- * (docs/collector.md is the contract with culprit-cc and the runtime).
- *
- * Four steps, each usable alone:
- *   1. culprit_map_parse: a program map's text (§2) -> culprit_unit values,
- *      strictly checked, with the unit's hash verified;
- *   2. culprit_dump_parse: one process's binary dump (§5), bounds-checked;
- *   3. culprit_collect_directory: every map and dump of one test's
- *      collection directory -> the test's record (summed counts per unit,
- *      crash site, output records);
- *   4. culprit_program_build / culprit_program_add_test: a set of units ->
- *      the element table of §6, and one test's per-unit counts -> its hits
- *      and sparse counts in that table.
- * culprit_store_save_collected records a test in the store and evolves the
- * store's current program as §6 says (implemented in src/store/).
+ * collect.h - the C collector: the dumps an instrumented run writes, and a
+ * test's collection directory (its maps and dumps) summed into one
+ * culprit_collected (docs/collector.md is the contract with culprit-cc and
+ * the runtime).  The program model those values are expressed in is
+ * culprit/program.h; the store keeps them (culprit_store_save_collected).
  *
  * Nothing here prints; every failure is a culprit_error naming the file
- * (and for maps the line and column, for dumps the byte) that is wrong.
+ * (for dumps the byte) that is wrong.
  */
 #ifndef CULPRIT_COLLECT_H
 #define CULPRIT_COLLECT_H
@@ -25,117 +15,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "culprit/dump_format.h"
 #include "culprit/error.h"
-#include "culprit/spectra.h"
-#include "culprit/store.h"
+#include "culprit/program.h"
 
-/* ---- program maps (§2) ---- */
-
-typedef enum culprit_unit_mode { CULPRIT_UNIT_FULL, CULPRIT_UNIT_LINES } culprit_unit_mode;
-
-/* An edge whose count is its from-block's ('-' in the map). */
-enum { CULPRIT_NO_COUNTER = UINT32_MAX };
-
-typedef struct culprit_map_function {
-    char *name; /* owned */
-    uint32_t file, line;
-} culprit_map_function;
-
-typedef struct culprit_map_block {
-    uint32_t function, file;
-    uint32_t first_line, first_column, last_line, last_column; /* all 0 when no location */
-} culprit_map_block;
-
-typedef struct culprit_map_line {
-    uint32_t file, line;
-    uint32_t first_block, block_count; /* a slice of culprit_unit.line_blocks */
-} culprit_map_line;
-
-typedef struct culprit_map_edge {
-    uint32_t counter; /* CULPRIT_NO_COUNTER: the from-block's count */
-    uint32_t from, to;
-} culprit_map_edge;
-
-typedef struct culprit_map_branch {
-    uint32_t counter; /* the edge's counter */
-    uint32_t file, line, column;
-    char *outcome; /* owned: "true", "false", "case V" or "default" */
-    uint32_t condition;
-} culprit_map_branch;
-
-typedef struct culprit_map_return {
-    uint32_t counter, block;
-    uint32_t file, line, column;
-    char *value_class; /* owned: null, nonnull, negative, zero, positive, false, true, nonzero */
-    char *callee;      /* owned: a function name, or "*" for an indirect call */
-} culprit_map_return;
-
-/* One instrumented translation unit, as its map describes it. */
-typedef struct culprit_unit {
-    char hash[65]; /* 64 lowercase hex digits */
-    culprit_unit_mode mode;
-    uint32_t counter_count, block_count;
-    size_t file_count;
-    char **files; /* owned paths */
-    size_t function_count;
-    culprit_map_function *functions;
-    culprit_map_block *blocks; /* block_count entries, indexed by block counter */
-    size_t line_count;
-    culprit_map_line *lines;
-    size_t line_block_count;
-    uint32_t *line_blocks;
-    size_t edge_count;
-    culprit_map_edge *edges;
-    size_t branch_count;
-    culprit_map_branch *branches;
-    size_t return_count;
-    culprit_map_return *returns;
-    char *text; /* owned: the unit's map, "culprit-map\t1\n" through "end\n", NUL-terminated */
-    size_t text_size;
-} culprit_unit;
-
-typedef struct culprit_unit_set {
-    size_t count, capacity;
-    culprit_unit **units; /* owned */
-} culprit_unit_set;
-
-void culprit_unit_set_init(culprit_unit_set *set);
-void culprit_unit_set_free(culprit_unit_set *set);
-void culprit_unit_free(culprit_unit *unit);
-
-/* Parses text (one map, or several concatenated with NUL bytes between them,
- * as in the culprit_map section) and appends its units to set.  A unit whose
- * hash set already holds is skipped.  source names the text in messages:
- * "SOURCE:LINE:COLUMN: expected ...".  On failure set is unchanged. */
-culprit_status culprit_map_parse(const char *text, size_t size, const char *source, culprit_unit_set *set,
-                                 culprit_error *err);
-/* Reads path and parses it as above. */
-culprit_status culprit_map_read_file(const char *path, culprit_unit_set *set, culprit_error *err);
-
-/* Sorts set by hash (the order of §6). */
-void culprit_unit_set_sort(culprit_unit_set *set);
-/* The unit with hash (64 hex digits) or NULL. */
-culprit_unit *culprit_unit_set_find(const culprit_unit_set *set, const char *hash);
-
-/* ---- dumps (§5) ---- */
-
-enum {
-    CULPRIT_DUMP_MAX_STACK = 64,
-    CULPRIT_DUMP_MAX_OUTPUT_FRAMES = 8,
-};
+/* ---- dumps (§5; the layout is culprit/dump_format.h) ---- */
 
 typedef enum culprit_process_end {
-    CULPRIT_PROCESS_EXIT = 0,
-    CULPRIT_PROCESS_SIGNAL = 1,
-    CULPRIT_PROCESS_EXEC = 2,
-    CULPRIT_PROCESS_UNDERSCORE_EXIT = 3,
+    CULPRIT_PROCESS_EXIT = CULPRIT_DUMP_END_EXIT,
+    CULPRIT_PROCESS_SIGNAL = CULPRIT_DUMP_END_SIGNAL,
+    CULPRIT_PROCESS_EXEC = CULPRIT_DUMP_END_EXEC,
+    CULPRIT_PROCESS_UNDERSCORE_EXIT = CULPRIT_DUMP_END__EXIT,
 } culprit_process_end;
-
-/* A block of a unit: in a dump, unit indexes the dump's units; in a
- * culprit_collected, the collected units. */
-typedef struct culprit_site {
-    uint32_t unit, block;
-} culprit_site;
 
 typedef struct culprit_dump_unit {
     char hash[65];
@@ -145,21 +36,13 @@ typedef struct culprit_dump_unit {
     uint64_t *counts;
 } culprit_dump_unit;
 
-typedef struct culprit_output_record {
-    int32_t pid;
-    uint32_t stream; /* 1 stdout, 2 stderr */
-    uint64_t offset, length;
-    uint32_t depth;
-    culprit_site frames[CULPRIT_DUMP_MAX_OUTPUT_FRAMES]; /* frame 0: the block of the call */
-} culprit_output_record;
-
 typedef struct culprit_dump {
     int32_t pid, parent_pid;
     culprit_process_end end;
     int32_t status; /* exit status, or the signal number */
     bool crashed;
     uint32_t stack_depth;
-    culprit_site stack[CULPRIT_DUMP_MAX_STACK]; /* frame 0: the last block run */
+    culprit_site stack[CULPRIT_DUMP_MAX_STACK_DEPTH]; /* frame 0: the last block run */
     size_t unit_count;
     culprit_dump_unit *units;
     size_t output_count;
@@ -176,31 +59,6 @@ void culprit_dump_free(culprit_dump *dump);
 
 /* ---- one test's collection directory (§6) ---- */
 
-/* One unit's counts summed over the test's processes: sparse, counters
- * ascending, counts non-zero (saturating at UINT64_MAX). */
-typedef struct culprit_unit_counts {
-    char hash[65];
-    uint32_t counter_count;
-    size_t length;
-    uint32_t *counters;
-    uint64_t *counts;
-} culprit_unit_counts;
-
-typedef struct culprit_collected {
-    size_t dump_count;
-    size_t unit_count;
-    culprit_unit_counts *units; /* sorted by hash: every unit some dump names */
-    bool crashed;               /* a crash site was found */
-    int32_t crash_pid, crash_signal;
-    uint32_t crash_depth;
-    culprit_site crash_stack[CULPRIT_DUMP_MAX_STACK]; /* unit indexes units above */
-    size_t output_count;
-    culprit_output_record *outputs; /* frames' unit indexes units; sorted by stream, pid, offset */
-} culprit_collected;
-
-void culprit_collected_init(culprit_collected *collected);
-void culprit_collected_free(culprit_collected *collected);
-
 /* Reads every *.map of directory into maps (which it sorts by hash) and sums
  * every *.dump into collected.  child_pid is the process the harness
  * started: its crash site wins; else any crashed process's (lowest pid).
@@ -210,141 +68,5 @@ void culprit_collected_free(culprit_collected *collected);
  * since maps are named by the hash of their content (docs/collector.md §4). */
 culprit_status culprit_collect_directory(const char *directory, int32_t child_pid, culprit_unit_set *maps,
                                          culprit_collected *collected, culprit_error *err);
-
-/* ---- program assembly (§6) ---- */
-
-/* Where each unit's elements start in the element table.  The table is:
- * lines (distinct (path, line) of all units, sorted by path then line), then
- * every unit's blocks, then edges, branches and returns, units in hash
- * order and each unit's records in map order. */
-typedef struct culprit_program_layout {
-    size_t unit_count;
-    const culprit_unit **units; /* borrowed, sorted by hash */
-    uint32_t *block_base, *edge_base, *branch_base, *return_base;
-    uint32_t **line_elements; /* per unit, per map line: its line element */
-} culprit_program_layout;
-
-/* Builds the files and elements of units (which need not be sorted) into an
- * empty spectra, and layout to map counts. */
-culprit_status culprit_program_build(const culprit_unit_set *units, culprit_spectra *spectra,
-                                     culprit_program_layout *layout, culprit_error *err);
-void culprit_program_layout_free(culprit_program_layout *layout);
-
-/* Appends a test with the hits and sparse counts that counts (per unit, any
- * order) give: block, edge, branch and return elements get counts, lines
- * are hit when any of their blocks is.  Every unit of counts must be in
- * the layout, with the same counter count. */
-culprit_status culprit_program_add_test(const culprit_program_layout *layout, culprit_spectra *spectra,
-                                        const char *name, culprit_verdict verdict, size_t unit_count,
-                                        const culprit_unit_counts *counts, size_t *test, culprit_error *err);
-
-/* ---- the store (src/store/collected.c) ---- */
-
-/* What culprit_store_save_collected did to the program. */
-typedef enum culprit_program_change {
-    CULPRIT_PROGRAM_SAME,  /* the test's units were all in the current program */
-    CULPRIT_PROGRAM_UNION, /* new units: the program grew, earlier tests were re-expressed */
-    CULPRIT_PROGRAM_NEW,   /* a unit was rebuilt (or no program yet): a new program */
-} culprit_program_change;
-
-typedef struct culprit_collected_test {
-    const char *name;
-    culprit_verdict verdict;
-    double duration_seconds; /* negative when unknown */
-    int exit_status;         /* -1 when killed by a signal */
-    int signal;              /* 0 when it exited */
-    const culprit_unit_set *maps;
-    const culprit_collected *collected;
-    /* The oracle's judgement (culprit/oracle.h), saved in the same
-     * transaction as the spectra; NULL: none (an import). */
-    const struct culprit_judgement *judgement;
-} culprit_collected_test;
-
-typedef struct culprit_saved_test {
-    int64_t program_id;
-    culprit_program_change change;
-} culprit_saved_test;
-
-/* Records test in one BEGIN IMMEDIATE transaction: its units' maps, its raw
- * per-unit counts, its run details and its hits and counts in the program
- * that §6 chooses, which becomes the current program. */
-culprit_status culprit_store_save_collected(culprit_store *store, const culprit_collected_test *test,
-                                            culprit_saved_test *saved, culprit_error *err);
-
-/* Loads (parses) the maps of a program's units; empty for programs that no
- * collector made. */
-culprit_status culprit_store_program_units(culprit_store *store, int64_t program_id, culprit_unit_set *units,
-                                           culprit_error *err);
-
-/* ---- program structure for the techniques (src/collect/program_graph.c) ---- */
-
-/* "None" in the index fields below. */
-enum { CULPRIT_GRAPH_NONE = UINT32_MAX };
-
-/* A basic block: its element, function and CFG neighbourhood.  Edge lists
- * and line lists are slices of culprit_program_graph.adjacent / .block_lines. */
-typedef struct culprit_graph_block {
-    uint32_t element;
-    uint32_t function; /* program-wide function number */
-    bool entry;        /* the function's entry block: its executions include the function's entries */
-    uint32_t first_out, out_count;   /* out-edge indexes */
-    uint32_t first_in, in_count;     /* in-edge indexes */
-    uint32_t first_line, line_count; /* line elements with instructions of this block */
-} culprit_graph_block;
-
-typedef struct culprit_graph_edge {
-    uint32_t element;
-    uint32_t from, to; /* block indexes */
-    bool counted;      /* has a counter; else its count is the from-block's (one successor) */
-} culprit_graph_edge;
-
-/* A branch outcome or a return class: one predicate of TECHNIQUES.md §5. */
-typedef struct culprit_graph_predicate {
-    uint32_t element;      /* a branch or return element */
-    uint32_t site;         /* one conditional branch or switch instruction, or one call site */
-    uint32_t decision;     /* the source-level decision (branches sharing a map `condition`); returns: site */
-    uint32_t edge;         /* branches: the outcome's edge; returns: CULPRIT_GRAPH_NONE */
-    uint32_t line_element; /* the line element of its location, or CULPRIT_GRAPH_NONE */
-} culprit_graph_predicate;
-
-/* The structure of a collected program, in element ids of its spectra. */
-typedef struct culprit_program_graph {
-    size_t function_count;
-    size_t block_count;
-    culprit_graph_block *blocks;
-    size_t edge_count;
-    culprit_graph_edge *edges;
-    uint32_t *adjacent; /* owned: every block's out-edges, then its in-edges */
-    size_t block_line_count;
-    uint32_t *block_lines; /* owned */
-    size_t predicate_count;
-    culprit_graph_predicate *predicates; /* branches then returns, in element order */
-    size_t site_count, decision_count;
-    size_t element_count;
-    uint32_t *block_of_element; /* element_count entries: block index or CULPRIT_GRAPH_NONE */
-    size_t test_count;
-    size_t *crash_first;    /* test_count + 1 offsets into crash_blocks */
-    uint32_t *crash_blocks; /* per test, the blocks on its crash stack, innermost first */
-} culprit_program_graph;
-
-void culprit_program_graph_init(culprit_program_graph *graph);
-void culprit_program_graph_free(culprit_program_graph *graph);
-
-/* Derives graph from the units a program was assembled from; spectra is
- * that program (it must have the element table culprit_program_build makes
- * of units).  No crash stacks: test_count is 0. */
-culprit_status culprit_program_graph_build(const culprit_unit_set *units, const culprit_spectra *spectra,
-                                           culprit_program_graph *graph, culprit_error *err);
-
-/* Fills the adjacency (first_out, out_count, first_in, in_count) of blocks
- * from edges, and block_of_element; for graphs built by hand (tests). */
-culprit_status culprit_program_graph_link(culprit_program_graph *graph, culprit_error *err);
-
-/* Loads the graph of a stored program and the crash stacks of its tests
- * (test_runs.crash), tests in spectra's order.  A program without maps
- * (imported) gives an empty graph (block_count 0), not an error. */
-culprit_status culprit_program_graph_load(culprit_store *store, int64_t program_id,
-                                          const culprit_spectra *spectra, culprit_program_graph *graph,
-                                          culprit_error *err);
 
 #endif

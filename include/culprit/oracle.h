@@ -47,20 +47,6 @@ typedef struct culprit_run_result {
     const char *crash_site; /* "file:line (function)" of the last block, NULL when unknown */
 } culprit_run_result;
 
-typedef struct culprit_judgement {
-    culprit_verdict verdict;
-    char message[512];   /* one line: why it failed ("" for a pass) */
-    char signature[768]; /* message + crash site: failures with equal signatures are one cluster */
-    size_t wrong_line_count;
-    uint32_t *wrong_lines; /* owned; ascending, 1-based output line numbers */
-    /* The start of the test's stdout, kept with the judgement so that
-     * `culprit output` can show which statement wrote each line (1 MiB for
-     * tests that did not pass, 64 KiB for passing ones; docs/oracles.md). */
-    char *output; /* owned; NULL when there was no stdout file */
-    size_t output_size;
-    bool output_truncated; /* stdout was longer than what output holds */
-} culprit_judgement;
-
 /* Judges result against oracle.  Exit status 77 is skip and 99 is error
  * (automake's convention) unless the oracle expects that status; a kill at
  * the timeout is timeout; a signal, or an ASan/UBSan report on stderr, fails
@@ -68,11 +54,12 @@ typedef struct culprit_judgement {
 culprit_status culprit_oracle_judge(const culprit_oracle *oracle, const culprit_run_result *result,
                                     culprit_judgement *judgement, culprit_error *err);
 
-void culprit_judgement_free(culprit_judgement *judgement);
-
-/* Records a test's judgement (message, signature, wrong lines) beside its
- * spectra: the test must already be saved under program_id. */
-culprit_status culprit_store_save_judgement(culprit_store *store, int64_t program_id, const char *test_name,
-                                            const culprit_judgement *judgement, culprit_error *err);
+/* A message and signature for a test recorded without a judgement
+ * (imported, or by an older culprit), from what the store knows of it,
+ * worded and normalized as the judge words its own.  exit_status < 0 and
+ * signal 0 mean unknown; crash_site may be NULL. */
+void culprit_oracle_describe_unjudged(culprit_verdict verdict, int exit_status, int signal,
+                                      const char *crash_site, char *message, size_t message_size,
+                                      char *signature, size_t signature_size);
 
 #endif

@@ -9,7 +9,7 @@
  * The library writes to FILE*s and directories the caller names; it never
  * prints diagnostics.  What a report shows is gathered by the caller into a
  * culprit_report (rankings, tests, clusters, output maps); the test data
- * types come from the judgement module and are only pointed to here.
+ * types are the judgement module's (culprit/judgement.h).
  */
 #ifndef CULPRIT_REPORT_H
 #define CULPRIT_REPORT_H
@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "culprit/error.h"
+#include "culprit/judgement.h"
 #include "culprit/rank.h"
 #include "culprit/sbfl.h"
 #include "culprit/spectra.h"
@@ -93,9 +94,6 @@ culprit_status culprit_terminal_write_ranking(FILE *out, const culprit_terminal_
 
 /* ---- the report (src/report/report_json.c, report_html.c, report_sarif.c) ---- */
 
-struct culprit_failure_clusters; /* src/run/judgement.h */
-struct culprit_output_map;
-
 /* One formula or technique the report was computed with. */
 typedef struct culprit_report_method {
     const char *name; /* "ochiai", "blockrank" */
@@ -110,7 +108,7 @@ typedef struct culprit_report_method {
 /* The output map of one failing test (which statements wrote which line). */
 typedef struct culprit_report_output {
     const char *test;
-    const struct culprit_output_map *map;
+    const culprit_output_map *map;
 } culprit_report_output;
 
 typedef struct culprit_report {
@@ -123,8 +121,8 @@ typedef struct culprit_report {
     size_t method_count;
     const culprit_report_method *methods;
     culprit_sources *sources;
-    const char *source_root;                         /* absolute; URIs in SARIF are relative to it */
-    const struct culprit_failure_clusters *failures; /* every test and the clusters; NULL when unknown */
+    const char *source_root;                  /* absolute; URIs in SARIF are relative to it */
+    const culprit_failure_clusters *failures; /* every test and the clusters; NULL when unknown */
     size_t output_count;
     const culprit_report_output *outputs;
 } culprit_report;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "culprit/program.h"
 #include "culprit/spectra.h"
 
 typedef struct culprit_store culprit_store;
@@ -62,5 +63,125 @@ culprit_status culprit_store_find_program(culprit_store *store, const char *hash
  * initialised, empty spectra. */
 culprit_status culprit_store_load(culprit_store *store, int64_t program_id, culprit_spectra *spectra,
                                   culprit_error *err);
+
+/* ---- judgements (src/store/judgement.c; culprit/oracle.h makes them,
+ *      culprit/judgement.h reads them back) ---- */
+
+typedef struct culprit_judgement {
+    culprit_verdict verdict;
+    char message[512];   /* one line: why it failed ("" for a pass) */
+    char signature[768]; /* message + crash site: failures with equal signatures are one cluster */
+    size_t wrong_line_count;
+    uint32_t *wrong_lines; /* owned; ascending, 1-based output line numbers */
+    /* The start of the test's stdout, kept with the judgement so that
+     * `culprit output` can show which statement wrote each line (1 MiB for
+     * tests that did not pass, 64 KiB for passing ones; docs/oracles.md). */
+    char *output; /* owned; NULL when there was no stdout file */
+    size_t output_size;
+    bool output_truncated; /* stdout was longer than what output holds */
+} culprit_judgement;
+
+void culprit_judgement_free(culprit_judgement *judgement);
+
+/* Records a test's judgement (message, signature, wrong lines) beside its
+ * spectra: the test must already be saved under program_id. */
+culprit_status culprit_store_save_judgement(culprit_store *store, int64_t program_id, const char *test_name,
+                                            const culprit_judgement *judgement, culprit_error *err);
+
+/* ---- collected tests (src/store/collected.c, program_evolution.c) ---- */
+
+/* What culprit_store_save_collected did to the program. */
+typedef enum culprit_program_change {
+    CULPRIT_PROGRAM_SAME,  /* the test's units were all in the current program */
+    CULPRIT_PROGRAM_UNION, /* new units: the program grew, earlier tests were re-expressed */
+    CULPRIT_PROGRAM_NEW,   /* a unit was rebuilt (or no program yet): a new program */
+} culprit_program_change;
+
+typedef struct culprit_collected_test {
+    const char *name;
+    culprit_verdict verdict;
+    double duration_seconds; /* negative when unknown */
+    int exit_status;         /* -1 when killed by a signal */
+    int signal;              /* 0 when it exited */
+    const culprit_unit_set *maps;
+    const culprit_collected *collected;
+    /* The oracle's judgement (above), saved in the same transaction as
+     * the spectra; NULL: none (an import). */
+    const culprit_judgement *judgement;
+} culprit_collected_test;
+
+typedef struct culprit_saved_test {
+    int64_t program_id;
+    culprit_program_change change;
+} culprit_saved_test;
+
+/* Records test in one BEGIN IMMEDIATE transaction: its units' maps, its raw
+ * per-unit counts, its run details and its hits and counts in the program
+ * that §6 chooses, which becomes the current program. */
+culprit_status culprit_store_save_collected(culprit_store *store, const culprit_collected_test *test,
+                                            culprit_saved_test *saved, culprit_error *err);
+
+/* Loads (parses) the maps of a program's units; empty for programs that no
+ * collector made. */
+culprit_status culprit_store_program_units(culprit_store *store, int64_t program_id, culprit_unit_set *units,
+                                           culprit_error *err);
+
+/* Loads the graph of a stored program and the crash stacks of its tests
+ * (test_runs.crash), tests in spectra's order.  A program without maps
+ * (imported) gives an empty graph (block_count 0), not an error. */
+culprit_status culprit_store_load_program_graph(culprit_store *store, int64_t program_id,
+                                                const culprit_spectra *spectra, culprit_program_graph *graph,
+                                                culprit_error *err);
+
+/* ---- one row per test (src/store/judgement_load.c) ---- */
+
+typedef struct culprit_test_record {
+    int64_t id;
+    char *name; /* owned */
+    culprit_verdict verdict;
+    double duration_seconds; /* negative when unknown */
+    bool has_run;            /* a collector recorded how the command ended */
+    int exit_status;         /* -1 when killed by a signal or unknown */
+    int signal;              /* 0 when it exited */
+    char *crash_site;        /* owned "file:line (function)" of the crash, NULL when none */
+    bool judged;             /* the oracle's judgement is stored */
+    char *message;           /* owned; the oracle's ("" for a pass); NULL when !judged */
+    char *signature;         /* owned; likewise */
+    size_t wrong_line_count;
+    uint32_t *wrong_lines; /* owned, ascending, 1-based */
+} culprit_test_record;
+
+typedef struct culprit_test_records {
+    size_t count;
+    culprit_test_record *tests; /* owned, in the order tests were first saved */
+} culprit_test_records;
+
+/* Loads every test of program_id with its run and judgement.  Tests
+ * without a judgement (imported, or recorded before schema version 3) have
+ * judged false and message and signature NULL: culprit_test_records_load
+ * (culprit/judgement.h) words them as the oracle would. */
+culprit_status culprit_store_load_test_records(culprit_store *store, int64_t program_id,
+                                               culprit_test_records *records, culprit_error *err);
+void culprit_test_records_free(culprit_test_records *records);
+
+/* ---- what one test wrote (src/store/judgement_load.c) ---- */
+
+typedef struct culprit_test_output {
+    int64_t test_id;
+    bool has_records;       /* a collector recorded output records */
+    culprit_unit_set units; /* the test's units, sorted by hash: frames index them */
+    size_t record_count;
+    culprit_output_record *records; /* owned; sorted by stream, pid, offset */
+    bool has_text;                  /* the judgement kept stdout */
+    char *text;                     /* owned, NUL-terminated */
+    size_t text_size;
+    bool text_truncated; /* stdout was longer than text */
+} culprit_test_output;
+
+/* Loads the output records, unit maps and kept stdout of test_name in
+ * program_id.  A missing test is an input error naming it. */
+culprit_status culprit_store_load_test_output(culprit_store *store, int64_t program_id, const char *test_name,
+                                              culprit_test_output *output, culprit_error *err);
+void culprit_test_output_free(culprit_test_output *output);
 
 #endif

@@ -22,7 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "culprit/collect.h"
+#include "culprit/judgement.h"
+#include "culprit/program.h"
 #include "culprit/rank.h"
 #include "culprit/sbfl.h"
 #include "culprit/spectra.h"
@@ -127,9 +128,6 @@ culprit_output_mapping_rank(const culprit_technique *technique, const culprit_te
                             const culprit_output_mapping *mapping, const culprit_rank_options *options,
                             culprit_technique_output *output, culprit_ranking *ranking, culprit_error *err);
 
-/* Clusters of equivalent failures (src/run/judgement.h; opaque here). */
-struct culprit_failure_clusters;
-
 /* What takes part in a localization (Apollo §4.4). */
 typedef struct culprit_failure_choice {
     size_t cluster;  /* 1-based, as `culprit failures` numbers them; 0: every failure pooled */
@@ -144,7 +142,7 @@ typedef struct culprit_failure_choice {
  * with need_blame, when the chosen failures have no wrong output lines, no
  * output records, or blame no line of spectra. */
 culprit_status culprit_output_mapping_choose(culprit_spectra *spectra, const culprit_verdict_policy *policy,
-                                             const struct culprit_failure_clusters *clusters,
+                                             const culprit_failure_clusters *clusters,
                                              const culprit_failure_choice *choice, bool *blamed,
                                              size_t *blamed_count, culprit_error *err);
 

@@ -22,12 +22,12 @@
 #include "cli/eval_summary.h"
 #include "culprit/collect.h"
 #include "culprit/eval.h"
+#include "culprit/judgement.h"
 #include "culprit/rank.h"
 #include "culprit/sbfl.h"
 #include "culprit/spectra.h"
 #include "culprit/store.h"
 #include "culprit/techniques.h"
-#include "run/judgement.h"
 
 const char cli_usage_eval[] =
     "usage: culprit eval --faults FILE [--formula NAME[,NAME...]|all] [--ties worst|best|average]\n"
@@ -494,7 +494,7 @@ static culprit_status load_program(const eval_options *options, const cli_contex
     if (!status)
         status = culprit_store_load(store, program, &state->spectra, err);
     if (!status && runs_need(runs, CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES))
-        status = culprit_program_graph_load(store, program, &state->spectra, &state->graph, err);
+        status = culprit_store_load_program_graph(store, program, &state->spectra, &state->graph, err);
     if (!status && runs_use_output_map(runs))
         status = choose_blamed(store, program, state, err);
     culprit_store_close(store);

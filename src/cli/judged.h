@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "run/judgement.h"
+#include "culprit/judgement.h"
 
 /* Opens the store read-only and finds the program (by hash prefix, or the
  * current one).  Prints the error and returns the exit status on failure;

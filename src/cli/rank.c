@@ -32,11 +32,11 @@
 
 #include "cli/cli.h"
 #include "culprit/collect.h"
+#include "culprit/judgement.h"
 #include "culprit/rank.h"
 #include "culprit/report.h"
 #include "culprit/sbfl.h"
 #include "culprit/techniques.h"
-#include "run/judgement.h"
 
 const char cli_usage_rank[] =
     "usage: culprit rank [--formula NAME] [--technique NAME] [--kind tuple|line|KIND|all]\n"
@@ -602,7 +602,7 @@ static culprit_status load(const cli_context *context, const rank_command *comma
     bool needs_graph =
         command->technique && (command->technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES));
     if (!status && needs_graph)
-        status = culprit_program_graph_load(store, program, spectra, graph, err);
+        status = culprit_store_load_program_graph(store, program, spectra, graph, err);
     if (!status && chooses_failures(command))
         status = culprit_failure_clusters_load(store, program, clusters, err);
     culprit_store_close(store);

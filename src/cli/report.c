@@ -409,7 +409,7 @@ static culprit_status load(const cli_context *context, const report_command *com
     if (!status)
         status = culprit_store_load(store, program, &data->spectra, err);
     if (!status)
-        status = culprit_program_graph_load(store, program, &data->spectra, &data->graph, err);
+        status = culprit_store_load_program_graph(store, program, &data->spectra, &data->graph, err);
     if (!status) {
         culprit_error ignored;
         data->has_failures = culprit_failure_clusters_load(store, program, &data->failures, &ignored) == 0;

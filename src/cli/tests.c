@@ -231,7 +231,7 @@ int cmd_tests(int argc, char **argv, const cli_context *context)
         return code;
     culprit_test_records records;
     culprit_error err;
-    if (culprit_store_load_test_records(store, program, &records, &err) != CULPRIT_OK) {
+    if (culprit_test_records_load(store, program, &records, &err) != CULPRIT_OK) {
         code = cli_report(&err);
     } else {
         write_records(stdout, &records, &options);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/collect_internal.h"
+#include "culprit/collect.h"
 
 typedef struct name_list {
     size_t count, capacity;
@@ -391,20 +391,4 @@ culprit_status culprit_collect_directory(const char *directory, int32_t child_pi
     if (status != CULPRIT_OK)
         culprit_collected_free(collected);
     return status;
-}
-
-void culprit_collected_init(culprit_collected *collected)
-{
-    *collected = (culprit_collected){0};
-}
-
-void culprit_collected_free(culprit_collected *collected)
-{
-    for (size_t u = 0; u < collected->unit_count; u++) {
-        free(collected->units[u].counters);
-        free(collected->units[u].counts);
-    }
-    free(collected->units);
-    free(collected->outputs);
-    *collected = (culprit_collected){0};
 }

@@ -13,17 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/collect_internal.h"
-
-static const char dump_magic[8] = {'C', 'U', 'L', 'P', 'D', 'M', 'P', '1'};
-
-enum {
-    DUMP_VERSION = 1,
-    DUMP_HASH_BYTES = 64,
-    DUMP_ENTRY_BYTES = 12,      /* uint32 counter + uint64 count */
-    DUMP_FRAME_BYTES = 8,       /* uint32 unit + uint32 counter */
-    DUMP_OUTPUT_MIN_BYTES = 24, /* stream, offset, length, depth */
-};
+#include "core/read_file.h"
+#include "culprit/collect.h"
 
 typedef struct dump_reader {
     const unsigned char *bytes;
@@ -108,15 +99,15 @@ static culprit_status read_frame(dump_reader *reader, culprit_site *frame)
 
 static culprit_status read_header(dump_reader *reader, culprit_dump *dump, uint32_t *unit_count)
 {
-    culprit_status status = need(reader, sizeof dump_magic, "the magic \"CULPDMP1\"");
+    culprit_status status = need(reader, CULPRIT_DUMP_MAGIC_SIZE, "the magic \"" CULPRIT_DUMP_MAGIC "\"");
     if (status != CULPRIT_OK)
         return status;
-    if (memcmp(reader->bytes, dump_magic, sizeof dump_magic) != 0)
+    if (memcmp(reader->bytes, CULPRIT_DUMP_MAGIC, CULPRIT_DUMP_MAGIC_SIZE) != 0)
         return garbage_at(reader, 0, "the magic \"CULPDMP1\" (this is not a culprit dump)");
-    reader->position = sizeof dump_magic;
+    reader->position = CULPRIT_DUMP_MAGIC_SIZE;
     uint32_t version, end, crashed;
     status = read_u32(reader, "the version", &version);
-    if (status == CULPRIT_OK && version != DUMP_VERSION)
+    if (status == CULPRIT_OK && version != CULPRIT_DUMP_VERSION)
         return garbage_at(reader, 8, "dump version 1");
     if (status == CULPRIT_OK)
         status = read_u32(reader, "the unit count", unit_count);
@@ -131,7 +122,7 @@ static culprit_status read_header(dump_reader *reader, culprit_dump *dump, uint3
     if (status == CULPRIT_OK)
         status = read_bounded(reader, "the crashed flag (0 or 1)", 1, &crashed);
     if (status == CULPRIT_OK)
-        status = read_bounded(reader, "the stack depth", CULPRIT_DUMP_MAX_STACK, &dump->stack_depth);
+        status = read_bounded(reader, "the stack depth", CULPRIT_DUMP_MAX_STACK_DEPTH, &dump->stack_depth);
     if (status == CULPRIT_OK) {
         dump->end = (culprit_process_end)end;
         dump->crashed = crashed == 1;
@@ -143,7 +134,7 @@ static culprit_status read_header(dump_reader *reader, culprit_dump *dump, uint3
 
 static bool is_hash(const unsigned char *bytes)
 {
-    for (size_t i = 0; i < DUMP_HASH_BYTES; i++)
+    for (size_t i = 0; i < CULPRIT_DUMP_HASH_SIZE; i++)
         if (!((bytes[i] >= '0' && bytes[i] <= '9') || (bytes[i] >= 'a' && bytes[i] <= 'f')))
             return false;
     return true;
@@ -151,7 +142,7 @@ static bool is_hash(const unsigned char *bytes)
 
 static culprit_status read_entries(dump_reader *reader, culprit_dump_unit *unit, uint32_t nonzero_count)
 {
-    if ((reader->size - reader->position) / DUMP_ENTRY_BYTES < nonzero_count)
+    if ((reader->size - reader->position) / CULPRIT_DUMP_ENTRY_SIZE < nonzero_count)
         return truncated(reader, "a counter entry");
     unit->counters = malloc((nonzero_count ? nonzero_count : 1) * sizeof *unit->counters);
     unit->counts = malloc((nonzero_count ? nonzero_count : 1) * sizeof *unit->counts);
@@ -181,14 +172,14 @@ static culprit_status read_entries(dump_reader *reader, culprit_dump_unit *unit,
 
 static culprit_status read_unit(dump_reader *reader, culprit_dump_unit *unit)
 {
-    culprit_status status = need(reader, DUMP_HASH_BYTES, "a unit hash (64 bytes)");
+    culprit_status status = need(reader, CULPRIT_DUMP_HASH_SIZE, "a unit hash (64 bytes)");
     if (status != CULPRIT_OK)
         return status;
     if (!is_hash(reader->bytes + reader->position))
         return garbage_at(reader, reader->position, "a unit hash of 64 lowercase hex digits");
-    memcpy(unit->hash, reader->bytes + reader->position, DUMP_HASH_BYTES);
-    unit->hash[DUMP_HASH_BYTES] = '\0';
-    reader->position += DUMP_HASH_BYTES;
+    memcpy(unit->hash, reader->bytes + reader->position, CULPRIT_DUMP_HASH_SIZE);
+    unit->hash[CULPRIT_DUMP_HASH_SIZE] = '\0';
+    reader->position += CULPRIT_DUMP_HASH_SIZE;
     uint32_t nonzero_count = 0;
     status = read_u32(reader, "the unit's counter count", &unit->counter_count);
     if (status == CULPRIT_OK)
@@ -211,7 +202,7 @@ static culprit_status read_output(dump_reader *reader, culprit_dump *dump, culpr
         status = read_u64(reader, "an output record's length", &record->length);
     if (status == CULPRIT_OK)
         status =
-            read_bounded(reader, "an output record's depth", CULPRIT_DUMP_MAX_OUTPUT_FRAMES, &record->depth);
+            read_bounded(reader, "an output record's depth", CULPRIT_DUMP_MAX_OUTPUT_DEPTH, &record->depth);
     for (uint32_t i = 0; i < record->depth && status == CULPRIT_OK; i++) {
         size_t frame_position = reader->position;
         status = read_frame(reader, &record->frames[i]);
@@ -228,7 +219,7 @@ static culprit_status read_outputs(dump_reader *reader, culprit_dump *dump)
     culprit_status status = read_u32(reader, "the output record count", &count);
     if (status != CULPRIT_OK)
         return status;
-    if ((reader->size - reader->position) / DUMP_OUTPUT_MIN_BYTES < count)
+    if ((reader->size - reader->position) / CULPRIT_DUMP_OUTPUT_HEADER_SIZE < count)
         return truncated(reader, "an output record");
     dump->outputs = calloc(count ? count : 1, sizeof *dump->outputs);
     if (!dump->outputs)
@@ -246,7 +237,7 @@ static culprit_status check_stack(const dump_reader *reader, const culprit_dump 
 {
     for (uint32_t i = 0; i < dump->stack_depth; i++)
         if (dump->stack[i].unit >= dump->unit_count)
-            return garbage_at(reader, 40 + (size_t)i * DUMP_FRAME_BYTES,
+            return garbage_at(reader, CULPRIT_DUMP_HEADER_SIZE + (size_t)i * CULPRIT_DUMP_FRAME_SIZE,
                               "a stack frame's unit index below the unit count");
     return CULPRIT_OK;
 }
@@ -258,7 +249,7 @@ static culprit_status parse_body(dump_reader *reader, culprit_dump *dump)
     if (status != CULPRIT_OK)
         return status;
     /* A unit takes at least 72 bytes: bound the allocation by the dump. */
-    if ((reader->size - reader->position) / (DUMP_HASH_BYTES + 8) < unit_count)
+    if ((reader->size - reader->position) / CULPRIT_DUMP_UNIT_HEADER_SIZE < unit_count)
         return truncated(reader, "a unit");
     dump->units = calloc(unit_count ? unit_count : 1, sizeof *dump->units);
     if (!dump->units)
@@ -292,7 +283,7 @@ culprit_status culprit_dump_read_file(const char *path, culprit_dump *dump, culp
     char *bytes = NULL;
     size_t size = 0;
     *dump = (culprit_dump){0};
-    culprit_status status = culprit_collect_read_whole_file(path, &bytes, &size, err);
+    culprit_status status = culprit_read_whole_file(path, &bytes, &size, err);
     if (status == CULPRIT_OK)
         status = culprit_dump_parse((const unsigned char *)bytes, size, path, dump, err);
     free(bytes);

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "culprit/judgement.h"
 #include "report/report_internal.h"
-#include "run/judgement.h"
 
 /* Output maps longer than this are cut (the rest is in `culprit output`). */
 enum { OUTPUT_LINE_LIMIT = 2000 };

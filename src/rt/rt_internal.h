@@ -16,8 +16,8 @@
 #ifndef CULPRIT_RT_INTERNAL_H
 #define CULPRIT_RT_INTERNAL_H
 
+#include "culprit/dump_format.h"
 #include "rt/culprit_rt.h"
-#include "rt/dump_format.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -264,8 +264,9 @@ culprit_status culprit_oracle_judge(const culprit_oracle *oracle, const culprit_
     return status;
 }
 
-void oracle_describe_unjudged(culprit_verdict verdict, int exit_status, int signal, const char *crash_site,
-                              char *message, size_t message_size, char *signature, size_t signature_size)
+void culprit_oracle_describe_unjudged(culprit_verdict verdict, int exit_status, int signal,
+                                      const char *crash_site, char *message, size_t message_size,
+                                      char *signature, size_t signature_size)
 {
     culprit_judgement judgement = {0};
     char text[ORACLE_MESSAGE_SIZE] = "";

@@ -50,7 +50,7 @@ static bool is_blank(char c)
 
 /* Collapses runs of blanks to one space and drops leading and trailing
  * ones; returns the new length. */
-static size_t normalize_line(const oracle_line *line, char *out)
+static size_t normalize_line(const culprit_output_text_line *line, char *out)
 {
     size_t length = 0;
     bool pending_space = false;
@@ -70,8 +70,8 @@ static size_t normalize_line(const oracle_line *line, char *out)
 
 /* Keys of lines; normalized ones lose blank runs, the line terminator and
  * trailing empty lines. */
-static culprit_status make_keys(const oracle_line *lines, size_t count, size_t text_size, bool normalize,
-                                line_keys *keys, culprit_error *err)
+static culprit_status make_keys(const culprit_output_text_line *lines, size_t count, size_t text_size,
+                                bool normalize, line_keys *keys, culprit_error *err)
 {
     *keys = (line_keys){0};
     keys->keys = malloc((count ? count : 1) * sizeof *keys->keys);
@@ -285,14 +285,14 @@ culprit_status oracle_check_expected(const char *expected, size_t expected_size,
 {
     if (!normalize_whitespace && expected_size == actual_size && memcmp(expected, actual, actual_size) == 0)
         return CULPRIT_OK;
-    oracle_line *expected_lines = NULL, *actual_lines = NULL;
+    culprit_output_text_line *expected_lines = NULL, *actual_lines = NULL;
     size_t expected_count = 0, actual_count = 0;
     line_keys expected_keys = {0}, actual_keys = {0};
     oracle_line_set wrong = {0};
     culprit_status status =
-        oracle_split_lines(expected, expected_size, &expected_lines, &expected_count, err);
+        culprit_split_output_lines(expected, expected_size, &expected_lines, &expected_count, err);
     if (status == CULPRIT_OK)
-        status = oracle_split_lines(actual, actual_size, &actual_lines, &actual_count, err);
+        status = culprit_split_output_lines(actual, actual_size, &actual_lines, &actual_count, err);
     if (status == CULPRIT_OK)
         status = make_keys(expected_lines, expected_count, expected_size, normalize_whitespace,
                            &expected_keys, err);

@@ -12,7 +12,7 @@
  * missing doctype, an empty paragraph, a proprietary attribute) do not
  * make the page wrong: they are counted in the message of a failing test
  * and otherwise ignored.  Tidy's line numbers count lines as
- * oracle_split_lines does.
+ * culprit_split_output_lines does.
  */
 #include <stdio.h>
 #include <string.h>

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/output_lines.h"
 #include "culprit/error.h"
 #include "culprit/spectra.h"
 
@@ -53,19 +54,6 @@ void oracle_line_set_free(oracle_line_set *set);
  * empty. */
 culprit_status oracle_read_file(const char *path, size_t limit, char **bytes, size_t *size, bool *truncated,
                                 culprit_error *err);
-
-/* One line of a text: [start, start + length) without its '\n';
- * terminated says whether a '\n' followed. */
-typedef struct oracle_line {
-    const char *start;
-    size_t length;
-    bool terminated;
-} oracle_line;
-
-/* Splits text into lines: every '\n' ends one, and a non-empty tail
- * without '\n' is a last line.  *lines is malloc'd (NULL when none). */
-culprit_status oracle_split_lines(const char *text, size_t size, oracle_line **lines, size_t *count,
-                                  culprit_error *err);
 
 /* A check's finding: the first failing oracle's message wins, wrong lines
  * accumulate over all of them. */
@@ -112,13 +100,5 @@ void oracle_scan_stderr(const char *text, size_t size, oracle_report *report);
  * hexadecimal addresses, sanitizer pid prefixes and pids, temporary paths,
  * times of day and, when numbers is true, every other decimal number. */
 void oracle_normalize(const char *text, bool numbers, char *out, size_t size);
-
-/* ---- oracle.c ---- */
-
-/* A message and signature for a test recorded without a judgement
- * (imported, or by an older culprit), from what the store knows of it.
- * exit_status < 0 and signal 0 mean unknown; crash_site may be NULL. */
-void oracle_describe_unjudged(culprit_verdict verdict, int exit_status, int signal, const char *crash_site,
-                              char *message, size_t message_size, char *signature, size_t signature_size);
 
 #endif

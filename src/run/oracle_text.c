@@ -95,30 +95,3 @@ culprit_status oracle_read_file(const char *path, size_t limit, char **bytes, si
     *size = used;
     return CULPRIT_OK;
 }
-
-culprit_status oracle_split_lines(const char *text, size_t size, oracle_line **lines, size_t *count,
-                                  culprit_error *err)
-{
-    *lines = NULL;
-    *count = 0;
-    size_t total = 0;
-    for (size_t i = 0; i < size; i++)
-        total += text[i] == '\n';
-    if (size > 0 && text[size - 1] != '\n')
-        total++;
-    if (total == 0)
-        return CULPRIT_OK;
-    oracle_line *split = malloc(total * sizeof *split);
-    if (!split)
-        return culprit_fail_memory(err);
-    size_t line = 0, start = 0;
-    for (size_t i = 0; i <= size && line < total; i++) {
-        if (i == size || text[i] == '\n') {
-            split[line++] = (oracle_line){text + start, i - start, i < size};
-            start = i + 1;
-        }
-    }
-    *lines = split;
-    *count = total;
-    return CULPRIT_OK;
-}

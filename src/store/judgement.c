@@ -15,7 +15,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "culprit/oracle.h"
 #include "store/store_internal.h"
 
 /* ---- encodings ---- */

@@ -5,8 +5,9 @@
  * kept stdout, decoded from the blobs of docs/store.md.
  *
  * Rows written by older culprits or importers lack runs or judgements;
- * they still load, with a message and signature made from what is known,
- * so that `culprit tests` and `culprit failures` work on every store.
+ * they still load, with judged false and no message or signature: the
+ * judgement module words those from what is known (src/judgement/), so
+ * that `culprit tests` and `culprit failures` work on every store.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -14,8 +15,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "run/judgement.h"
-#include "run/oracle_internal.h"
 #include "store/store_internal.h"
 
 static culprit_status corrupt(const culprit_store *store, const char *what, const char *name,
@@ -72,16 +71,6 @@ static char *copy_text(const unsigned char *text)
     return strdup(text ? (const char *)text : "");
 }
 
-/* Message and signature of a test with no judgement row. */
-static void describe_unjudged(culprit_test_record *record)
-{
-    char message[ORACLE_MESSAGE_SIZE], signature[768];
-    oracle_describe_unjudged(record->verdict, record->has_run ? record->exit_status : -1, record->signal,
-                             record->crash_site, message, sizeof message, signature, sizeof signature);
-    record->message = strdup(message);
-    record->signature = strdup(signature);
-}
-
 static culprit_status read_record(const culprit_store *store, sqlite3_stmt *row, culprit_test_record *record,
                                   culprit_error *err)
 {
@@ -100,15 +89,13 @@ static culprit_status read_record(const culprit_store *store, sqlite3_stmt *row,
     record->signal = sqlite3_column_int(row, 6);
     record->crash_site = crash_site((const char *)sqlite3_column_text(row, 7));
     record->judged = sqlite3_column_int(row, 8) != 0;
-    if (!record->judged) {
-        describe_unjudged(record);
-    } else {
-        record->message = copy_text(sqlite3_column_text(row, 9));
-        record->signature = copy_text(sqlite3_column_text(row, 10));
-        if (!decode_lines(sqlite3_column_blob(row, 11), (size_t)sqlite3_column_bytes(row, 11),
-                          &record->wrong_lines, &record->wrong_line_count))
-            return corrupt(store, "the wrong lines", record->name, err);
-    }
+    if (!record->judged)
+        return CULPRIT_OK;
+    record->message = copy_text(sqlite3_column_text(row, 9));
+    record->signature = copy_text(sqlite3_column_text(row, 10));
+    if (!decode_lines(sqlite3_column_blob(row, 11), (size_t)sqlite3_column_bytes(row, 11),
+                      &record->wrong_lines, &record->wrong_line_count))
+        return corrupt(store, "the wrong lines", record->name, err);
     return record->message && record->signature ? CULPRIT_OK : culprit_fail_memory(err);
 }
 
@@ -206,7 +193,7 @@ static bool decode_record(const unsigned char *blob, size_t size, size_t *positi
         !culprit_store_get_varint(blob, size, position, &pid) ||
         !culprit_store_get_varint(blob, size, position, &offset) ||
         !culprit_store_get_varint(blob, size, position, &length) ||
-        !culprit_store_get_varint(blob, size, position, &depth) || depth > CULPRIT_DUMP_MAX_OUTPUT_FRAMES)
+        !culprit_store_get_varint(blob, size, position, &depth) || depth > CULPRIT_DUMP_MAX_OUTPUT_DEPTH)
         return false;
     *record = (culprit_output_record){.stream = (uint32_t)stream,
                                       .pid = (int32_t)(uint32_t)pid,

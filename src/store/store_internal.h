@@ -13,7 +13,10 @@
  *   programs.c   saving, finding and selecting programs
  *   tests.c      saving one test per transaction
  *   collected.c  saving a collected test (src/collect/): unit maps, raw
- *                per-unit counts, run details, and program evolution
+ *                per-unit counts, run details
+ *   program_evolution.c  which program a collected test lands in (§6 of
+ *                docs/collector.md), and a program's stored units
+ *   graph_load.c  a stored program's graph and crash stacks
  *   load.c       loading a program and its tests into a culprit_spectra
  *   judgement.c  saving the oracle's judgement of a test (schema version 3)
  *   judgement_load.c  reading tests with their runs and judgements, and a
@@ -41,7 +44,7 @@ enum { CULPRIT_STORE_APPLICATION_ID = 0x43554c50 };
  * before the real one is opened. */
 /* Statements kept prepared for the connection's lifetime (sql.c). */
 typedef struct culprit_kept_statements culprit_kept_statements;
-/* The program the last collected test was saved in, assembled (collected.c). */
+/* The program the last collected test was saved in, assembled (program_evolution.c). */
 typedef struct culprit_program_cache culprit_program_cache;
 
 struct culprit_store {
@@ -89,6 +92,20 @@ void culprit_store_rollback(const culprit_store *store);
 
 /* ---- collected.c ---- */
 
+/* Inserts what a collected test recorded besides its hits: its raw
+ * per-unit counts and its run (exit, signal, crash stack, output records). */
+culprit_status culprit_store_insert_test_details(const culprit_store *store, int64_t test_id,
+                                                 const culprit_collected_test *test, culprit_error *err);
+
+/* ---- program_evolution.c ---- */
+
+/* Saves test in the program §6 chooses, inside the caller's write
+ * transaction, after its units' maps are inserted: grows or starts the
+ * program, re-expresses earlier tests, saves the test's hits and details
+ * and makes the program current. */
+culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
+                                                     const culprit_collected_test *test,
+                                                     culprit_saved_test *saved, culprit_error *err);
 /* Frees the assembled program kept between collected tests. */
 void culprit_store_forget_program_cache(culprit_store *store);
 

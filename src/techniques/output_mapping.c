@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/judgement.h"
+#include "culprit/judgement.h"
 #include "techniques/technique_internal.h"
 
 /* The table's entries (technique.c declares them too; technique_internal.h
@@ -258,7 +258,7 @@ static culprit_status explain_no_blame(const culprit_failure_clusters *clusters,
 }
 
 culprit_status culprit_output_mapping_choose(culprit_spectra *spectra, const culprit_verdict_policy *policy,
-                                             const struct culprit_failure_clusters *clusters,
+                                             const culprit_failure_clusters *clusters,
                                              const culprit_failure_choice *choice, bool *blamed,
                                              size_t *blamed_count, culprit_error *err)
 {

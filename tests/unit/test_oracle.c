@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "culprit/judgement.h"
 #include "culprit/oracle.h"
-#include "run/judgement.h"
 #include "run/oracle_internal.h"
 
 static char work[] = "/tmp/test_oracle.XXXXXX";
@@ -402,7 +402,7 @@ static void test_store(void)
     CHECK_INT(culprit_store_save_judgement(store, program, "nope", &j, &err), CULPRIT_ERROR_INPUT);
     culprit_judgement_free(&j);
     culprit_test_records records;
-    CHECK_INT(culprit_store_load_test_records(store, program, &records, &err), CULPRIT_OK);
+    CHECK_INT(culprit_test_records_load(store, program, &records, &err), CULPRIT_OK);
     CHECK_INT(records.count, 2);
     if (records.count == 2) {
         CHECK_STR(records.tests[0].name, "t1");
@@ -426,6 +426,12 @@ static void test_store(void)
     store = store_with_tests(&again);
     CHECK_INT(again, program);
     CHECK_INT(culprit_store_load_test_records(store, program, &records, &err), CULPRIT_OK);
+    CHECK(records.count == 2 && !records.tests[0].judged);
+    /* the store keeps no words for an unjudged test; the judgement module
+     * words it as the oracle would */
+    CHECK(records.count == 2 && !records.tests[0].message && !records.tests[0].signature);
+    culprit_test_records_free(&records);
+    CHECK_INT(culprit_test_records_load(store, program, &records, &err), CULPRIT_OK);
     CHECK(records.count == 2 && !records.tests[0].judged);
     CHECK_STR(records.count ? records.tests[0].signature : "", "failed");
     culprit_test_records_free(&records);

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "culprit/judgement.h"
 #include "culprit/rank.h"
 #include "culprit/sbfl.h"
 #include "culprit/techniques.h"
-#include "run/judgement.h"
 
 /* ---- Fig. 4 ---- */
 

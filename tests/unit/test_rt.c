@@ -12,8 +12,8 @@
  * if that does not work the crash scenarios are reported as skipped.
  */
 #include "check.h"
+#include "culprit/dump_format.h"
 #include "rt/culprit_rt.h"
-#include "rt/dump_format.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/collect_internal.h"
+#include "core/read_file.h"
 #include "core/sha256.h"
+#include "culprit/program.h"
 
 enum { MAX_FIELDS = 9 };
 
@@ -660,7 +661,7 @@ culprit_status culprit_map_read_file(const char *path, culprit_unit_set *set, cu
 {
     char *text = NULL;
     size_t size = 0;
-    culprit_status status = culprit_collect_read_whole_file(path, &text, &size, err);
+    culprit_status status = culprit_read_whole_file(path, &text, &size, err);
     if (status == CULPRIT_OK)
         status = culprit_map_parse(text, size, path, set, err);
     free(text);

@@ -1,7 +1,8 @@
 /*
- * files.c - reading a map or dump whole: both are small (a map is tens of
- * kilobytes per unit, a dump a few bytes per executed counter) and are
- * parsed from memory so that parsing is bounds-checked against one buffer.
+ * read_file.c - reading a file whole, for formats that are parsed from
+ * memory so that parsing is bounds-checked against one buffer: program
+ * maps (tens of kilobytes per unit) and dumps (a few bytes per executed
+ * counter).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/collect_internal.h"
+#include "core/read_file.h"
 
 static culprit_status read_all(int descriptor, const char *path, char *buffer, size_t size,
                                culprit_error *err)
@@ -30,8 +31,7 @@ static culprit_status read_all(int descriptor, const char *path, char *buffer, s
     return CULPRIT_OK;
 }
 
-culprit_status culprit_collect_read_whole_file(const char *path, char **text, size_t *size,
-                                               culprit_error *err)
+culprit_status culprit_read_whole_file(const char *path, char **text, size_t *size, culprit_error *err)
 {
     *text = NULL;
     *size = 0;

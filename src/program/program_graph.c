@@ -12,17 +12,13 @@
  * every unit's blocks, edges, branches and returns, and we check that it
  * reproduces the loaded table's size before trusting it.
  *
- * The crash stacks come from test_runs.crash (docs/store.md).  Reading them
- * needs a query the public store API does not offer, so this file uses the
- * store's internal statement helpers; it only reads.
+ * The crash stacks of a stored program's tests are the store's to load
+ * (src/store/graph_load.c, culprit_store_load_program_graph).
  */
-#include <jansson.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "culprit/collect.h"
-#include "store/store_internal.h"
+#include "culprit/program.h"
 
 void culprit_program_graph_init(culprit_program_graph *graph)
 {
@@ -364,181 +360,6 @@ culprit_status culprit_program_graph_build(const culprit_unit_set *units, const 
         status = culprit_program_graph_link(graph, err);
     free(builder.lines.entries);
     culprit_program_layout_free(&builder.layout);
-    if (status != CULPRIT_OK)
-        culprit_program_graph_free(graph);
-    return status;
-}
-
-/* ---- crash stacks (test_runs.crash) ---- */
-
-typedef struct named_test {
-    const char *name;
-    size_t test;
-} named_test;
-
-static int compare_named_tests(const void *left, const void *right)
-{
-    return strcmp(((const named_test *)left)->name, ((const named_test *)right)->name);
-}
-
-/* One crashed test's stack, as block indexes. */
-typedef struct crash_row {
-    size_t test;
-    uint32_t depth;
-    uint32_t blocks[CULPRIT_DUMP_MAX_STACK];
-} crash_row;
-
-typedef struct crash_rows {
-    size_t count, capacity;
-    crash_row *rows;
-} crash_rows;
-
-/* The block of one stack frame {"unit": HASH, "block": N}, or NONE. */
-static uint32_t frame_block(const culprit_program_layout *layout, uint32_t first_block_element, json_t *frame)
-{
-    const char *hash = json_string_value(json_object_get(frame, "unit"));
-    json_t *block = json_object_get(frame, "block");
-    if (!hash || !json_is_integer(block) || json_integer_value(block) < 0)
-        return CULPRIT_GRAPH_NONE;
-    for (size_t u = 0; u < layout->unit_count; u++) {
-        if (strcmp(layout->units[u]->hash, hash) != 0)
-            continue;
-        if ((uint64_t)json_integer_value(block) >= layout->units[u]->block_count)
-            return CULPRIT_GRAPH_NONE;
-        return layout->block_base[u] - first_block_element + (uint32_t)json_integer_value(block);
-    }
-    return CULPRIT_GRAPH_NONE;
-}
-
-/* Parses one crash text into row; frames naming no known block are skipped. */
-static void parse_crash(const char *text, const culprit_program_layout *layout, uint32_t first_block_element,
-                        crash_row *row)
-{
-    row->depth = 0;
-    json_t *crash = json_loads(text, 0, NULL);
-    json_t *stack = crash ? json_object_get(crash, "stack") : NULL;
-    size_t count = json_is_array(stack) ? json_array_size(stack) : 0;
-    for (size_t i = 0; i < count && row->depth < CULPRIT_DUMP_MAX_STACK; i++) {
-        uint32_t block = frame_block(layout, first_block_element, json_array_get(stack, i));
-        if (block != CULPRIT_GRAPH_NONE)
-            row->blocks[row->depth++] = block;
-    }
-    json_decref(crash);
-}
-
-static culprit_status push_crash(crash_rows *rows, culprit_error *err)
-{
-    if (rows->count == rows->capacity) {
-        size_t capacity = rows->capacity ? 2 * rows->capacity : 16;
-        crash_row *grown = realloc(rows->rows, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        rows->rows = grown;
-        rows->capacity = capacity;
-    }
-    rows->count++;
-    return CULPRIT_OK;
-}
-
-static culprit_status query_crashes(culprit_store *store, int64_t program_id, const named_test *names,
-                                    size_t test_count, const culprit_program_layout *layout, crash_rows *rows,
-                                    culprit_error *err)
-{
-    sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(store,
-                                                  "SELECT t.name, r.crash FROM tests t JOIN test_runs r"
-                                                  " ON r.test_id = t.id WHERE t.program_id = ?"
-                                                  " AND r.crash IS NOT NULL",
-                                                  &statement, err);
-    if (status != CULPRIT_OK)
-        return status;
-    uint32_t first_block = layout->unit_count ? layout->block_base[0] : 0;
-    int code = sqlite3_bind_int64(statement, 1, program_id);
-    while (code == SQLITE_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
-        named_test key = {(const char *)sqlite3_column_text(statement, 0), 0};
-        const char *crash = (const char *)sqlite3_column_text(statement, 1);
-        const named_test *found =
-            key.name ? bsearch(&key, names, test_count, sizeof key, compare_named_tests) : NULL;
-        code = SQLITE_OK;
-        if (!found || !crash)
-            continue;
-        if ((status = push_crash(rows, err)) != CULPRIT_OK)
-            break;
-        rows->rows[rows->count - 1].test = found->test;
-        parse_crash(crash, layout, first_block, &rows->rows[rows->count - 1]);
-    }
-    if (status == CULPRIT_OK && code != SQLITE_DONE)
-        status = culprit_store_sqlite_error(store, code, "reading crash sites", err);
-    sqlite3_finalize(statement);
-    return status;
-}
-
-/* Lays the rows out as graph->crash_first / crash_blocks in test order. */
-static culprit_status store_crashes(culprit_program_graph *graph, size_t test_count, const crash_rows *rows,
-                                    culprit_error *err)
-{
-    size_t total = 0;
-    for (size_t i = 0; i < rows->count; i++)
-        total += rows->rows[i].depth;
-    graph->crash_first = calloc(test_count + 2, sizeof *graph->crash_first);
-    graph->crash_blocks = malloc((total + 1) * sizeof *graph->crash_blocks);
-    if (!graph->crash_first || !graph->crash_blocks)
-        return culprit_fail_memory(err);
-    for (size_t i = 0; i < rows->count; i++)
-        graph->crash_first[rows->rows[i].test + 1] = rows->rows[i].depth;
-    for (size_t t = 0; t < test_count; t++)
-        graph->crash_first[t + 1] += graph->crash_first[t];
-    for (size_t i = 0; i < rows->count; i++)
-        memcpy(graph->crash_blocks + graph->crash_first[rows->rows[i].test], rows->rows[i].blocks,
-               rows->rows[i].depth * sizeof(uint32_t));
-    graph->test_count = test_count;
-    return CULPRIT_OK;
-}
-
-static culprit_status load_crashes(culprit_store *store, int64_t program_id, const culprit_unit_set *units,
-                                   const culprit_spectra *spectra, culprit_program_graph *graph,
-                                   culprit_error *err)
-{
-    named_test *names = malloc((spectra->test_count + 1) * sizeof *names);
-    culprit_program_layout layout = {0};
-    culprit_spectra scratch;
-    culprit_spectra_init(&scratch);
-    crash_rows rows = {0};
-    culprit_status status =
-        names ? culprit_program_build(units, &scratch, &layout, err) : culprit_fail_memory(err);
-    if (status == CULPRIT_OK) {
-        for (size_t t = 0; t < spectra->test_count; t++)
-            names[t] = (named_test){spectra->tests[t].name, t};
-        qsort(names, spectra->test_count, sizeof *names, compare_named_tests);
-        status = culprit_store_begin(store, false, err);
-        if (status == CULPRIT_OK) {
-            status = query_crashes(store, program_id, names, spectra->test_count, &layout, &rows, err);
-            culprit_store_rollback(store);
-        }
-    }
-    if (status == CULPRIT_OK)
-        status = store_crashes(graph, spectra->test_count, &rows, err);
-    free(rows.rows);
-    free(names);
-    culprit_program_layout_free(&layout);
-    culprit_spectra_free(&scratch);
-    return status;
-}
-
-culprit_status culprit_program_graph_load(culprit_store *store, int64_t program_id,
-                                          const culprit_spectra *spectra, culprit_program_graph *graph,
-                                          culprit_error *err)
-{
-    culprit_program_graph_init(graph);
-    culprit_unit_set units;
-    culprit_unit_set_init(&units);
-    culprit_status status = culprit_store_program_units(store, program_id, &units, err);
-    if (status == CULPRIT_OK && units.count > 0) {
-        status = culprit_program_graph_build(&units, spectra, graph, err);
-        if (status == CULPRIT_OK)
-            status = load_crashes(store, program_id, &units, spectra, graph, err);
-    }
-    culprit_unit_set_free(&units);
     if (status != CULPRIT_OK)
         culprit_program_graph_free(graph);
     return status;

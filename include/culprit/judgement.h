@@ -1,80 +1,40 @@
 /*
- * judgement.h - reading back what the oracle recorded: per test its
- * verdict, run, message, signature and wrong output lines (for
+ * judgement.h - what the judgements of a program's tests say, read back
+ * from the store (src/judgement/): per test its verdict, run, message,
+ * signature and wrong output lines, worded for every test (for
  * `culprit tests`); which statements wrote each line of its stdout
  * (Apollo's P_n(o), TECHNIQUES.md §3, for `culprit output` and the output
  * mapping technique); and clusters of equivalent failures (for
- * `culprit failures`).
+ * `culprit failures`, S_comb and reports).
  *
- * Writing is culprit_store_save_judgement (include/culprit/oracle.h).  The
- * store side (src/store/judgement.c) reads rows; the mapping and clustering
- * (src/run/judgement_output.c, judgement_cluster.c) work on what it read.
- * Library code: errors are returned, nothing prints.
+ * The oracle makes judgements (culprit/oracle.h) and the store keeps them
+ * (culprit_store_save_judgement, culprit_store_load_test_records and
+ * culprit_store_load_test_output in culprit/store.h); this module only
+ * reads.  Library code: errors are returned, nothing prints.
  */
-#ifndef CULPRIT_RUN_JUDGEMENT_H
-#define CULPRIT_RUN_JUDGEMENT_H
+#ifndef CULPRIT_JUDGEMENT_H
+#define CULPRIT_JUDGEMENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "culprit/collect.h"
 #include "culprit/error.h"
+#include "culprit/program.h"
 #include "culprit/spectra.h"
 #include "culprit/store.h"
 
-/* ---- one row per test (src/store/judgement.c) ---- */
+/* ---- every test's record, worded (src/judgement/test_records.c) ---- */
 
-typedef struct culprit_test_record {
-    int64_t id;
-    char *name; /* owned */
-    culprit_verdict verdict;
-    double duration_seconds; /* negative when unknown */
-    bool has_run;            /* a collector recorded how the command ended */
-    int exit_status;         /* -1 when killed by a signal or unknown */
-    int signal;              /* 0 when it exited */
-    char *crash_site;        /* owned "file:line (function)" of the crash, NULL when none */
-    bool judged;             /* the oracle's judgement is stored */
-    char *message;           /* owned; the oracle's, or one made from the run; "" for a pass */
-    char *signature;         /* owned; likewise */
-    size_t wrong_line_count;
-    uint32_t *wrong_lines; /* owned, ascending, 1-based */
-} culprit_test_record;
-
-typedef struct culprit_test_records {
-    size_t count;
-    culprit_test_record *tests; /* owned, in the order tests were first saved */
-} culprit_test_records;
-
-/* Loads every test of program_id with its run and judgement.  Tests
- * without a judgement (imported, or recorded before schema version 3) get
- * a message and signature made from their verdict, exit status and crash. */
-culprit_status culprit_store_load_test_records(culprit_store *store, int64_t program_id,
-                                               culprit_test_records *records, culprit_error *err);
-void culprit_test_records_free(culprit_test_records *records);
-
-/* ---- what one test wrote (src/store/judgement.c) ---- */
-
-typedef struct culprit_test_output {
-    int64_t test_id;
-    bool has_records;       /* a collector recorded output records */
-    culprit_unit_set units; /* the test's units, sorted by hash: frames index them */
-    size_t record_count;
-    culprit_output_record *records; /* owned; sorted by stream, pid, offset */
-    bool has_text;                  /* the judgement kept stdout */
-    char *text;                     /* owned, NUL-terminated */
-    size_t text_size;
-    bool text_truncated; /* stdout was longer than text */
-} culprit_test_output;
-
-/* Loads the output records, unit maps and kept stdout of test_name in
- * program_id.  A missing test is an input error naming it. */
-culprit_status culprit_store_load_test_output(culprit_store *store, int64_t program_id, const char *test_name,
-                                              culprit_test_output *output, culprit_error *err);
-void culprit_test_output_free(culprit_test_output *output);
+/* culprit_store_load_test_records, with a message and signature for every
+ * test that has no judgement (imported, or recorded before schema version
+ * 3), made from its verdict, exit status and crash as the oracle words
+ * them.  Free with culprit_test_records_free. */
+culprit_status culprit_test_records_load(culprit_store *store, int64_t program_id,
+                                         culprit_test_records *records, culprit_error *err);
 
 /* ---- P_n(o): the statements that wrote each output line
- *      (src/run/judgement_output.c) ---- */
+ *      (src/judgement/output_map.c) ---- */
 
 /* A statement that wrote output: the block of the output call (frame 0 of
  * its record), shown as the block's first source line; last_line is the
@@ -113,7 +73,7 @@ culprit_status culprit_output_map_build(culprit_test_output *output, culprit_out
                                         culprit_error *err);
 void culprit_output_map_free(culprit_output_map *map);
 
-/* ---- clusters of equivalent failures (src/run/judgement_cluster.c) ---- */
+/* ---- clusters of equivalent failures (src/judgement/failure_clusters.c) ---- */
 
 typedef struct culprit_failure_cluster {
     char *signature; /* owned */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/judgement.h"
+#include "culprit/judgement.h"
 
 static bool failing(culprit_verdict verdict)
 {
@@ -163,7 +163,7 @@ culprit_status culprit_failure_clusters_load(culprit_store *store, int64_t progr
                                              culprit_failure_clusters *clusters, culprit_error *err)
 {
     *clusters = (culprit_failure_clusters){0};
-    culprit_status status = culprit_store_load_test_records(store, program_id, &clusters->records, err);
+    culprit_status status = culprit_test_records_load(store, program_id, &clusters->records, err);
     for (size_t t = 0; status == CULPRIT_OK && t < clusters->records.count; t++)
         if (failing(clusters->records.tests[t].verdict))
             status = cluster_test(store, program_id, clusters, t, err);

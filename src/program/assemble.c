@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/collect_internal.h"
+#include "culprit/program.h"
 
 typedef struct line_key {
     const char *path;
@@ -419,4 +419,20 @@ culprit_status culprit_program_add_test(const culprit_program_layout *layout, cu
         set_line_hits(layout, &gathered, spectra, *test);
     free_test_counts(&gathered, layout->unit_count);
     return status;
+}
+
+void culprit_collected_init(culprit_collected *collected)
+{
+    *collected = (culprit_collected){0};
+}
+
+void culprit_collected_free(culprit_collected *collected)
+{
+    for (size_t u = 0; u < collected->unit_count; u++) {
+        free(collected->units[u].counters);
+        free(collected->units[u].counts);
+    }
+    free(collected->units);
+    free(collected->outputs);
+    *collected = (culprit_collected){0};
 }

@@ -1,8 +1,11 @@
 /*
  * dump_format.h - the binary layout of a culprit dump (docs/collector.md §5),
- * shared by the writer (src/rt/rt_dump.c) and the reader (src/collect/).
+ * shared by the writer (src/rt/rt_dump.c) and the reader (src/collect/dump.c),
+ * and the one name of its limits (stack and output-record depths) for
+ * everything that holds a dump's frames (culprit/program.h).
  *
- * Depends on <stdint.h> only, so either side can include it.  All integers
+ * Depends on <stdint.h> only, so the runtime, which links nothing but libc,
+ * can include it.  All integers
  * are little-endian and the records are packed (no padding), which is why
  * the layout is given as sizes and offsets rather than as C structs:
  *

@@ -6,7 +6,7 @@
  * process's stdout and the block that made the call (docs/collector.md
  * §5); buffered stdio is attributed at the call, not at the flush.  A line
  * is the byte range from its first byte through its '\n', numbered as the
- * oracles number lines (oracle_split_lines), and every record that overlaps
+ * oracles number lines (culprit_split_output_lines), and every record that overlaps
  * it wrote part of it: a line printed by printf("a"); puts("b") has two
  * statements, and one printf of three lines gives all three its statement.
  *
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/judgement.h"
-#include "run/oracle_internal.h"
+#include "core/output_lines.h"
+#include "culprit/judgement.h"
 
 /* A stdout record placed in the whole stream. */
 typedef struct placed_record {
@@ -69,10 +69,11 @@ static culprit_status make_lines(culprit_output_map *map, const placed_record *p
                                  culprit_error *err)
 {
     const culprit_test_output *output = &map->output;
-    oracle_line *split = NULL;
+    culprit_output_text_line *split = NULL;
     size_t count = placed_count;
     if (output->has_text) {
-        culprit_status status = oracle_split_lines(output->text, output->text_size, &split, &count, err);
+        culprit_status status =
+            culprit_split_output_lines(output->text, output->text_size, &split, &count, err);
         if (status != CULPRIT_OK)
             return status;
     }

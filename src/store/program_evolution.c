@@ -1,0 +1,610 @@
+/*
+ * program_evolution.c - the program evolution of docs/collector.md §6:
+ * which program a collected test lands in, and what happens to the
+ * programs before it.
+ *
+ * A collected test carries the maps of the units it loaded and its raw
+ * counts per unit; collected.c keeps both, so that when a later test loads
+ * a unit the current program lacks, the program can be re-assembled as the
+ * union and every earlier test re-expressed in it from its raw counts.  A
+ * test that loads a rebuilt unit (the same main source file, a different
+ * hash) starts a new program instead, leaving the old one's tests where
+ * they are.  The assembled program is kept between tests of one
+ * connection, since most tests of a run land in the same one.  Everything
+ * runs inside the transaction of culprit_store_save_collected.
+ */
+#include "store/store_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "culprit/error.h"
+#include "culprit/program.h"
+
+/* A list of unit hashes, sorted. */
+typedef struct hash_list {
+    size_t count, capacity;
+    char (*hashes)[65];
+} hash_list;
+
+static void free_hashes(hash_list *list)
+{
+    free(list->hashes);
+    *list = (hash_list){0};
+}
+
+static culprit_status add_hash(hash_list *list, const char *hash, culprit_error *err)
+{
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 16;
+        char(*grown)[65] = realloc(list->hashes, capacity * sizeof *grown);
+        if (!grown)
+            return culprit_fail_memory(err);
+        list->hashes = grown;
+        list->capacity = capacity;
+    }
+    snprintf(list->hashes[list->count++], 65, "%.64s", hash);
+    return CULPRIT_OK;
+}
+
+static bool contains_hash(const hash_list *list, const char *hash)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (strcmp(list->hashes[i], hash) == 0)
+            return true;
+    return false;
+}
+
+static int compare_hashes(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* ---- reading units ---- */
+
+/* Parses the stored map of unit hash into units. */
+static culprit_status load_unit(const culprit_store *store, sqlite3_stmt *statement, const char *hash,
+                                culprit_unit_set *units, culprit_error *err)
+{
+    int code = sqlite3_bind_text(statement, 1, hash, -1, SQLITE_TRANSIENT);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    culprit_status status = CULPRIT_OK;
+    if (code == SQLITE_ROW) {
+        const char *map = (const char *)sqlite3_column_text(statement, 0);
+        char source[200];
+        snprintf(source, sizeof source, "%s: unit %.12s", store->path, hash);
+        status = map ? culprit_map_parse(map, (size_t)sqlite3_column_bytes(statement, 0), source, units, err)
+                     : culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: unit %s has no map",
+                                    store->path, hash);
+    } else if (code == SQLITE_DONE) {
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: unit %s is missing",
+                              store->path, hash);
+    } else {
+        status = culprit_store_sqlite_error(store, code, "loading a unit", err);
+    }
+    sqlite3_reset(statement);
+    return status;
+}
+
+static culprit_status load_units(const culprit_store *store, const hash_list *hashes, culprit_unit_set *units,
+                                 culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status =
+        culprit_store_prepare_kept(store, "SELECT map FROM units WHERE hash = ?", &statement, err);
+    for (size_t i = 0; i < hashes->count && status == CULPRIT_OK; i++)
+        status = load_unit(store, statement, hashes->hashes[i], units, err);
+    culprit_store_release(store, statement);
+    if (status == CULPRIT_OK)
+        culprit_unit_set_sort(units);
+    return status;
+}
+
+static culprit_status program_unit_hashes(const culprit_store *store, int64_t program_id, hash_list *hashes,
+                                          culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare_kept(
+        store, "SELECT unit_hash FROM program_units WHERE program_id = ? ORDER BY unit_hash", &statement,
+        err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, program_id);
+    while (code == SQLITE_OK && status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
+        status = add_hash(hashes, (const char *)sqlite3_column_text(statement, 0), err);
+        code = SQLITE_OK;
+    }
+    if (status == CULPRIT_OK && code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "loading a program's units", err);
+    culprit_store_release(store, statement);
+    return status;
+}
+
+culprit_status culprit_store_program_units(culprit_store *store, int64_t program_id, culprit_unit_set *units,
+                                           culprit_error *err)
+{
+    hash_list hashes = {0};
+    culprit_status status = culprit_store_begin(store, false, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = program_unit_hashes(store, program_id, &hashes, err);
+    if (status == CULPRIT_OK)
+        status = load_units(store, &hashes, units, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_commit(store, err);
+    else
+        culprit_store_rollback(store);
+    free_hashes(&hashes);
+    return status;
+}
+
+/* ---- small queries ---- */
+
+/* Runs sql with an integer and optionally a text bound to parameters 1
+ * and 2; *value is the first column of its first row, 0 when none. */
+static culprit_status query_id(const culprit_store *store, const char *sql, int64_t first, const char *text,
+                               int64_t *value, culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare_kept(store, sql, &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, first);
+    if (code == SQLITE_OK && text)
+        code = sqlite3_bind_text(statement, 2, text, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    *value = 0;
+    if (code == SQLITE_ROW)
+        *value = sqlite3_column_int64(statement, 0);
+    else if (code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "querying the store", err);
+    culprit_store_release(store, statement);
+    return status;
+}
+
+static culprit_status run_statement(const culprit_store *store, const char *sql, int64_t first,
+                                    const char *text, culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare_kept(store, sql, &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, first);
+    if (code == SQLITE_OK && text)
+        code = sqlite3_bind_text(statement, 2, text, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    if (code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "updating the store", err);
+    culprit_store_release(store, statement);
+    return status;
+}
+
+/* ---- choosing the program (§6) ---- */
+
+/* The current program, if a collector may add to it: one assembled from
+ * units, or one with no elements at all (tests that wrote no coverage). */
+static culprit_status current_collector_program(const culprit_store *store, int64_t *program_id,
+                                                hash_list *units, culprit_error *err)
+{
+    culprit_status status = culprit_store_query_integer(
+        store, "SELECT value FROM meta WHERE key = 'current_program'", program_id, err);
+    if (status == CULPRIT_OK && *program_id)
+        status = program_unit_hashes(store, *program_id, units, err);
+    int64_t element_count = 0;
+    if (status == CULPRIT_OK && *program_id && units->count == 0)
+        status = query_id(store, "SELECT element_count FROM programs WHERE id = ?", *program_id, NULL,
+                          &element_count, err);
+    if (status == CULPRIT_OK && *program_id && units->count == 0 && element_count != 0)
+        *program_id = 0; /* an imported program: not ours to grow */
+    return status;
+}
+
+/* A unit's main source file: the file holding most of its blocks (ties
+ * go to the smaller path).  Units share headers (static inline functions
+ * are compiled into each unit that uses them), so sharing some file does
+ * not make two units one rebuilt unit; sharing the main file does. */
+static const char *main_file(const culprit_unit *unit)
+{
+    size_t best = SIZE_MAX, best_blocks = 0;
+    for (size_t f = 0; f < unit->file_count; f++) {
+        size_t blocks = 0;
+        for (uint32_t b = 0; b < unit->block_count; b++)
+            blocks += unit->blocks[b].file == f;
+        if (best == SIZE_MAX || blocks > best_blocks ||
+            (blocks == best_blocks && strcmp(unit->files[f], unit->files[best]) < 0)) {
+            best = f;
+            best_blocks = blocks;
+        }
+    }
+    return best == SIZE_MAX ? "" : unit->files[best];
+}
+
+/* True when a unit of the test that the program lacks has the main file
+ * of one of the program's units: the program was rebuilt. */
+static bool rebuilt(const culprit_unit_set *program_units, const culprit_collected_test *test)
+{
+    for (size_t i = 0; i < test->collected->unit_count; i++) {
+        const char *hash = test->collected->units[i].hash;
+        if (culprit_unit_set_find(program_units, hash))
+            continue;
+        const char *file = main_file(culprit_unit_set_find(test->maps, hash));
+        for (size_t p = 0; p < program_units->count; p++)
+            if (*file && strcmp(file, main_file(program_units->units[p])) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Decides the change and the target program's unit hashes. */
+static culprit_status choose_units(const culprit_store *store, int64_t current,
+                                   const hash_list *current_units, const culprit_collected_test *test,
+                                   culprit_program_change *change, hash_list *target, culprit_error *err)
+{
+    bool subset = current != 0;
+    for (size_t i = 0; i < test->collected->unit_count && subset; i++)
+        subset = contains_hash(current_units, test->collected->units[i].hash);
+    culprit_status status = CULPRIT_OK;
+    *change = subset ? CULPRIT_PROGRAM_SAME : CULPRIT_PROGRAM_NEW;
+    if (!subset && current) {
+        culprit_unit_set loaded;
+        culprit_unit_set_init(&loaded);
+        status = load_units(store, current_units, &loaded, err);
+        if (status == CULPRIT_OK && !rebuilt(&loaded, test))
+            *change = CULPRIT_PROGRAM_UNION;
+        culprit_unit_set_free(&loaded);
+    }
+    if (*change != CULPRIT_PROGRAM_NEW)
+        for (size_t i = 0; i < current_units->count && status == CULPRIT_OK; i++)
+            status = add_hash(target, current_units->hashes[i], err);
+    for (size_t i = 0; i < test->collected->unit_count && status == CULPRIT_OK; i++)
+        if (!contains_hash(target, test->collected->units[i].hash))
+            status = add_hash(target, test->collected->units[i].hash, err);
+    if (target->count > 1)
+        qsort(target->hashes, target->count, sizeof *target->hashes, compare_hashes);
+    return status;
+}
+
+/* ---- the assembled target program ---- */
+
+typedef struct target_program {
+    int64_t id;
+    culprit_unit_set units;
+    culprit_spectra spectra;
+    culprit_program_layout layout;
+} target_program;
+
+static void free_target(target_program *target)
+{
+    culprit_program_layout_free(&target->layout);
+    culprit_spectra_free(&target->spectra);
+    culprit_unit_set_free(&target->units);
+}
+
+static culprit_status insert_program_units(const culprit_store *store, int64_t program_id,
+                                           const hash_list *hashes, culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < hashes->count && status == CULPRIT_OK; i++)
+        status =
+            run_statement(store, "INSERT OR IGNORE INTO program_units (program_id, unit_hash) VALUES (?, ?)",
+                          program_id, hashes->hashes[i], err);
+    return status;
+}
+
+/* Assembles the target's element table and makes sure it is stored. */
+static culprit_status assemble_target(const culprit_store *store, int64_t current,
+                                      culprit_program_change change, const hash_list *hashes,
+                                      target_program *target, culprit_error *err)
+{
+    culprit_status status = load_units(store, hashes, &target->units, err);
+    if (status == CULPRIT_OK)
+        status = culprit_program_build(&target->units, &target->spectra, &target->layout, err);
+    if (status != CULPRIT_OK)
+        return status;
+    if (change == CULPRIT_PROGRAM_SAME) {
+        target->id = current;
+        return CULPRIT_OK;
+    }
+    char hash[65];
+    culprit_spectra_program_hash(&target->spectra, hash);
+    status = culprit_store_save_program_rows(store, &target->spectra, hash, "culprit test", &target->id, err);
+    if (status == CULPRIT_OK)
+        status = insert_program_units(store, target->id, hashes, err);
+    return status;
+}
+
+/* ---- the assembled program, kept between tests ---- */
+
+/* Loading a program's unit maps and assembling its element table cost
+ * more than everything else a recorded test does (80 ms for a program of
+ * 100k elements), and consecutive tests nearly always go to the same
+ * program.  The table is kept with the connection, keyed by the program's
+ * id and unit hashes as read in the current transaction: the hashes decide
+ * the table, so a program id reused by another writer cannot mislead. */
+struct culprit_program_cache {
+    hash_list hashes;
+    target_program target; /* no tests between uses */
+};
+
+static bool same_hashes(const hash_list *left, const hash_list *right)
+{
+    if (left->count != right->count)
+        return false;
+    for (size_t i = 0; i < left->count; i++)
+        if (strcmp(left->hashes[i], right->hashes[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The kept program when it is the one the test goes to unchanged. */
+static target_program *cached_target(const culprit_store *store, int64_t current,
+                                     culprit_program_change change, const hash_list *hashes)
+{
+    culprit_program_cache *cache = store->program_cache;
+    if (!cache || change != CULPRIT_PROGRAM_SAME || cache->target.id != current ||
+        !same_hashes(&cache->hashes, hashes))
+        return NULL;
+    return &cache->target;
+}
+
+/* Moves target and hashes into the cache (they are left empty). */
+static void keep_target(const culprit_store *store, target_program *target, hash_list *hashes)
+{
+    culprit_store *owner = (culprit_store *)store; /* the cache only: see store_internal.h */
+    culprit_store_forget_program_cache(owner);
+    culprit_program_cache *cache = calloc(1, sizeof *cache);
+    if (!cache)
+        return;
+    cache->target = *target; /* its tests were cleared by the caller */
+    cache->hashes = *hashes;
+    *target = (target_program){0};
+    *hashes = (hash_list){0};
+    culprit_spectra_init(&target->spectra);
+    owner->program_cache = cache;
+}
+
+void culprit_store_forget_program_cache(culprit_store *store)
+{
+    culprit_program_cache *cache = store->program_cache;
+    if (!cache)
+        return;
+    free_target(&cache->target);
+    free_hashes(&cache->hashes);
+    free(cache);
+    store->program_cache = NULL;
+}
+
+/* ---- re-expressing earlier tests in a grown program ---- */
+
+/* Decodes the current row of test_units into counts. */
+static culprit_status decode_unit_counts(const culprit_store *store, sqlite3_stmt *statement,
+                                         culprit_unit_counts *counts, culprit_error *err)
+{
+    snprintf(counts->hash, sizeof counts->hash, "%s", (const char *)sqlite3_column_text(statement, 0));
+    sqlite3_int64 counter_count = sqlite3_column_int64(statement, 1);
+    if (counter_count < 0 || counter_count > UINT32_MAX)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: a test's unit counts",
+                            store->path);
+    counts->counter_count = (uint32_t)counter_count;
+    culprit_store_counts_buffer buffer = {0};
+    const char *problem = "";
+    culprit_store_decode_result result = culprit_store_decode_counts(
+        sqlite3_column_blob(statement, 2), (size_t)sqlite3_column_bytes(statement, 2), counts->counter_count,
+        &buffer, &problem);
+    if (result == CULPRIT_STORE_DECODE_NO_MEMORY)
+        return culprit_fail_memory(err);
+    if (result != CULPRIT_STORE_DECODE_OK) {
+        culprit_store_counts_buffer_free(&buffer);
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: unit counts with %s",
+                            store->path, problem);
+    }
+    counts->length = buffer.length;
+    counts->counters = buffer.elements;
+    counts->counts = buffer.counts;
+    return CULPRIT_OK;
+}
+
+typedef struct stored_counts {
+    size_t count, capacity;
+    culprit_unit_counts *units;
+} stored_counts;
+
+static void free_stored(stored_counts *stored)
+{
+    for (size_t i = 0; i < stored->count; i++) {
+        free(stored->units[i].counters);
+        free(stored->units[i].counts);
+    }
+    free(stored->units);
+    *stored = (stored_counts){0};
+}
+
+static culprit_status load_test_counts(const culprit_store *store, int64_t test_id, stored_counts *stored,
+                                       culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare_kept(
+        store, "SELECT unit_hash, counter_count, counts FROM test_units WHERE test_id = ? ORDER BY unit_hash",
+        &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, test_id);
+    while (code == SQLITE_OK && status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
+        code = SQLITE_OK;
+        if (stored->count == stored->capacity) {
+            size_t capacity = stored->capacity ? stored->capacity * 2 : 8;
+            culprit_unit_counts *grown = realloc(stored->units, capacity * sizeof *grown);
+            if (!grown) {
+                status = culprit_fail_memory(err);
+                break;
+            }
+            stored->units = grown;
+            stored->capacity = capacity;
+        }
+        stored->units[stored->count] = (culprit_unit_counts){0};
+        status = decode_unit_counts(store, statement, &stored->units[stored->count], err);
+        if (status == CULPRIT_OK)
+            stored->count++;
+    }
+    if (status == CULPRIT_OK && code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "loading a test's unit counts", err);
+    culprit_store_release(store, statement);
+    return status;
+}
+
+/* Moves one test of the old program into the target, hits and counts
+ * recomputed from its raw counts; a test of the same name already in the
+ * target is the older result and goes. */
+static culprit_status move_test(const culprit_store *store, int64_t test_id, target_program *target,
+                                culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status =
+        culprit_store_prepare_kept(store, "SELECT name, verdict FROM tests WHERE id = ?", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, test_id);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    char *name = code == SQLITE_ROW ? strdup((const char *)sqlite3_column_text(statement, 0)) : NULL;
+    culprit_verdict verdict = CULPRIT_VERDICT_FAIL;
+    if (code == SQLITE_ROW &&
+        culprit_verdict_parse((const char *)sqlite3_column_text(statement, 1), &verdict) != 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: a test has a verdict this culprit does not know",
+                              store->path);
+    else if (code != SQLITE_ROW)
+        status = culprit_store_sqlite_error(store, code, "loading a test", err);
+    else if (!name)
+        status = culprit_fail_memory(err);
+    culprit_store_release(store, statement);
+    stored_counts stored = {0};
+    size_t index = 0;
+    if (status == CULPRIT_OK)
+        status = load_test_counts(store, test_id, &stored, err);
+    if (status == CULPRIT_OK)
+        status = culprit_program_add_test(&target->layout, &target->spectra, name, verdict, stored.count,
+                                          stored.units, &index, err);
+    if (status == CULPRIT_OK)
+        status = run_statement(store, "DELETE FROM tests WHERE program_id = ? AND name = ?", target->id, name,
+                               err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_update_test_hits(store, test_id, target->id, &target->spectra, index, err);
+    free_stored(&stored);
+    free(name);
+    return status;
+}
+
+/* The ids of a program's tests, read before any of them moves. */
+static culprit_status test_ids(const culprit_store *store, int64_t program_id, int64_t **ids, size_t *count,
+                               culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    *ids = NULL;
+    *count = 0;
+    culprit_status status = culprit_store_prepare_kept(
+        store, "SELECT id FROM tests WHERE program_id = ? ORDER BY id", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    size_t capacity = 0;
+    int code = sqlite3_bind_int64(statement, 1, program_id);
+    while (code == SQLITE_OK && status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
+        code = SQLITE_OK;
+        if (*count == capacity) {
+            capacity = capacity ? capacity * 2 : 64;
+            int64_t *grown = realloc(*ids, capacity * sizeof *grown);
+            if (!grown) {
+                status = culprit_fail_memory(err);
+                break;
+            }
+            *ids = grown;
+        }
+        (*ids)[(*count)++] = sqlite3_column_int64(statement, 0);
+    }
+    if (status == CULPRIT_OK && code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "listing tests", err);
+    culprit_store_release(store, statement);
+    return status;
+}
+
+/* Moves every test of the old program into the grown one, then drops the
+ * old program, which is left empty and is a subset of the new one. */
+static culprit_status re_express(const culprit_store *store, int64_t old_program, target_program *target,
+                                 culprit_error *err)
+{
+    if (old_program == target->id)
+        return CULPRIT_OK;
+    int64_t *ids = NULL;
+    size_t count = 0;
+    culprit_status status = test_ids(store, old_program, &ids, &count, err);
+    for (size_t i = 0; i < count && status == CULPRIT_OK; i++)
+        status = move_test(store, ids[i], target, err);
+    free(ids);
+    if (status == CULPRIT_OK)
+        status = run_statement(store, "DELETE FROM programs WHERE id = ?", old_program, NULL, err);
+    return status;
+}
+
+/* ---- the test itself ---- */
+
+static culprit_status save_this_test(const culprit_store *store, const culprit_collected_test *test,
+                                     target_program *target, culprit_error *err)
+{
+    size_t index = 0;
+    culprit_status status =
+        culprit_program_add_test(&target->layout, &target->spectra, test->name, test->verdict,
+                                 test->collected->unit_count, test->collected->units, &index, err);
+    if (status != CULPRIT_OK)
+        return status;
+    target->spectra.tests[index].duration_seconds = test->duration_seconds;
+    status = culprit_store_insert_tests(store, target->id, &target->spectra, index, 1, err);
+    int64_t test_id = 0;
+    if (status == CULPRIT_OK)
+        status = query_id(store, "SELECT id FROM tests WHERE program_id = ? AND name = ?", target->id,
+                          test->name, &test_id, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_insert_test_details(store, test_id, test, err);
+    return status;
+}
+
+static culprit_status set_current(const culprit_store *store, int64_t program_id, culprit_error *err)
+{
+    return run_statement(store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('current_program', ?)",
+                         program_id, NULL, err);
+}
+
+culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
+                                                     const culprit_collected_test *test,
+                                                     culprit_saved_test *saved, culprit_error *err)
+{
+    hash_list current_units = {0}, target_units = {0};
+    target_program target = {0};
+    culprit_spectra_init(&target.spectra);
+    culprit_unit_set_init(&target.units);
+    int64_t current = 0;
+    target_program *used = &target;
+    culprit_status status = current_collector_program(store, &current, &current_units, err);
+    if (status == CULPRIT_OK)
+        status = choose_units(store, current, &current_units, test, &saved->change, &target_units, err);
+    if (status == CULPRIT_OK && !(used = cached_target(store, current, saved->change, &target_units))) {
+        used = &target;
+        status = assemble_target(store, current, saved->change, &target_units, &target, err);
+    }
+    if (status == CULPRIT_OK && saved->change == CULPRIT_PROGRAM_UNION)
+        status = re_express(store, current, used, err);
+    if (status == CULPRIT_OK)
+        status = save_this_test(store, test, used, err);
+    if (status == CULPRIT_OK)
+        status = set_current(store, used->id, err);
+    saved->program_id = used->id;
+    culprit_spectra_clear_tests(&used->spectra);
+    if (status == CULPRIT_OK && used == &target)
+        keep_target(store, &target, &target_units);
+    free_target(&target);
+    free_hashes(&current_units);
+    free_hashes(&target_units);
+    return status;
+}
