@@ -49,13 +49,18 @@ VERSION := 0.1.0
 # them so that the next `make check` does not rebuild the library.
 .SECONDARY: $(ASAN_LIB_OBJ)
 
-.PHONY: all deps check check-run unit unit-asan e2e bench bench-run eval eval-run demo demo-run install clean format
+.PHONY: all deps deps-graph check check-run unit unit-asan e2e bench bench-run eval eval-run demo demo-run install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
      $(BUILD)/libculprit-rt.a
 
 deps:
 	@sh scripts/install-deps.sh
+
+# The module -> module include graph; fails on a cycle, an arrow to a later
+# stage or another module's *_internal.h (scripts/deps-graph.sh says more).
+deps-graph:
+	@sh scripts/deps-graph.sh
 
 $(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
