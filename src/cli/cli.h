@@ -69,9 +69,8 @@ int cli_parse_format(const char *command, const char *text, cli_format *format);
  * else the global one, else $CULPRIT_STORE, else .culprit. */
 const char *cli_store_directory(const cli_context *context, const char *command_option);
 
-/* Writes text as a JSON string literal (with quotes) / as a CSV field
- * (quoted only when it needs to be). */
-void cli_write_json_string(FILE *out, const char *text);
+/* Writes text as a CSV field (quoted only when it needs to be).  JSON
+ * strings are written with culprit_json_write_string (culprit/json_text.h). */
 void cli_write_csv_field(FILE *out, const char *text);
 
 /* Prints a double for machines: shortest round-tripping text; "inf",

@@ -55,36 +55,6 @@ const char *cli_store_directory(const cli_context *context, const char *command_
     return culprit_store_directory(command_option ? command_option : context->store_directory);
 }
 
-void cli_write_json_string(FILE *out, const char *text)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        switch (*p) {
-        case '"':
-            fputs("\\\"", out);
-            break;
-        case '\\':
-            fputs("\\\\", out);
-            break;
-        case '\n':
-            fputs("\\n", out);
-            break;
-        case '\r':
-            fputs("\\r", out);
-            break;
-        case '\t':
-            fputs("\\t", out);
-            break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
-}
-
 void cli_write_csv_field(FILE *out, const char *text)
 {
     culprit_csv_write_field(out, text);

@@ -20,9 +20,10 @@
 
 #include "cli/cli.h"
 #include "cli/eval_summary.h"
-#include "culprit/collect.h"
+#include "culprit/program.h"
 #include "culprit/eval.h"
 #include "culprit/judgement.h"
+#include "culprit/json_text.h"
 #include "culprit/rank.h"
 #include "culprit/sbfl.h"
 #include "culprit/spectra.h"
@@ -656,7 +657,7 @@ static void write_json_member(FILE *out, const char *name, double value)
 static void write_json_fault(FILE *out, const culprit_fault *fault)
 {
     fputs("{\"file\": ", out);
-    cli_write_json_string(out, fault->file);
+    culprit_json_write_string(out, fault->file);
     fprintf(out, ", \"line\": %u}", (unsigned)fault->line);
 }
 
@@ -664,13 +665,13 @@ static void write_json_result(FILE *out, const eval_state *state, const formula_
 {
     const culprit_eval_measures *m = &run->measures;
     fputs("    {\"formula\": ", out);
-    cli_write_json_string(out, run->name);
+    culprit_json_write_string(out, run->name);
     if (run->technique) {
         fputs(", \"technique\": ", out);
-        cli_write_json_string(out, run->technique->name);
+        culprit_json_write_string(out, run->technique->name);
         if (run->technique->uses_formula) {
             fputs(", \"base_formula\": ", out);
-            cli_write_json_string(out, run->choice.formula->name);
+            culprit_json_write_string(out, run->choice.formula->name);
         }
     }
     fputs(", \"first_fault\": ", out);
@@ -689,9 +690,9 @@ static void write_json(FILE *out, const eval_options *options, const eval_state 
                        const formula_runs *runs)
 {
     fprintf(out, "{\n  \"culprit_eval\": %d,\n  \"version\": ", CLI_EVAL_RESULTS_VERSION);
-    cli_write_json_string(out, options->version_name);
+    culprit_json_write_string(out, options->version_name);
     fputs(",\n  \"faults_file\": ", out);
-    cli_write_json_string(out, options->faults_path);
+    culprit_json_write_string(out, options->faults_path);
     fprintf(out, ",\n  \"program\": \"%s\",\n  \"kind\": \"%s\",\n  \"ties\": \"%s\",\n", state->program_hash,
             options->rank.all_kinds ? "all" : culprit_kind_name(options->rank.kind),
             culprit_tie_policy_name(options->ties));

@@ -16,6 +16,7 @@
 
 #include "cli/eval_summary.h"
 #include "culprit/eval.h"
+#include "culprit/json_text.h"
 #include "report/svg_plot.h"
 
 /* The parsed RESULTS files and the records drawn from them; the records'
@@ -233,7 +234,7 @@ static void write_csv(FILE *out, const culprit_eval_summaries *all)
 static void write_json_summary(FILE *out, const culprit_eval_summary *s)
 {
     fputs("    {\"formula\": ", out);
-    cli_write_json_string(out, s->technique);
+    culprit_json_write_string(out, s->technique);
     fprintf(out, ", \"faults\": %zu, \"exam_mean\": ", s->fault_count);
     cli_write_number(out, s->exam_mean, CLI_FORMAT_JSON);
     fputs(", \"exam_sd\": ", out);

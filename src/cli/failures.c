@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/judged.h"
+#include "culprit/json_text.h"
 
 const char cli_usage_failures[] =
     "usage: culprit failures [--format text|csv|json] [--program HASH] [--store DIR]\n\n"
@@ -122,7 +123,7 @@ static void write_json(FILE *out, const culprit_failure_clusters *clusters)
         const culprit_failure_cluster *cluster = &clusters->clusters[c];
         fprintf(out, "%s\n  {\"cluster\": %zu, \"size\": %zu, \"signature\": ", c ? "," : "", c + 1,
                 cluster->test_count);
-        cli_write_json_string(out, cluster->signature);
+        culprit_json_write_string(out, cluster->signature);
         fputs(", \"statements\": [", out);
         for (size_t s = 0; s < cluster->statement_count; s++) {
             fputs(s ? ", " : "", out);
@@ -131,7 +132,7 @@ static void write_json(FILE *out, const culprit_failure_clusters *clusters)
         fputs("], \"tests\": [", out);
         for (size_t t = 0; t < cluster->test_count; t++) {
             fputs(t ? ", " : "", out);
-            cli_write_json_string(out, test_name(clusters, cluster, t));
+            culprit_json_write_string(out, test_name(clusters, cluster, t));
         }
         fputs("]}", out);
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "culprit/json_text.h"
 #include "culprit/sbfl.h"
 
 const char cli_usage_formulas[] =
@@ -90,9 +91,9 @@ static void print_csv(FILE *out)
 static void print_json_member(FILE *out, const char *key, const char *value, bool last)
 {
     fputs("    ", out);
-    cli_write_json_string(out, key);
+    culprit_json_write_string(out, key);
     fputs(": ", out);
-    cli_write_json_string(out, value);
+    culprit_json_write_string(out, value);
     fputs(last ? "\n" : ",\n", out);
 }
 

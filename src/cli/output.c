@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/judged.h"
+#include "culprit/json_text.h"
 
 const char cli_usage_output[] =
     "usage: culprit output [--format text|json] [--program HASH] [--store DIR] TEST\n\n"
@@ -101,19 +102,16 @@ static void write_text(FILE *out, const culprit_output_map *map)
 static void write_json(FILE *out, const char *test, const culprit_output_map *map)
 {
     fputs("{\"test\": ", out);
-    cli_write_json_string(out, test);
+    culprit_json_write_string(out, test);
     fprintf(out, ", \"exact\": %s, \"truncated\": %s, \"lines\": [", map->exact ? "true" : "false",
             map->output.text_truncated ? "true" : "false");
     for (size_t l = 0; l < map->line_count; l++) {
         const culprit_output_line *line = &map->lines[l];
         fprintf(out, "%s\n  {\"line\": %u, \"text\": ", l ? "," : "", line->number);
-        if (line->text) {
-            char *text = strndup(line->text, line->text_length);
-            cli_write_json_string(out, text ? text : "");
-            free(text);
-        } else {
+        if (line->text)
+            culprit_json_write_string_n(out, line->text, strnlen(line->text, line->text_length), false);
+        else
             fputs("null", out);
-        }
         fputs(", \"statements\": [", out);
         for (size_t s = line->first; s < line->first + line->count; s++) {
             fputs(s > line->first ? ", " : "", out);

@@ -31,8 +31,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "culprit/collect.h"
+#include "culprit/program.h"
 #include "culprit/judgement.h"
+#include "culprit/json_text.h"
 #include "culprit/rank.h"
 #include "culprit/report.h"
 #include "culprit/sbfl.h"
@@ -396,14 +397,14 @@ static void print_json_entry(const rank_command *command, const culprit_spectra 
     fputs(", \"score\": ", stdout);
     cli_write_number(stdout, entry->score, CLI_FORMAT_JSON);
     fputs(", \"element\": ", stdout);
-    cli_write_json_string(stdout, label);
+    culprit_json_write_string(stdout, label);
     fputs(", \"kind\": ", stdout);
-    cli_write_json_string(stdout, culprit_kind_name(spectra->elements[entry->element].kind));
+    culprit_json_write_string(stdout, culprit_kind_name(spectra->elements[entry->element].kind));
     fputs(", \"file\": ", stdout);
     if (entry->file == CULPRIT_NO_FILE)
         fputs("null", stdout);
     else
-        cli_write_json_string(stdout, spectra->files[entry->file]);
+        culprit_json_write_string(stdout, spectra->files[entry->file]);
     printf(", \"line\": %u, \"confidence\": ", entry->line);
     cli_write_number(stdout, entry->confidence, CLI_FORMAT_JSON);
     printf(", \"best_rank\": %.1f, \"worst_rank\": %.1f, \"ef\": %u, \"ep\": %u, \"nf\": %u, \"np\": %u",
@@ -459,7 +460,7 @@ static void print_header(const rank_command *command, const rank_result *result)
         puts(",method");
     } else if (command->format == CLI_FORMAT_JSON) {
         fputs("{\"method\": ", stdout);
-        cli_write_json_string(stdout, result->method);
+        culprit_json_write_string(stdout, result->method);
         fputs(", ", stdout);
         if (command->technique)
             printf("\"technique\": \"%s\", ", command->technique->name);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "culprit/json_text.h"
 #include "culprit/techniques.h"
 
 const char cli_usage_techniques[] =
@@ -94,15 +95,15 @@ static void print_json(FILE *out)
         char needs[64];
         needs_text(technique, needs, sizeof needs);
         fputs(i ? ",\n {\"name\": " : "\n {\"name\": ", out);
-        cli_write_json_string(out, technique->name);
+        culprit_json_write_string(out, technique->name);
         fputs(", \"title\": ", out);
-        cli_write_json_string(out, technique->title);
+        culprit_json_write_string(out, technique->title);
         fputs(", \"needs\": ", out);
-        cli_write_json_string(out, needs);
+        culprit_json_write_string(out, needs);
         fputs(", \"summary\": ", out);
-        cli_write_json_string(out, technique->summary);
+        culprit_json_write_string(out, technique->summary);
         fputs(", \"reference\": ", out);
-        cli_write_json_string(out, technique->reference);
+        culprit_json_write_string(out, technique->reference);
         fputs("}", out);
     }
     fputs("\n]\n", out);

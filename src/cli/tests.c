@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/judged.h"
+#include "culprit/json_text.h"
 
 const char cli_usage_tests[] =
     "usage: culprit tests [--format text|csv|json] [--failing] [--program HASH] [--store DIR]\n\n"
@@ -65,9 +66,9 @@ void cli_write_statement(FILE *out, const culprit_output_statement *statement)
 void cli_write_statement_json(FILE *out, const culprit_output_statement *statement)
 {
     fputs("{\"file\": ", out);
-    cli_write_json_string(out, statement->file);
+    culprit_json_write_string(out, statement->file);
     fprintf(out, ", \"line\": %u, \"last_line\": %u, \"function\": ", statement->line, statement->last_line);
-    cli_write_json_string(out, statement->function);
+    culprit_json_write_string(out, statement->function);
     fputc('}', out);
 }
 
@@ -167,7 +168,7 @@ static void write_csv(FILE *out, const culprit_test_record *record)
 static void write_json(FILE *out, const culprit_test_record *record, bool first)
 {
     fputs(first ? "\n  {\"name\": " : ",\n  {\"name\": ", out);
-    cli_write_json_string(out, record->name);
+    culprit_json_write_string(out, record->name);
     fprintf(out, ", \"verdict\": \"%s\", \"duration\": ", culprit_verdict_name(record->verdict));
     if (record->duration_seconds >= 0)
         cli_write_number(out, record->duration_seconds, CLI_FORMAT_JSON);
@@ -180,12 +181,12 @@ static void write_json(FILE *out, const culprit_test_record *record, bool first)
     else
         fputs(", \"exit_status\": null, \"signal\": null", out);
     fputs(", \"message\": ", out);
-    cli_write_json_string(out, record->message);
+    culprit_json_write_string(out, record->message);
     fputs(", \"signature\": ", out);
-    cli_write_json_string(out, record->signature);
+    culprit_json_write_string(out, record->signature);
     fputs(", \"crash_site\": ", out);
     if (record->crash_site)
-        cli_write_json_string(out, record->crash_site);
+        culprit_json_write_string(out, record->crash_site);
     else
         fputs("null", out);
     fputs(", \"wrong_output_lines\": [", out);

@@ -1,11 +1,13 @@
 /*
- * json_text.c - JSON strings and numbers for the report writers
- * (report_internal.h).
+ * json_text.c - JSON text: the one JSON string writer of libculprit and
+ * the command line (culprit/json_text.h says what it escapes), and the
+ * report writers' strings and numbers (report_internal.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "culprit/json_text.h"
 #include "report/report_internal.h"
 
 /* Length of the valid UTF-8 sequence at text (at most left bytes), or 0. */
@@ -25,62 +27,75 @@ static size_t utf8_length(const unsigned char *text, size_t left)
     return length;
 }
 
-static void write_escape(const report_json *json, unsigned char c)
+static void write_escape(FILE *out, unsigned char c)
 {
     switch (c) {
     case '"':
-        fputs("\\\"", json->out);
+        fputs("\\\"", out);
         return;
     case '\\':
-        fputs("\\\\", json->out);
+        fputs("\\\\", out);
         return;
     case '\n':
-        fputs("\\n", json->out);
+        fputs("\\n", out);
         return;
     case '\t':
-        fputs("\\t", json->out);
+        fputs("\\t", out);
         return;
     case '\r':
-        fputs("\\r", json->out);
+        fputs("\\r", out);
         return;
     default:
-        fprintf(json->out, "\\u%04x", c);
+        fprintf(out, "\\u%04x", c);
     }
 }
 
-static bool needs_escape(const report_json *json, unsigned char c)
+static bool needs_escape(unsigned char c, bool html_safe)
 {
     return c < 0x20 || c == '"' || c == '\\' || c == 0x7f ||
-           (json->html_safe && (c == '<' || c == '>' || c == '&'));
+           (html_safe && (c == '<' || c == '>' || c == '&'));
 }
 
-void report_json_string_n(const report_json *json, const char *text, size_t length)
+void culprit_json_write_string_n(FILE *out, const char *text, size_t length, bool html_safe)
 {
     const unsigned char *p = (const unsigned char *)text;
-    fputc('"', json->out);
+    fputc('"', out);
     for (size_t i = 0; i < length;) {
         if (p[i] < 0x80) {
-            if (needs_escape(json, p[i]))
-                write_escape(json, p[i]);
+            if (needs_escape(p[i], html_safe))
+                write_escape(out, p[i]);
             else
-                fputc(p[i], json->out);
+                fputc(p[i], out);
             i++;
             continue;
         }
         size_t n = utf8_length(p + i, length - i);
         if (n == 0) {
-            fputs("\\ufffd", json->out);
+            fputs("\\ufffd", out);
             i++;
-        } else if (json->html_safe && n == 3 && p[i] == 0xe2 && p[i + 1] == 0x80 &&
+        } else if (html_safe && n == 3 && p[i] == 0xe2 && p[i + 1] == 0x80 &&
                    (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) {
-            fprintf(json->out, "\\u%04x", p[i + 2] == 0xa8 ? 0x2028 : 0x2029);
+            fprintf(out, "\\u%04x", p[i + 2] == 0xa8 ? 0x2028 : 0x2029);
             i += n;
         } else {
-            fwrite(p + i, 1, n, json->out);
+            fwrite(p + i, 1, n, out);
             i += n;
         }
     }
-    fputc('"', json->out);
+    fputc('"', out);
+}
+
+void culprit_json_write_string(FILE *out, const char *text)
+{
+    if (text)
+        culprit_json_write_string_n(out, text, strlen(text), false);
+    else
+        fputs("null", out);
+}
+
+void report_json_string_n(const report_json *json, const char *text, size_t length)
+{
+    culprit_json_write_string_n(json->out, text, length, json->html_safe);
 }
 
 void report_json_string(const report_json *json, const char *text)

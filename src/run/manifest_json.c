@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/json.h"
 #include "run/manifest_internal.h"
+#include "run/mjson.h"
 
 typedef struct json_context {
     culprit_manifest *manifest;
     culprit_error *err;
 } json_context;
 
-static culprit_status fail_value(const json_context *context, const json_value *value, const char *format,
+static culprit_status fail_value(const json_context *context, const mjson_value *value, const char *format,
                                  const char *detail)
 {
     char message[512];
@@ -26,21 +26,21 @@ static culprit_status fail_value(const json_context *context, const json_value *
     return culprit_fail_at(context->err, context->manifest->path, value->line, value->column, "%s", message);
 }
 
-static culprit_status expect_type(const json_context *context, const char *key, const json_value *value,
-                                  json_type type)
+static culprit_status expect_type(const json_context *context, const char *key, const mjson_value *value,
+                                  mjson_type type)
 {
     if (value->type == type)
         return CULPRIT_OK;
     return culprit_fail_at(context->err, context->manifest->path, value->line, value->column,
-                           "expected \"%s\" to be %s, found %s", key, json_type_name(type),
-                           json_type_name(value->type));
+                           "expected \"%s\" to be %s, found %s", key, mjson_type_name(type),
+                           mjson_type_name(value->type));
 }
 
 /* A string value without NUL bytes, copied. */
-static culprit_status take_string(const json_context *context, const char *key, const json_value *value,
+static culprit_status take_string(const json_context *context, const char *key, const mjson_value *value,
                                   bool allow_empty, char **out)
 {
-    culprit_status status = expect_type(context, key, value, JSON_STRING);
+    culprit_status status = expect_type(context, key, value, MJSON_STRING);
     if (status != CULPRIT_OK)
         return status;
     if (strlen(value->string) != value->length)
@@ -53,7 +53,7 @@ static culprit_status take_string(const json_context *context, const char *key, 
 }
 
 /* A path relative to the manifest's directory, which must exist. */
-static culprit_status take_path(const json_context *context, const char *key, const json_value *value,
+static culprit_status take_path(const json_context *context, const char *key, const mjson_value *value,
                                 bool directory, char **out)
 {
     char *given = NULL;
@@ -71,15 +71,15 @@ static culprit_status take_path(const json_context *context, const char *key, co
 }
 
 /* A string (the text) or {"file": PATH}. */
-static culprit_status take_text_or_file(const json_context *context, const char *key, const json_value *value,
-                                        char **text, char **path)
+static culprit_status take_text_or_file(const json_context *context, const char *key,
+                                        const mjson_value *value, char **text, char **path)
 {
-    if (value->type == JSON_STRING)
+    if (value->type == MJSON_STRING)
         return take_string(context, key, value, true, text);
-    if (value->type != JSON_OBJECT)
+    if (value->type != MJSON_OBJECT)
         return culprit_fail_at(context->err, context->manifest->path, value->line, value->column,
                                "expected \"%s\" to be a string or {\"file\": PATH}, found %s", key,
-                               json_type_name(value->type));
+                               mjson_type_name(value->type));
     for (size_t i = 0; i < value->count; i++)
         if (strcmp(value->members[i].key, "file") != 0)
             return culprit_fail_at(
@@ -92,16 +92,16 @@ static culprit_status take_text_or_file(const json_context *context, const char 
 
 /* ---- one handler per key ---- */
 
-typedef culprit_status (*key_handler)(const json_context *context, const json_member *member,
+typedef culprit_status (*key_handler)(const json_context *context, const mjson_member *member,
                                       culprit_test_spec *spec);
 
-static culprit_status take_name(const json_context *context, const json_member *member,
+static culprit_status take_name(const json_context *context, const mjson_member *member,
                                 culprit_test_spec *spec)
 {
     return take_string(context, "name", member->value, false, &spec->name);
 }
 
-static culprit_status take_cmd(const json_context *context, const json_member *member,
+static culprit_status take_cmd(const json_context *context, const mjson_member *member,
                                culprit_test_spec *spec)
 {
     if (spec->argv)
@@ -110,14 +110,14 @@ static culprit_status take_cmd(const json_context *context, const json_member *m
     return take_string(context, "cmd", member->value, false, &spec->shell_command);
 }
 
-static culprit_status take_argv(const json_context *context, const json_member *member,
+static culprit_status take_argv(const json_context *context, const mjson_member *member,
                                 culprit_test_spec *spec)
 {
-    const json_value *value = member->value;
+    const mjson_value *value = member->value;
     if (spec->shell_command)
         return culprit_fail_at(context->err, context->manifest->path, member->line, member->column,
                                "expected \"cmd\" or \"argv\", not both");
-    culprit_status status = expect_type(context, "argv", value, JSON_ARRAY);
+    culprit_status status = expect_type(context, "argv", value, MJSON_ARRAY);
     if (status != CULPRIT_OK)
         return status;
     if (value->count == 0)
@@ -130,30 +130,30 @@ static culprit_status take_argv(const json_context *context, const json_member *
     return status;
 }
 
-static culprit_status take_stdin(const json_context *context, const json_member *member,
+static culprit_status take_stdin(const json_context *context, const mjson_member *member,
                                  culprit_test_spec *spec)
 {
     return take_text_or_file(context, "stdin", member->value, &spec->stdin_text, &spec->stdin_path);
 }
 
-static culprit_status take_cwd(const json_context *context, const json_member *member,
+static culprit_status take_cwd(const json_context *context, const mjson_member *member,
                                culprit_test_spec *spec)
 {
     return take_path(context, "cwd", member->value, true, &spec->cwd);
 }
 
-static culprit_status take_env(const json_context *context, const json_member *member,
+static culprit_status take_env(const json_context *context, const mjson_member *member,
                                culprit_test_spec *spec)
 {
-    const json_value *value = member->value;
-    culprit_status status = expect_type(context, "env", value, JSON_OBJECT);
+    const mjson_value *value = member->value;
+    culprit_status status = expect_type(context, "env", value, MJSON_OBJECT);
     if (status != CULPRIT_OK)
         return status;
     spec->env = calloc(value->count + 1, sizeof *spec->env);
     if (!spec->env)
         return culprit_fail_memory(context->err);
     for (size_t i = 0; i < value->count; i++) {
-        const json_member *variable = &value->members[i];
+        const mjson_member *variable = &value->members[i];
         if (!variable->key[0] || strchr(variable->key, '='))
             return culprit_fail_at(context->err, context->manifest->path, variable->line, variable->column,
                                    "expected an environment variable name (non-empty, no '=')");
@@ -173,18 +173,18 @@ static culprit_status take_env(const json_context *context, const json_member *m
     return CULPRIT_OK;
 }
 
-static culprit_status take_expect_stdout(const json_context *context, const json_member *member,
+static culprit_status take_expect_stdout(const json_context *context, const mjson_member *member,
                                          culprit_test_spec *spec)
 {
     return take_text_or_file(context, "expect_stdout", member->value, &spec->expect_stdout_text,
                              &spec->expect_stdout_path);
 }
 
-static culprit_status take_expect_exit(const json_context *context, const json_member *member,
+static culprit_status take_expect_exit(const json_context *context, const mjson_member *member,
                                        culprit_test_spec *spec)
 {
-    const json_value *value = member->value;
-    culprit_status status = expect_type(context, "expect_exit", value, JSON_NUMBER);
+    const mjson_value *value = member->value;
+    culprit_status status = expect_type(context, "expect_exit", value, MJSON_NUMBER);
     if (status == CULPRIT_OK && (!value->integer || value->number < 0 || value->number > 255))
         status = fail_value(context, value, "expected \"%s\" to be an integer from 0 to 255", "expect_exit");
     spec->has_expect_exit = status == CULPRIT_OK;
@@ -192,24 +192,24 @@ static culprit_status take_expect_exit(const json_context *context, const json_m
     return status;
 }
 
-static culprit_status take_timeout(const json_context *context, const json_member *member,
+static culprit_status take_timeout(const json_context *context, const mjson_member *member,
                                    culprit_test_spec *spec)
 {
-    const json_value *value = member->value;
-    culprit_status status = expect_type(context, "timeout", value, JSON_NUMBER);
+    const mjson_value *value = member->value;
+    culprit_status status = expect_type(context, "timeout", value, MJSON_NUMBER);
     if (status == CULPRIT_OK && !(value->number > 0 && value->number <= 1e7))
         status = fail_value(context, value, "expected \"%s\" to be a positive number of seconds", "timeout");
     spec->timeout = status == CULPRIT_OK ? value->number : 0;
     return status;
 }
 
-static culprit_status take_validator(const json_context *context, const json_member *member,
+static culprit_status take_validator(const json_context *context, const mjson_member *member,
                                      culprit_test_spec *spec)
 {
     return take_string(context, "validator", member->value, false, &spec->validator);
 }
 
-static culprit_status take_oracle(const json_context *context, const json_member *member,
+static culprit_status take_oracle(const json_context *context, const mjson_member *member,
                                   culprit_test_spec *spec)
 {
     char *kind = NULL;
@@ -227,10 +227,10 @@ static culprit_status take_oracle(const json_context *context, const json_member
     return status;
 }
 
-static culprit_status take_expect_failure(const json_context *context, const json_member *member,
+static culprit_status take_expect_failure(const json_context *context, const mjson_member *member,
                                           culprit_test_spec *spec)
 {
-    culprit_status status = expect_type(context, "expect_failure", member->value, JSON_BOOLEAN);
+    culprit_status status = expect_type(context, "expect_failure", member->value, MJSON_BOOLEAN);
     spec->expect_failure = status == CULPRIT_OK && member->value->boolean;
     return status;
 }
@@ -253,7 +253,7 @@ static const struct {
     {"expect_failure", take_expect_failure},
 };
 
-static culprit_status take_member(const json_context *context, const json_member *member,
+static culprit_status take_member(const json_context *context, const mjson_member *member,
                                   culprit_test_spec *spec)
 {
     for (size_t i = 0; i < sizeof json_keys / sizeof *json_keys; i++)
@@ -266,7 +266,7 @@ static culprit_status take_member(const json_context *context, const json_member
 }
 
 /* Fills in what the test left out: its directory, the run's defaults. */
-static culprit_status complete_test(const json_context *context, const json_value *object,
+static culprit_status complete_test(const json_context *context, const mjson_value *object,
                                     const culprit_manifest_options *defaults, culprit_test_spec *spec)
 {
     if (!spec->name)
@@ -283,12 +283,12 @@ static culprit_status complete_test(const json_context *context, const json_valu
     return CULPRIT_OK;
 }
 
-static culprit_status take_test(const json_context *context, const json_value *object,
+static culprit_status take_test(const json_context *context, const mjson_value *object,
                                 const culprit_manifest_options *defaults)
 {
-    if (object->type != JSON_OBJECT)
+    if (object->type != MJSON_OBJECT)
         return culprit_fail_at(context->err, context->manifest->path, object->line, object->column,
-                               "expected a test object, found %s", json_type_name(object->type));
+                               "expected a test object, found %s", mjson_type_name(object->type));
     culprit_test_spec spec = {.line = object->line, .column = object->column};
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < object->count && status == CULPRIT_OK; i++)
@@ -309,16 +309,16 @@ culprit_status manifest_parse_json(const char *text, size_t size, const culprit_
         return culprit_fail(err, CULPRIT_ERROR_INPUT,
                             "%s: --expect-dir applies to plain manifests; JSON tests set \"expect_stdout\"",
                             manifest->path);
-    json_value *root;
-    culprit_status status = json_parse(text, size, manifest->path, &root, err);
+    mjson_value *root;
+    culprit_status status = mjson_parse(text, size, manifest->path, &root, err);
     if (status != CULPRIT_OK)
         return status;
     json_context context = {manifest, err};
-    if (root->type != JSON_ARRAY)
+    if (root->type != MJSON_ARRAY)
         status = culprit_fail_at(err, manifest->path, root->line, root->column,
-                                 "expected an array of test objects, found %s", json_type_name(root->type));
+                                 "expected an array of test objects, found %s", mjson_type_name(root->type));
     for (size_t i = 0; status == CULPRIT_OK && i < root->count; i++)
         status = take_test(&context, root->items[i], defaults);
-    json_free(root);
+    mjson_free(root);
     return status;
 }

@@ -244,4 +244,15 @@ done
 wait
 expect_sql "SELECT count(*) FROM tests WHERE name LIKE 'parallel%'" 8
 
+# A test name that is not UTF-8 (byte 0xff) still gives valid JSON, with the
+# byte as U+FFFD; quotes, a backslash and UTF-8 come back as they were.
+# The bytes go to python undecoded: json.loads then rejects invalid UTF-8.
+run 1 "$CULPRIT" test --name "$(printf 'bad\377 "q" \\ \303\251')" -- ./prog exit 1
+run 0 "$CULPRIT" tests --format json
+if python3 -c '
+import json, sys
+names = [t["name"] for t in json.loads(sys.stdin.buffer.read())]
+assert "bad\ufffd \"q\" \\ \u00e9" in names, names
+' <"$WORK/out"; then pass; else fail "culprit tests --format json is not valid JSON or lost the name: $(head -c 300 "$WORK/out")"; fi
+
 finish

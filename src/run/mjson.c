@@ -1,10 +1,10 @@
 /*
- * json.c - recursive-descent JSON reader keeping line and column of every
- * value and key (see json.h for why not jansson).  Strict RFC 8259: no
- * comments, no trailing commas, strings must be valid escapes; nesting is
- * limited so a hostile manifest cannot exhaust the stack.
+ * mjson.c - the manifest JSON reader: recursive descent keeping line and
+ * column of every value and key (see mjson.h for why not jansson).  Strict
+ * RFC 8259: no comments, no trailing commas, strings must be valid escapes;
+ * nesting is limited so a hostile manifest cannot exhaust the stack.
  */
-#include "run/json.h"
+#include "run/mjson.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,9 +49,9 @@ static void skip_blanks(reader *r)
     }
 }
 
-static json_value *new_value(reader *r, json_type type)
+static mjson_value *new_value(reader *r, mjson_type type)
 {
-    json_value *value = calloc(1, sizeof *value);
+    mjson_value *value = calloc(1, sizeof *value);
     if (value) {
         value->type = type;
         value->line = r->line;
@@ -209,7 +209,7 @@ static size_t skip_digits(const reader *r, size_t at)
     return at;
 }
 
-static culprit_status read_number(reader *r, json_value *value)
+static culprit_status read_number(reader *r, mjson_value *value)
 {
     size_t at = r->at;
     if (at < r->size && r->text[at] == '-')
@@ -245,13 +245,14 @@ static culprit_status read_number(reader *r, json_value *value)
     return CULPRIT_OK;
 }
 
-static culprit_status read_literal(reader *r, json_value *value)
+static culprit_status read_literal(reader *r, mjson_value *value)
 {
     static const struct {
         const char *word;
-        json_type type;
+        mjson_type type;
         bool boolean;
-    } literals[] = {{"true", JSON_BOOLEAN, true}, {"false", JSON_BOOLEAN, false}, {"null", JSON_NULL, false}};
+    } literals[] = {
+        {"true", MJSON_BOOLEAN, true}, {"false", MJSON_BOOLEAN, false}, {"null", MJSON_NULL, false}};
     for (size_t i = 0; i < sizeof literals / sizeof *literals; i++) {
         size_t length = strlen(literals[i].word);
         if (r->size - r->at >= length && memcmp(r->text + r->at, literals[i].word, length) == 0) {
@@ -266,9 +267,9 @@ static culprit_status read_literal(reader *r, json_value *value)
 
 /* ---- arrays and objects ---- */
 
-static culprit_status read_value(reader *r, int depth, json_value **out);
+static culprit_status read_value(reader *r, int depth, mjson_value **out);
 
-static culprit_status read_array(reader *r, int depth, json_value *array)
+static culprit_status read_array(reader *r, int depth, mjson_value *array)
 {
     size_t capacity = 0;
     r->at++;
@@ -280,14 +281,14 @@ static culprit_status read_array(reader *r, int depth, json_value *array)
     for (;;) {
         if (array->count == capacity) {
             capacity = capacity ? capacity * 2 : 8;
-            json_value **grown = realloc(array->items, capacity * sizeof *grown);
+            mjson_value **grown = realloc(array->items, capacity * sizeof *grown);
             if (!grown)
                 return culprit_fail_memory(r->err);
             array->items = grown;
         }
         culprit_status status = read_value(r, depth + 1, &array->items[array->count]);
         if (status != CULPRIT_OK) {
-            json_free(array->items[array->count]);
+            mjson_free(array->items[array->count]);
             return status;
         }
         array->count++;
@@ -302,7 +303,7 @@ static culprit_status read_array(reader *r, int depth, json_value *array)
     }
 }
 
-static culprit_status read_key(reader *r, json_value *object, json_member *member)
+static culprit_status read_key(reader *r, mjson_value *object, mjson_member *member)
 {
     skip_blanks(r);
     if (r->at >= r->size || r->text[r->at] != '"')
@@ -327,29 +328,29 @@ static culprit_status read_key(reader *r, json_value *object, json_member *membe
     return CULPRIT_OK;
 }
 
-static culprit_status read_member(reader *r, int depth, json_value *object, size_t *capacity)
+static culprit_status read_member(reader *r, int depth, mjson_value *object, size_t *capacity)
 {
     if (object->count == *capacity) {
         *capacity = *capacity ? *capacity * 2 : 8;
-        json_member *grown = realloc(object->members, *capacity * sizeof *grown);
+        mjson_member *grown = realloc(object->members, *capacity * sizeof *grown);
         if (!grown)
             return culprit_fail_memory(r->err);
         object->members = grown;
     }
-    json_member member = {0};
+    mjson_member member = {0};
     culprit_status status = read_key(r, object, &member);
     if (status == CULPRIT_OK)
         status = read_value(r, depth + 1, &member.value);
     if (status != CULPRIT_OK) {
         free(member.key);
-        json_free(member.value);
+        mjson_free(member.value);
         return status;
     }
     object->members[object->count++] = member;
     return CULPRIT_OK;
 }
 
-static culprit_status read_object(reader *r, int depth, json_value *object)
+static culprit_status read_object(reader *r, int depth, mjson_value *object)
 {
     size_t capacity = 0;
     r->at++;
@@ -373,7 +374,7 @@ static culprit_status read_object(reader *r, int depth, json_value *object)
     }
 }
 
-static culprit_status read_value(reader *r, int depth, json_value **out)
+static culprit_status read_value(reader *r, int depth, mjson_value **out)
 {
     *out = NULL;
     skip_blanks(r);
@@ -381,32 +382,32 @@ static culprit_status read_value(reader *r, int depth, json_value **out)
         return fail_here(r, "less nesting");
     if (r->at >= r->size)
         return fail_here(r, "a JSON value");
-    json_value *value = new_value(r, JSON_NULL);
+    mjson_value *value = new_value(r, MJSON_NULL);
     if (!value)
         return culprit_fail_memory(r->err);
     *out = value;
     char c = r->text[r->at];
     if (c == '{') {
-        value->type = JSON_OBJECT;
+        value->type = MJSON_OBJECT;
         return read_object(r, depth, value);
     }
     if (c == '[') {
-        value->type = JSON_ARRAY;
+        value->type = MJSON_ARRAY;
         return read_array(r, depth, value);
     }
     if (c == '"') {
-        value->type = JSON_STRING;
+        value->type = MJSON_STRING;
         return read_string(r, &value->string, &value->length);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
-        value->type = JSON_NUMBER;
+        value->type = MJSON_NUMBER;
         return read_number(r, value);
     }
     return read_literal(r, value);
 }
 
-culprit_status json_parse(const char *text, size_t size, const char *source, json_value **root,
-                          culprit_error *err)
+culprit_status mjson_parse(const char *text, size_t size, const char *source, mjson_value **root,
+                           culprit_error *err)
 {
     reader r = {.text = text, .source = source, .size = size, .line = 1, .err = err};
     culprit_status status = read_value(&r, 0, root);
@@ -416,21 +417,21 @@ culprit_status json_parse(const char *text, size_t size, const char *source, jso
             status = fail_here(&r, "the end of the JSON text");
     }
     if (status != CULPRIT_OK) {
-        json_free(*root);
+        mjson_free(*root);
         *root = NULL;
     }
     return status;
 }
 
-void json_free(json_value *value)
+void mjson_free(mjson_value *value)
 {
     if (!value)
         return;
-    for (size_t i = 0; value->type == JSON_ARRAY && i < value->count; i++)
-        json_free(value->items[i]);
-    for (size_t i = 0; value->type == JSON_OBJECT && i < value->count; i++) {
+    for (size_t i = 0; value->type == MJSON_ARRAY && i < value->count; i++)
+        mjson_free(value->items[i]);
+    for (size_t i = 0; value->type == MJSON_OBJECT && i < value->count; i++) {
         free(value->members[i].key);
-        json_free(value->members[i].value);
+        mjson_free(value->members[i].value);
     }
     free(value->items);
     free(value->members);
@@ -438,7 +439,7 @@ void json_free(json_value *value)
     free(value);
 }
 
-const char *json_type_name(json_type type)
+const char *mjson_type_name(mjson_type type)
 {
     static const char *const names[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
     return names[type];
