@@ -52,10 +52,10 @@ typedef struct culprit_dump {
 /* Parses a dump; source names it in messages, which are
  * "SOURCE: truncated at byte N: expected ..." (N is where the bytes end) or
  * "SOURCE: at byte N: expected ..." (N is where the bad field starts). */
-culprit_status culprit_dump_parse(const unsigned char *bytes, size_t size, const char *source,
-                                  culprit_dump *dump, culprit_error *err);
-culprit_status culprit_dump_read_file(const char *path, culprit_dump *dump, culprit_error *err);
-void culprit_dump_free(culprit_dump *dump);
+CULPRIT_API culprit_status culprit_dump_parse(const unsigned char *bytes, size_t size, const char *source,
+                                              culprit_dump *dump, culprit_error *err);
+CULPRIT_API culprit_status culprit_dump_read_file(const char *path, culprit_dump *dump, culprit_error *err);
+CULPRIT_API void culprit_dump_free(culprit_dump *dump);
 
 /* ---- one test's collection directory (§6) ---- */
 
@@ -66,7 +66,8 @@ void culprit_dump_free(culprit_dump *dump);
  * maps may already hold units (a harness keeps one set for a whole run):
  * a map file named HASH.map whose HASH the set holds is not read again,
  * since maps are named by the hash of their content (docs/collector.md §4). */
-culprit_status culprit_collect_directory(const char *directory, int32_t child_pid, culprit_unit_set *maps,
-                                         culprit_collected *collected, culprit_error *err);
+CULPRIT_API culprit_status culprit_collect_directory(const char *directory, int32_t child_pid,
+                                                     culprit_unit_set *maps, culprit_collected *collected,
+                                                     culprit_error *err);
 
 #endif

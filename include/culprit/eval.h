@@ -40,8 +40,8 @@ typedef struct culprit_fault_list {
     culprit_fault *faults;
 } culprit_fault_list;
 
-void culprit_fault_list_init(culprit_fault_list *faults);
-void culprit_fault_list_free(culprit_fault_list *faults);
+CULPRIT_API void culprit_fault_list_init(culprit_fault_list *faults);
+CULPRIT_API void culprit_fault_list_free(culprit_fault_list *faults);
 
 /* Parses text (length bytes, need not be terminated) of the faults file
  * named path into an initialised, empty list.  `#` starts a comment (at the
@@ -49,16 +49,17 @@ void culprit_fault_list_free(culprit_fault_list *faults);
  * line must be FILE:LINE, split at the last ':'.  A malformed line is
  * CULPRIT_ERROR_INPUT "PATH:LINE:COLUMN: expected FILE:LINE, ..." pointing at
  * the offending character; a file without any fault is an error too. */
-culprit_status culprit_faults_parse(const char *path, const char *text, size_t length,
-                                    culprit_fault_list *faults, culprit_error *err);
+CULPRIT_API culprit_status culprit_faults_parse(const char *path, const char *text, size_t length,
+                                                culprit_fault_list *faults, culprit_error *err);
 
 /* Reads and parses the file at path. */
-culprit_status culprit_faults_read(const char *path, culprit_fault_list *faults, culprit_error *err);
+CULPRIT_API culprit_status culprit_faults_read(const char *path, culprit_fault_list *faults,
+                                               culprit_error *err);
 
 /* Whether a path written by a user names a path stored in the program:
  * equal, or one is a suffix of the other starting after a '/', so
  * "src/x.c" matches "/home/me/proj/src/x.c" and "./src/x.c". */
-bool culprit_path_matches(const char *fault_path, const char *program_path);
+CULPRIT_API bool culprit_path_matches(const char *fault_path, const char *program_path);
 
 /* One executable line of the program. */
 typedef struct culprit_program_line {
@@ -76,10 +77,11 @@ typedef struct culprit_program_lines {
 } culprit_program_lines;
 
 /* tallies[] is indexed by element (from culprit_spectra_tally). */
-culprit_status culprit_program_lines_build(const culprit_spectra *spectra, const culprit_tally *tallies,
-                                           const culprit_rank_options *options, culprit_program_lines *lines,
-                                           culprit_error *err);
-void culprit_program_lines_free(culprit_program_lines *lines);
+CULPRIT_API culprit_status culprit_program_lines_build(const culprit_spectra *spectra,
+                                                       const culprit_tally *tallies,
+                                                       const culprit_rank_options *options,
+                                                       culprit_program_lines *lines, culprit_error *err);
+CULPRIT_API void culprit_program_lines_free(culprit_program_lines *lines);
 
 /* Where a fault lies in the program: a file index and a line. */
 typedef struct culprit_fault_location {
@@ -90,9 +92,10 @@ typedef struct culprit_fault_location {
  * the single file matching by culprit_path_matches) and checks that its
  * line is executable.  locations[] has faults->count entries.  Errors are
  * CULPRIT_ERROR_INPUT at the fault's position in the faults file. */
-culprit_status culprit_faults_resolve(const culprit_fault_list *faults, const culprit_spectra *spectra,
-                                      const culprit_program_lines *lines, culprit_fault_location *locations,
-                                      culprit_error *err);
+CULPRIT_API culprit_status culprit_faults_resolve(const culprit_fault_list *faults,
+                                                  const culprit_spectra *spectra,
+                                                  const culprit_program_lines *lines,
+                                                  culprit_fault_location *locations, culprit_error *err);
 
 /* Well-localized: EXAM below 1%. */
 #define CULPRIT_EVAL_WELL_LOCALIZED 0.01
@@ -114,17 +117,18 @@ typedef struct culprit_eval_measures {
 
 /* ranking must be a line-view ranking of the same elements as lines.
  * Fails (internal error) when the two disagree on the number of lines. */
-culprit_status culprit_eval_measure(const culprit_ranking *ranking, const culprit_program_lines *lines,
-                                    const culprit_fault_location *locations, size_t location_count,
-                                    culprit_tie_policy ties, culprit_eval_measures *measures,
-                                    culprit_error *err);
+CULPRIT_API culprit_status culprit_eval_measure(const culprit_ranking *ranking,
+                                                const culprit_program_lines *lines,
+                                                const culprit_fault_location *locations,
+                                                size_t location_count, culprit_tie_policy ties,
+                                                culprit_eval_measures *measures, culprit_error *err);
 
 /* The checkpoints of the summary. */
 enum { CULPRIT_EVAL_THRESHOLD_COUNT = 5, CULPRIT_EVAL_TOP_COUNT = 3 };
 /* 1, 5, 10, 15, 20: percent of code examined. */
-extern const double culprit_eval_thresholds_percent[CULPRIT_EVAL_THRESHOLD_COUNT];
+CULPRIT_API extern const double culprit_eval_thresholds_percent[CULPRIT_EVAL_THRESHOLD_COUNT];
 /* 1, 5, 10: top-N. */
-extern const unsigned culprit_eval_top_n[CULPRIT_EVAL_TOP_COUNT];
+CULPRIT_API extern const unsigned culprit_eval_top_n[CULPRIT_EVAL_TOP_COUNT];
 
 /* One faulty version evaluated by one technique: the input of the summary. */
 typedef struct culprit_eval_record {
@@ -163,8 +167,8 @@ typedef struct culprit_eval_summaries {
 /* Groups records by technique and summarises each group.  A technique that
  * has two records of one version is CULPRIT_ERROR_INPUT (a results file
  * given twice would otherwise count its faults twice). */
-culprit_status culprit_eval_summarize(const culprit_eval_record *records, size_t count,
-                                      culprit_eval_summaries *summaries, culprit_error *err);
-void culprit_eval_summaries_free(culprit_eval_summaries *summaries);
+CULPRIT_API culprit_status culprit_eval_summarize(const culprit_eval_record *records, size_t count,
+                                                  culprit_eval_summaries *summaries, culprit_error *err);
+CULPRIT_API void culprit_eval_summaries_free(culprit_eval_summaries *summaries);
 
 #endif

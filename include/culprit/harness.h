@@ -41,7 +41,7 @@ typedef struct culprit_limits {
 
 /* The defaults of docs/harness.md: 600 s CPU, memory = physical RAM, 4 GiB
  * files, 1024 processes. */
-culprit_limits culprit_limits_default(void);
+CULPRIT_API culprit_limits culprit_limits_default(void);
 
 /* ---- the sandbox ---- */
 
@@ -51,9 +51,9 @@ typedef struct culprit_sandbox culprit_sandbox;
  * must exist) read-only.  Fails with CULPRIT_ERROR_INTERNAL and a message
  * saying why when the kernel refuses (no user namespaces, ...); callers
  * may then run without one. */
-culprit_status culprit_sandbox_create(const char *protect_directory, culprit_sandbox **sandbox,
-                                      culprit_error *err);
-void culprit_sandbox_free(culprit_sandbox *sandbox);
+CULPRIT_API culprit_status culprit_sandbox_create(const char *protect_directory, culprit_sandbox **sandbox,
+                                                  culprit_error *err);
+CULPRIT_API void culprit_sandbox_free(culprit_sandbox *sandbox);
 
 /* ---- the pool ---- */
 
@@ -98,16 +98,16 @@ typedef struct culprit_finished {
 
 typedef struct culprit_pool culprit_pool;
 
-culprit_status culprit_pool_create(size_t workers, culprit_pool **pool, culprit_error *err);
+CULPRIT_API culprit_status culprit_pool_create(size_t workers, culprit_pool **pool, culprit_error *err);
 /* Kills (SIGKILL to each group) and reaps whatever still runs. */
-void culprit_pool_free(culprit_pool *pool);
+CULPRIT_API void culprit_pool_free(culprit_pool *pool);
 
 /* From now on, starts commands whose spawn names sandbox (NULL: none)
  * from a small launcher process inside it instead of forking culprit for
  * each (src/run/launcher.c says why).  Others are still forked.  When the
  * launcher cannot start, the pool keeps forking and the error says why. */
-culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandbox *sandbox,
-                                         culprit_error *err);
+CULPRIT_API culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandbox *sandbox,
+                                                     culprit_error *err);
 
 /* From now on, a command that runs a program built by culprit-cc (a plain
  * program call, no shell) is forked from a server copy of that program,
@@ -115,26 +115,26 @@ culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandb
  * and constructors run once per run, not once per test
  * (src/run/fork_server.c; docs/harness.md, "Fork servers").  Commands that
  * do not suit are started as before. */
-culprit_status culprit_pool_use_fork_servers(culprit_pool *pool, culprit_error *err);
+CULPRIT_API culprit_status culprit_pool_use_fork_servers(culprit_pool *pool, culprit_error *err);
 
-size_t culprit_pool_running(const culprit_pool *pool);
-bool culprit_pool_full(const culprit_pool *pool);
+CULPRIT_API size_t culprit_pool_running(const culprit_pool *pool);
+CULPRIT_API bool culprit_pool_full(const culprit_pool *pool);
 
 /* Starts spawn in a free slot; tag comes back in its culprit_finished.
  * A command that cannot be executed is still started and finishes at once
  * with exec_error set. */
-culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn, void *tag,
-                                  culprit_error *err);
+CULPRIT_API culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn, void *tag,
+                                              culprit_error *err);
 
 /* Waits up to timeout_ms (-1: until something happens) for a command to
  * finish, reading output and enforcing timeouts meanwhile.  *got is true
  * when finished was filled.  Returns early (got false) when a signal
  * arrives, so the caller can look at its flags. */
-culprit_status culprit_pool_wait(culprit_pool *pool, int timeout_ms, culprit_finished *finished, bool *got,
-                                 culprit_error *err);
+CULPRIT_API culprit_status culprit_pool_wait(culprit_pool *pool, int timeout_ms, culprit_finished *finished,
+                                             bool *got, culprit_error *err);
 
 /* Sends sig to the process group of every running command. */
-void culprit_pool_signal(culprit_pool *pool, int sig);
+CULPRIT_API void culprit_pool_signal(culprit_pool *pool, int sig);
 
 /* ---- recording ---- */
 
@@ -159,14 +159,14 @@ typedef struct culprit_record_request {
 
 /* Collects the test's dumps, judges it, saves its spectra under the
  * judged verdict and then the judgement. */
-culprit_status culprit_record_test(culprit_store *store, const culprit_record_request *request,
-                                   culprit_recorded *recorded, culprit_error *err);
+CULPRIT_API culprit_status culprit_record_test(culprit_store *store, const culprit_record_request *request,
+                                               culprit_recorded *recorded, culprit_error *err);
 
 /* Removes a directory tree (collection and capture directories); errors
  * are ignored: these are temporary files. */
-void culprit_remove_tree(const char *path);
+CULPRIT_API void culprit_remove_tree(const char *path);
 /* Removes what directory holds, except the entries whose name keep (if not
  * NULL) accepts; false when the directory cannot be opened. */
-bool culprit_empty_directory(const char *path, bool (*keep)(const char *name));
+CULPRIT_API bool culprit_empty_directory(const char *path, bool (*keep)(const char *name));
 
 #endif

@@ -29,19 +29,20 @@
 
 #include "culprit/spectra.h"
 
-culprit_status culprit_gzoltar_read(const char *spectra_path, const char *matrix_path, const char *tests_path,
-                                    culprit_spectra *spectra, culprit_error *err);
+CULPRIT_API culprit_status culprit_gzoltar_read(const char *spectra_path, const char *matrix_path,
+                                                const char *tests_path, culprit_spectra *spectra,
+                                                culprit_error *err);
 /* Writes the line elements as components and every test that is not
  * excluded by policy (failing ones as '-').  tests may be NULL. */
-culprit_status culprit_gzoltar_write(const culprit_spectra *spectra, const culprit_verdict_policy *policy,
-                                     FILE *spectra_out, FILE *matrix_out, FILE *tests_out,
-                                     culprit_error *err);
+CULPRIT_API culprit_status culprit_gzoltar_write(const culprit_spectra *spectra,
+                                                 const culprit_verdict_policy *policy, FILE *spectra_out,
+                                                 FILE *matrix_out, FILE *tests_out, culprit_error *err);
 
-culprit_status culprit_csv_read(const char *path, culprit_spectra *spectra, culprit_error *err);
-culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culprit_error *err);
+CULPRIT_API culprit_status culprit_csv_read(const char *path, culprit_spectra *spectra, culprit_error *err);
+CULPRIT_API culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culprit_error *err);
 
-culprit_status culprit_json_read(const char *path, culprit_spectra *spectra, culprit_error *err);
-culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, culprit_error *err);
+CULPRIT_API culprit_status culprit_json_read(const char *path, culprit_spectra *spectra, culprit_error *err);
+CULPRIT_API culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, culprit_error *err);
 
 /* Verdicts of tests imported one coverage file per test: read from a
  * verdicts file ("NAME VERDICT" lines, '#' comments), or listed one by one
@@ -59,13 +60,14 @@ typedef struct culprit_verdict_list {
     culprit_verdict_entry *entries;
 } culprit_verdict_list;
 
-void culprit_verdict_list_init(culprit_verdict_list *list);
-void culprit_verdict_list_free(culprit_verdict_list *list);
+CULPRIT_API void culprit_verdict_list_init(culprit_verdict_list *list);
+CULPRIT_API void culprit_verdict_list_free(culprit_verdict_list *list);
 /* Appends name's verdict (line 0: not from a file). */
-culprit_status culprit_verdict_list_add(culprit_verdict_list *list, const char *name, culprit_verdict verdict,
-                                        size_t line, culprit_error *err);
+CULPRIT_API culprit_status culprit_verdict_list_add(culprit_verdict_list *list, const char *name,
+                                                    culprit_verdict verdict, size_t line, culprit_error *err);
 /* Reads a verdicts file into an initialised, empty list and sets its path. */
-culprit_status culprit_verdict_list_read(culprit_verdict_list *list, const char *path, culprit_error *err);
+CULPRIT_API culprit_status culprit_verdict_list_read(culprit_verdict_list *list, const char *path,
+                                                     culprit_error *err);
 
 /* Read one coverage file per test into an initialised, empty spectra.  A
  * test is named after its file's basename without the suffix (.info for
@@ -74,24 +76,26 @@ culprit_status culprit_verdict_list_read(culprit_verdict_list *list, const char 
  * a file, or two files naming the same test are errors.  The element table
  * is the union over all files, sorted by path, line, kind and branch, so
  * that every test shares one program whatever the order of the files. */
-culprit_status culprit_lcov_read(const char *const *paths, size_t count, const culprit_verdict_list *verdicts,
-                                 culprit_spectra *spectra, culprit_error *err);
+CULPRIT_API culprit_status culprit_lcov_read(const char *const *paths, size_t count,
+                                             const culprit_verdict_list *verdicts, culprit_spectra *spectra,
+                                             culprit_error *err);
 /* gcov --json-format output (gcc 9 and later), gzip-compressed or not; a
  * file may hold several JSON documents one after another (gcov --stdout). */
-culprit_status culprit_gcov_json_read(const char *const *paths, size_t count,
-                                      const culprit_verdict_list *verdicts, culprit_spectra *spectra,
-                                      culprit_error *err);
+CULPRIT_API culprit_status culprit_gcov_json_read(const char *const *paths, size_t count,
+                                                  const culprit_verdict_list *verdicts,
+                                                  culprit_spectra *spectra, culprit_error *err);
 
 /* Adds the element a component name denotes (see above); column is where
  * the name starts in its line, for messages. */
-culprit_status culprit_component_add(culprit_spectra *spectra, const char *name, const char *path,
-                                     size_t line, size_t column, culprit_error *err);
+CULPRIT_API culprit_status culprit_component_add(culprit_spectra *spectra, const char *name, const char *path,
+                                                 size_t line, size_t column, culprit_error *err);
 
 /* Writes text as one CSV field, quoted as RFC 4180 says when it holds a
  * comma, quote or line break. */
-void culprit_csv_write_field(FILE *out, const char *text);
+CULPRIT_API void culprit_csv_write_field(FILE *out, const char *text);
 
 /* The component name of an element: its name, or "file:line". */
-void culprit_component_name(const culprit_spectra *spectra, uint32_t element, char *buffer, size_t size);
+CULPRIT_API void culprit_component_name(const culprit_spectra *spectra, uint32_t element, char *buffer,
+                                        size_t size);
 
 #endif

@@ -22,13 +22,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "culprit/error.h"
+
 /* Writes the NUL-terminated text as a JSON string literal, quotes
  * included; a NULL text is written as null. */
-void culprit_json_write_string(FILE *out, const char *text);
+CULPRIT_API void culprit_json_write_string(FILE *out, const char *text);
 
 /* Writes length bytes of text as a JSON string literal (a NUL byte is
  * written \u0000).  html_safe also escapes < > & (as \u003c \u003e \u0026)
  * and U+2028/U+2029, for JSON that sits in an HTML <script> element. */
-void culprit_json_write_string_n(FILE *out, const char *text, size_t length, bool html_safe);
+CULPRIT_API void culprit_json_write_string_n(FILE *out, const char *text, size_t length, bool html_safe);
 
 #endif

@@ -30,8 +30,8 @@
  * test that has no judgement (imported, or recorded before schema version
  * 3), made from its verdict, exit status and crash as the oracle words
  * them.  Free with culprit_test_records_free. */
-culprit_status culprit_test_records_load(culprit_store *store, int64_t program_id,
-                                         culprit_test_records *records, culprit_error *err);
+CULPRIT_API culprit_status culprit_test_records_load(culprit_store *store, int64_t program_id,
+                                                     culprit_test_records *records, culprit_error *err);
 
 /* ---- P_n(o): the statements that wrote each output line
  *      (src/judgement/output_map.c) ---- */
@@ -66,12 +66,13 @@ typedef struct culprit_output_map {
  * Lines come from the kept stdout; without it, from the records alone
  * (one line per record, text NULL).  Records of several processes are laid
  * end to end in pid order, each process's bytes contiguous. */
-culprit_status culprit_output_statements(culprit_store *store, int64_t program_id, const char *test_name,
-                                         culprit_output_map *map, culprit_error *err);
+CULPRIT_API culprit_status culprit_output_statements(culprit_store *store, int64_t program_id,
+                                                     const char *test_name, culprit_output_map *map,
+                                                     culprit_error *err);
 /* The same over already loaded output (takes ownership of *output). */
-culprit_status culprit_output_map_build(culprit_test_output *output, culprit_output_map *map,
-                                        culprit_error *err);
-void culprit_output_map_free(culprit_output_map *map);
+CULPRIT_API culprit_status culprit_output_map_build(culprit_test_output *output, culprit_output_map *map,
+                                                    culprit_error *err);
+CULPRIT_API void culprit_output_map_free(culprit_output_map *map);
 
 /* ---- clusters of equivalent failures (src/judgement/failure_clusters.c) ---- */
 
@@ -94,8 +95,9 @@ typedef struct culprit_failure_clusters {
 /* Groups the failing tests (verdict fail, error or timeout) of program_id
  * by signature and by the set of statements that wrote their wrong output
  * lines (TECHNIQUES.md §3: same message, same statements blamed). */
-culprit_status culprit_failure_clusters_load(culprit_store *store, int64_t program_id,
-                                             culprit_failure_clusters *clusters, culprit_error *err);
-void culprit_failure_clusters_free(culprit_failure_clusters *clusters);
+CULPRIT_API culprit_status culprit_failure_clusters_load(culprit_store *store, int64_t program_id,
+                                                         culprit_failure_clusters *clusters,
+                                                         culprit_error *err);
+CULPRIT_API void culprit_failure_clusters_free(culprit_failure_clusters *clusters);
 
 #endif

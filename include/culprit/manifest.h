@@ -57,19 +57,20 @@ typedef struct culprit_manifest {
     culprit_test_spec *tests;
 } culprit_manifest;
 
-void culprit_manifest_init(culprit_manifest *manifest);
-void culprit_manifest_free(culprit_manifest *manifest);
+CULPRIT_API void culprit_manifest_init(culprit_manifest *manifest);
+CULPRIT_API void culprit_manifest_free(culprit_manifest *manifest);
 
 /* Parses text (size bytes) read from path.  overrides (may be NULL) are the
  * command line's options: they win over a plain manifest's header.  The
  * JSON form takes only --timeout and --validator from overrides, as
  * defaults for tests that do not set them. */
-culprit_status culprit_manifest_parse(const char *text, size_t size, const char *path,
-                                      const culprit_manifest_options *overrides, culprit_manifest *manifest,
-                                      culprit_error *err);
+CULPRIT_API culprit_status culprit_manifest_parse(const char *text, size_t size, const char *path,
+                                                  const culprit_manifest_options *overrides,
+                                                  culprit_manifest *manifest, culprit_error *err);
 
 /* Reads path and parses it as above. */
-culprit_status culprit_manifest_read_file(const char *path, const culprit_manifest_options *overrides,
-                                          culprit_manifest *manifest, culprit_error *err);
+CULPRIT_API culprit_status culprit_manifest_read_file(const char *path,
+                                                      const culprit_manifest_options *overrides,
+                                                      culprit_manifest *manifest, culprit_error *err);
 
 #endif

@@ -51,15 +51,16 @@ typedef struct culprit_run_result {
  * (automake's convention) unless the oracle expects that status; a kill at
  * the timeout is timeout; a signal, or an ASan/UBSan report on stderr, fails
  * with the report's first line in the message. */
-culprit_status culprit_oracle_judge(const culprit_oracle *oracle, const culprit_run_result *result,
-                                    culprit_judgement *judgement, culprit_error *err);
+CULPRIT_API culprit_status culprit_oracle_judge(const culprit_oracle *oracle,
+                                                const culprit_run_result *result,
+                                                culprit_judgement *judgement, culprit_error *err);
 
 /* A message and signature for a test recorded without a judgement
  * (imported, or by an older culprit), from what the store knows of it,
  * worded and normalized as the judge words its own.  exit_status < 0 and
  * signal 0 mean unknown; crash_site may be NULL. */
-void culprit_oracle_describe_unjudged(culprit_verdict verdict, int exit_status, int signal,
-                                      const char *crash_site, char *message, size_t message_size,
-                                      char *signature, size_t signature_size);
+CULPRIT_API void culprit_oracle_describe_unjudged(culprit_verdict verdict, int exit_status, int signal,
+                                                  const char *crash_site, char *message, size_t message_size,
+                                                  char *signature, size_t signature_size);
 
 #endif

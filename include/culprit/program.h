@@ -91,23 +91,23 @@ typedef struct culprit_unit_set {
     culprit_unit **units; /* owned */
 } culprit_unit_set;
 
-void culprit_unit_set_init(culprit_unit_set *set);
-void culprit_unit_set_free(culprit_unit_set *set);
-void culprit_unit_free(culprit_unit *unit);
+CULPRIT_API void culprit_unit_set_init(culprit_unit_set *set);
+CULPRIT_API void culprit_unit_set_free(culprit_unit_set *set);
+CULPRIT_API void culprit_unit_free(culprit_unit *unit);
 
 /* Parses text (one map, or several concatenated with NUL bytes between them,
  * as in the culprit_map section) and appends its units to set.  A unit whose
  * hash set already holds is skipped.  source names the text in messages:
  * "SOURCE:LINE:COLUMN: expected ...".  On failure set is unchanged. */
-culprit_status culprit_map_parse(const char *text, size_t size, const char *source, culprit_unit_set *set,
-                                 culprit_error *err);
+CULPRIT_API culprit_status culprit_map_parse(const char *text, size_t size, const char *source,
+                                             culprit_unit_set *set, culprit_error *err);
 /* Reads path and parses it as above. */
-culprit_status culprit_map_read_file(const char *path, culprit_unit_set *set, culprit_error *err);
+CULPRIT_API culprit_status culprit_map_read_file(const char *path, culprit_unit_set *set, culprit_error *err);
 
 /* Sorts set by hash (the order of §6). */
-void culprit_unit_set_sort(culprit_unit_set *set);
+CULPRIT_API void culprit_unit_set_sort(culprit_unit_set *set);
 /* The unit with hash (64 hex digits) or NULL. */
-culprit_unit *culprit_unit_set_find(const culprit_unit_set *set, const char *hash);
+CULPRIT_API culprit_unit *culprit_unit_set_find(const culprit_unit_set *set, const char *hash);
 
 /* ---- sites and output records (§5) ---- */
 
@@ -152,8 +152,8 @@ typedef struct culprit_collected {
     culprit_output_record *outputs; /* frames' unit indexes units; sorted by stream, pid, offset */
 } culprit_collected;
 
-void culprit_collected_init(culprit_collected *collected);
-void culprit_collected_free(culprit_collected *collected);
+CULPRIT_API void culprit_collected_init(culprit_collected *collected);
+CULPRIT_API void culprit_collected_free(culprit_collected *collected);
 
 /* ---- program assembly (§6) ---- */
 
@@ -170,17 +170,19 @@ typedef struct culprit_program_layout {
 
 /* Builds the files and elements of units (which need not be sorted) into an
  * empty spectra, and layout to map counts. */
-culprit_status culprit_program_build(const culprit_unit_set *units, culprit_spectra *spectra,
-                                     culprit_program_layout *layout, culprit_error *err);
-void culprit_program_layout_free(culprit_program_layout *layout);
+CULPRIT_API culprit_status culprit_program_build(const culprit_unit_set *units, culprit_spectra *spectra,
+                                                 culprit_program_layout *layout, culprit_error *err);
+CULPRIT_API void culprit_program_layout_free(culprit_program_layout *layout);
 
 /* Appends a test with the hits and sparse counts that counts (per unit, any
  * order) give: block, edge, branch and return elements get counts, lines
  * are hit when any of their blocks is.  Every unit of counts must be in
  * the layout, with the same counter count. */
-culprit_status culprit_program_add_test(const culprit_program_layout *layout, culprit_spectra *spectra,
-                                        const char *name, culprit_verdict verdict, size_t unit_count,
-                                        const culprit_unit_counts *counts, size_t *test, culprit_error *err);
+CULPRIT_API culprit_status culprit_program_add_test(const culprit_program_layout *layout,
+                                                    culprit_spectra *spectra, const char *name,
+                                                    culprit_verdict verdict, size_t unit_count,
+                                                    const culprit_unit_counts *counts, size_t *test,
+                                                    culprit_error *err);
 
 /* ---- program structure for the techniques (src/program/program_graph.c) ---- */
 
@@ -233,17 +235,18 @@ typedef struct culprit_program_graph {
     uint32_t *crash_blocks; /* per test, the blocks on its crash stack, innermost first */
 } culprit_program_graph;
 
-void culprit_program_graph_init(culprit_program_graph *graph);
-void culprit_program_graph_free(culprit_program_graph *graph);
+CULPRIT_API void culprit_program_graph_init(culprit_program_graph *graph);
+CULPRIT_API void culprit_program_graph_free(culprit_program_graph *graph);
 
 /* Derives graph from the units a program was assembled from; spectra is
  * that program (it must have the element table culprit_program_build makes
  * of units).  No crash stacks: test_count is 0. */
-culprit_status culprit_program_graph_build(const culprit_unit_set *units, const culprit_spectra *spectra,
-                                           culprit_program_graph *graph, culprit_error *err);
+CULPRIT_API culprit_status culprit_program_graph_build(const culprit_unit_set *units,
+                                                       const culprit_spectra *spectra,
+                                                       culprit_program_graph *graph, culprit_error *err);
 
 /* Fills the adjacency (first_out, out_count, first_in, in_count) of blocks
  * from edges, and block_of_element; for graphs built by hand (tests). */
-culprit_status culprit_program_graph_link(culprit_program_graph *graph, culprit_error *err);
+CULPRIT_API culprit_status culprit_program_graph_link(culprit_program_graph *graph, culprit_error *err);
 
 #endif

@@ -24,8 +24,8 @@ typedef enum culprit_tie_policy {
     CULPRIT_TIES_AVERAGE,
 } culprit_tie_policy;
 
-const char *culprit_tie_policy_name(culprit_tie_policy policy);
-int culprit_tie_policy_parse(const char *name, culprit_tie_policy *policy);
+CULPRIT_API const char *culprit_tie_policy_name(culprit_tie_policy policy);
+CULPRIT_API int culprit_tie_policy_parse(const char *name, culprit_tie_policy *policy);
 
 typedef enum culprit_view {
     CULPRIT_VIEW_ELEMENT, /* one entity per element */
@@ -56,14 +56,14 @@ typedef struct culprit_ranking {
 /* Ranks the elements selected by options.  scores[] and confidence[] (may be
  * NULL) are indexed by element.  Elements without a line are left out of the
  * line view. */
-culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally *tallies,
-                            const double *scores, const double *confidence,
-                            const culprit_rank_options *options, culprit_ranking *ranking,
-                            culprit_error *err);
+CULPRIT_API culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally *tallies,
+                                        const double *scores, const double *confidence,
+                                        const culprit_rank_options *options, culprit_ranking *ranking,
+                                        culprit_error *err);
 
-void culprit_ranking_free(culprit_ranking *ranking);
+CULPRIT_API void culprit_ranking_free(culprit_ranking *ranking);
 
 /* The rank an entry gets under policy. */
-double culprit_ranked_rank(const culprit_ranked *entry, culprit_tie_policy policy);
+CULPRIT_API double culprit_ranked_rank(const culprit_ranked *entry, culprit_tie_policy policy);
 
 #endif

@@ -48,28 +48,28 @@ typedef struct culprit_sources {
     culprit_source_file *files; /* one per file of spectra */
 } culprit_sources;
 
-culprit_status culprit_sources_init(culprit_sources *sources, const culprit_spectra *spectra,
-                                    const char *root, culprit_error *err);
-void culprit_sources_free(culprit_sources *sources);
+CULPRIT_API culprit_status culprit_sources_init(culprit_sources *sources, const culprit_spectra *spectra,
+                                                const char *root, culprit_error *err);
+CULPRIT_API void culprit_sources_free(culprit_sources *sources);
 /* Reads file (an index into spectra's files) if not yet tried; false when
  * it cannot be read. */
-bool culprit_sources_load(culprit_sources *sources, uint32_t file);
+CULPRIT_API bool culprit_sources_load(culprit_sources *sources, uint32_t file);
 /* The text of a 1-based line without its newline; false when the file or
  * the line is missing. */
-bool culprit_sources_line(culprit_sources *sources, uint32_t file, uint32_t line, const char **text,
-                          size_t *length);
+CULPRIT_API bool culprit_sources_line(culprit_sources *sources, uint32_t file, uint32_t line,
+                                      const char **text, size_t *length);
 
 /* ---- colors (src/report/color.c) ---- */
 
 /* Display suspiciousness in [0, 1] of each entry: the score itself when every
  * finite score lies in [0, 1] (Tarantula, Ochiai...), else scaled between the
  * lowest and highest finite score; +inf is 1, -inf 0. */
-culprit_status culprit_report_suspiciousness(const culprit_ranking *ranking, double **values,
-                                             culprit_error *err);
+CULPRIT_API culprit_status culprit_report_suspiciousness(const culprit_ranking *ranking, double **values,
+                                                         culprit_error *err);
 
 /* Tarantula's color: hue (1 - suspiciousness) * 120 degrees, brightness
  * the confidence (kept at least 0.35 so that text stays readable). */
-void culprit_report_color(double suspiciousness, double confidence, unsigned char rgb[3]);
+CULPRIT_API void culprit_report_color(double suspiciousness, double confidence, unsigned char rgb[3]);
 
 /* ---- the terminal (src/report/terminal.c) ---- */
 
@@ -85,12 +85,13 @@ typedef struct culprit_terminal_options {
 
 /* Fills color, truecolor and width for a terminal on fd: colors unless
  * NO_COLOR is set or TERM is dumb; 24-bit when COLORTERM says so. */
-void culprit_terminal_detect(int fd, culprit_terminal_options *options);
+CULPRIT_API void culprit_terminal_detect(int fd, culprit_terminal_options *options);
 
 /* Writes the line ranking as rows "rank score file:line source". */
-culprit_status culprit_terminal_write_ranking(FILE *out, const culprit_terminal_options *options,
-                                              const culprit_spectra *spectra, const culprit_ranking *ranking,
-                                              culprit_sources *sources, culprit_error *err);
+CULPRIT_API culprit_status culprit_terminal_write_ranking(FILE *out, const culprit_terminal_options *options,
+                                                          const culprit_spectra *spectra,
+                                                          const culprit_ranking *ranking,
+                                                          culprit_sources *sources, culprit_error *err);
 
 /* ---- the report (src/report/report_json.c, report_html.c, report_sarif.c) ---- */
 
@@ -129,13 +130,13 @@ typedef struct culprit_report {
 
 /* The JSON document.  html_safe escapes '<', '>', '&' and U+2028/9 in
  * strings, so the document can sit inside an HTML <script> element. */
-culprit_status culprit_report_write_json(FILE *out, const culprit_report *report, bool html_safe,
-                                         culprit_error *err);
+CULPRIT_API culprit_status culprit_report_write_json(FILE *out, const culprit_report *report, bool html_safe,
+                                                     culprit_error *err);
 
 /* Writes DIRECTORY/index.html (creating DIRECTORY): one file with the JSON
  * document embedded, rendered by an inline script, usable from file://. */
-culprit_status culprit_report_write_html(const char *directory, const culprit_report *report,
-                                         culprit_error *err);
+CULPRIT_API culprit_status culprit_report_write_html(const char *directory, const culprit_report *report,
+                                                     culprit_error *err);
 
 /* Which ranking entries become SARIF results: rank <= top, or score >=
  * threshold when has_threshold; only lines some failing test ran. */
@@ -145,7 +146,8 @@ typedef struct culprit_sarif_options {
     double threshold;
 } culprit_sarif_options;
 
-culprit_status culprit_report_write_sarif(FILE *out, const culprit_report *report,
-                                          const culprit_sarif_options *options, culprit_error *err);
+CULPRIT_API culprit_status culprit_report_write_sarif(FILE *out, const culprit_report *report,
+                                                      const culprit_sarif_options *options,
+                                                      culprit_error *err);
 
 #endif

@@ -37,21 +37,22 @@ typedef struct culprit_formula_choice {
     double parameter;
 } culprit_formula_choice;
 
-size_t culprit_formula_count(void);
-const culprit_formula *culprit_formula_at(size_t index);
+CULPRIT_API size_t culprit_formula_count(void);
+CULPRIT_API const culprit_formula *culprit_formula_at(size_t index);
 
 /* Looks name up (case-insensitive, '-' and '_' ignored so "russell-rao",
  * "RussellRao" and "russell_rao" match; GZoltar's "RusselRao" is an alias).
  * Returns CULPRIT_ERROR_INPUT with a message that points to `culprit
  * formulas` when nothing matches. */
-culprit_status culprit_formula_find(const char *name, culprit_formula_choice *choice, culprit_error *err);
+CULPRIT_API culprit_status culprit_formula_find(const char *name, culprit_formula_choice *choice,
+                                                culprit_error *err);
 
 /* Tarantula's confidence max(ef/F, ep/P), used to break ties. */
-double culprit_tarantula_confidence(const culprit_tally *tally);
+CULPRIT_API double culprit_tarantula_confidence(const culprit_tally *tally);
 
 /* Scores count tallies; confidence may be NULL, and is left untouched
  * unless the formula has_confidence. */
-void culprit_formula_score_all(const culprit_formula_choice *choice, const culprit_tally *tallies,
-                               size_t count, double *scores, double *confidence);
+CULPRIT_API void culprit_formula_score_all(const culprit_formula_choice *choice, const culprit_tally *tallies,
+                                           size_t count, double *scores, double *confidence);
 
 #endif

@@ -32,9 +32,9 @@ typedef enum culprit_kind {
     CULPRIT_KIND_COUNT
 } culprit_kind;
 
-const char *culprit_kind_name(culprit_kind kind);
+CULPRIT_API const char *culprit_kind_name(culprit_kind kind);
 /* Returns 0 and sets *kind when name is a kind's name; -1 otherwise. */
-int culprit_kind_parse(const char *name, culprit_kind *kind);
+CULPRIT_API int culprit_kind_parse(const char *name, culprit_kind *kind);
 
 typedef enum culprit_verdict {
     CULPRIT_VERDICT_PASS,
@@ -45,8 +45,8 @@ typedef enum culprit_verdict {
     CULPRIT_VERDICT_COUNT
 } culprit_verdict;
 
-const char *culprit_verdict_name(culprit_verdict verdict);
-int culprit_verdict_parse(const char *name, culprit_verdict *verdict);
+CULPRIT_API const char *culprit_verdict_name(culprit_verdict verdict);
+CULPRIT_API int culprit_verdict_parse(const char *name, culprit_verdict *verdict);
 
 /* How a verdict counts in (ef, ep, nf, np). */
 typedef enum culprit_outcome {
@@ -62,8 +62,9 @@ typedef struct culprit_verdict_policy {
     culprit_outcome timeout_as;
 } culprit_verdict_policy;
 
-culprit_verdict_policy culprit_verdict_policy_default(void);
-culprit_outcome culprit_verdict_outcome(culprit_verdict verdict, const culprit_verdict_policy *policy);
+CULPRIT_API culprit_verdict_policy culprit_verdict_policy_default(void);
+CULPRIT_API culprit_outcome culprit_verdict_outcome(culprit_verdict verdict,
+                                                    const culprit_verdict_policy *policy);
 
 enum { CULPRIT_NO_FILE = UINT32_MAX };
 
@@ -103,32 +104,34 @@ typedef struct culprit_spectra {
     culprit_counts *counts; /* test_count entries, empty when absent */
 } culprit_spectra;
 
-void culprit_spectra_init(culprit_spectra *spectra);
-void culprit_spectra_free(culprit_spectra *spectra);
+CULPRIT_API void culprit_spectra_init(culprit_spectra *spectra);
+CULPRIT_API void culprit_spectra_free(culprit_spectra *spectra);
 
 /* Interns path; *index receives its position in the file table. */
-culprit_status culprit_spectra_add_file(culprit_spectra *spectra, const char *path, uint32_t *index,
-                                        culprit_error *err);
+CULPRIT_API culprit_status culprit_spectra_add_file(culprit_spectra *spectra, const char *path,
+                                                    uint32_t *index, culprit_error *err);
 /* Returns CULPRIT_NO_FILE when path is not in the table. */
-uint32_t culprit_spectra_find_file(const culprit_spectra *spectra, const char *path);
+CULPRIT_API uint32_t culprit_spectra_find_file(const culprit_spectra *spectra, const char *path);
 
 /* Appends an element (name may be NULL; it is copied).  Fails once tests exist. */
-culprit_status culprit_spectra_add_element(culprit_spectra *spectra, culprit_kind kind, uint32_t file,
-                                           uint32_t line, uint32_t column, const char *name, uint32_t *index,
-                                           culprit_error *err);
+CULPRIT_API culprit_status culprit_spectra_add_element(culprit_spectra *spectra, culprit_kind kind,
+                                                       uint32_t file, uint32_t line, uint32_t column,
+                                                       const char *name, uint32_t *index, culprit_error *err);
 
 /* Makes room for count more tests at once (the matrix is then allocated
  * once instead of grown by doubling); optional. */
-culprit_status culprit_spectra_reserve_tests(culprit_spectra *spectra, size_t count, culprit_error *err);
+CULPRIT_API culprit_status culprit_spectra_reserve_tests(culprit_spectra *spectra, size_t count,
+                                                         culprit_error *err);
 
 /* Removes every test (names, hits, counts), keeping the files and
  * elements and the memory of the matrix: a program's element table is
  * reused for the next tests. */
-void culprit_spectra_clear_tests(culprit_spectra *spectra);
+CULPRIT_API void culprit_spectra_clear_tests(culprit_spectra *spectra);
 
 /* Appends a test with an all-zero hit row. */
-culprit_status culprit_spectra_add_test(culprit_spectra *spectra, const char *name, culprit_verdict verdict,
-                                        size_t *index, culprit_error *err);
+CULPRIT_API culprit_status culprit_spectra_add_test(culprit_spectra *spectra, const char *name,
+                                                    culprit_verdict verdict, size_t *index,
+                                                    culprit_error *err);
 
 static inline uint64_t *culprit_spectra_row(const culprit_spectra *spectra, size_t test)
 {
@@ -148,13 +151,13 @@ static inline bool culprit_spectra_hit(const culprit_spectra *spectra, size_t te
 /* Replaces test's sparse counts with copies of the given arrays (elements
  * ascending, each < element_count), and sets the hit bit of every element
  * with a non-zero count. */
-culprit_status culprit_spectra_set_counts(culprit_spectra *spectra, size_t test, size_t length,
-                                          const uint32_t *elements, const uint64_t *counts,
-                                          culprit_error *err);
+CULPRIT_API culprit_status culprit_spectra_set_counts(culprit_spectra *spectra, size_t test, size_t length,
+                                                      const uint32_t *elements, const uint64_t *counts,
+                                                      culprit_error *err);
 
 /* Writes "file:line" or the element's name into buffer (always terminated). */
-void culprit_spectra_element_label(const culprit_spectra *spectra, uint32_t element, char *buffer,
-                                   size_t size);
+CULPRIT_API void culprit_spectra_element_label(const culprit_spectra *spectra, uint32_t element, char *buffer,
+                                               size_t size);
 
 /* (ef, ep, nf, np) of one element. */
 typedef struct culprit_tally {
@@ -167,11 +170,12 @@ typedef struct culprit_totals {
 } culprit_totals;
 
 /* Fills tallies[element_count] and *totals, counting each test as policy says. */
-culprit_status culprit_spectra_tally(const culprit_spectra *spectra, const culprit_verdict_policy *policy,
-                                     culprit_tally *tallies, culprit_totals *totals, culprit_error *err);
+CULPRIT_API culprit_status culprit_spectra_tally(const culprit_spectra *spectra,
+                                                 const culprit_verdict_policy *policy, culprit_tally *tallies,
+                                                 culprit_totals *totals, culprit_error *err);
 
 /* A 64-hex-digit SHA-256 of the element and file tables: the program's identity
  * in the store, so spectra of a rebuilt program are never mixed with old ones. */
-void culprit_spectra_program_hash(const culprit_spectra *spectra, char hex[65]);
+CULPRIT_API void culprit_spectra_program_hash(const culprit_spectra *spectra, char hex[65]);
 
 #endif

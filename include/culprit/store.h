@@ -23,7 +23,7 @@ enum { CULPRIT_STORE_SCHEMA_VERSION = 3 };
 /* The store directory: explicit (--store DIR) if non-NULL, else
  * $CULPRIT_STORE if set and non-empty, else ".culprit".  Returns a pointer
  * to explicit, to the environment, or to a static string. */
-const char *culprit_store_directory(const char *explicit_directory);
+CULPRIT_API const char *culprit_store_directory(const char *explicit_directory);
 
 typedef enum culprit_store_mode {
     CULPRIT_STORE_READ,   /* the database must exist */
@@ -31,38 +31,41 @@ typedef enum culprit_store_mode {
     CULPRIT_STORE_CREATE, /* create the directory and database if missing */
 } culprit_store_mode;
 
-culprit_status culprit_store_open(const char *directory, culprit_store_mode mode, culprit_store **store,
-                                  culprit_error *err);
-void culprit_store_close(culprit_store *store);
+CULPRIT_API culprit_status culprit_store_open(const char *directory, culprit_store_mode mode,
+                                              culprit_store **store, culprit_error *err);
+CULPRIT_API void culprit_store_close(culprit_store *store);
 
 /* Records the files and elements of spectra as a program (reusing the stored
  * one with the same content hash) and makes it the current program. */
-culprit_status culprit_store_save_program(culprit_store *store, const culprit_spectra *spectra,
-                                          const char *source, int64_t *program_id, culprit_error *err);
+CULPRIT_API culprit_status culprit_store_save_program(culprit_store *store, const culprit_spectra *spectra,
+                                                      const char *source, int64_t *program_id,
+                                                      culprit_error *err);
 
 /* Records test `test` of spectra (verdict, duration, hit row, counts) under
  * program_id in one transaction, replacing a stored test of the same name. */
-culprit_status culprit_store_save_test(culprit_store *store, int64_t program_id,
-                                       const culprit_spectra *spectra, size_t test, culprit_error *err);
+CULPRIT_API culprit_status culprit_store_save_test(culprit_store *store, int64_t program_id,
+                                                   const culprit_spectra *spectra, size_t test,
+                                                   culprit_error *err);
 
 /* Records tests first .. first+count-1 of spectra like culprit_store_save_test,
  * but all in one transaction (all or none are saved): for importers, which
  * have every test at once and need no per-test durability. */
-culprit_status culprit_store_save_tests(culprit_store *store, int64_t program_id,
-                                        const culprit_spectra *spectra, size_t first, size_t count,
-                                        culprit_error *err);
+CULPRIT_API culprit_status culprit_store_save_tests(culprit_store *store, int64_t program_id,
+                                                    const culprit_spectra *spectra, size_t first,
+                                                    size_t count, culprit_error *err);
 
 /* The current program (the one saved or selected last); 0 when none. */
-culprit_status culprit_store_current_program(culprit_store *store, int64_t *program_id, culprit_error *err);
+CULPRIT_API culprit_status culprit_store_current_program(culprit_store *store, int64_t *program_id,
+                                                         culprit_error *err);
 
 /* Finds a program by a unique prefix of its hash. */
-culprit_status culprit_store_find_program(culprit_store *store, const char *hash_prefix, int64_t *program_id,
-                                          culprit_error *err);
+CULPRIT_API culprit_status culprit_store_find_program(culprit_store *store, const char *hash_prefix,
+                                                      int64_t *program_id, culprit_error *err);
 
 /* Loads a program's files, elements and tests (in the order saved) into an
  * initialised, empty spectra. */
-culprit_status culprit_store_load(culprit_store *store, int64_t program_id, culprit_spectra *spectra,
-                                  culprit_error *err);
+CULPRIT_API culprit_status culprit_store_load(culprit_store *store, int64_t program_id,
+                                              culprit_spectra *spectra, culprit_error *err);
 
 /* ---- judgements (src/store/judgement.c; culprit/oracle.h makes them,
  *      culprit/judgement.h reads them back) ---- */
@@ -81,12 +84,14 @@ typedef struct culprit_judgement {
     bool output_truncated; /* stdout was longer than what output holds */
 } culprit_judgement;
 
-void culprit_judgement_free(culprit_judgement *judgement);
+CULPRIT_API void culprit_judgement_free(culprit_judgement *judgement);
 
 /* Records a test's judgement (message, signature, wrong lines) beside its
  * spectra: the test must already be saved under program_id. */
-culprit_status culprit_store_save_judgement(culprit_store *store, int64_t program_id, const char *test_name,
-                                            const culprit_judgement *judgement, culprit_error *err);
+CULPRIT_API culprit_status culprit_store_save_judgement(culprit_store *store, int64_t program_id,
+                                                        const char *test_name,
+                                                        const culprit_judgement *judgement,
+                                                        culprit_error *err);
 
 /* ---- collected tests (src/store/collected.c, program_evolution.c) ---- */
 
@@ -118,20 +123,21 @@ typedef struct culprit_saved_test {
 /* Records test in one BEGIN IMMEDIATE transaction: its units' maps, its raw
  * per-unit counts, its run details and its hits and counts in the program
  * that §6 chooses, which becomes the current program. */
-culprit_status culprit_store_save_collected(culprit_store *store, const culprit_collected_test *test,
-                                            culprit_saved_test *saved, culprit_error *err);
+CULPRIT_API culprit_status culprit_store_save_collected(culprit_store *store,
+                                                        const culprit_collected_test *test,
+                                                        culprit_saved_test *saved, culprit_error *err);
 
 /* Loads (parses) the maps of a program's units; empty for programs that no
  * collector made. */
-culprit_status culprit_store_program_units(culprit_store *store, int64_t program_id, culprit_unit_set *units,
-                                           culprit_error *err);
+CULPRIT_API culprit_status culprit_store_program_units(culprit_store *store, int64_t program_id,
+                                                       culprit_unit_set *units, culprit_error *err);
 
 /* Loads the graph of a stored program and the crash stacks of its tests
  * (test_runs.crash), tests in spectra's order.  A program without maps
  * (imported) gives an empty graph (block_count 0), not an error. */
-culprit_status culprit_store_load_program_graph(culprit_store *store, int64_t program_id,
-                                                const culprit_spectra *spectra, culprit_program_graph *graph,
-                                                culprit_error *err);
+CULPRIT_API culprit_status culprit_store_load_program_graph(culprit_store *store, int64_t program_id,
+                                                            const culprit_spectra *spectra,
+                                                            culprit_program_graph *graph, culprit_error *err);
 
 /* ---- one row per test (src/store/judgement_load.c) ---- */
 
@@ -160,9 +166,9 @@ typedef struct culprit_test_records {
  * without a judgement (imported, or recorded before schema version 3) have
  * judged false and message and signature NULL: culprit_test_records_load
  * (culprit/judgement.h) words them as the oracle would. */
-culprit_status culprit_store_load_test_records(culprit_store *store, int64_t program_id,
-                                               culprit_test_records *records, culprit_error *err);
-void culprit_test_records_free(culprit_test_records *records);
+CULPRIT_API culprit_status culprit_store_load_test_records(culprit_store *store, int64_t program_id,
+                                                           culprit_test_records *records, culprit_error *err);
+CULPRIT_API void culprit_test_records_free(culprit_test_records *records);
 
 /* ---- what one test wrote (src/store/judgement_load.c) ---- */
 
@@ -180,8 +186,9 @@ typedef struct culprit_test_output {
 
 /* Loads the output records, unit maps and kept stdout of test_name in
  * program_id.  A missing test is an input error naming it. */
-culprit_status culprit_store_load_test_output(culprit_store *store, int64_t program_id, const char *test_name,
-                                              culprit_test_output *output, culprit_error *err);
-void culprit_test_output_free(culprit_test_output *output);
+CULPRIT_API culprit_status culprit_store_load_test_output(culprit_store *store, int64_t program_id,
+                                                          const char *test_name, culprit_test_output *output,
+                                                          culprit_error *err);
+CULPRIT_API void culprit_test_output_free(culprit_test_output *output);
 
 #endif

@@ -68,30 +68,32 @@ typedef struct culprit_technique {
                             culprit_error *err);
 } culprit_technique;
 
-size_t culprit_technique_count(void);
-const culprit_technique *culprit_technique_at(size_t index);
+CULPRIT_API size_t culprit_technique_count(void);
+CULPRIT_API const culprit_technique *culprit_technique_at(size_t index);
 
 /* Looks name up ignoring case, '-' and '_'.  Fails with CULPRIT_ERROR_INPUT
  * and a pointer to `culprit techniques` when nothing matches. */
-culprit_status culprit_technique_find(const char *name, const culprit_technique **technique,
-                                      culprit_error *err);
+CULPRIT_API culprit_status culprit_technique_find(const char *name, const culprit_technique **technique,
+                                                  culprit_error *err);
 
 /* Fails with CULPRIT_ERROR_INPUT and one line saying what is missing when
  * input lacks the data technique needs (no edges in an imported matrix...). */
-culprit_status culprit_technique_check(const culprit_technique *technique,
-                                       const culprit_technique_input *input, culprit_error *err);
+CULPRIT_API culprit_status culprit_technique_check(const culprit_technique *technique,
+                                                   const culprit_technique_input *input, culprit_error *err);
 
 /* Allocates and initialises output for spectra (see culprit_technique_output). */
-culprit_status culprit_technique_output_init(culprit_technique_output *output, const culprit_spectra *spectra,
-                                             const culprit_tally *tallies, culprit_error *err);
-void culprit_technique_output_free(culprit_technique_output *output);
+CULPRIT_API culprit_status culprit_technique_output_init(culprit_technique_output *output,
+                                                         const culprit_spectra *spectra,
+                                                         const culprit_tally *tallies, culprit_error *err);
+CULPRIT_API void culprit_technique_output_free(culprit_technique_output *output);
 
 /* Checks, scores and ranks: the whole of `culprit rank --technique`.
  * output receives the scores (the caller frees it and ranking). */
-culprit_status culprit_technique_rank(const culprit_technique *technique,
-                                      const culprit_technique_input *input,
-                                      const culprit_rank_options *options, culprit_technique_output *output,
-                                      culprit_ranking *ranking, culprit_error *err);
+CULPRIT_API culprit_status culprit_technique_rank(const culprit_technique *technique,
+                                                  const culprit_technique_input *input,
+                                                  const culprit_rank_options *options,
+                                                  culprit_technique_output *output, culprit_ranking *ranking,
+                                                  culprit_error *err);
 
 /* ---- Output mapping: S_map and S_comb (TECHNIQUES.md §3; Apollo, seeds/000 §4.2-4.5) ----
  *
@@ -111,22 +113,24 @@ typedef struct culprit_output_mapping {
 } culprit_output_mapping;
 
 /* Apollo's constants, blamed NULL. */
-culprit_output_mapping culprit_output_mapping_default(void);
+CULPRIT_API culprit_output_mapping culprit_output_mapping_default(void);
 
 /* Whether technique is smap or scomb (needs culprit_output_mapping_rank). */
-bool culprit_technique_uses_output_map(const culprit_technique *technique);
+CULPRIT_API bool culprit_technique_uses_output_map(const culprit_technique *technique);
 
 /* Scores input with smap or scomb (output initialised as for any technique). */
-culprit_status culprit_output_mapping_score(const culprit_technique *technique,
-                                            const culprit_technique_input *input,
-                                            const culprit_output_mapping *mapping,
-                                            culprit_technique_output *output, culprit_error *err);
+CULPRIT_API culprit_status culprit_output_mapping_score(const culprit_technique *technique,
+                                                        const culprit_technique_input *input,
+                                                        const culprit_output_mapping *mapping,
+                                                        culprit_technique_output *output, culprit_error *err);
 
 /* culprit_technique_rank for smap and scomb. */
-culprit_status
-culprit_output_mapping_rank(const culprit_technique *technique, const culprit_technique_input *input,
-                            const culprit_output_mapping *mapping, const culprit_rank_options *options,
-                            culprit_technique_output *output, culprit_ranking *ranking, culprit_error *err);
+CULPRIT_API culprit_status culprit_output_mapping_rank(const culprit_technique *technique,
+                                                       const culprit_technique_input *input,
+                                                       const culprit_output_mapping *mapping,
+                                                       const culprit_rank_options *options,
+                                                       culprit_technique_output *output,
+                                                       culprit_ranking *ranking, culprit_error *err);
 
 /* What takes part in a localization (Apollo §4.4). */
 typedef struct culprit_failure_choice {
@@ -141,16 +145,18 @@ typedef struct culprit_failure_choice {
  * CULPRIT_ERROR_INPUT and one line for a cluster that does not exist, and,
  * with need_blame, when the chosen failures have no wrong output lines, no
  * output records, or blame no line of spectra. */
-culprit_status culprit_output_mapping_choose(culprit_spectra *spectra, const culprit_verdict_policy *policy,
-                                             const culprit_failure_clusters *clusters,
-                                             const culprit_failure_choice *choice, bool *blamed,
-                                             size_t *blamed_count, culprit_error *err);
+CULPRIT_API culprit_status culprit_output_mapping_choose(culprit_spectra *spectra,
+                                                         const culprit_verdict_policy *policy,
+                                                         const culprit_failure_clusters *clusters,
+                                                         const culprit_failure_choice *choice, bool *blamed,
+                                                         size_t *blamed_count, culprit_error *err);
 
 /* Keeps a random fraction (0 < fraction <= 1) of the passing tests and
  * leaves the others out (skip): round(fraction * P), at least one, chosen
  * by a generator seeded with seed, so the same seed on the same store picks
  * the same tests.  *kept receives how many passing tests remain. */
-culprit_status culprit_sample_passing(culprit_spectra *spectra, const culprit_verdict_policy *policy,
-                                      double fraction, uint64_t seed, size_t *kept, culprit_error *err);
+CULPRIT_API culprit_status culprit_sample_passing(culprit_spectra *spectra,
+                                                  const culprit_verdict_policy *policy, double fraction,
+                                                  uint64_t seed, size_t *kept, culprit_error *err);
 
 #endif

@@ -64,6 +64,17 @@ run 0 sh -c 'cc -std=c11 -Wall -Werror -o client client.c $(pkg-config --cflags 
 LD_LIBRARY_PATH="$prefix/lib" run 0 ./client
 expect_file_equals out "mid.c:12 0.8333"
 
+# libculprit.so exports its public API and nothing else: every dynamic
+# symbol is a culprit_ name that an installed header declares with
+# CULPRIT_API (internal helpers and unprefixed names stay hidden).
+nm -D --defined-only "$prefix/lib/libculprit.so.0" | awk '{ print $3 }' | sort -u >exported.txt
+cat "$prefix"/include/culprit/*.h | sed -n 's/^CULPRIT_API .*\(culprit_[a-z0-9_]*\)[[(].*/\1/p' | sort -u >api.txt
+[ "$(wc -l <exported.txt)" -gt 100 ] && pass || fail "libculprit.so exports only $(wc -l <exported.txt) symbols"
+unexpected=$(comm -23 exported.txt api.txt | tr '\n' ' ')
+[ -z "$unexpected" ] && pass || fail "libculprit.so exports symbols outside the API: $unexpected"
+missing=$(comm -13 exported.txt api.txt | tr '\n' ' ')
+[ -z "$missing" ] && pass || fail "CULPRIT_API declarations libculprit.so does not export: $missing"
+
 # The installed culprit-cc finds the installed runtime (PREFIX/lib/culprit) on its own.
 cat >hello.c <<'END'
 #include <stdio.h>
