@@ -12,7 +12,7 @@
  *   earlier call of the same function, which entered it already, and the
  *   call itself cannot fault before the callee starts (a struct passed by
  *   value from a pointer that may be bad is copied by the caller).
- * The callers' flags are volatile stores, as every flag is (instrument.c,
+ * The callers' flags are volatile stores, as every flag is (emit_counters.c,
  * emit_flag), so none is moved past the callee's code once it is inlined.
  */
 #include "cc/call_sites.h"
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cc/instrument_internal.h"
 #include "cc/ir_query.h"
 
 void cc_call_sites_free(cc_call_sites *sites)
@@ -97,7 +98,7 @@ static bool may_imply_entry(LLVMValueRef function)
     LLVMLinkage linkage = LLVMGetLinkage(function);
     if (linkage != LLVMInternalLinkage && linkage != LLVMPrivateLinkage)
         return false;
-    return cc_ir_is_instrumentable(function) && LLVMGetFirstUse(function) != NULL;
+    return cc_instruments_function(function) && LLVMGetFirstUse(function) != NULL;
 }
 
 culprit_status cc_call_sites_entering(LLVMValueRef function, cc_call_sites *sites, culprit_error *err)
@@ -108,7 +109,7 @@ culprit_status cc_call_sites_entering(LLVMValueRef function, cc_call_sites *site
     for (LLVMUseRef use = LLVMGetFirstUse(function); use; use = LLVMGetNextUse(use)) {
         LLVMValueRef user = LLVMGetUser(use);
         bool usable = only_calls(user, function) &&
-                      cc_ir_is_instrumentable(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) &&
+                      cc_instruments_function(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))) &&
                       block_reaches_call(user, function) && !call_can_fault_before_entry(user, function);
         if (!usable) {
             sites->count = 0;

@@ -8,7 +8,7 @@
  * function's entry was hit exactly when one of those blocks was, and its
  * flag can go: small helpers (push, pop, a comparison) otherwise pay one
  * flag per call, which gcov, instrumenting after gcc has inlined them, does
- * not.  instrument.c turns the blocks into counter pairs.
+ * not.  instrument_decide.c turns the blocks into counter pairs.
  */
 #ifndef CULPRIT_CC_CALL_SITES_H
 #define CULPRIT_CC_CALL_SITES_H

@@ -1,8 +1,9 @@
 /*
  * cc.h - the parts of culprit-cc that talk to each other: the argument list
  * type, command classification (arguments.c), running programs (process.c),
- * the compile/link driver (driver.c) and the instrumenter (instrument.c).
- * Only instrument.c sees LLVM; this header does not include it.
+ * the compile/link driver (driver.c) and the instrumenter (instrument.c
+ * and the files it names).  Only the instrumenter sees LLVM; this header
+ * does not include it.
  */
 #ifndef CULPRIT_CC_H
 #define CULPRIT_CC_H

@@ -8,7 +8,7 @@
  * its successors was.  Nor does a block entered only by jumps from blocks
  * that cannot end early: it was hit when one of them was.  This module finds those blocks on an abstract
  * graph (node numbers and successor lists), so it knows nothing of LLVM and is unit tested on its own
- * (tests/unit/test_cc_flow.c); instrument.c decides which blocks can stop and builds the graph.
+ * (tests/unit/test_cc_flow.c); instrument_decide.c decides which blocks can stop and builds the graph.
  */
 #ifndef CULPRIT_CC_FLOW_GRAPH_H
 #define CULPRIT_CC_FLOW_GRAPH_H

@@ -7,7 +7,7 @@
  * instrument.c calls cc_ir_split_after_calls on every function it
  * instruments, first of all, so that the map, the counters and the flags
  * all see the split blocks.  cc_ir_retarget_phis also serves the edges that
- * instrument.c splits for counters and flags.
+ * emit_counters.c splits for counters and flags.
  */
 #ifndef CULPRIT_CC_IR_EDIT_H
 #define CULPRIT_CC_IR_EDIT_H

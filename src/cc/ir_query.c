@@ -5,7 +5,7 @@
  * leaves a block without a flag of its own only where its hit follows from
  * other blocks' hits, and that holds only if nothing in between can end the
  * run (docs/collector.md §1).  So every decision of that kind, in
- * instrument.c and call_sites.c, asks cc_ir_instruction_can_stop.
+ * instrument_decide.c and call_sites.c, asks cc_ir_instruction_can_stop.
  */
 #include "cc/ir_query.h"
 
@@ -21,20 +21,6 @@ const char *cc_ir_name(LLVMValueRef value)
 bool cc_ir_name_has_prefix(LLVMValueRef value, const char *prefix)
 {
     return strncmp(cc_ir_name(value), prefix, strlen(prefix)) == 0;
-}
-
-bool cc_ir_is_instrumentable(LLVMValueRef function)
-{
-    if (LLVMIsDeclaration(function) || LLVMGetIntrinsicID(function) != 0)
-        return false;
-    /* available_externally bodies (glibc's extern inlines) are never emitted. */
-    if (LLVMGetLinkage(function) == LLVMAvailableExternallyLinkage)
-        return false;
-    /* A naked function is all inline assembly: code added around it would break its calling convention. */
-    unsigned naked = LLVMGetEnumAttributeKindForName("naked", 5);
-    if (LLVMGetEnumAttributeAtIndex(function, LLVMAttributeFunctionIndex, naked))
-        return false;
-    return !cc_ir_name_has_prefix(function, "__culprit_rt_");
 }
 
 LLVMValueRef cc_ir_called_value(LLVMValueRef call)

@@ -1,11 +1,13 @@
 /*
- * ir_query.h - questions culprit-cc asks of LLVM IR: which functions it
- * instruments, what a call calls, and which instructions can end a run
- * early (fault, trap, or call something that exits).
+ * ir_query.h - questions culprit-cc asks of LLVM IR: what a call calls,
+ * and which instructions can end a run early (fault, trap, or call
+ * something that exits).  Which functions it instruments is
+ * instrument_decide.c's answer (cc_instruments_function).
  *
- * Shared by instrument.c (counters and the map) and call_sites.c (entries
- * implied by their callers), so that both decide "can this stop?" the same
- * way.  Pure queries: nothing here changes the module.
+ * Shared by the instrumenter (instrument_decide.c, map_unit.c, the
+ * emit_*.c files), ir_edit.c and call_sites.c (entries implied by their
+ * callers), so that all decide "can this stop?" the same way.  Pure
+ * queries: nothing here changes the module.
  */
 #ifndef CULPRIT_CC_IR_QUERY_H
 #define CULPRIT_CC_IR_QUERY_H
@@ -17,9 +19,6 @@
 /* The value's name, "" when it has none. */
 const char *cc_ir_name(LLVMValueRef value);
 bool cc_ir_name_has_prefix(LLVMValueRef value, const char *prefix);
-
-/* A function with a body culprit-cc adds counters to. */
-bool cc_ir_is_instrumentable(LLVMValueRef function);
 
 /* The called value, without the bitcasts clang puts around mismatched prototypes. */
 LLVMValueRef cc_ir_called_value(LLVMValueRef call);

@@ -1,7 +1,6 @@
 /*
  * main_entry.h - routing main through the runtime (main_entry.c), for the
- * instrumenter; the only culprit-cc header besides instrument.c's own code
- * that sees LLVM.
+ * instrumenter's driver (instrument.c).
  */
 #ifndef CULPRIT_CC_MAIN_ENTRY_H
 #define CULPRIT_CC_MAIN_ENTRY_H

@@ -1,7 +1,7 @@
 /*
  * map_text.h - builds one unit's program map text (docs/collector.md §2).
  *
- * The instrumenter (instrument.c) walks LLVM IR and reports what it finds
+ * The instrumenter (map_unit.c) walks LLVM IR and reports what it finds
  * here; this module owns the text format, the record order, the line index
  * and the hash.  It knows nothing about LLVM so that the format can be unit
  * tested on its own (tests/unit/test_cc_map.c).
