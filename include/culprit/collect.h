@@ -42,7 +42,7 @@ typedef struct culprit_dump {
     int32_t status; /* exit status, or the signal number */
     bool crashed;
     uint32_t stack_depth;
-    culprit_site stack[CULPRIT_DUMP_MAX_STACK_DEPTH]; /* frame 0: the last block run */
+    culprit_site stack[CULPRIT_STACK_DEPTH]; /* frame 0: the last block run */
     size_t unit_count;
     culprit_dump_unit *units;
     size_t output_count;

@@ -57,11 +57,17 @@ enum culprit_dump_sizes {
     CULPRIT_DUMP_UNIT_HEADER_SIZE = 72,   /* hash, counter_count, nonzero_count */
     CULPRIT_DUMP_ENTRY_SIZE = 12,         /* uint32 counter, uint64 count */
     CULPRIT_DUMP_OUTPUT_HEADER_SIZE = 24, /* stream, offset, length, depth */
-    CULPRIT_DUMP_MAX_STACK_DEPTH = 64,    /* frames in the header's stack */
-    CULPRIT_DUMP_MAX_OUTPUT_DEPTH = 8     /* frames per output record */
+    /* One depth for every stack of frames: the shadow stack's ring that
+     * culprit-cc's code writes and the runtime reads (indexed
+     * depth & (CULPRIT_STACK_DEPTH - 1), so a power of two), the frames of
+     * a dump header, and every copy of them (culprit/program.h). */
+    CULPRIT_STACK_DEPTH = 64,
+    CULPRIT_DUMP_MAX_OUTPUT_DEPTH = 8 /* frames per output record */
 };
 
 /* output->stream */
 enum culprit_dump_stream { CULPRIT_DUMP_STREAM_STDOUT = 1, CULPRIT_DUMP_STREAM_STDERR = 2 };
+
+_Static_assert((CULPRIT_STACK_DEPTH & (CULPRIT_STACK_DEPTH - 1)) == 0, "the shadow stack is a ring");
 
 #endif

@@ -147,7 +147,7 @@ typedef struct culprit_collected {
     bool crashed;               /* a crash site was found */
     int32_t crash_pid, crash_signal;
     uint32_t crash_depth;
-    culprit_site crash_stack[CULPRIT_DUMP_MAX_STACK_DEPTH]; /* unit indexes units above */
+    culprit_site crash_stack[CULPRIT_STACK_DEPTH]; /* unit indexes units above */
     size_t output_count;
     culprit_output_record *outputs; /* frames' unit indexes units; sorted by stream, pid, offset */
 } culprit_collected;

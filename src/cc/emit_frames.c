@@ -71,8 +71,8 @@ void cc_emit_function_entry(unit *u, uint32_t block)
         u->caller_depth = caller_depth;
         u->function_depth = depth;
         LLVMValueRef slot_index = LLVMBuildZExt(
-            u->builder, LLVMBuildAnd(u->builder, depth, LLVMConstInt(u->i32, STACK_SIZE - 1, 0), ""), u->i64,
-            "");
+            u->builder, LLVMBuildAnd(u->builder, depth, LLVMConstInt(u->i32, CULPRIT_STACK_DEPTH - 1, 0), ""),
+            u->i64, "");
         LLVMValueRef indices[2] = {cc_const_i64(u, 0), slot_index};
         u->stack_slot = LLVMBuildInBoundsGEP2(u->builder, u->stack_type, u->stack, indices, 2, "");
     }

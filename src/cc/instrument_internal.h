@@ -22,9 +22,7 @@
 
 #include "cc/cc.h"
 #include "cc/flow_graph.h"
-
-/* Frames in the runtime's shadow stack (struct culprit_rt_shadow). */
-enum { STACK_SIZE = 64 };
+#include "culprit/dump_format.h" /* CULPRIT_STACK_DEPTH: the runtime's shadow stack ring */
 
 typedef struct unit {
     LLVMContextRef context;

@@ -47,7 +47,7 @@ void cc_create_counters(unit *u)
     if (u->coverage == CC_COVERAGE_FULL) {
         LLVMTypeRef frame_fields[2] = {u->byte_pointer, u->i32}; /* struct culprit_rt_frame */
         u->frame_type = LLVMStructTypeInContext(u->context, frame_fields, 2, 0);
-        u->stack_type = LLVMArrayType(u->frame_type, STACK_SIZE);
+        u->stack_type = LLVMArrayType(u->frame_type, CULPRIT_STACK_DEPTH);
         /* One thread-local struct culprit_rt_shadow: a function finds depth
          * and its frame from one thread-pointer offset. */
         LLVMTypeRef shadow_fields[3] = {u->i32, u->frame_type, u->stack_type};

@@ -122,7 +122,7 @@ static culprit_status read_header(dump_reader *reader, culprit_dump *dump, uint3
     if (status == CULPRIT_OK)
         status = read_bounded(reader, "the crashed flag (0 or 1)", 1, &crashed);
     if (status == CULPRIT_OK)
-        status = read_bounded(reader, "the stack depth", CULPRIT_DUMP_MAX_STACK_DEPTH, &dump->stack_depth);
+        status = read_bounded(reader, "the stack depth", CULPRIT_STACK_DEPTH, &dump->stack_depth);
     if (status == CULPRIT_OK) {
         dump->end = (culprit_process_end)end;
         dump->crashed = crashed == 1;

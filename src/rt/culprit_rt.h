@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "culprit/dump_format.h"
+
 /* Descriptor version culprit-cc writes (docs/collector.md §3).  The runtime
  * also registers version 1 descriptors, which end before `implied`,
  * version 2, whose implied pairs one pass in order completes (version 3's
@@ -37,9 +39,6 @@
  * map; lines has uint8_t hit flags for blocks only. */
 #define CULPRIT_RT_MODE_FULL 0u
 #define CULPRIT_RT_MODE_LINES 1u
-
-/* The shadow stack is a ring of this many entries, indexed depth & (size-1). */
-#define CULPRIT_RT_STACK_SIZE 64u
 
 /* One instrumented translation unit, built by culprit-cc as a constant
  * initialiser; the runtime keeps the pointer, never a copy. */
@@ -89,7 +88,8 @@ struct culprit_rt_frame {
 struct culprit_rt_shadow {
     uint32_t depth;
     struct culprit_rt_frame leaf;
-    struct culprit_rt_frame stack[CULPRIT_RT_STACK_SIZE];
+    struct culprit_rt_frame
+        stack[CULPRIT_STACK_DEPTH]; /* a ring, indexed depth & (CULPRIT_STACK_DEPTH - 1) */
 };
 extern __thread struct culprit_rt_shadow __culprit_rt_shadow __attribute__((tls_model("initial-exec")));
 

@@ -109,9 +109,9 @@ static void write_frame(struct rt_dump_writer *writer, uint32_t unit, uint32_t c
  * preceded by their number. */
 static void write_frames(struct rt_dump_writer *writer, const uintptr_t *raw, uint32_t raw_count)
 {
-    uint32_t units[CULPRIT_DUMP_MAX_STACK_DEPTH], counters[CULPRIT_DUMP_MAX_STACK_DEPTH];
+    uint32_t units[CULPRIT_STACK_DEPTH], counters[CULPRIT_STACK_DEPTH];
     uint32_t depth = 0;
-    for (uint32_t i = 0; i < raw_count && depth < CULPRIT_DUMP_MAX_STACK_DEPTH; i++)
+    for (uint32_t i = 0; i < raw_count && depth < CULPRIT_STACK_DEPTH; i++)
         if (culprit_rt_units_resolve(raw[i], &units[depth], &counters[depth]))
             depth++;
     writer_u32(writer, depth);
@@ -130,8 +130,8 @@ static void write_header(struct rt_dump_writer *writer, uint32_t unit_count, enu
     writer_u32(writer, (uint32_t)end);
     writer_u32(writer, (uint32_t)status);
     writer_u32(writer, end == CULPRIT_DUMP_END_SIGNAL);
-    uintptr_t stack[CULPRIT_DUMP_MAX_STACK_DEPTH];
-    write_frames(writer, stack, culprit_rt_capture_stack(stack, CULPRIT_DUMP_MAX_STACK_DEPTH));
+    uintptr_t stack[CULPRIT_STACK_DEPTH];
+    write_frames(writer, stack, culprit_rt_capture_stack(stack, CULPRIT_STACK_DEPTH));
 }
 
 /* Counters are read through volatile: instrumented threads may still be

@@ -13,7 +13,7 @@
 __thread struct culprit_rt_shadow __culprit_rt_shadow __attribute__((tls_model("initial-exec")));
 
 /* culprit-cc builds these layouts itself ({ i8*, i32 } and { i32, frame,
- * [64 x frame] } in src/cc/instrument.c, create_counters). */
+ * [64 x frame] } in src/cc/unit_globals.c, cc_create_counters). */
 _Static_assert(sizeof(struct culprit_rt_frame) == 16 && offsetof(struct culprit_rt_frame, block) == 8,
                "struct culprit_rt_frame must be { i8*, i32 }");
 _Static_assert(offsetof(struct culprit_rt_shadow, leaf) == 8 &&
@@ -49,6 +49,6 @@ uint32_t culprit_rt_capture_stack(uintptr_t *frames, uint32_t capacity)
         frames[count++] = frame_address(&shadow->leaf);
     uint32_t depth = shadow->depth;
     for (uint32_t i = 0; i < depth && count < capacity; i++)
-        frames[count++] = frame_address(&shadow->stack[(depth - i) & (CULPRIT_RT_STACK_SIZE - 1)]);
+        frames[count++] = frame_address(&shadow->stack[(depth - i) & (CULPRIT_STACK_DEPTH - 1)]);
     return count;
 }

@@ -28,7 +28,7 @@ static int compare_named_tests(const void *left, const void *right)
 typedef struct crash_row {
     size_t test;
     uint32_t depth;
-    uint32_t blocks[CULPRIT_DUMP_MAX_STACK_DEPTH];
+    uint32_t blocks[CULPRIT_STACK_DEPTH];
 } crash_row;
 
 typedef struct crash_rows {
@@ -61,7 +61,7 @@ static void parse_crash(const char *text, const culprit_program_layout *layout, 
     json_t *crash = json_loads(text, 0, NULL);
     json_t *stack = crash ? json_object_get(crash, "stack") : NULL;
     size_t count = json_is_array(stack) ? json_array_size(stack) : 0;
-    for (size_t i = 0; i < count && row->depth < CULPRIT_DUMP_MAX_STACK_DEPTH; i++) {
+    for (size_t i = 0; i < count && row->depth < CULPRIT_STACK_DEPTH; i++) {
         uint32_t block = frame_block(layout, first_block_element, json_array_get(stack, i));
         if (block != CULPRIT_GRAPH_NONE)
             row->blocks[row->depth++] = block;
