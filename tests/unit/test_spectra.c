@@ -2,11 +2,14 @@
  * test_spectra.c - the spectra matrix and its tally: kinds and verdicts by
  * name, the file table, element/test bookkeeping, sparse counts, and the
  * bit-sliced (ef, ep, nf, np) checked against a naive count on random
- * matrices of awkward sizes.
+ * matrices of awkward sizes; and core's array growth (core/grow.h), which
+ * the spectra's tables grow by.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "core/grow.h"
 #include "culprit/spectra.h"
 
 static void test_names(void)
@@ -172,8 +175,77 @@ static void test_reserve(void)
     culprit_spectra_free(&s);
 }
 
+/* Doubling from the minimum, contents kept, no realloc while there is room. */
+static void test_grow(void)
+{
+    int *items = NULL;
+    size_t capacity = 0;
+    CHECK(CULPRIT_GROW(items, capacity, 0, 16)); /* nothing needed: nothing allocated */
+    CHECK(items == NULL);
+    CHECK_INT(capacity, 0);
+    CHECK(CULPRIT_GROW(items, capacity, 1, 16));
+    CHECK(items != NULL);
+    CHECK_INT(capacity, 16);
+    for (int i = 0; i < 16; i++)
+        items[i] = i;
+    int *before = items;
+    CHECK(CULPRIT_GROW(items, capacity, 16, 16)); /* full but enough */
+    CHECK(items == before);
+    CHECK_INT(capacity, 16);
+    CHECK(CULPRIT_GROW(items, capacity, 17, 16)); /* one more: doubles */
+    CHECK_INT(capacity, 32);
+    CHECK(CULPRIT_GROW(items, capacity, 100, 16)); /* far more: doubles until it fits */
+    CHECK_INT(capacity, 128);
+    int kept = 0;
+    for (int i = 0; i < 16; i++)
+        kept += items[i] == i;
+    CHECK_INT(kept, 16);
+    free(items);
+
+    char *text = NULL;
+    size_t size = 0;
+    CHECK(CULPRIT_GROW(text, size, 40, 16)); /* from empty, past the minimum */
+    CHECK_INT(size, 64);
+    free(text);
+    char *bytes = NULL;
+    size_t byte_capacity = 0;
+    CHECK(culprit_grow(&bytes, &byte_capacity, 1, 1, 0)); /* a minimum of 0 still makes room */
+    CHECK_INT(byte_capacity, 1);
+    free(bytes);
+}
+
+/* A size that does not fit in size_t fails before realloc, leaving the array
+ * as it was, instead of wrapping round to a small allocation. */
+static void test_grow_overflow(void)
+{
+    uint64_t *items = NULL;
+    size_t capacity = 0;
+    CHECK(CULPRIT_GROW(items, capacity, 16, 16));
+    for (int i = 0; i < 16; i++)
+        items[i] = (uint64_t)i * 3;
+    uint64_t *before = items;
+    /* 2^61 items of 8 bytes: the capacity fits, its bytes are 2^64. */
+    CHECK(!CULPRIT_GROW(items, capacity, SIZE_MAX / sizeof *items + 1, 16));
+    CHECK(items == before);
+    CHECK_INT(capacity, 16);
+    /* Bytes, but more than doubling can reach without overflowing. */
+    CHECK(!culprit_grow(&items, &capacity, SIZE_MAX / 2 + 2, 1, 16));
+    CHECK(!culprit_grow(&items, &capacity, SIZE_MAX, 1, 16));
+    CHECK(items == before);
+    CHECK_INT(capacity, 16);
+    int kept = 0;
+    for (int i = 0; i < 16; i++)
+        kept += items[i] == (uint64_t)i * 3;
+    CHECK_INT(kept, 16);
+    CHECK(CULPRIT_GROW(items, capacity, 17, 16)); /* and it still grows */
+    CHECK_INT(capacity, 32);
+    free(items);
+}
+
 int main(void)
 {
+    test_grow();
+    test_grow_overflow();
     test_reserve();
     test_names();
     test_tables();
