@@ -11,19 +11,15 @@
 #include <string.h>
 
 #include "cc/cc.h"
+#include "core/grow.h"
 
 enum { RESPONSE_FILE_DEPTH = 16 };
 
 culprit_status cc_args_push(cc_args *args, const char *item, culprit_error *err)
 {
-    if (args->count + 2 > args->capacity) {
-        size_t capacity = args->capacity ? args->capacity * 2 : 32;
-        char **grown = realloc(args->items, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        args->items = grown;
-        args->capacity = capacity;
-    }
+    /* Room for the item and the NULL that ends the list. */
+    if (!CULPRIT_GROW(args->items, args->capacity, args->count + 2, 32))
+        return culprit_fail_memory(err);
     char *copy = strdup(item);
     if (!copy)
         return culprit_fail_memory(err);
@@ -57,28 +53,21 @@ static char *read_whole_file(const char *path)
     FILE *file = fopen(path, "rb");
     if (!file)
         return NULL;
-    size_t size = 0, capacity = 4096;
-    char *text = malloc(capacity);
-    while (text) {
+    size_t size = 0, capacity = 0;
+    char *text = NULL;
+    /* Room for at least one more byte and the NUL. */
+    while (CULPRIT_GROW(text, capacity, size + 2, 4096)) {
         size_t got = fread(text + size, 1, capacity - size - 1, file);
         size += got;
-        if (got == 0)
-            break;
-        if (size + 1 == capacity) {
-            char *grown = realloc(text, capacity * 2);
-            if (!grown) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = grown;
-            capacity *= 2;
+        if (got == 0) {
+            fclose(file);
+            text[size] = '\0';
+            return text;
         }
     }
     fclose(file);
-    if (text)
-        text[size] = '\0';
-    return text;
+    free(text);
+    return NULL;
 }
 
 /* Splits GNU-style: blanks separate, quotes group, backslash escapes (in "" too). */

@@ -23,6 +23,7 @@
 
 #include "cc/instrument_internal.h"
 #include "cc/ir_query.h"
+#include "core/grow.h"
 
 void cc_call_sites_free(cc_call_sites *sites)
 {
@@ -35,14 +36,8 @@ static culprit_status add_block(cc_call_sites *sites, LLVMBasicBlockRef block, c
     for (size_t i = 0; i < sites->count; i++)
         if (sites->blocks[i] == block)
             return CULPRIT_OK;
-    if (sites->count == sites->capacity) {
-        size_t capacity = sites->capacity ? 2 * sites->capacity : 8;
-        LLVMBasicBlockRef *grown = realloc(sites->blocks, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        sites->blocks = grown;
-        sites->capacity = capacity;
-    }
+    if (!CULPRIT_GROW(sites->blocks, sites->capacity, sites->count + 1, 8))
+        return culprit_fail_memory(err);
     sites->blocks[sites->count++] = block;
     return CULPRIT_OK;
 }

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 /* Predecessor lists, the transpose of the successor lists. */
 typedef struct predecessors {
     uint32_t *first; /* node_count + 1 */
@@ -183,30 +185,13 @@ static bool implied_by_successors(const cc_flow_graph *graph, const bool *can_st
     return true;
 }
 
-/* Makes room for one more item in a growable array of count items, doubling it when full. */
-static culprit_status reserve_one(void **items, size_t *capacity, size_t count, size_t item_size,
-                                  culprit_error *err)
-{
-    if (count < *capacity)
-        return CULPRIT_OK;
-    size_t grown_capacity = *capacity ? 2 * *capacity : 64;
-    void *grown = realloc(*items, grown_capacity * item_size);
-    if (!grown)
-        return culprit_fail_memory(err);
-    *items = grown;
-    *capacity = grown_capacity;
-    return CULPRIT_OK;
-}
-
 culprit_status cc_flow_implied_append(cc_flow_implied_list *list, uint32_t node, uint32_t source,
                                       culprit_error *err)
 {
-    void *pairs = list->pairs;
-    culprit_status status = reserve_one(&pairs, &list->capacity, list->count, sizeof *list->pairs, err);
-    list->pairs = pairs;
-    if (status == CULPRIT_OK)
-        list->pairs[list->count++] = (cc_flow_implied){.node = node, .source = source};
-    return status;
+    if (!CULPRIT_GROW(list->pairs, list->capacity, list->count + 1, 64))
+        return culprit_fail_memory(err);
+    list->pairs[list->count++] = (cc_flow_implied){.node = node, .source = source};
+    return CULPRIT_OK;
 }
 
 /* Appends node's pairs, each successor once (a switch may name a block for several cases). */
@@ -331,11 +316,8 @@ static culprit_status add_edge_flag(implied_search *search, uint32_t pred, uint3
                                     cc_flow_implied_list *list, culprit_error *err)
 {
     cc_flow_edge_list *edges = search->edges;
-    void *items = edges->edges;
-    culprit_status status = reserve_one(&items, &edges->capacity, edges->count, sizeof *edges->edges, err);
-    edges->edges = items;
-    if (status != CULPRIT_OK)
-        return status;
+    if (!CULPRIT_GROW(edges->edges, edges->capacity, edges->count + 1, 64))
+        return culprit_fail_memory(err);
     uint32_t slot = single_edge(search->graph, pred, node) - search->graph->first[pred];
     edges->edges[edges->count] = (cc_flow_edge){.from = pred, .slot = slot};
     uint32_t source = search->graph->node_count + (uint32_t)edges->count++;

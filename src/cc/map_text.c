@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/sha256.h"
 
 culprit_status cc_text_append(cc_text *text, const char *format, ...)
@@ -26,16 +27,8 @@ culprit_status cc_text_append(cc_text *text, const char *format, ...)
     if (needed < 0)
         return CULPRIT_ERROR_INTERNAL;
     size_t wanted = text->size + (size_t)needed + 1;
-    if (wanted > text->capacity) {
-        size_t capacity = text->capacity ? text->capacity : 1024;
-        while (capacity < wanted)
-            capacity *= 2;
-        char *grown = realloc(text->data, capacity);
-        if (!grown)
-            return CULPRIT_ERROR_INTERNAL;
-        text->data = grown;
-        text->capacity = capacity;
-    }
+    if (!CULPRIT_GROW(text->data, text->capacity, wanted, 1024))
+        return CULPRIT_ERROR_INTERNAL;
     if ((size_t)needed < sizeof probe) {
         memcpy(text->data + text->size, probe, (size_t)needed + 1);
     } else {
@@ -102,14 +95,8 @@ culprit_status cc_map_add_file(cc_map *map, const char *path, uint32_t *index, c
     culprit_status status = check_field("source path", path, err);
     if (status != CULPRIT_OK)
         return status;
-    if (map->path_count == map->path_capacity) {
-        size_t capacity = map->path_capacity ? map->path_capacity * 2 : 16;
-        char **grown = realloc(map->paths, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        map->paths = grown;
-        map->path_capacity = capacity;
-    }
+    if (!CULPRIT_GROW(map->paths, map->path_capacity, map->path_count + 1, 16))
+        return culprit_fail_memory(err);
     char *copy = strdup(path);
     if (!copy)
         return culprit_fail_memory(err);
@@ -139,14 +126,8 @@ culprit_status cc_map_add_block(cc_map *map, const cc_map_block *block, culprit_
 
 culprit_status cc_map_add_line(cc_map *map, uint32_t file, uint32_t line, uint32_t block, culprit_error *err)
 {
-    if (map->line_count == map->line_capacity) {
-        size_t capacity = map->line_capacity ? map->line_capacity * 2 : 256;
-        cc_map_line_fact *grown = realloc(map->lines, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        map->lines = grown;
-        map->line_capacity = capacity;
-    }
+    if (!CULPRIT_GROW(map->lines, map->line_capacity, map->line_count + 1, 256))
+        return culprit_fail_memory(err);
     map->lines[map->line_count++] = (cc_map_line_fact){.file = file, .line = line, .block = block};
     return CULPRIT_OK;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/eval_summary.h"
+#include "core/grow.h"
 #include "culprit/eval.h"
 #include "culprit/json_text.h"
 #include "report/svg_plot.h"
@@ -39,14 +40,8 @@ static void loaded_results_free(loaded_results *loaded)
 static culprit_status add_record(loaded_results *loaded, const culprit_eval_record *record,
                                  culprit_error *err)
 {
-    if (loaded->record_count == loaded->record_capacity) {
-        size_t capacity = loaded->record_capacity ? 2 * loaded->record_capacity : 64;
-        culprit_eval_record *grown = realloc(loaded->records, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        loaded->records = grown;
-        loaded->record_capacity = capacity;
-    }
+    if (!CULPRIT_GROW(loaded->records, loaded->record_capacity, loaded->record_count + 1, 64))
+        return culprit_fail_memory(err);
     loaded->records[loaded->record_count++] = *record;
     return CULPRIT_OK;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "culprit/collect.h"
 
 typedef struct name_list {
@@ -55,14 +56,8 @@ static void free_names(name_list *list)
 
 static culprit_status add_name(name_list *list, const char *directory, const char *name, culprit_error *err)
 {
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? list->capacity * 2 : 16;
-        char **names = realloc(list->names, capacity * sizeof *names);
-        if (!names)
-            return culprit_fail_memory(err);
-        list->names = names;
-        list->capacity = capacity;
-    }
+    if (!CULPRIT_GROW(list->names, list->capacity, list->count + 1, 16))
+        return culprit_fail_memory(err);
     size_t length = strlen(directory) + strlen(name) + 2;
     char *path = malloc(length);
     if (!path)

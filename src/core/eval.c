@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 const double culprit_eval_thresholds_percent[CULPRIT_EVAL_THRESHOLD_COUNT] = {1, 5, 10, 15, 20};
 const unsigned culprit_eval_top_n[CULPRIT_EVAL_TOP_COUNT] = {1, 5, 10};
 
@@ -40,14 +42,8 @@ void culprit_fault_list_free(culprit_fault_list *faults)
 static culprit_status fault_list_append(culprit_fault_list *faults, const char *file, size_t file_length,
                                         uint32_t line, size_t source_line, culprit_error *err)
 {
-    if (faults->count == faults->capacity) {
-        size_t capacity = faults->capacity ? faults->capacity * 2 : 8;
-        culprit_fault *grown = realloc(faults->faults, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        faults->faults = grown;
-        faults->capacity = capacity;
-    }
+    if (!CULPRIT_GROW(faults->faults, faults->capacity, faults->count + 1, 8))
+        return culprit_fail_memory(err);
     char *copy = strndup(file, file_length);
     if (!copy)
         return culprit_fail_memory(err);
@@ -191,22 +187,20 @@ static culprit_status read_file(const char *path, char **text, size_t *length, c
     FILE *in = fopen(path, "rb");
     if (!in)
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot open %s: %s", path, strerror(errno));
-    size_t capacity = 4096, used = 0;
-    char *buffer = malloc(capacity);
-    while (buffer) {
+    size_t capacity = 0, used = 0;
+    char *buffer = NULL;
+    bool grown;
+    while ((grown = CULPRIT_GROW(buffer, capacity, used + 1, 4096))) {
         used += fread(buffer + used, 1, capacity - used, in);
         if (used < capacity)
             break;
-        capacity *= 2;
-        char *grown = realloc(buffer, capacity);
-        if (!grown)
-            free(buffer);
-        buffer = grown;
     }
     bool failed = ferror(in);
     fclose(in);
-    if (!buffer)
+    if (!grown) {
+        free(buffer);
         return culprit_fail_memory(err);
+    }
     if (failed) {
         free(buffer);
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot read %s", path);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 static const char *const kind_names[CULPRIT_KIND_COUNT] = {
     [CULPRIT_KIND_LINE] = "line",     [CULPRIT_KIND_BLOCK] = "block",
     [CULPRIT_KIND_EDGE] = "edge",     [CULPRIT_KIND_BRANCH] = "branch",
@@ -136,20 +138,6 @@ uint32_t culprit_spectra_find_file(const culprit_spectra *spectra, const char *p
     return found ? found - 1 : CULPRIT_NO_FILE;
 }
 
-/* Grows *array (of *capacity items of item_size bytes) to hold one more. */
-static int reserve_one(void **array, size_t *capacity, size_t count, size_t item_size)
-{
-    if (count < *capacity)
-        return 0;
-    size_t wanted = *capacity ? *capacity * 2 : 16;
-    void *grown = realloc(*array, wanted * item_size);
-    if (!grown)
-        return -1;
-    *array = grown;
-    *capacity = wanted;
-    return 0;
-}
-
 culprit_status culprit_spectra_add_file(culprit_spectra *spectra, const char *path, uint32_t *index,
                                         culprit_error *err)
 {
@@ -163,8 +151,7 @@ culprit_status culprit_spectra_add_file(culprit_spectra *spectra, const char *pa
     file_index *table = spectra->file_index;
     if ((!table || (spectra->file_count + 1) * 2 > table->capacity) && file_index_grow(spectra) != 0)
         return culprit_fail_memory(err);
-    if (reserve_one((void **)&spectra->files, &spectra->file_capacity, spectra->file_count,
-                    sizeof *spectra->files) != 0)
+    if (!CULPRIT_GROW(spectra->files, spectra->file_capacity, spectra->file_count + 1, 16))
         return culprit_fail_memory(err);
     char *copy = strdup(path);
     if (!copy)
@@ -228,8 +215,7 @@ culprit_status culprit_spectra_add_element(culprit_spectra *spectra, culprit_kin
                             spectra->file_count);
     if (spectra->element_count >= UINT32_MAX - 1)
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "too many elements");
-    if (reserve_one((void **)&spectra->elements, &spectra->element_capacity, spectra->element_count,
-                    sizeof *spectra->elements) != 0)
+    if (!CULPRIT_GROW(spectra->elements, spectra->element_capacity, spectra->element_count + 1, 16))
         return culprit_fail_memory(err);
     char *copy = NULL;
     if (name && !(copy = strdup(name)))

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 void coverage_set_init(coverage_set *set)
 {
     memset(set, 0, sizeof *set);
@@ -27,20 +29,6 @@ void coverage_set_free(coverage_set *set)
     free(set->records);
     culprit_spectra_free(&set->strings);
     memset(set, 0, sizeof *set);
-}
-
-/* Grows *items (of size bytes each) to hold one more than count. */
-static int reserve_one(void **items, size_t *capacity, size_t count, size_t size)
-{
-    if (count < *capacity)
-        return 0;
-    size_t wanted = *capacity ? *capacity * 2 : 64;
-    void *grown = realloc(*items, wanted * size);
-    if (!grown)
-        return -1;
-    *items = grown;
-    *capacity = wanted;
-    return 0;
 }
 
 static char *test_name_of(const char *source_path, const char *const *suffixes)
@@ -61,7 +49,7 @@ static char *test_name_of(const char *source_path, const char *const *suffixes)
 culprit_status coverage_set_begin_test(coverage_set *set, const char *source_path,
                                        const char *const *suffixes, culprit_error *err)
 {
-    if (reserve_one((void **)&set->tests, &set->test_capacity, set->test_count, sizeof *set->tests) != 0)
+    if (!CULPRIT_GROW(set->tests, set->test_capacity, set->test_count + 1, 64))
         return culprit_fail_memory(err);
     char *name = test_name_of(source_path, suffixes);
     if (!name)
@@ -79,7 +67,7 @@ culprit_status coverage_set_intern(coverage_set *set, const char *text, uint32_t
 culprit_status coverage_set_add(coverage_set *set, culprit_kind kind, uint32_t file, uint32_t line,
                                 uint32_t label, uint64_t count, culprit_error *err)
 {
-    if (reserve_one((void **)&set->records, &set->record_capacity, set->record_count, sizeof *set->records))
+    if (!CULPRIT_GROW(set->records, set->record_capacity, set->record_count + 1, 64))
         return culprit_fail_memory(err);
     set->records[set->record_count++] =
         (coverage_record){.file = file, .line = line, .kind = (uint32_t)kind, .label = label, .count = count};

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "core/grow.h"
 #include "culprit/interchange.h"
 #include "interchange/coverage_set.h"
 
@@ -54,15 +55,10 @@ static culprit_status read_all(const char *path, byte_buffer *buffer, culprit_er
                             errno ? strerror(errno) : "out of memory");
     culprit_status status = CULPRIT_OK;
     for (;;) {
-        if (buffer->capacity - buffer->length < 65536) {
-            size_t wanted = buffer->capacity ? buffer->capacity * 2 : 262144;
-            char *grown = realloc(buffer->data, wanted);
-            if (!grown) {
-                status = culprit_fail_memory(err);
-                break;
-            }
-            buffer->data = grown;
-            buffer->capacity = wanted;
+        /* Room for one gzread of 65536 bytes. */
+        if (!CULPRIT_GROW(buffer->data, buffer->capacity, buffer->length + 65536, 262144)) {
+            status = culprit_fail_memory(err);
+            break;
         }
         int got = gzread(file, buffer->data + buffer->length, 65536);
         if (got < 0) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "culprit/interchange.h"
 #include "interchange/csv_fields.h"
 #include "interchange/text_lines.h"
@@ -75,15 +76,9 @@ static culprit_status read_test_names(const char *path, name_list *list, culprit
             status = culprit_fail_at(err, path, lines.number, 1, "expected a test name, found a blank line");
             break;
         }
-        if (list->count == list->capacity) {
-            size_t wanted = list->capacity ? list->capacity * 2 : 64;
-            char **grown = realloc(list->names, wanted * sizeof *grown);
-            if (!grown) {
-                status = culprit_fail_memory(err);
-                break;
-            }
-            list->names = grown;
-            list->capacity = wanted;
+        if (!CULPRIT_GROW(list->names, list->capacity, list->count + 1, 64)) {
+            status = culprit_fail_memory(err);
+            break;
         }
         char *name = csv ? csv_first_field(lines.line) : strdup(lines.line);
         if (!name && csv)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "culprit/interchange.h"
 #include "interchange/text_lines.h"
 
@@ -25,14 +26,8 @@ void culprit_verdict_list_free(culprit_verdict_list *list)
 culprit_status culprit_verdict_list_add(culprit_verdict_list *list, const char *name, culprit_verdict verdict,
                                         size_t line, culprit_error *err)
 {
-    if (list->count == list->capacity) {
-        size_t wanted = list->capacity ? list->capacity * 2 : 64;
-        culprit_verdict_entry *grown = realloc(list->entries, wanted * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        list->entries = grown;
-        list->capacity = wanted;
-    }
+    if (!CULPRIT_GROW(list->entries, list->capacity, list->count + 1, 64))
+        return culprit_fail_memory(err);
     char *copy = strdup(name);
     if (!copy)
         return culprit_fail_memory(err);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/output_lines.h"
 #include "culprit/judgement.h"
 
@@ -132,13 +133,8 @@ static culprit_status add_statement(culprit_output_map *map, culprit_output_line
     for (size_t i = line->first; i < line->first + line->count; i++)
         if (same_statement(&map->statements[i], statement))
             return CULPRIT_OK;
-    if (map->statement_count == *capacity) {
-        *capacity = *capacity ? *capacity * 2 : 64;
-        culprit_output_statement *grown = realloc(map->statements, *capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        map->statements = grown;
-    }
+    if (!CULPRIT_GROW(map->statements, *capacity, map->statement_count + 1, 64))
+        return culprit_fail_memory(err);
     map->statements[map->statement_count++] = *statement;
     line->count++;
     return CULPRIT_OK;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "culprit/program.h"
 
 typedef struct line_key {
@@ -332,18 +333,12 @@ static bool push_count(test_counts *counts, uint32_t element, uint64_t count)
 {
     if (count == 0)
         return true;
-    if (counts->length == counts->capacity) {
-        size_t capacity = counts->capacity ? counts->capacity * 2 : 256;
-        uint32_t *elements = realloc(counts->elements, capacity * sizeof *elements);
-        if (elements)
-            counts->elements = elements;
-        uint64_t *grown = realloc(counts->counts, capacity * sizeof *grown);
-        if (grown)
-            counts->counts = grown;
-        if (!elements || !grown)
-            return false;
-        counts->capacity = capacity;
-    }
+    /* Two arrays, one capacity: it moves once both have grown. */
+    size_t elements_capacity = counts->capacity, counts_capacity = counts->capacity;
+    if (!CULPRIT_GROW(counts->elements, elements_capacity, counts->length + 1, 256) ||
+        !CULPRIT_GROW(counts->counts, counts_capacity, counts->length + 1, 256))
+        return false;
+    counts->capacity = elements_capacity;
     counts->elements[counts->length] = element;
     counts->counts[counts->length++] = count;
     return true;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/read_file.h"
 #include "core/sha256.h"
 #include "culprit/program.h"
@@ -44,21 +45,6 @@ typedef struct map_parser {
 typedef struct unit_capacities {
     size_t files, functions, blocks, lines, line_blocks, edges, branches, returns;
 } unit_capacities;
-
-static bool grow(void **array, size_t *capacity, size_t needed, size_t element_size)
-{
-    if (needed <= *capacity)
-        return true;
-    size_t wanted = *capacity ? *capacity * 2 : 16;
-    while (wanted < needed)
-        wanted *= 2;
-    void *grown = realloc(*array, wanted * element_size);
-    if (!grown)
-        return false;
-    *array = grown;
-    *capacity = wanted;
-    return true;
-}
 
 static char *copy_field(const map_record *record, size_t index)
 {
@@ -229,7 +215,7 @@ static culprit_status parse_file(const map_parser *parser, const map_record *rec
         status = expect_ordinal(parser, record, "file number", unit->file_count);
     if (status != CULPRIT_OK)
         return status;
-    if (!grow((void **)&unit->files, &capacities->files, unit->file_count + 1, sizeof *unit->files))
+    if (!CULPRIT_GROW(unit->files, capacities->files, unit->file_count + 1, 16))
         return culprit_fail_memory(parser->err);
     status = parse_text(parser, record, 2, "a path", &unit->files[unit->file_count]);
     if (status == CULPRIT_OK)
@@ -254,8 +240,7 @@ static culprit_status parse_function(const map_parser *parser, const map_record 
         status = parse_text(parser, record, 2, "a function name", &function.name);
     if (status != CULPRIT_OK)
         return status;
-    if (!grow((void **)&unit->functions, &capacities->functions, unit->function_count + 1,
-              sizeof *unit->functions)) {
+    if (!CULPRIT_GROW(unit->functions, capacities->functions, unit->function_count + 1, 16)) {
         free(function.name);
         return culprit_fail_memory(parser->err);
     }
@@ -289,7 +274,7 @@ static culprit_status parse_block(const map_parser *parser, const map_record *re
         return status;
     /* Grown as records come, not sized from the unit line, so that a
      * corrupt count cannot make us allocate before it is disproved. */
-    if (!grow((void **)&unit->blocks, &capacities->blocks, *blocks_seen + 1, sizeof *unit->blocks))
+    if (!CULPRIT_GROW(unit->blocks, capacities->blocks, *blocks_seen + 1, 16))
         return culprit_fail_memory(parser->err);
     unit->blocks[(*blocks_seen)++] = block;
     return CULPRIT_OK;
@@ -313,8 +298,7 @@ static culprit_status parse_line_blocks(const map_parser *parser, const map_reco
             return culprit_fail_at(parser->err, parser->source, record->line, field_column(record, 3) + begin,
                                    "expected %s", expected);
         }
-        if (!grow((void **)&unit->line_blocks, &capacities->line_blocks, unit->line_block_count + 1,
-                  sizeof *unit->line_blocks))
+        if (!CULPRIT_GROW(unit->line_blocks, capacities->line_blocks, unit->line_block_count + 1, 16))
             return culprit_fail_memory(parser->err);
         unit->line_blocks[unit->line_block_count++] = block;
         line->block_count++;
@@ -337,7 +321,7 @@ static culprit_status parse_line(const map_parser *parser, const map_record *rec
         status = parse_line_blocks(parser, record, unit, capacities, &line);
     if (status != CULPRIT_OK)
         return status;
-    if (!grow((void **)&unit->lines, &capacities->lines, unit->line_count + 1, sizeof *unit->lines))
+    if (!CULPRIT_GROW(unit->lines, capacities->lines, unit->line_count + 1, 16))
         return culprit_fail_memory(parser->err);
     unit->lines[unit->line_count++] = line;
     return CULPRIT_OK;
@@ -365,7 +349,7 @@ static culprit_status parse_edge(const map_parser *parser, const map_record *rec
     }
     if (status != CULPRIT_OK)
         return status;
-    if (!grow((void **)&unit->edges, &capacities->edges, unit->edge_count + 1, sizeof *unit->edges))
+    if (!CULPRIT_GROW(unit->edges, capacities->edges, unit->edge_count + 1, 16))
         return culprit_fail_memory(parser->err);
     unit->edges[unit->edge_count++] = edge;
     return CULPRIT_OK;
@@ -412,8 +396,7 @@ static culprit_status parse_branch(const map_parser *parser, const map_record *r
         status = parse_text(parser, record, 5, "an outcome", &branch.outcome);
     if (status != CULPRIT_OK)
         return status;
-    if (!grow((void **)&unit->branches, &capacities->branches, unit->branch_count + 1,
-              sizeof *unit->branches)) {
+    if (!CULPRIT_GROW(unit->branches, capacities->branches, unit->branch_count + 1, 16)) {
         free(branch.outcome);
         return culprit_fail_memory(parser->err);
     }
@@ -461,8 +444,7 @@ static culprit_status parse_return(const map_parser *parser, const map_record *r
         status = parse_text(parser, record, 6, "a class", &value.value_class);
     if (status == CULPRIT_OK)
         status = parse_text(parser, record, 7, "a callee", &value.callee);
-    if (status == CULPRIT_OK &&
-        !grow((void **)&unit->returns, &capacities->returns, unit->return_count + 1, sizeof *unit->returns))
+    if (status == CULPRIT_OK && !CULPRIT_GROW(unit->returns, capacities->returns, unit->return_count + 1, 16))
         status = culprit_fail_memory(parser->err);
     if (status != CULPRIT_OK) {
         free_return(&value);
@@ -624,7 +606,7 @@ static void skip_padding(map_parser *parser)
 
 static culprit_status add_unit(culprit_unit_set *set, culprit_unit *unit, culprit_error *err)
 {
-    if (!grow((void **)&set->units, &set->capacity, set->count + 1, sizeof *set->units)) {
+    if (!CULPRIT_GROW(set->units, set->capacity, set->count + 1, 16)) {
         culprit_unit_free(unit);
         return culprit_fail_memory(err);
     }

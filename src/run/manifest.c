@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/grow.h"
 #include "run/manifest_internal.h"
 
 void culprit_manifest_init(culprit_manifest *manifest)
@@ -58,15 +59,9 @@ culprit_status manifest_add_test(culprit_manifest *manifest, culprit_test_spec *
             manifest_spec_free(spec);
             return CULPRIT_ERROR_INPUT;
         }
-    if (manifest->count == manifest->capacity) {
-        size_t capacity = manifest->capacity ? manifest->capacity * 2 : 64;
-        culprit_test_spec *grown = realloc(manifest->tests, capacity * sizeof *grown);
-        if (!grown) {
-            manifest_spec_free(spec);
-            return culprit_fail_memory(err);
-        }
-        manifest->tests = grown;
-        manifest->capacity = capacity;
+    if (!CULPRIT_GROW(manifest->tests, manifest->capacity, manifest->count + 1, 64)) {
+        manifest_spec_free(spec);
+        return culprit_fail_memory(err);
     }
     manifest->tests[manifest->count++] = *spec;
     memset(spec, 0, sizeof *spec);
@@ -385,14 +380,9 @@ culprit_status culprit_manifest_read_file(const char *path, const culprit_manife
     size_t size = 0, capacity = 0;
     culprit_status status = CULPRIT_OK;
     for (;;) {
-        if (size + 65536 > capacity) {
-            capacity = capacity ? capacity * 2 : 131072;
-            char *grown = realloc(text, capacity);
-            if (!grown) {
-                status = culprit_fail_memory(err);
-                break;
-            }
-            text = grown;
+        if (!CULPRIT_GROW(text, capacity, size + 65536, 131072)) {
+            status = culprit_fail_memory(err);
+            break;
         }
         size_t got = fread(text + size, 1, capacity - size, file);
         size += got;

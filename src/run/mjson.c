@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 enum { MAX_DEPTH = 64 };
 
 typedef struct reader {
@@ -69,16 +71,8 @@ typedef struct buffer {
 
 static bool buffer_put(buffer *b, const char *bytes, size_t count)
 {
-    if (b->length + count + 1 > b->capacity) {
-        size_t capacity = b->capacity ? b->capacity * 2 : 32;
-        while (capacity < b->length + count + 1)
-            capacity *= 2;
-        char *grown = realloc(b->bytes, capacity);
-        if (!grown)
-            return false;
-        b->bytes = grown;
-        b->capacity = capacity;
-    }
+    if (!CULPRIT_GROW(b->bytes, b->capacity, b->length + count + 1, 32))
+        return false;
     memcpy(b->bytes + b->length, bytes, count);
     b->length += count;
     b->bytes[b->length] = '\0';
@@ -279,13 +273,8 @@ static culprit_status read_array(reader *r, int depth, mjson_value *array)
         return CULPRIT_OK;
     }
     for (;;) {
-        if (array->count == capacity) {
-            capacity = capacity ? capacity * 2 : 8;
-            mjson_value **grown = realloc(array->items, capacity * sizeof *grown);
-            if (!grown)
-                return culprit_fail_memory(r->err);
-            array->items = grown;
-        }
+        if (!CULPRIT_GROW(array->items, capacity, array->count + 1, 8))
+            return culprit_fail_memory(r->err);
         culprit_status status = read_value(r, depth + 1, &array->items[array->count]);
         if (status != CULPRIT_OK) {
             mjson_free(array->items[array->count]);
@@ -330,13 +319,8 @@ static culprit_status read_key(reader *r, mjson_value *object, mjson_member *mem
 
 static culprit_status read_member(reader *r, int depth, mjson_value *object, size_t *capacity)
 {
-    if (object->count == *capacity) {
-        *capacity = *capacity ? *capacity * 2 : 8;
-        mjson_member *grown = realloc(object->members, *capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(r->err);
-        object->members = grown;
-    }
+    if (!CULPRIT_GROW(object->members, *capacity, object->count + 1, 8))
+        return culprit_fail_memory(r->err);
     mjson_member member = {0};
     culprit_status status = read_key(r, object, &member);
     if (status == CULPRIT_OK)

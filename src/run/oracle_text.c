@@ -12,18 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "run/oracle_internal.h"
 
 culprit_status oracle_line_set_add(oracle_line_set *set, uint32_t line, culprit_error *err)
 {
-    if (set->count == set->capacity) {
-        size_t capacity = set->capacity ? set->capacity * 2 : 16;
-        uint32_t *grown = realloc(set->lines, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        set->lines = grown;
-        set->capacity = capacity;
-    }
+    if (!CULPRIT_GROW(set->lines, set->capacity, set->count + 1, 16))
+        return culprit_fail_memory(err);
     set->lines[set->count++] = line;
     return CULPRIT_OK;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "culprit/program.h"
 #include "store/store_internal.h"
 
@@ -71,14 +72,8 @@ static void parse_crash(const char *text, const culprit_program_layout *layout, 
 
 static culprit_status push_crash(crash_rows *rows, culprit_error *err)
 {
-    if (rows->count == rows->capacity) {
-        size_t capacity = rows->capacity ? 2 * rows->capacity : 16;
-        crash_row *grown = realloc(rows->rows, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        rows->rows = grown;
-        rows->capacity = capacity;
-    }
+    if (!CULPRIT_GROW(rows->rows, rows->capacity, rows->count + 1, 16))
+        return culprit_fail_memory(err);
     rows->count++;
     return CULPRIT_OK;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "core/grow.h"
 #include "store/store_internal.h"
 
 static culprit_status corrupt(const culprit_store *store, const char *what, const char *name,
@@ -106,13 +107,8 @@ static culprit_status read_records(const culprit_store *store, sqlite3_stmt *sta
     int code;
     culprit_status status = CULPRIT_OK;
     while (status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
-        if (records->count == capacity) {
-            capacity = capacity ? capacity * 2 : 64;
-            culprit_test_record *grown = realloc(records->tests, capacity * sizeof *grown);
-            if (!grown)
-                return culprit_fail_memory(err);
-            records->tests = grown;
-        }
+        if (!CULPRIT_GROW(records->tests, capacity, records->count + 1, 64))
+            return culprit_fail_memory(err);
         culprit_test_record *record = &records->tests[records->count++];
         *record = (culprit_test_record){0};
         status = read_record(store, statement, record, err);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "culprit/error.h"
 #include "culprit/program.h"
 
@@ -36,14 +37,8 @@ static void free_hashes(hash_list *list)
 
 static culprit_status add_hash(hash_list *list, const char *hash, culprit_error *err)
 {
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? list->capacity * 2 : 16;
-        char(*grown)[65] = realloc(list->hashes, capacity * sizeof *grown);
-        if (!grown)
-            return culprit_fail_memory(err);
-        list->hashes = grown;
-        list->capacity = capacity;
-    }
+    if (!CULPRIT_GROW(list->hashes, list->capacity, list->count + 1, 16))
+        return culprit_fail_memory(err);
     snprintf(list->hashes[list->count++], 65, "%.64s", hash);
     return CULPRIT_OK;
 }
@@ -435,15 +430,9 @@ static culprit_status load_test_counts(const culprit_store *store, int64_t test_
     int code = sqlite3_bind_int64(statement, 1, test_id);
     while (code == SQLITE_OK && status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
         code = SQLITE_OK;
-        if (stored->count == stored->capacity) {
-            size_t capacity = stored->capacity ? stored->capacity * 2 : 8;
-            culprit_unit_counts *grown = realloc(stored->units, capacity * sizeof *grown);
-            if (!grown) {
-                status = culprit_fail_memory(err);
-                break;
-            }
-            stored->units = grown;
-            stored->capacity = capacity;
+        if (!CULPRIT_GROW(stored->units, stored->capacity, stored->count + 1, 8)) {
+            status = culprit_fail_memory(err);
+            break;
         }
         stored->units[stored->count] = (culprit_unit_counts){0};
         status = decode_unit_counts(store, statement, &stored->units[stored->count], err);
@@ -513,14 +502,9 @@ static culprit_status test_ids(const culprit_store *store, int64_t program_id, i
     int code = sqlite3_bind_int64(statement, 1, program_id);
     while (code == SQLITE_OK && status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
         code = SQLITE_OK;
-        if (*count == capacity) {
-            capacity = capacity ? capacity * 2 : 64;
-            int64_t *grown = realloc(*ids, capacity * sizeof *grown);
-            if (!grown) {
-                status = culprit_fail_memory(err);
-                break;
-            }
-            *ids = grown;
+        if (!CULPRIT_GROW(*ids, capacity, *count + 1, 64)) {
+            status = culprit_fail_memory(err);
+            break;
         }
         (*ids)[(*count)++] = sqlite3_column_int64(statement, 0);
     }
