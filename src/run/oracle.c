@@ -140,8 +140,13 @@ static culprit_status read_expected(const culprit_oracle *oracle, char **text, s
     bool truncated;
     culprit_status status =
         oracle_read_file(oracle->expect_stdout_path, ORACLE_READ_LIMIT, text, size, &truncated, err);
-    if (status != CULPRIT_OK)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT, "expected output: %s", err->message);
+    if (status != CULPRIT_OK) {
+        /* err->message cannot be an argument of the culprit_fail that
+         * rewrites it: the text would be formatted into itself */
+        char reason[sizeof err->message];
+        snprintf(reason, sizeof reason, "%s", err->message);
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "expected output: %s", reason);
+    }
     return CULPRIT_OK;
 }
 

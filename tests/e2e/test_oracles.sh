@@ -166,4 +166,8 @@ run 2 "$CULPRIT" output
 run 2 "$CULPRIT" output --format csv ok
 run 2 "$CULPRIT" output no-such-test
 run 2 "$CULPRIT" tests --format yaml
+# a missing expected-output file is named once, with the reason (the error
+# used to be formatted into itself: "expected output: expected output: ...")
+run 2 "$CULPRIT" test --name h --expect nosuch.out -- true
+expect_file_equals "$WORK/err" "culprit: expected output: cannot read nosuch.out: No such file or directory"
 finish
