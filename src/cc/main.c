@@ -38,6 +38,17 @@ static const char help_text[] =
     "Environment: CULPRIT_CLANG (clang to run), CULPRIT_RT (runtime archive),\n"
     "CULPRIT_COVERAGE (full|lines), CULPRIT_CC_DISABLE=1 (plain clang).\n";
 
+/* Whether the user asked clang for its help: culprit-cc's own options
+ * come first then, so that `culprit-cc --help` shows them. */
+static bool asks_for_help(const cc_command *command)
+{
+    for (size_t i = 0; i < command->original.count; i++)
+        if (strcmp(command->original.items[i], "--help") == 0 ||
+            strcmp(command->original.items[i], "-help") == 0)
+            return true;
+    return false;
+}
+
 /* Replaces this process with clang on the user's own arguments. */
 static int pass_through(const char *clang, const cc_command *command)
 {
@@ -78,6 +89,8 @@ int main(int argc, char **argv)
     }
     int exit_status = 0;
     if (command.action == CC_PASS_THROUGH) {
+        if (asks_for_help(&command))
+            printf("%s\nclang's own options follow; culprit-cc passes them to %s:\n\n", help_text, clang);
         exit_status = pass_through(clang, &command);
     } else if (cc_drive(&command, clang, &exit_status, &err) != CULPRIT_OK) {
         fprintf(stderr, "culprit-cc: %s\n", err.message);

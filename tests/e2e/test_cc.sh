@@ -27,6 +27,13 @@ expect_nonzero() { # LABEL NUMBER
     if [ "$2" -gt 0 ]; then pass; else fail "$1: none found"; fi
 }
 
+# ---- --help: culprit-cc's own options first, then clang's ------------------------------------------
+run 0 "$CCC" --help
+[ "$(head -n 1 "$WORK/out" | cut -c1-18)" = "usage: culprit-cc " ] && pass || fail "--help starts with: $(head -n 1 "$WORK/out")"
+expect_contains "$WORK/out" "--coverage=lines"
+expect_contains "$WORK/out" "clang's own options follow"
+expect_contains "$WORK/out" "OVERVIEW: clang"
+
 # ---- the mid() example: map contents and hash -----------------------------------------------------
 cp "$MID" mid.c
 if $have_runtime; then
