@@ -132,18 +132,38 @@ culprit_sandbox *harness_make_sandbox(const harness_options *options, const char
     return sandbox;
 }
 
+culprit_status harness_make_temporary(char *directory, size_t size, const char *label, culprit_error *err)
+{
+    const char *parent = getenv("TMPDIR");
+    if (!parent || !*parent)
+        parent = "/tmp";
+    char working[PATH_MAX] = "";
+    if (parent[0] != '/' && !getcwd(working, sizeof working))
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot resolve TMPDIR %s: %s", parent,
+                            strerror(errno));
+    if (snprintf(directory, size, "%s%s%s/%s.XXXXXX", working, working[0] ? "/" : "", parent, label) >=
+        (int)size)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: path too long", parent);
+    if (!mkdtemp(directory))
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s", parent,
+                            strerror(errno));
+    return CULPRIT_OK;
+}
+
 culprit_status harness_paths_make(harness_paths *paths, const char *parent, const char *label,
                                   bool fresh_directory, culprit_error *err)
 {
-    const char *temporary = getenv("TMPDIR");
+    culprit_status status = CULPRIT_OK;
     if (!parent)
-        parent = temporary && *temporary ? temporary : "/tmp";
-    if (snprintf(paths->directory, sizeof paths->directory, "%s/%s.XXXXXX", parent, label) >=
-        (int)sizeof paths->directory)
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: path too long", parent);
-    if (!mkdtemp(paths->directory))
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s", parent,
-                            strerror(errno));
+        status = harness_make_temporary(paths->directory, sizeof paths->directory, label, err);
+    else if (snprintf(paths->directory, sizeof paths->directory, "%s/%s.XXXXXX", parent, label) >=
+             (int)sizeof paths->directory)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: path too long", parent);
+    else if (!mkdtemp(paths->directory))
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s", parent,
+                              strerror(errno));
+    if (status != CULPRIT_OK)
+        return status;
     snprintf(paths->collect, sizeof paths->collect, "%s/collect", paths->directory);
     snprintf(paths->stdout_path, sizeof paths->stdout_path, "%s/stdout", paths->directory);
     snprintf(paths->stderr_path, sizeof paths->stderr_path, "%s/stderr", paths->directory);

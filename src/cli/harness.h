@@ -75,8 +75,14 @@ typedef struct harness_paths {
         stdin_path[PATH_MAX + 16], work[PATH_MAX + 16];
 } harness_paths;
 
-/* Makes DIRECTORY (under parent, or $TMPDIR when parent is NULL) and its
- * collect subdirectory (and work, when fresh_directory). */
+/* Makes a new directory LABEL.XXXXXX in $TMPDIR (else /tmp) into
+ * directory (of size bytes).  The path is absolute even when $TMPDIR is
+ * relative (gnulib's test setup sets TMPDIR=.): tests change directory,
+ * and the runtime must still find where to write its dumps. */
+culprit_status harness_make_temporary(char *directory, size_t size, const char *label, culprit_error *err);
+
+/* Makes DIRECTORY (under parent, or as harness_make_temporary when parent
+ * is NULL) and its collect subdirectory (and work, when fresh_directory). */
 culprit_status harness_paths_make(harness_paths *paths, const char *parent, const char *label,
                                   bool fresh_directory, culprit_error *err);
 

@@ -513,13 +513,10 @@ static int prepare(const cli_context *context, run_state *state)
     if (culprit_store_open(directory, CULPRIT_STORE_CREATE, &state->store, &err) != CULPRIT_OK ||
         plan_tests(state, &err) != CULPRIT_OK)
         return cli_report(&err);
-    const char *temporary = getenv("TMPDIR");
-    snprintf(state->temporary, sizeof state->temporary, "%s/culprit-run.XXXXXX",
-             temporary && *temporary ? temporary : "/tmp");
-    if (!mkdtemp(state->temporary)) {
-        fprintf(stderr, "culprit: cannot make a directory %s: %s\n", state->temporary, strerror(errno));
+    if (harness_make_temporary(state->temporary, sizeof state->temporary, "culprit-run", &err) !=
+        CULPRIT_OK) {
         state->temporary[0] = '\0';
-        return CULPRIT_ERROR_INTERNAL;
+        return cli_report(&err);
     }
     state->job_count = state->options->jobs + 1;
     state->jobs = calloc(state->job_count, sizeof *state->jobs);

@@ -148,4 +148,31 @@ expect_contains "$WORK/out" "skipped,skip"
 run 127 "$CULPRIT" test -- ./no-such-program
 expect_contains "$WORK/err" "cannot run './no-such-program'"
 
+# ---- a relative TMPDIR (gnulib's test setup sets TMPDIR=.) and a test that cd's away ----
+# The collection directory must be absolute, or a program the test starts
+# from another directory writes its dumps where nobody looks, and every
+# hit is lost.
+cat >wanderer.c <<'END'
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    puts(argc > 1 ? argv[1] : "home");
+    return 0;
+}
+END
+mkdir -p wander/tmp
+if "$CC_WRAPPER" -o wander/wanderer wanderer.c 2>"$WORK/cc.err"; then
+    (cd wander && TMPDIR=tmp CULPRIT_STORE="$WORK/wander/store" \
+        "$CULPRIT" test --name away -- sh -c "cd / && $WORK/wander/wanderer" >/dev/null 2>"$WORK/err") &&
+        pass || fail "culprit test: $(cat "$WORK/err")"
+    printf 'away2: cd / && %s x\n' "$WORK/wander/wanderer" >wander/manifest
+    (cd wander && TMPDIR=. CULPRIT_STORE="$WORK/wander/store" \
+        "$CULPRIT" run --tests manifest >/dev/null 2>"$WORK/err") && pass || fail "culprit run: $(cat "$WORK/err")"
+    run 0 "$CULPRIT" --store "$WORK/wander/store" rank --kind line --top 0 --format csv
+    expect_contains "$WORK/out" "wanderer.c:4,,0,2,0,0,"
+    [ -z "$(ls wander/tmp)" ] && pass || fail "the relative TMPDIR kept: $(ls wander/tmp)"
+else
+    fail "culprit-cc wanderer.c: $(cat "$WORK/cc.err")"
+fi
+
 finish
