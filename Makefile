@@ -124,16 +124,16 @@ check: deps
 	@$(MAKE) --no-print-directory check-run
 
 check-run: all $(UNIT_BIN) $(ASAN_UNIT_BIN)
-	@sh tests/run.sh build
+	@sh tests/run.sh $(BUILD)
 
 unit: $(UNIT_BIN)
-	@sh tests/run.sh build unit
+	@sh tests/run.sh $(BUILD) unit
 
 unit-asan: $(ASAN_UNIT_BIN)
-	@sh tests/run.sh build unit-asan
+	@sh tests/run.sh $(BUILD) unit-asan
 
 e2e: $(BUILD)/culprit
-	@sh tests/run.sh build e2e
+	@sh tests/run.sh $(BUILD) e2e
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
