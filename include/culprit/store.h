@@ -58,6 +58,10 @@ CULPRIT_API culprit_status culprit_store_save_tests(culprit_store *store, int64_
 CULPRIT_API culprit_status culprit_store_current_program(culprit_store *store, int64_t *program_id,
                                                          culprit_error *err);
 
+/* The content hash of a stored program: 64 hex digits and a NUL. */
+CULPRIT_API culprit_status culprit_store_program_hash(culprit_store *store, int64_t program_id, char hash[65],
+                                                      culprit_error *err);
+
 /* Finds a program by a unique prefix of its hash. */
 CULPRIT_API culprit_status culprit_store_find_program(culprit_store *store, const char *hash_prefix,
                                                       int64_t *program_id, culprit_error *err);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/read_file.h"
 #include "core/sha256.h"
 
 culprit_status cc_text_append(cc_text *text, const char *format, ...)
@@ -198,6 +199,8 @@ static culprit_status write_lines(cc_map *map, cc_text *body)
 
 static culprit_status assemble_body(cc_map *map, cc_text *body)
 {
+    if (map->source_digest[0] && cc_text_append(body, "source\t%s\n", map->source_digest) != CULPRIT_OK)
+        return CULPRIT_ERROR_INTERNAL;
     const cc_text *before_lines[] = {&map->files, &map->functions, &map->blocks};
     const cc_text *after_lines[] = {&map->edges, &map->branches, &map->returns};
     for (size_t i = 0; i < sizeof before_lines / sizeof *before_lines; i++)
@@ -209,6 +212,29 @@ static culprit_status assemble_body(cc_map *map, cc_text *body)
         if (after_lines[i]->size && cc_text_append(body, "%s", after_lines[i]->data) != CULPRIT_OK)
             return CULPRIT_ERROR_INTERNAL;
     return cc_text_append(body, "end\n");
+}
+
+void cc_map_digest_sources(cc_map *map)
+{
+    culprit_sha256 sha;
+    unsigned char digest[CULPRIT_SHA256_DIGEST_SIZE];
+    culprit_sha256_init(&sha);
+    for (size_t i = 0; i < map->path_count; i++) {
+        char *bytes = NULL;
+        size_t size = 0;
+        culprit_error ignored;
+        uint64_t length = strlen(map->paths[i]);
+        culprit_sha256_update(&sha, &length, sizeof length);
+        culprit_sha256_update(&sha, map->paths[i], length);
+        bool readable = culprit_read_whole_file(map->paths[i], &bytes, &size, &ignored) == CULPRIT_OK;
+        uint64_t content = readable ? size : UINT64_MAX;
+        culprit_sha256_update(&sha, &content, sizeof content);
+        if (readable)
+            culprit_sha256_update(&sha, bytes, size);
+        free(bytes);
+    }
+    culprit_sha256_final(&sha, digest);
+    culprit_sha256_hex(digest, map->source_digest);
 }
 
 culprit_status cc_map_finish(cc_map *map, uint32_t counter_count, uint32_t block_count, cc_map_result *result,

@@ -51,6 +51,11 @@ typedef struct cc_map_line_fact {
 
 typedef struct cc_map {
     cc_coverage mode;
+    /* The map's `source` record, or "": SHA-256 (hex) of the source files
+     * the unit's code comes from (cc_map_digest_sources), so that a unit
+     * rebuilt from edited sources is a new unit even when its structure did
+     * not change (a fixed operand, another constant). */
+    char source_digest[65];
     char **paths; /* file index -> path (owned) */
     size_t path_count, path_capacity;
     uint32_t function_count;
@@ -85,6 +90,13 @@ culprit_status cc_map_add_branch(cc_map *map, uint32_t edge_counter, cc_map_loca
                                  const char *outcome, uint32_t condition, culprit_error *err);
 culprit_status cc_map_add_return(cc_map *map, uint32_t counter, uint32_t block, cc_map_location call_at,
                                  const char *class_name, const char *callee, culprit_error *err);
+
+/* Sets the `source` record: SHA-256 over the map's file table in order,
+ * each path with its bytes as they are now (a file that cannot be read
+ * counts as its path alone).  The sources, not the bitcode: -O levels and
+ * -D flags that leave the structure alone give the same unit, and only an
+ * edit makes a new one. */
+void cc_map_digest_sources(cc_map *map);
 
 /* Assembles the text and hashes its body.  The map stays valid (and must
  * still be freed). */

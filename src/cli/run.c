@@ -65,6 +65,7 @@ typedef struct run_tally {
     size_t total, done, resumed, record_errors;
     size_t verdicts[CULPRIT_VERDICT_COUNT];
     size_t resumed_verdicts[CULPRIT_VERDICT_COUNT]; /* of the tests skipped as recorded */
+    int64_t program; /* the program the tests were judged in: the last one saved in, else the current */
     double started, last_progress;
     bool progress; /* stderr is a terminal */
 } run_tally;
@@ -78,8 +79,9 @@ typedef struct run_state {
     char temporary[PATH_MAX];
     size_t *queue, queue_length, queue_next;
     size_t *skipped, skipped_count;
-    run_job *jobs;    /* busy when env != NULL */
-    size_t job_count; /* options->jobs + 1: one job is recorded while the next runs */
+    culprit_verdict first_skipped_verdict; /* the recorded verdict of skipped[0] */
+    run_job *jobs;                         /* busy when env != NULL */
+    size_t job_count;                      /* options->jobs + 1: one job is recorded while the next runs */
     run_tally tally;
     culprit_unit_set map_cache; /* every map parsed so far: most tests bring the same ones */
 } run_state;
@@ -191,8 +193,25 @@ static void plan_test(run_state *state, size_t test, const culprit_spectra *reco
         state->queue[state->queue_length++] = test;
         return;
     }
+    if (state->skipped_count == 0)
+        state->first_skipped_verdict = found->verdict;
     state->skipped[state->skipped_count++] = test;
     state->tally.resumed_verdicts[found->verdict]++;
+}
+
+/* With every test recorded, nothing would run, and nothing would notice
+ * that the program was rebuilt since (docs/harness.md): the first recorded
+ * test runs again as a probe.  If it starts a new program, the others are
+ * queued too (requeue_skipped); if not, its new record replaces an equal
+ * one and the rest stay skipped. */
+static void queue_probe(run_state *state)
+{
+    if (state->queue_length > 0 || state->skipped_count == 0)
+        return;
+    state->queue[state->queue_length++] = state->skipped[0];
+    state->skipped_count--;
+    memmove(state->skipped, state->skipped + 1, state->skipped_count * sizeof *state->skipped);
+    state->tally.resumed_verdicts[state->first_skipped_verdict]--;
 }
 
 /* Splits the manifest into the queue and the tests the current program
@@ -215,6 +234,8 @@ static culprit_status plan_tests(run_state *state, culprit_error *err)
         qsort(spectra.tests, spectra.test_count, sizeof *spectra.tests, compare_tests);
     for (size_t i = 0; status == CULPRIT_OK && i < count; i++)
         plan_test(state, i, &spectra);
+    queue_probe(state);
+    state->tally.program = program;
     culprit_spectra_free(&spectra);
     state->tally.total = state->queue_length;
     state->tally.resumed = state->skipped_count;
@@ -290,6 +311,10 @@ static void report_test(run_tally *tally, const char *name, const culprit_record
 static void print_summary(const run_state *state, int interrupted_by)
 {
     const run_tally *tally = &state->tally;
+    char hash[65] = "";
+    culprit_error ignored;
+    if (tally->program)
+        culprit_store_program_hash(state->store, tally->program, hash, &ignored);
     clear_progress(tally);
     if (interrupted_by)
         printf("culprit run: interrupted by signal %d; the %zu tests that finished are recorded\n",
@@ -301,6 +326,8 @@ static void print_summary(const run_state *state, int interrupted_by)
     if (tally->resumed)
         printf("; %zu already recorded, %zu of them failing (--rerun runs them)", tally->resumed,
                failures_in(tally->resumed_verdicts));
+    if (hash[0])
+        printf("; program %.12s", hash);
     printf("; %.1f s\n", now_seconds() - tally->started);
     fflush(stdout);
 }
@@ -435,6 +462,7 @@ static bool finish_test(run_state *state, const culprit_finished *finished)
     state->tally.done++;
     if (status == CULPRIT_OK) {
         report_test(&state->tally, spec->name, &recorded, finished);
+        state->tally.program = recorded.saved.program_id;
         if (recorded.saved.change == CULPRIT_PROGRAM_NEW && state->skipped_count)
             requeue_skipped(state);
     } else {

@@ -509,6 +509,19 @@ static culprit_status parse_unit_line(map_parser *parser, culprit_unit *unit)
     return status;
 }
 
+/* `source HASH`: the SHA-256 of the unit's source files.  Nothing reads it
+ * back; it is in the map so that the unit's hash, the unit's identity,
+ * changes with its sources even when its structure does not
+ * (docs/collector.md §2). */
+static culprit_status parse_source(map_parser *parser, const map_record *record)
+{
+    static const char *const names[] = {"the sources' hash"};
+    culprit_status status = expect_fields(parser, record, 1, names);
+    if (status == CULPRIT_OK && !is_hash(record->fields[1], record->lengths[1]))
+        return fail_field(parser, record, 1, "a source hash of 64 lowercase hex digits");
+    return status;
+}
+
 /* Dispatches one record of the unit's body; *ended is set by 'end'. */
 static culprit_status parse_body_record(map_parser *parser, const map_record *record, culprit_unit *unit,
                                         unit_capacities *capacities, size_t *blocks_seen, bool *ended)
@@ -527,12 +540,14 @@ static culprit_status parse_body_record(map_parser *parser, const map_record *re
         return parse_branch(parser, record, unit, capacities);
     if (field_is(record, 0, "return"))
         return parse_return(parser, record, unit, capacities);
+    if (field_is(record, 0, "source"))
+        return parse_source(parser, record);
     if (field_is(record, 0, "end")) {
         *ended = true;
         return expect_fields(parser, record, 0, NULL);
     }
     return fail_field(parser, record, 0,
-                      "a record: file, function, block, line, edge, branch, return or end");
+                      "a record: source, file, function, block, line, edge, branch, return or end");
 }
 
 static culprit_status check_hash(const map_parser *parser, const culprit_unit *unit, size_t body_begin,

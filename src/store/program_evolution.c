@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/sha256.h"
 #include "culprit/error.h"
 #include "culprit/program.h"
 
@@ -290,6 +291,26 @@ static culprit_status insert_program_units(const culprit_store *store, int64_t p
     return status;
 }
 
+/* A collected program's identity: its element table's hash and the hashes
+ * of the units it was assembled from (docs/store.md, "Program hash").  Two
+ * builds whose maps differ only in their code (a fixed operand) have the
+ * same element table, yet one's records must never count for the other. */
+static void collected_program_hash(const culprit_spectra *spectra, const hash_list *units, char hash[65])
+{
+    static const char version[] = "culprit collected program v1";
+    char table[65];
+    culprit_spectra_program_hash(spectra, table);
+    culprit_sha256 sha;
+    unsigned char digest[CULPRIT_SHA256_DIGEST_SIZE];
+    culprit_sha256_init(&sha);
+    culprit_sha256_update(&sha, version, sizeof version);
+    culprit_sha256_update(&sha, table, 64);
+    for (size_t i = 0; i < units->count; i++)
+        culprit_sha256_update(&sha, units->hashes[i], 64);
+    culprit_sha256_final(&sha, digest);
+    culprit_sha256_hex(digest, hash);
+}
+
 /* Assembles the target's element table and makes sure it is stored. */
 static culprit_status assemble_target(const culprit_store *store, int64_t current,
                                       culprit_program_change change, const hash_list *hashes,
@@ -305,7 +326,7 @@ static culprit_status assemble_target(const culprit_store *store, int64_t curren
         return CULPRIT_OK;
     }
     char hash[65];
-    culprit_spectra_program_hash(&target->spectra, hash);
+    collected_program_hash(&target->spectra, hashes, hash);
     status = culprit_store_save_program_rows(store, &target->spectra, hash, "culprit test", &target->id, err);
     if (status == CULPRIT_OK)
         status = insert_program_units(store, target->id, hashes, err);

@@ -212,6 +212,29 @@ culprit_status culprit_store_current_program(culprit_store *store, int64_t *prog
                                        program_id, err);
 }
 
+culprit_status culprit_store_program_hash(culprit_store *store, int64_t program_id, char hash[65],
+                                          culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    hash[0] = '\0';
+    culprit_status status =
+        culprit_store_prepare(store, "SELECT hash FROM programs WHERE id = ?", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, program_id);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    if (code == SQLITE_ROW && sqlite3_column_text(statement, 0))
+        snprintf(hash, 65, "%.64s", (const char *)sqlite3_column_text(statement, 0));
+    else if (code == SQLITE_ROW || code == SQLITE_DONE)
+        status =
+            culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: no program %lld", store->path, (long long)program_id);
+    else
+        status = culprit_store_sqlite_error(store, code, "reading a program's hash", err);
+    sqlite3_finalize(statement);
+    return status;
+}
+
 /* Lowercases a hash prefix into buffer; false unless it is 1-64 hex digits. */
 static bool normalise_prefix(const char *prefix, char buffer[65])
 {

@@ -181,8 +181,12 @@ static void test_map_malformed(void)
     CHECK_STR(parse_message("culprit-map\t1\nunit\tabc\tfull\t1\t1\n", &err),
               "m.map:2:6: expected a hash of 64 lowercase hex digits");
     check_malformed("fast\t1\t1", "end\n", "m.map:2:71: expected a mode: full or lines");
-    check_malformed("full\t1\t1", "blah\t1\nend\n",
-                    "m.map:3:1: expected a record: file, function, block, line, edge, branch, return or end");
+    check_malformed(
+        "full\t1\t1", "blah\t1\nend\n",
+        "m.map:3:1: expected a record: source, file, function, block, line, edge, branch, return or end");
+    check_malformed("full\t1\t1", "source\tabc\nend\n",
+                    "m.map:3:8: expected a source hash of 64 lowercase hex digits");
+    check_malformed("full\t1\t1", "source\nend\n", "m.map:3:7: expected a tab and the sources' hash");
     check_malformed("full\t1\t1", "file\t1\t/a.c\nend\n",
                     "m.map:3:6: expected file number 0 (numbered from 0 in order)");
     check_malformed("full\t1\t1", "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\nend\n",
@@ -779,6 +783,23 @@ static void test_evolution(void)
     CHECK_INT(save_fake(store, &maps, "t6", NULL, 0, &saved), CULPRIT_OK);
     CHECK_INT(saved.change, CULPRIT_PROGRAM_SAME);
     CHECK_INT(tests_in(store, saved.program_id), 2);
+
+    /* A2 rebuilt from edited sources with the same structure (only its
+     * `source` record differs): the element table is A2's, but the program is a new
+     * one, so A2's records never count for it. */
+    int64_t rebuilt_a2 = saved.program_id;
+    char hash_a3[65], body_a3[4096];
+    snprintf(body_a3, sizeof body_a3, "source\t%064d\n%s", 7, body_a2);
+    parse_into(&maps, body_a3, 7, 3, hash_a3);
+    const char *a3[] = {hash_a3};
+    CHECK_INT(save_fake(store, &maps, "t7", a3, 1, &saved), CULPRIT_OK);
+    CHECK_INT(saved.change, CULPRIT_PROGRAM_NEW);
+    CHECK(saved.program_id != rebuilt_a2);
+    CHECK_INT(tests_in(store, saved.program_id), 1);
+    CHECK_INT(tests_in(store, rebuilt_a2), 2);
+    CHECK_INT(save_fake(store, &maps, "t8", a3, 1, &saved), CULPRIT_OK);
+    CHECK_INT(saved.change, CULPRIT_PROGRAM_SAME);
+    CHECK_INT(tests_in(store, saved.program_id), 2);
     culprit_store_close(store);
 
     /* The run details are in test_runs. */
@@ -790,8 +811,8 @@ static void test_evolution(void)
     sqlite3_prepare_v2(database, "SELECT count(*), sum(exit_status = 0) FROM test_runs", -1, &statement,
                        NULL);
     CHECK_INT(sqlite3_step(statement), SQLITE_ROW);
-    CHECK_INT(sqlite3_column_int(statement, 0), 6);
-    CHECK_INT(sqlite3_column_int(statement, 1), 6);
+    CHECK_INT(sqlite3_column_int(statement, 0), 8);
+    CHECK_INT(sqlite3_column_int(statement, 1), 8);
     sqlite3_finalize(statement);
     sqlite3_close(database);
     culprit_unit_set_free(&maps);
