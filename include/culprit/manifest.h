@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "culprit/error.h"
+#include "culprit/oracle.h"
 
 /* One test.  Strings are owned; NULL when absent. */
 typedef struct culprit_test_spec {
@@ -37,9 +38,10 @@ typedef struct culprit_test_spec {
     int expect_exit;
     double timeout; /* seconds; 0: the run's default */
     char *validator;
-    bool html, normalize_whitespace; /* "oracle": "html" / "whitespace" */
-    bool expect_failure;             /* a known failure: recorded as skip when it fails */
-    size_t line, column;             /* where the test is defined */
+    bool html;                  /* "oracle": "html" */
+    culprit_comparison compare; /* "oracle": "whitespace" / "trailing-whitespace" */
+    bool expect_failure;        /* a known failure: recorded as skip when it fails */
+    size_t line, column;        /* where the test is defined */
 } culprit_test_spec;
 
 /* Options that apply to a whole plain manifest, from its header or from

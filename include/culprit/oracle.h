@@ -18,12 +18,24 @@
 #include "culprit/spectra.h"
 #include "culprit/store.h"
 
+/* How stdout is compared with the expected output, line by line
+ * (docs/oracles.md, "Expected output"). */
+typedef enum culprit_comparison {
+    CULPRIT_COMPARE_EXACT = 0,  /* byte for byte */
+    CULPRIT_COMPARE_WHITESPACE, /* runs of blanks collapsed, leading and trailing ones dropped */
+    CULPRIT_COMPARE_TRAILING,   /* trailing blanks of each line dropped (graders' "ignore trailing
+                                   whitespace"); the rest of the line byte for byte */
+} culprit_comparison;
+
+/* Parses "exact", "whitespace" or "trailing"; false for anything else. */
+CULPRIT_API bool culprit_comparison_parse(const char *text, culprit_comparison *comparison);
+
 /* What a test's output should be.  Any field may be absent (NULL / false);
  * with nothing set, exit status 0 passes and anything else fails. */
 typedef struct culprit_oracle {
     const char *expect_stdout_path; /* expected stdout in a file */
     const char *expect_stdout_text; /* or inline (JSON manifests), NUL-terminated */
-    bool normalize_whitespace;      /* compare ignoring runs of blanks and trailing blanks */
+    culprit_comparison compare;     /* how stdout is compared with the expected output */
     bool has_expect_exit;
     int expect_exit;       /* expected exit status (default: 0) */
     const char *validator; /* shell command; run with the stdout file as $1; non-zero = fail;

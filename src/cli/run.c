@@ -425,7 +425,7 @@ static culprit_oracle oracle_of(const culprit_test_spec *spec)
     culprit_oracle oracle = {
         .expect_stdout_path = spec->expect_stdout_path,
         .expect_stdout_text = spec->expect_stdout_text,
-        .normalize_whitespace = spec->normalize_whitespace,
+        .compare = spec->compare,
         .has_expect_exit = spec->has_expect_exit,
         .expect_exit = spec->expect_exit,
         .validator = spec->validator,

@@ -219,10 +219,15 @@ static culprit_status take_oracle(const json_context *context, const mjson_membe
     if (strcmp(kind, "html") == 0)
         spec->html = true;
     else if (strcmp(kind, "whitespace") == 0)
-        spec->normalize_whitespace = true;
+        spec->compare = CULPRIT_COMPARE_WHITESPACE;
+    else if (strcmp(kind, "trailing-whitespace") == 0)
+        spec->compare = CULPRIT_COMPARE_TRAILING;
     else if (strcmp(kind, "exact") != 0)
-        status = fail_value(context, member->value,
-                            "unknown oracle '%s' (expected \"exact\", \"whitespace\" or \"html\")", kind);
+        status =
+            fail_value(context, member->value,
+                       "unknown oracle '%s' (expected \"exact\", \"whitespace\", \"trailing-whitespace\" "
+                       "or \"html\")",
+                       kind);
     free(kind);
     return status;
 }

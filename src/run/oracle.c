@@ -162,7 +162,7 @@ static culprit_status check_output(const culprit_oracle *oracle, const culprit_r
         status = read_expected(oracle, &expected, &expected_size, err);
         if (status == CULPRIT_OK)
             status = oracle_check_expected(expected, expected_size, run->stdout_text, run->stdout_size,
-                                           oracle->normalize_whitespace, finding, err);
+                                           oracle->compare, finding, err);
         free(expected);
     }
     if (status == CULPRIT_OK && !diff_only && oracle->validator)
@@ -290,6 +290,17 @@ void culprit_oracle_describe_unjudged(culprit_verdict verdict, int exit_status, 
     set_outcome(&judgement, verdict, text, text, false, signal ? crash_site : NULL);
     snprintf(message, message_size, "%s", judgement.message);
     snprintf(signature, signature_size, "%s", judgement.signature);
+}
+
+bool culprit_comparison_parse(const char *text, culprit_comparison *comparison)
+{
+    static const char *const names[] = {"exact", "whitespace", "trailing"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *comparison = (culprit_comparison)i;
+            return true;
+        }
+    return false;
 }
 
 void culprit_judgement_free(culprit_judgement *judgement)

@@ -68,11 +68,22 @@ static size_t normalize_line(const culprit_output_text_line *line, char *out)
     return length;
 }
 
-/* Keys of lines; normalized ones lose blank runs, the line terminator and
- * trailing empty lines. */
-static culprit_status make_keys(const culprit_output_text_line *lines, size_t count, size_t text_size,
-                                bool normalize, line_keys *keys, culprit_error *err)
+/* Drops a line's trailing blanks; returns the new length. */
+static size_t strip_trailing(const culprit_output_text_line *line, char *out)
 {
+    size_t length = line->length;
+    while (length > 0 && is_blank(line->start[length - 1]))
+        length--;
+    memcpy(out, line->start, length);
+    return length;
+}
+
+/* Keys of lines; compared other than exactly, they lose blanks (all runs,
+ * or the trailing ones), the line terminator and trailing empty lines. */
+static culprit_status make_keys(const culprit_output_text_line *lines, size_t count, size_t text_size,
+                                culprit_comparison compare, line_keys *keys, culprit_error *err)
+{
+    bool normalize = compare != CULPRIT_COMPARE_EXACT;
     *keys = (line_keys){0};
     keys->keys = malloc((count ? count : 1) * sizeof *keys->keys);
     keys->normalized = normalize ? malloc(text_size + 1) : NULL;
@@ -86,7 +97,9 @@ static culprit_status make_keys(const culprit_output_text_line *lines, size_t co
         line_key *key = &keys->keys[i];
         if (normalize) {
             key->bytes = keys->normalized + used;
-            key->length = normalize_line(&lines[i], keys->normalized + used);
+            key->length = compare == CULPRIT_COMPARE_TRAILING
+                              ? strip_trailing(&lines[i], keys->normalized + used)
+                              : normalize_line(&lines[i], keys->normalized + used);
             used += key->length;
             key->hash = hash_bytes(key->bytes, key->length, false);
         } else {
@@ -264,10 +277,12 @@ static culprit_status diff_keys(const line_keys *expected, const line_keys *actu
     return status;
 }
 
-static void describe(const oracle_line_set *wrong, size_t actual_lines, size_t expected_lines, bool normalize,
-                     oracle_finding *finding)
+static void describe(const oracle_line_set *wrong, size_t actual_lines, size_t expected_lines,
+                     culprit_comparison compare, oracle_finding *finding)
 {
-    const char *how = normalize ? " (whitespace normalized)" : "";
+    const char *how = compare == CULPRIT_COMPARE_WHITESPACE ? " (whitespace normalized)"
+                      : compare == CULPRIT_COMPARE_TRAILING ? " (trailing whitespace ignored)"
+                                                            : "";
     if (actual_lines == 0)
         snprintf(finding->message, sizeof finding->message, "stdout is empty, expected %zu line%s",
                  expected_lines, expected_lines == 1 ? "" : "s");
@@ -280,10 +295,11 @@ static void describe(const oracle_line_set *wrong, size_t actual_lines, size_t e
 }
 
 culprit_status oracle_check_expected(const char *expected, size_t expected_size, const char *actual,
-                                     size_t actual_size, bool normalize_whitespace, oracle_finding *finding,
+                                     size_t actual_size, culprit_comparison compare, oracle_finding *finding,
                                      culprit_error *err)
 {
-    if (!normalize_whitespace && expected_size == actual_size && memcmp(expected, actual, actual_size) == 0)
+    if (compare == CULPRIT_COMPARE_EXACT && expected_size == actual_size &&
+        memcmp(expected, actual, actual_size) == 0)
         return CULPRIT_OK;
     culprit_output_text_line *expected_lines = NULL, *actual_lines = NULL;
     size_t expected_count = 0, actual_count = 0;
@@ -294,10 +310,9 @@ culprit_status oracle_check_expected(const char *expected, size_t expected_size,
     if (status == CULPRIT_OK)
         status = culprit_split_output_lines(actual, actual_size, &actual_lines, &actual_count, err);
     if (status == CULPRIT_OK)
-        status = make_keys(expected_lines, expected_count, expected_size, normalize_whitespace,
-                           &expected_keys, err);
+        status = make_keys(expected_lines, expected_count, expected_size, compare, &expected_keys, err);
     if (status == CULPRIT_OK)
-        status = make_keys(actual_lines, actual_count, actual_size, normalize_whitespace, &actual_keys, err);
+        status = make_keys(actual_lines, actual_count, actual_size, compare, &actual_keys, err);
     if (status == CULPRIT_OK)
         status = diff_keys(&expected_keys, &actual_keys, &wrong, err);
     bool differs = expected_keys.count != actual_keys.count || wrong.count > 0;
@@ -305,7 +320,7 @@ culprit_status oracle_check_expected(const char *expected, size_t expected_size,
         status = oracle_line_set_add(&finding->wrong, wrong.lines[i], err);
     if (status == CULPRIT_OK && differs && !finding->failed) {
         finding->failed = true;
-        describe(&wrong, actual_keys.count, expected_keys.count, normalize_whitespace, finding);
+        describe(&wrong, actual_keys.count, expected_keys.count, compare, finding);
     }
     oracle_line_set_free(&wrong);
     free_keys(&expected_keys);

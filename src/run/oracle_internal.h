@@ -22,6 +22,7 @@
 
 #include "core/output_lines.h"
 #include "culprit/error.h"
+#include "culprit/oracle.h"
 #include "culprit/spectra.h"
 
 enum {
@@ -70,7 +71,7 @@ typedef struct oracle_finding {
 /* Compares actual with expected line by line and adds the wrong lines of
  * actual (docs/oracles.md, "Expected output") to finding. */
 culprit_status oracle_check_expected(const char *expected, size_t expected_size, const char *actual,
-                                     size_t actual_size, bool normalize_whitespace, oracle_finding *finding,
+                                     size_t actual_size, culprit_comparison compare, oracle_finding *finding,
                                      culprit_error *err);
 
 /* ---- oracle_validator.c ---- */

@@ -129,7 +129,8 @@ static void test_json_form(void)
         CHECK(strstr(a->stdin_path, "/in.txt") && strstr(a->expect_stdout_path, "/want.txt"));
         CHECK(a->has_expect_exit && a->expect_exit == 2 && a->timeout == 1.5);
         CHECK(a->env_count == 2 && strcmp(a->env[0], "X=1") == 0 && strcmp(a->env[1], "Y=\xc3\xa9") == 0);
-        CHECK(strstr(a->cwd, "/sub") != NULL && strcmp(a->validator, "v") == 0 && a->normalize_whitespace);
+        CHECK(strstr(a->cwd, "/sub") != NULL && strcmp(a->validator, "v") == 0 &&
+              a->compare == CULPRIT_COMPARE_WHITESPACE);
         CHECK(b->argv && strcmp(b->argv[2], "x y") == 0 && b->argv[3] == NULL && !b->shell_command);
         CHECK(strcmp(b->stdin_text, "text") == 0 && strcmp(b->expect_stdout_text, "line\n") == 0 && b->html);
         CHECK(b->expect_failure && !a->expect_failure);
@@ -169,7 +170,8 @@ static void test_json_errors(void)
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"timeout\": -1}]", NULL,
                 "1:39: expected \"timeout\" to be a positive number of seconds");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"oracle\": \"magic\"}]", NULL,
-                "1:38: unknown oracle 'magic' (expected \"exact\", \"whitespace\" or \"html\")");
+                "1:38: unknown oracle 'magic' (expected \"exact\", \"whitespace\", \"trailing-whitespace\" "
+                "or \"html\")");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"env\": {\"A=B\": \"1\"}}]", NULL,
                 "1:36: expected an environment variable name (non-empty, no '=')");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"stdin\": {\"path\": \"x\"}}]", NULL,

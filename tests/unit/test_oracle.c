@@ -204,11 +204,36 @@ static void test_exact_diff(void)
     culprit_judgement_free(&j);
 }
 
+/* The graders' "ignore trailing whitespace": each line's trailing blanks
+ * and trailing empty lines go, nothing else. */
+static void test_trailing_diff(void)
+{
+    const char *expected = write_file("expected", "a b\n  c\td\nlast\n");
+    culprit_oracle trailing = {.expect_stdout_path = expected, .compare = CULPRIT_COMPARE_TRAILING};
+    culprit_judgement j = judge_exit(&trailing, 0, "a b  \n  c\td\t\r\nlast\n\n \n", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_PASS);
+    culprit_judgement_free(&j);
+    j = judge_exit(&trailing, 0, "a b\nlast", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL); /* a missing line is not blank */
+    culprit_judgement_free(&j);
+    /* inner and leading blanks still count, unlike "whitespace" */
+    j = judge_exit(&trailing, 0, "a  b\nc\td\nlast\n", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL);
+    check_lines(&j, (const uint32_t[]){1, 2}, 2);
+    CHECK_STR(j.signature, "stdout differs from the expected output (trailing whitespace ignored)");
+    culprit_judgement_free(&j);
+    culprit_comparison comparison = CULPRIT_COMPARE_EXACT;
+    CHECK(culprit_comparison_parse("trailing", &comparison) && comparison == CULPRIT_COMPARE_TRAILING);
+    CHECK(culprit_comparison_parse("whitespace", &comparison) && comparison == CULPRIT_COMPARE_WHITESPACE);
+    CHECK(culprit_comparison_parse("exact", &comparison) && comparison == CULPRIT_COMPARE_EXACT);
+    CHECK(!culprit_comparison_parse("rstrip", &comparison));
+}
+
 static void test_whitespace_diff(void)
 {
     const char *expected = write_file("expected", "a b\n  c\td \nlast\n");
     culprit_oracle exact = {.expect_stdout_path = expected};
-    culprit_oracle loose = {.expect_stdout_path = expected, .normalize_whitespace = true};
+    culprit_oracle loose = {.expect_stdout_path = expected, .compare = CULPRIT_COMPARE_WHITESPACE};
     const char *actual = "a   b\nc d\nlast\n\n";
     culprit_judgement j = judge_exit(&loose, 0, actual, "");
     CHECK_INT(j.verdict, CULPRIT_VERDICT_PASS);
@@ -487,6 +512,7 @@ int main(void)
     test_html();
     test_sanitizers();
     test_normalize();
+    test_trailing_diff();
     test_output_kept();
     test_store();
     test_migration();
