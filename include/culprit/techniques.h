@@ -127,15 +127,6 @@ CULPRIT_API culprit_output_mapping culprit_output_mapping_default(void);
  * its caller chooses the failures and computes the blamed lines first. */
 CULPRIT_API bool culprit_technique_uses_output_map(const culprit_technique *technique);
 
-/* culprit_technique_rank with mapping put into the input: kept until the
- * CLI ranks through culprit_rank_method. */
-CULPRIT_API culprit_status culprit_output_mapping_rank(const culprit_technique *technique,
-                                                       const culprit_technique_input *input,
-                                                       const culprit_output_mapping *mapping,
-                                                       const culprit_rank_options *options,
-                                                       culprit_technique_output *output,
-                                                       culprit_ranking *ranking, culprit_error *err);
-
 /* What takes part in a localization (Apollo §4.4). */
 typedef struct culprit_failure_choice {
     size_t cluster;  /* 1-based, as `culprit failures` numbers them; 0: every failure pooled */

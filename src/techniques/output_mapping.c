@@ -85,16 +85,6 @@ static culprit_status scomb_score(const culprit_technique_input *input, culprit_
     return CULPRIT_OK;
 }
 
-culprit_status
-culprit_output_mapping_rank(const culprit_technique *technique, const culprit_technique_input *input,
-                            const culprit_output_mapping *mapping, const culprit_rank_options *options,
-                            culprit_technique_output *output, culprit_ranking *ranking, culprit_error *err)
-{
-    culprit_technique_input with = *input;
-    with.mapping = *mapping;
-    return culprit_technique_rank(technique, &with, options, output, ranking, err);
-}
-
 /* ---- choosing the failures (Apollo §4.4) ---- */
 
 static int compare_names(const void *a, const void *b)
