@@ -10,7 +10,9 @@
  * techniques (and the formulas) can be compared on the same line ranking;
  * most also score their own elements (BlockRank its blocks, CBI its branch
  * and return elements) for the element view.  Ranking then goes through
- * culprit_rank like the formulas, with the technique's tie-breaking.
+ * culprit_rank like the formulas, with the technique's tie-breaking, and
+ * culprit_rank_method (below) is the one call that tallies, scores with a
+ * formula or a technique and ranks, deciding the default method.
  *
  * One file per technique under src/techniques/; the table is in
  * src/techniques/technique.c.  docs/techniques.md describes every decision
@@ -33,15 +35,28 @@ enum {
     CULPRIT_NEEDS_COUNTS = 1u << 0,     /* per-test execution counts of blocks, edges, branches */
     CULPRIT_NEEDS_GRAPH = 1u << 1,      /* the CFG from the program's maps (culprit-cc programs) */
     CULPRIT_NEEDS_PREDICATES = 1u << 2, /* branch or return elements grouped into sites */
+    CULPRIT_NEEDS_OUTPUT_MAP = 1u << 3, /* the lines that wrote wrong output lines (input->mapping) */
 };
+
+/* The output mapping (TECHNIQUES.md §3; Apollo, seeds/000 §4.2-4.5): the
+ * lines that wrote a wrong output line of the failures being localized
+ * (the union of P_n(o) over o in O_n(f)), computed by
+ * culprit_output_mapping_choose, and S_comb's constants. */
+typedef struct culprit_output_mapping {
+    const bool *blamed; /* element_count entries: S_map(e) = 1 (only line elements are ever set) */
+    double threshold;   /* scomb lifts a blamed line whose base score is > threshold ... */
+    double bonus;       /* ... to bonus (Apollo: 0.5 and 1.1) */
+} culprit_output_mapping;
 
 typedef struct culprit_technique_input {
     const culprit_spectra *spectra;
-    const culprit_tally *tallies; /* element_count entries, under policy */
+    const culprit_tally *tallies; /* element_count entries, under policy (culprit_rank_method: NULL to
+                                     have them counted there, totals with them) */
     culprit_totals totals;
     culprit_verdict_policy policy;
     const culprit_program_graph *graph; /* NULL, or block_count 0, when the program has no maps */
-    culprit_formula_choice formula;     /* for techniques built on a formula (tuples) */
+    culprit_formula_choice formula;     /* for techniques built on a formula (tuples, scomb) */
+    culprit_output_mapping mapping;     /* for CULPRIT_NEEDS_OUTPUT_MAP; blamed NULL: not computed */
 } culprit_technique_input;
 
 /* What a technique writes.  The caller allocates every array with
@@ -56,14 +71,16 @@ typedef struct culprit_technique_output {
 } culprit_technique_output;
 
 typedef struct culprit_technique {
-    const char *name;        /* lower-case lookup name: "blockrank" */
-    const char *title;       /* display name */
-    const char *summary;     /* one line: what it ranks and how */
-    const char *reference;   /* the paper */
-    unsigned needs;          /* CULPRIT_NEEDS_* bits */
-    bool uses_formula;       /* --formula picks its base formula */
-    bool failing_first;      /* entities no failing test ran rank last (TECHNIQUES.md §1) */
-    const char *detail_name; /* what output->detail holds ("transition_rate"), or NULL */
+    const char *name;         /* lower-case lookup name: "blockrank" */
+    const char *title;        /* display name */
+    const char *summary;      /* one line: what it ranks and how */
+    const char *reference;    /* the paper */
+    unsigned needs;           /* CULPRIT_NEEDS_* bits */
+    bool uses_formula;        /* --formula picks its base formula */
+    bool failing_first;       /* entities no failing test ran rank last (TECHNIQUES.md §1) */
+    const char *detail_name;  /* what output->detail holds ("transition_rate"), or NULL */
+    const char *base_formula; /* the formula when none is chosen (scomb: "tarantula"); NULL: ochiai */
+    bool uses_threshold;      /* reads input->mapping's threshold and bonus (scomb) */
     culprit_status (*score)(const culprit_technique_input *input, culprit_technique_output *output,
                             culprit_error *err);
 } culprit_technique;
@@ -97,40 +114,18 @@ CULPRIT_API culprit_status culprit_technique_rank(const culprit_technique *techn
 
 /* ---- Output mapping: S_map and S_comb (TECHNIQUES.md §3; Apollo, seeds/000 §4.2-4.5) ----
  *
- * smap and scomb need, beyond the spectra, the lines that wrote a wrong
- * output line of the failures being localized (the union of P_n(o) over
- * o in O_n(f)).  culprit_technique_input has no room for them, so these two
- * rank through culprit_output_mapping_rank; culprit_technique_rank on them
- * fails with CULPRIT_ERROR_INPUT saying the output mapping is missing.
- * Code in src/techniques/output_mapping.c, decisions in docs/techniques.md. */
-
-enum { CULPRIT_NEEDS_OUTPUT_MAP = 1u << 3 }; /* wrong output lines and the output map */
-
-typedef struct culprit_output_mapping {
-    const bool *blamed; /* element_count entries: S_map(e) = 1 (only line elements are ever set) */
-    double threshold;   /* scomb lifts a blamed line whose base score is > threshold ... */
-    double bonus;       /* ... to bonus (Apollo: 0.5 and 1.1) */
-} culprit_output_mapping;
+ * smap and scomb are table entries like the others; they read the blamed
+ * lines from input->mapping (culprit_technique_check fails with
+ * CULPRIT_ERROR_INPUT when it has none).  Choosing the failures and
+ * computing the blamed lines is culprit_output_mapping_choose's.  Code in
+ * src/techniques/output_mapping.c, decisions in docs/techniques.md. */
 
 /* Apollo's constants, blamed NULL. */
 CULPRIT_API culprit_output_mapping culprit_output_mapping_default(void);
 
-/* Whether technique is smap or scomb (needs culprit_output_mapping_rank). */
+/* Whether technique reads the output mapping (CULPRIT_NEEDS_OUTPUT_MAP):
+ * its caller chooses the failures and computes the blamed lines first. */
 CULPRIT_API bool culprit_technique_uses_output_map(const culprit_technique *technique);
-
-/* Scores input with smap or scomb (output initialised as for any technique). */
-CULPRIT_API culprit_status culprit_output_mapping_score(const culprit_technique *technique,
-                                                        const culprit_technique_input *input,
-                                                        const culprit_output_mapping *mapping,
-                                                        culprit_technique_output *output, culprit_error *err);
-
-/* culprit_technique_rank for smap and scomb. */
-CULPRIT_API culprit_status culprit_output_mapping_rank(const culprit_technique *technique,
-                                                       const culprit_technique_input *input,
-                                                       const culprit_output_mapping *mapping,
-                                                       const culprit_rank_options *options,
-                                                       culprit_technique_output *output,
-                                                       culprit_ranking *ranking, culprit_error *err);
 
 /* What takes part in a localization (Apollo §4.4). */
 typedef struct culprit_failure_choice {
@@ -158,5 +153,64 @@ CULPRIT_API culprit_status culprit_output_mapping_choose(culprit_spectra *spectr
 CULPRIT_API culprit_status culprit_sample_passing(culprit_spectra *spectra,
                                                   const culprit_verdict_policy *policy, double fraction,
                                                   uint64_t seed, size_t *kept, culprit_error *err);
+
+/* ---- Ranking with a method: the one call of `culprit rank`, `eval` and `report` ----
+ *
+ * A method is a formula alone or a technique (on a base formula when it
+ * uses one).  culprit_rank_method tallies, scores and ranks with it; with
+ * no method it picks `culprit rank`'s default: enriched entities (tuples)
+ * over the formula when the program has tuples, else the formula over
+ * lines.  Code in src/techniques/rank_method.c. */
+
+typedef struct culprit_method {
+    const culprit_technique *technique; /* NULL: the formula alone */
+    culprit_formula_choice formula;     /* the formula, or the technique's base (NULL: input->formula) */
+} culprit_method;
+
+/* Whether spectra has enriched entities: <line, branch outcome> or <line,
+ * return class> elements (branch or return elements on a source line). */
+CULPRIT_API bool culprit_spectra_has_tuples(const culprit_spectra *spectra);
+
+/* The default method over formula: tuples when spectra has tuples; when it
+ * has none, the formula alone, which is what tuples would compute there,
+ * named for what it is. */
+CULPRIT_API culprit_method culprit_method_default(const culprit_spectra *spectra,
+                                                  culprit_formula_choice formula);
+
+/* Finds the technique named (NULL: a formula alone) and the formula
+ * (NULL: the technique's base_formula, else ochiai).  Fails with
+ * CULPRIT_ERROR_INPUT and the finder's message for an unknown name. */
+CULPRIT_API culprit_status culprit_method_find(const char *technique_name, const char *formula_name,
+                                               culprit_method *method, culprit_error *err);
+
+/* Parses "TECHNIQUE" or "TECHNIQUE:FORMULA" ("tuples:dstar"), as
+ * culprit_method_find; a base formula for a technique that uses none fails. */
+CULPRIT_API culprit_status culprit_method_parse(const char *text, culprit_method *method, culprit_error *err);
+
+/* The formula's name, with its parameter when it is not the default: "dstar3". */
+CULPRIT_API void culprit_formula_label(const culprit_formula_choice *choice, char *buffer, size_t size);
+
+/* How results name the method: "ochiai", "tuples:ochiai", "blockrank". */
+CULPRIT_API void culprit_method_name(const culprit_method *method, char *buffer, size_t size);
+
+/* What culprit_rank_method returns; culprit_method_ranking_free releases it. */
+typedef struct culprit_method_ranking {
+    culprit_method method;           /* what ranked (the default resolved) */
+    char name[96];                   /* culprit_method_name of it */
+    culprit_totals totals;           /* of the tests the tallies count */
+    culprit_ranking ranking;         /* in rank order */
+    culprit_technique_output output; /* every element's score, confidence and detail
+                                        (method.technique->detail_name) */
+} culprit_method_ranking;
+
+/* Ranks input->spectra with method (NULL: culprit_method_default over
+ * input->formula, ochiai when that is NULL): tallies under input->policy
+ * unless input->tallies are given, scores and ranks with options.  A
+ * technique's data is checked first (culprit_technique_check). */
+CULPRIT_API culprit_status culprit_rank_method(const culprit_method *method,
+                                               const culprit_technique_input *input,
+                                               const culprit_rank_options *options,
+                                               culprit_method_ranking *result, culprit_error *err);
+CULPRIT_API void culprit_method_ranking_free(culprit_method_ranking *result);
 
 #endif

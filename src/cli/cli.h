@@ -11,7 +11,9 @@
 #ifndef CULPRIT_CLI_H
 #define CULPRIT_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "culprit/error.h"
@@ -65,6 +67,29 @@ int cli_print_usage(const char *command, FILE *out);
 typedef enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON } cli_format;
 int cli_parse_format(const char *command, const char *text, cli_format *format);
 
+/* ---- The options commands share (git's OPT_* in spirit) ----
+ * A command lists those it takes in its getopt_long table with these
+ * entries and hands each option to cli_common_option before its own. */
+enum { CLI_OPTION_HELP = 'h', CLI_OPTION_FORMAT = 0x100, CLI_OPTION_PROGRAM, CLI_OPTION_STORE };
+/* clang-format off */
+#define CLI_OPT_FORMAT  {"format", required_argument, NULL, CLI_OPTION_FORMAT}
+#define CLI_OPT_PROGRAM {"program", required_argument, NULL, CLI_OPTION_PROGRAM}
+#define CLI_OPT_STORE   {"store", required_argument, NULL, CLI_OPTION_STORE}
+#define CLI_OPT_HELP    {"help", no_argument, NULL, CLI_OPTION_HELP}
+#define CLI_OPT_END     {NULL, 0, NULL, 0}
+/* clang-format on */
+
+typedef struct cli_common_options {
+    cli_format format;   /* --format FORMAT (text by default) */
+    const char *program; /* --program HASH: a hash prefix, or NULL for the current program */
+    const char *store;   /* --store DIR, or NULL */
+} cli_common_options;
+
+/* Handles option when it is one of the shared ones and returns true with
+ * *status 0, -1 after printing the usage for --help, or 2 after a usage
+ * error for a bad --format; returns false for the command's own options. */
+bool cli_common_option(const char *command, int option, cli_common_options *common, int *status);
+
 /* The store for a command: its own --store option if given (may be NULL),
  * else the global one, else $CULPRIT_STORE, else .culprit. */
 const char *cli_store_directory(const cli_context *context, const char *command_option);
@@ -82,15 +107,11 @@ void cli_write_number(FILE *out, double value, cli_format format);
  * printing a usage error. */
 int cli_parse_count(const char *command, const char *option, const char *text, size_t *value);
 
-/* Opens the store read-only and loads a program into an initialised, empty
- * spectra: the one whose hash starts with program_prefix, or the current
- * one.  Prints the error and returns the exit status on failure; 0 on
- * success. */
-int cli_load_program(const cli_context *context, const char *store_option, const char *program_prefix,
-                     culprit_spectra *spectra);
-/* The same, returning the error instead of printing it. */
-culprit_status cli_load_spectra(const cli_context *context, const char *store_option,
-                                const char *program_prefix, culprit_spectra *spectra, culprit_error *err);
+/* Opens the store read-only (--store, else the global one...) and finds the
+ * program: the one whose hash starts with --program, or the current one.
+ * On failure *store is NULL and err says why; the caller closes *store. */
+culprit_status cli_open_program(const cli_context *context, const cli_common_options *common,
+                                culprit_store **store, int64_t *program, culprit_error *err);
 
 /* Reads --errors-as / --timeouts-as values: fail, pass or skip. */
 int cli_parse_outcome(const char *command, const char *option, const char *text, culprit_outcome *outcome);
@@ -98,10 +119,5 @@ int cli_parse_outcome(const char *command, const char *option, const char *text,
 /* --kind KIND|all and --ties worst|best|average, shared by rank and eval. */
 int cli_parse_kind(const char *command, const char *text, culprit_rank_options *options);
 int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *policy);
-
-/* Whether the program has enriched entities: <line, branch outcome> or
- * <line, return class> elements on a source line.  Then rank's default
- * method (and the report's first) is the tuples technique. */
-bool cli_spectra_has_tuples(const culprit_spectra *spectra);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * common.c - helpers every command shares: reporting errors, parsing the
- * options that recur (format, counts, store), and writing CSV/JSON values.
+ * options that recur (the shared --format/--program/--store/--help, counts,
+ * kinds, ties), opening the store on a program, and writing CSV/JSON values.
  */
 #include <errno.h>
 #include <math.h>
@@ -94,34 +95,47 @@ int cli_parse_count(const char *command, const char *option, const char *text, s
     return 0;
 }
 
-culprit_status cli_load_spectra(const cli_context *context, const char *store_option,
-                                const char *program_prefix, culprit_spectra *spectra, culprit_error *err)
+bool cli_common_option(const char *command, int option, cli_common_options *common, int *status)
 {
-    const char *directory = cli_store_directory(context, store_option);
-    culprit_store *store;
-    int64_t program = 0;
-    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, &store, err);
-    if (status)
-        return status;
-    if (program_prefix)
-        status = culprit_store_find_program(store, program_prefix, &program, err);
-    else
-        status = culprit_store_current_program(store, &program, err);
-    if (!status && program == 0)
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
-                              "the store %s holds no program yet; import or run tests first", directory);
-    if (!status)
-        status = culprit_store_load(store, program, spectra, err);
-    culprit_store_close(store);
-    return status;
+    *status = 0;
+    switch (option) {
+    case CLI_OPTION_FORMAT:
+        *status = cli_parse_format(command, optarg, &common->format);
+        return true;
+    case CLI_OPTION_PROGRAM:
+        common->program = optarg;
+        return true;
+    case CLI_OPTION_STORE:
+        common->store = optarg;
+        return true;
+    case CLI_OPTION_HELP:
+        cli_print_usage(command, stdout);
+        *status = -1;
+        return true;
+    default:
+        return false;
+    }
 }
 
-int cli_load_program(const cli_context *context, const char *store_option, const char *program_prefix,
-                     culprit_spectra *spectra)
+culprit_status cli_open_program(const cli_context *context, const cli_common_options *common,
+                                culprit_store **store, int64_t *program, culprit_error *err)
 {
-    culprit_error err;
-    culprit_status status = cli_load_spectra(context, store_option, program_prefix, spectra, &err);
-    return status ? cli_report(&err) : 0;
+    const char *directory = cli_store_directory(context, common->store);
+    *store = NULL;
+    *program = 0;
+    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, store, err);
+    if (!status && common->program)
+        status = culprit_store_find_program(*store, common->program, program, err);
+    else if (!status)
+        status = culprit_store_current_program(*store, program, err);
+    if (!status && *program == 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "the store %s holds no program yet; import or run tests first", directory);
+    if (status && *store) {
+        culprit_store_close(*store);
+        *store = NULL;
+    }
+    return status;
 }
 
 int cli_parse_outcome(const char *command, const char *option, const char *text, culprit_outcome *outcome)
@@ -156,15 +170,4 @@ int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *po
     if (culprit_tie_policy_parse(text, policy) != 0)
         return cli_usage_error(command, "unknown tie policy '%s' (expected worst, best or average)", text);
     return 0;
-}
-
-bool cli_spectra_has_tuples(const culprit_spectra *spectra)
-{
-    for (uint32_t e = 0; e < spectra->element_count; e++) {
-        const culprit_element *element = &spectra->elements[e];
-        bool is_tuple = element->kind == CULPRIT_KIND_BRANCH || element->kind == CULPRIT_KIND_RETURN;
-        if (is_tuple && element->file != CULPRIT_NO_FILE)
-            return true;
-    }
-    return false;
 }

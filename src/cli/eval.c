@@ -20,10 +20,10 @@
 
 #include "cli/cli.h"
 #include "cli/eval_summary.h"
-#include "culprit/program.h"
 #include "culprit/eval.h"
-#include "culprit/judgement.h"
 #include "culprit/json_text.h"
+#include "culprit/judgement.h"
+#include "culprit/program.h"
 #include "culprit/rank.h"
 #include "culprit/sbfl.h"
 #include "culprit/spectra.h"
@@ -78,9 +78,7 @@ typedef struct eval_options {
     uint64_t seed;
     bool seed_given;
     culprit_tie_policy ties;
-    cli_format format;
-    const char *store;
-    const char *program;
+    cli_common_options common;
     culprit_rank_options rank;
     const char *version_name;
     bool summary;
@@ -93,8 +91,7 @@ typedef struct eval_options {
 /* One formula or technique to evaluate and the name it goes by in the
  * results. */
 typedef struct formula_run {
-    const culprit_technique *technique; /* NULL: the formula alone */
-    culprit_formula_choice choice;      /* the formula, or the technique's base formula */
+    culprit_method method; /* a formula alone, or a technique on its base formula */
     char name[64];
     culprit_eval_measures measures;
 } formula_run;
@@ -142,16 +139,6 @@ static int parse_option(int option, eval_options *options)
     case 't':
         options->eval_only_option = "--ties";
         return cli_parse_ties(command, optarg, &options->ties);
-    case 'o':
-        return cli_parse_format(command, optarg, &options->format);
-    case 's':
-        options->store = optarg;
-        options->eval_only_option = "--store";
-        return 0;
-    case 'p':
-        options->program = optarg;
-        options->eval_only_option = "--program";
-        return 0;
     case 'k':
         options->eval_only_option = "--kind";
         return cli_parse_kind(command, optarg, &options->rank);
@@ -192,7 +179,7 @@ static int check_mode(int argc, char **argv, eval_options *options)
             return cli_usage_error(command, "%s cannot be used with --summary", options->eval_only_option);
         if (optind >= argc)
             return cli_usage_error(command, "--summary needs at least one RESULTS file");
-        options->summary_options.format = options->format;
+        options->summary_options.format = options->common.format;
         options->summary_options.result_count = argc - optind;
         options->summary_options.result_paths = argv + optind;
         return 0;
@@ -217,9 +204,9 @@ static int parse_options(int argc, char **argv, eval_options *options)
         {"faults", required_argument, NULL, 'f'},
         {"formula", required_argument, NULL, 'F'},
         {"ties", required_argument, NULL, 't'},
-        {"format", required_argument, NULL, 'o'},
-        {"store", required_argument, NULL, 's'},
-        {"program", required_argument, NULL, 'p'},
+        CLI_OPT_FORMAT,
+        CLI_OPT_STORE,
+        CLI_OPT_PROGRAM,
         {"kind", required_argument, NULL, 'k'},
         {"version-name", required_argument, NULL, 'n'},
         {"summary", no_argument, NULL, 'S'},
@@ -229,23 +216,22 @@ static int parse_options(int argc, char **argv, eval_options *options)
         {"technique", required_argument, NULL, 'q'},
         {"passing-sample", required_argument, NULL, 'P'},
         {"seed", required_argument, NULL, 'R'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        CLI_OPT_HELP,
+        CLI_OPT_END,
     };
     *options = (eval_options){
         .formulas = "all",
         .ties = CULPRIT_TIES_WORST,
-        .format = CLI_FORMAT_TEXT,
         .rank = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE},
         .seed = 1,
     };
     int option;
     while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-        if (option == 'h') {
-            cli_print_usage(command, stdout);
-            return -1;
-        }
-        int status = parse_option(option, options);
+        int status;
+        if (!cli_common_option(command, option, &options->common, &status))
+            status = parse_option(option, options);
+        else if (option == CLI_OPTION_STORE || option == CLI_OPTION_PROGRAM)
+            options->eval_only_option = option == CLI_OPTION_STORE ? "--store" : "--program";
         if (status)
             return status;
     }
@@ -261,32 +247,20 @@ static int report_out_of_memory(void)
     return cli_report(&err);
 }
 
+/* The method's name ("tuples:ochiai"), with "@pF" for a passing sample. */
 static void name_run(formula_run *run, const eval_options *options)
 {
-    const culprit_formula *formula = run->choice.formula;
-    char base[48];
-    if (formula->takes_parameter && run->choice.parameter != formula->default_parameter)
-        snprintf(base, sizeof base, "%s%g", formula->name, run->choice.parameter);
-    else
-        snprintf(base, sizeof base, "%s", formula->name);
-    int length;
-    if (!run->technique)
-        length = snprintf(run->name, sizeof run->name, "%s", base);
-    else if (run->technique->uses_formula)
-        length = snprintf(run->name, sizeof run->name, "%s:%s", run->technique->name, base);
-    else
-        length = snprintf(run->name, sizeof run->name, "%s", run->technique->name);
-    if (options->passing_sample > 0 && length > 0 && (size_t)length < sizeof run->name)
-        snprintf(run->name + length, sizeof run->name - (size_t)length, "@p%g", options->passing_sample);
+    culprit_method_name(&run->method, run->name, sizeof run->name);
+    size_t length = strlen(run->name);
+    if (options->passing_sample > 0 && length + 1 < sizeof run->name)
+        snprintf(run->name + length, sizeof run->name - length, "@p%g", options->passing_sample);
 }
 
-/* Adds formula (or a technique on base formula) to runs. */
-static void add_run(formula_runs *runs, const culprit_technique *technique, culprit_formula_choice choice,
-                    const eval_options *options)
+/* Adds a formula (or a technique on its base formula) to runs. */
+static void add_run(formula_runs *runs, culprit_method method, const eval_options *options)
 {
     formula_run *run = &runs->runs[runs->count];
-    run->technique = technique;
-    run->choice = choice;
+    run->method = method;
     name_run(run, options);
     for (size_t i = 0; i < runs->count; i++)
         if (strcmp(runs->runs[i].name, run->name) == 0)
@@ -300,7 +274,7 @@ static int add_formulas(const eval_options *options, formula_runs *runs)
     if (strcmp(list, "all") == 0) {
         for (size_t i = 0; i < culprit_formula_count(); i++) {
             const culprit_formula *formula = culprit_formula_at(i);
-            add_run(runs, NULL, (culprit_formula_choice){formula, formula->default_parameter}, options);
+            add_run(runs, (culprit_method){NULL, {formula, formula->default_parameter}}, options);
         }
         return 0;
     }
@@ -316,7 +290,7 @@ static int add_formulas(const eval_options *options, formula_runs *runs)
             free(copy);
             return cli_usage_error(command, "%s", err.message);
         }
-        add_run(runs, NULL, choice, options);
+        add_run(runs, (culprit_method){NULL, choice}, options);
     }
     free(copy);
     if (runs->count == before)
@@ -324,21 +298,15 @@ static int add_formulas(const eval_options *options, formula_runs *runs)
     return 0;
 }
 
-/* The base formula of a technique that uses one: rank's defaults (S_comb's
- * paper builds on Tarantula, the others on Ochiai) unless NAME:FORMULA. */
-static int add_technique(const culprit_technique *technique, const char *formula_name,
-                         const eval_options *options, formula_runs *runs)
+/* Adds NAME or NAME:FORMULA; a technique's base formula is rank's default
+ * (the table's base_formula, else Ochiai) unless FORMULA names one. */
+static int add_technique(const char *text, const eval_options *options, formula_runs *runs)
 {
     culprit_error err;
-    culprit_formula_choice choice;
-    if (!formula_name)
-        formula_name = culprit_technique_uses_output_map(technique) ? "tarantula" : "ochiai";
-    else if (!technique->uses_formula)
-        return cli_usage_error(command, "technique %s takes no base formula (%s:%s)", technique->name,
-                               technique->name, formula_name);
-    if (culprit_formula_find(formula_name, &choice, &err))
+    culprit_method method;
+    if (culprit_method_parse(text, &method, &err))
         return cli_usage_error(command, "%s", err.message);
-    add_run(runs, technique, choice, options);
+    add_run(runs, method, options);
     return 0;
 }
 
@@ -348,34 +316,20 @@ static int add_techniques(const eval_options *options, formula_runs *runs)
     char *copy = strdup(list);
     if (!copy)
         return report_out_of_memory();
-    culprit_error err;
     char *saved;
     size_t before = runs->count;
-    for (char *name = strtok_r(copy, ",", &saved); name; name = strtok_r(NULL, ",", &saved)) {
-        int status = 0;
-        if (strcmp(name, "all") == 0) { /* every technique on its default base */
-            for (size_t i = 0; !status && i < culprit_technique_count(); i++)
-                status = add_technique(culprit_technique_at(i), NULL, options, runs);
-            if (status) {
-                free(copy);
-                return status;
-            }
+    int status = 0;
+    for (char *name = strtok_r(copy, ",", &saved); !status && name; name = strtok_r(NULL, ",", &saved)) {
+        if (strcmp(name, "all") != 0) {
+            status = add_technique(name, options, runs);
             continue;
         }
-        char *formula_name = strchr(name, ':');
-        if (formula_name)
-            *formula_name++ = '\0';
-        const culprit_technique *technique;
-        if (culprit_technique_find(name, &technique, &err))
-            status = cli_usage_error(command, "%s", err.message);
-        if (!status)
-            status = add_technique(technique, formula_name, options, runs);
-        if (status) {
-            free(copy);
-            return status;
-        }
+        for (size_t i = 0; !status && i < culprit_technique_count(); i++) /* each on its default base */
+            status = add_technique(culprit_technique_at(i)->name, options, runs);
     }
     free(copy);
+    if (status)
+        return status;
     if (runs->count == before)
         return cli_usage_error(command, "--technique needs a technique name or all");
     return 0;
@@ -414,8 +368,7 @@ typedef struct eval_state {
     culprit_fault_list faults;
     culprit_program_lines lines;
     culprit_fault_location *locations;
-    double *scores, *confidence;
-    bool *blamed; /* smap, scomb: the lines that wrote wrong output */
+    bool *blamed; /* for techniques reading the output mapping: the lines that wrote wrong output */
     size_t blamed_count;
     bool uses_output_map;
     culprit_output_mapping mapping; /* Apollo's constants, blamed */
@@ -430,28 +383,18 @@ static void eval_state_free(eval_state *state)
     culprit_fault_list_free(&state->faults);
     culprit_program_lines_free(&state->lines);
     free(state->locations);
-    free(state->scores);
-    free(state->confidence);
     free(state->blamed);
 }
 
 static bool runs_need(const formula_runs *runs, unsigned needs)
 {
     for (size_t i = 0; i < runs->count; i++)
-        if (runs->runs[i].technique && (runs->runs[i].technique->needs & needs))
+        if (runs->runs[i].method.technique && (runs->runs[i].method.technique->needs & needs))
             return true;
     return false;
 }
 
-static bool runs_use_output_map(const formula_runs *runs)
-{
-    for (size_t i = 0; i < runs->count; i++)
-        if (runs->runs[i].technique && culprit_technique_uses_output_map(runs->runs[i].technique))
-            return true;
-    return false;
-}
-
-/* S_map's blamed lines: every failing test pooled (one faulty version is one
+/* The blamed lines of the output mapping (S_map): every failing test pooled (one faulty version is one
  * fault, so every failure is its failure).  Failures that blame no line
  * (a crash or a wrong exit status without wrong output) are not an error
  * here: S_map then ranks every line alike and S_comb is its base formula,
@@ -479,24 +422,15 @@ static culprit_status choose_blamed(culprit_store *store, int64_t program, eval_
 static culprit_status load_program(const eval_options *options, const cli_context *context,
                                    const formula_runs *runs, eval_state *state, culprit_error *err)
 {
-    const char *directory = cli_store_directory(context, options->store);
     culprit_store *store;
-    int64_t program = 0;
-    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, &store, err);
+    int64_t program;
+    culprit_status status = cli_open_program(context, &options->common, &store, &program, err);
     if (status)
         return status;
-    if (options->program)
-        status = culprit_store_find_program(store, options->program, &program, err);
-    else
-        status = culprit_store_current_program(store, &program, err);
-    if (!status && program == 0)
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
-                              "the store %s holds no program yet; import or run tests first", directory);
-    if (!status)
-        status = culprit_store_load(store, program, &state->spectra, err);
+    status = culprit_store_load(store, program, &state->spectra, err);
     if (!status && runs_need(runs, CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES))
         status = culprit_store_load_program_graph(store, program, &state->spectra, &state->graph, err);
-    if (!status && runs_use_output_map(runs))
+    if (!status && runs_need(runs, CULPRIT_NEEDS_OUTPUT_MAP))
         status = choose_blamed(store, program, state, err);
     culprit_store_close(store);
     if (!status)
@@ -524,10 +458,8 @@ static culprit_status prepare(const eval_options *options, const cli_context *co
     }
     size_t elements = state->spectra.element_count;
     state->tallies = malloc((elements + 1) * sizeof *state->tallies);
-    state->scores = malloc((elements + 1) * sizeof *state->scores);
-    state->confidence = malloc((elements + 1) * sizeof *state->confidence);
     state->locations = malloc(state->faults.count * sizeof *state->locations);
-    if (!state->tallies || !state->scores || !state->confidence || !state->locations)
+    if (!state->tallies || !state->locations)
         return culprit_fail_memory(err);
     status = culprit_spectra_tally(&state->spectra, &state->policy, state->tallies, &state->totals, err);
     if (status)
@@ -541,45 +473,26 @@ static culprit_status prepare(const eval_options *options, const cli_context *co
     return culprit_faults_resolve(&state->faults, &state->spectra, &state->lines, state->locations, err);
 }
 
-/* Ranks the lines with run's formula or technique. */
-static culprit_status rank_run(const eval_options *options, eval_state *state, const formula_run *run,
-                               culprit_ranking *ranking, culprit_error *err)
+/* Ranks the lines with run's formula or technique and measures where the
+ * faults land. */
+static culprit_status measure_formula(const eval_options *options, eval_state *state, formula_run *run,
+                                      culprit_error *err)
 {
-    const culprit_spectra *spectra = &state->spectra;
-    if (!run->technique) {
-        culprit_formula_score_all(&run->choice, state->tallies, spectra->element_count, state->scores,
-                                  state->confidence);
-        const double *confidence = run->choice.formula->has_confidence ? state->confidence : NULL;
-        return culprit_rank(spectra, state->tallies, state->scores, confidence, &options->rank, ranking, err);
-    }
     culprit_technique_input input = {
-        .spectra = spectra,
+        .spectra = &state->spectra,
         .tallies = state->tallies,
         .totals = state->totals,
         .policy = state->policy,
         .graph = &state->graph,
-        .formula = run->choice,
+        .formula = run->method.formula,
+        .mapping = state->mapping,
     };
-    culprit_technique_output output = {0};
-    culprit_status status;
-    if (culprit_technique_uses_output_map(run->technique))
-        status = culprit_output_mapping_rank(run->technique, &input, &state->mapping, &options->rank, &output,
-                                             ranking, err);
-    else
-        status = culprit_technique_rank(run->technique, &input, &options->rank, &output, ranking, err);
-    culprit_technique_output_free(&output);
-    return status;
-}
-
-static culprit_status measure_formula(const eval_options *options, eval_state *state, formula_run *run,
-                                      culprit_error *err)
-{
-    culprit_ranking ranking = {0};
-    culprit_status status = rank_run(options, state, run, &ranking, err);
+    culprit_method_ranking ranked;
+    culprit_status status = culprit_rank_method(&run->method, &input, &options->rank, &ranked, err);
     if (!status)
-        status = culprit_eval_measure(&ranking, &state->lines, state->locations, state->faults.count,
+        status = culprit_eval_measure(&ranked.ranking, &state->lines, state->locations, state->faults.count,
                                       options->ties, &run->measures, err);
-    culprit_ranking_free(&ranking);
+    culprit_method_ranking_free(&ranked);
     return status;
 }
 
@@ -666,12 +579,13 @@ static void write_json_result(FILE *out, const eval_state *state, const formula_
     const culprit_eval_measures *m = &run->measures;
     fputs("    {\"formula\": ", out);
     culprit_json_write_string(out, run->name);
-    if (run->technique) {
+    const culprit_technique *technique = run->method.technique;
+    if (technique) {
         fputs(", \"technique\": ", out);
-        culprit_json_write_string(out, run->technique->name);
-        if (run->technique->uses_formula) {
+        culprit_json_write_string(out, technique->name);
+        if (technique->uses_formula) {
             fputs(", \"base_formula\": ", out);
-            culprit_json_write_string(out, run->choice.formula->name);
+            culprit_json_write_string(out, run->method.formula.formula->name);
         }
     }
     fputs(", \"first_fault\": ", out);
@@ -721,7 +635,7 @@ static void write_json(FILE *out, const eval_options *options, const eval_state 
 
 static int write_results(const eval_options *options, const eval_state *state, const formula_runs *runs)
 {
-    switch (options->format) {
+    switch (options->common.format) {
     case CLI_FORMAT_CSV:
         write_csv(stdout, options, state, runs);
         break;

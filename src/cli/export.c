@@ -30,7 +30,8 @@ const char cli_usage_export[] =
     "   --store DIR              the store (default: $CULPRIT_STORE or .culprit)\n";
 
 typedef struct export_options {
-    const char *format, *output, *output_dir, *matrix, *spectra, *tests, *program, *store;
+    const char *format, *output, *output_dir, *matrix, *spectra, *tests;
+    cli_common_options common; /* --program and --store */
     culprit_verdict_policy policy;
 } export_options;
 
@@ -56,16 +57,18 @@ static int parse_options(int argc, char **argv, export_options *options)
         {"matrix", required_argument, NULL, 'm'},
         {"spectra", required_argument, NULL, 's'},
         {"tests", required_argument, NULL, 't'},
-        {"program", required_argument, NULL, 'p'},
-        {"store", required_argument, NULL, 'S'},
+        CLI_OPT_PROGRAM,
+        CLI_OPT_STORE,
         {"errors-as", required_argument, NULL, 'E'},
         {"timeouts-as", required_argument, NULL, 'T'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        CLI_OPT_HELP,
+        CLI_OPT_END,
     };
     int option, bad = 0;
     options->policy = culprit_verdict_policy_default();
     while (!bad && (option = getopt_long(argc, argv, "ho:", long_options, NULL)) != -1) {
+        if (cli_common_option("export", option, &options->common, &bad))
+            continue;
         switch (option) {
         case 'o':
             options->output = optarg;
@@ -82,21 +85,12 @@ static int parse_options(int argc, char **argv, export_options *options)
         case 't':
             options->tests = optarg;
             break;
-        case 'p':
-            options->program = optarg;
-            break;
-        case 'S':
-            options->store = optarg;
-            break;
         case 'E':
             bad = cli_parse_outcome("export", "--errors-as", optarg, &options->policy.error_as);
             break;
         case 'T':
             bad = cli_parse_outcome("export", "--timeouts-as", optarg, &options->policy.timeout_as);
             break;
-        case 'h':
-            cli_print_usage("export", stdout);
-            return -1;
         default:
             return cli_usage_error("export", "bad option");
         }
@@ -176,15 +170,21 @@ int cmd_export(int argc, char **argv, const cli_context *context)
         return parsed < 0 ? 0 : parsed;
     culprit_spectra spectra;
     culprit_spectra_init(&spectra);
-    int loaded = cli_load_program(context, options.store, options.program, &spectra);
-    if (loaded) {
-        culprit_spectra_free(&spectra);
-        return loaded;
-    }
+    culprit_store *store;
+    int64_t program;
     culprit_error err;
+    culprit_status status = cli_open_program(context, &options.common, &store, &program, &err);
+    if (!status) {
+        status = culprit_store_load(store, program, &spectra, &err);
+        culprit_store_close(store);
+    }
+    if (status) {
+        culprit_spectra_free(&spectra);
+        return cli_report(&err);
+    }
     culprit_error_clear(&err);
-    culprit_status status = strcmp(options.format, "gzoltar") == 0 ? export_gzoltar(&options, &spectra, &err)
-                                                                   : export_stream(&options, &spectra, &err);
+    status = strcmp(options.format, "gzoltar") == 0 ? export_gzoltar(&options, &spectra, &err)
+                                                    : export_stream(&options, &spectra, &err);
     culprit_spectra_free(&spectra);
     return status ? cli_report(&err) : 0;
 }

@@ -26,38 +26,20 @@ const char cli_usage_failures[] =
     "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n";
 
 typedef struct failures_options {
-    cli_format format;
-    const char *program, *store;
+    cli_common_options common;
 } failures_options;
 
 static int parse_options(int argc, char **argv, failures_options *options)
 {
     static const struct option long_options[] = {
-        {"format", required_argument, NULL, 'F'},
-        {"program", required_argument, NULL, 'p'},
-        {"store", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        CLI_OPT_FORMAT, CLI_OPT_PROGRAM, CLI_OPT_STORE, CLI_OPT_HELP, CLI_OPT_END,
     };
-    int option;
+    int option, status;
     while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-        switch (option) {
-        case 'F':
-            if (cli_parse_format("failures", optarg, &options->format))
-                return CULPRIT_ERROR_INPUT;
-            break;
-        case 'p':
-            options->program = optarg;
-            break;
-        case 'S':
-            options->store = optarg;
-            break;
-        case 'h':
-            cli_print_usage("failures", stdout);
-            return -1;
-        default:
+        if (!cli_common_option("failures", option, &options->common, &status))
             return cli_usage_error("failures", "bad option");
-        }
+        if (status)
+            return status;
     }
     if (optind < argc)
         return cli_usage_error("failures", "unexpected argument '%s'", argv[optind]);
@@ -141,23 +123,23 @@ static void write_json(FILE *out, const culprit_failure_clusters *clusters)
 
 int cmd_failures(int argc, char **argv, const cli_context *context)
 {
-    failures_options options = {.format = CLI_FORMAT_TEXT};
+    failures_options options = {.common = {.format = CLI_FORMAT_TEXT}};
     int parsed = parse_options(argc, argv, &options);
     if (parsed)
         return parsed < 0 ? 0 : parsed;
-    culprit_store *store = NULL;
-    int64_t program = 0;
-    int code = cli_open_program(context, options.store, options.program, &store, &program);
-    if (code)
-        return code;
-    culprit_failure_clusters clusters;
+    culprit_store *store;
+    int64_t program;
     culprit_error err;
+    if (cli_open_program(context, &options.common, &store, &program, &err))
+        return cli_report(&err);
+    int code = 0;
+    culprit_failure_clusters clusters;
     if (culprit_failure_clusters_load(store, program, &clusters, &err) != CULPRIT_OK) {
         code = cli_report(&err);
     } else {
-        if (options.format == CLI_FORMAT_TEXT)
+        if (options.common.format == CLI_FORMAT_TEXT)
             write_text(stdout, &clusters);
-        else if (options.format == CLI_FORMAT_CSV)
+        else if (options.common.format == CLI_FORMAT_CSV)
             write_csv(stdout, &clusters);
         else
             write_json(stdout, &clusters);

@@ -116,25 +116,16 @@ static void print_json(FILE *out)
 int cmd_formulas(int argc, char **argv, const cli_context *context)
 {
     (void)context;
-    static const struct option options[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    cli_format format = CLI_FORMAT_TEXT;
-    int option;
+    static const struct option options[] = {CLI_OPT_FORMAT, CLI_OPT_HELP, CLI_OPT_END};
+    cli_common_options common = {.format = CLI_FORMAT_TEXT};
+    int option, status;
     while ((option = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        switch (option) {
-        case 'f':
-            if (cli_parse_format("formulas", optarg, &format) != 0)
-                return CULPRIT_ERROR_INPUT;
-            break;
-        case 'h':
-            return cli_print_usage("formulas", stdout);
-        default:
+        if (!cli_common_option("formulas", option, &common, &status))
             return cli_usage_error("formulas", "unknown option");
-        }
+        if (status)
+            return status < 0 ? 0 : status;
     }
+    cli_format format = common.format;
     if (optind < argc)
         return cli_usage_error("formulas", "unexpected argument '%s'", argv[optind]);
     switch (format) {

@@ -37,9 +37,10 @@ const char cli_usage_import[] =
     "          --fail NAME (repeatable) names the failing tests and the rest pass.\n";
 
 typedef struct import_options {
-    const char *format, *matrix, *spectra, *tests, *input, *store;
-    const char *verdicts;    /* --verdicts FILE */
-    const char **fail_names; /* --fail NAME..., room for argc */
+    const char *format, *matrix, *spectra, *tests, *input;
+    cli_common_options common; /* --store */
+    const char *verdicts;      /* --verdicts FILE */
+    const char **fail_names;   /* --fail NAME..., room for argc */
     size_t fail_count;
     char **inputs; /* lcov, gcov-json: the coverage files */
     size_t input_count;
@@ -89,13 +90,22 @@ static int parse_operands(int argc, char **argv, import_options *options)
 static int parse_options(int argc, char **argv, import_options *options)
 {
     static const struct option long_options[] = {
-        {"matrix", required_argument, NULL, 'm'},   {"spectra", required_argument, NULL, 's'},
-        {"tests", required_argument, NULL, 't'},    {"store", required_argument, NULL, 'S'},
-        {"verdicts", required_argument, NULL, 'v'}, {"fail", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"matrix", required_argument, NULL, 'm'},
+        {"spectra", required_argument, NULL, 's'},
+        {"tests", required_argument, NULL, 't'},
+        CLI_OPT_STORE,
+        {"verdicts", required_argument, NULL, 'v'},
+        {"fail", required_argument, NULL, 'f'},
+        CLI_OPT_HELP,
+        CLI_OPT_END,
     };
-    int option;
+    int option, status;
     while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+        if (cli_common_option("import", option, &options->common, &status)) {
+            if (status)
+                return status;
+            continue;
+        }
         switch (option) {
         case 'm':
             options->matrix = optarg;
@@ -106,18 +116,12 @@ static int parse_options(int argc, char **argv, import_options *options)
         case 't':
             options->tests = optarg;
             break;
-        case 'S':
-            options->store = optarg;
-            break;
         case 'v':
             options->verdicts = optarg;
             break;
         case 'f':
             options->fail_names[options->fail_count++] = optarg;
             break;
-        case 'h':
-            cli_print_usage("import", stdout);
-            return -1;
         default:
             return cli_usage_error("import", "bad option");
         }
@@ -189,7 +193,7 @@ int cmd_import(int argc, char **argv, const cli_context *context)
     culprit_error err;
     culprit_store *store = NULL;
     int64_t program = 0;
-    const char *directory = cli_store_directory(context, options.store);
+    const char *directory = cli_store_directory(context, options.common.store);
     culprit_status status = read_input(&options, &spectra, &err);
     if (!status)
         status = culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err);

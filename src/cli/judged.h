@@ -1,7 +1,6 @@
 /*
  * judged.h - what the commands that show judgements (tests.c, failures.c,
- * output.c) share: opening the store on a program, and printing a
- * statement of the output mapping.
+ * output.c) share: printing a statement of the output mapping.
  */
 #ifndef CULPRIT_CLI_JUDGED_H
 #define CULPRIT_CLI_JUDGED_H
@@ -11,12 +10,6 @@
 
 #include "cli/cli.h"
 #include "culprit/judgement.h"
-
-/* Opens the store read-only and finds the program (by hash prefix, or the
- * current one).  Prints the error and returns the exit status on failure;
- * 0 on success, with *store open. */
-int cli_open_program(const cli_context *context, const char *store_option, const char *program_prefix,
-                     culprit_store **store, int64_t *program_id);
 
 /* "file:line (function)", or "file:first-last (function)" for a block
  * spanning several lines. */

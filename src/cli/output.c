@@ -25,40 +25,23 @@ const char cli_usage_output[] =
     "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n";
 
 typedef struct output_options {
-    cli_format format;
-    const char *program, *store, *test;
+    cli_common_options common;
+    const char *test;
 } output_options;
 
 static int parse_options(int argc, char **argv, output_options *options)
 {
     static const struct option long_options[] = {
-        {"format", required_argument, NULL, 'F'},
-        {"program", required_argument, NULL, 'p'},
-        {"store", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        CLI_OPT_FORMAT, CLI_OPT_PROGRAM, CLI_OPT_STORE, CLI_OPT_HELP, CLI_OPT_END,
     };
-    int option;
+    int option, status;
     while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-        switch (option) {
-        case 'F':
-            if (cli_parse_format("output", optarg, &options->format))
-                return CULPRIT_ERROR_INPUT;
-            if (options->format == CLI_FORMAT_CSV)
-                return cli_usage_error("output", "--format csv is not supported (text or json)");
-            break;
-        case 'p':
-            options->program = optarg;
-            break;
-        case 'S':
-            options->store = optarg;
-            break;
-        case 'h':
-            cli_print_usage("output", stdout);
-            return -1;
-        default:
+        if (!cli_common_option("output", option, &options->common, &status))
             return cli_usage_error("output", "bad option");
-        }
+        if (status)
+            return status;
+        if (options->common.format == CLI_FORMAT_CSV)
+            return cli_usage_error("output", "--format csv is not supported (text or json)");
     }
     if (optind + 1 != argc)
         return cli_usage_error("output", optind < argc ? "expected one test name" : "expected a test name");
@@ -124,17 +107,17 @@ static void write_json(FILE *out, const char *test, const culprit_output_map *ma
 
 int cmd_output(int argc, char **argv, const cli_context *context)
 {
-    output_options options = {.format = CLI_FORMAT_TEXT};
+    output_options options = {.common = {.format = CLI_FORMAT_TEXT}};
     int parsed = parse_options(argc, argv, &options);
     if (parsed)
         return parsed < 0 ? 0 : parsed;
-    culprit_store *store = NULL;
-    int64_t program = 0;
-    int code = cli_open_program(context, options.store, options.program, &store, &program);
-    if (code)
-        return code;
-    culprit_output_map map;
+    culprit_store *store;
+    int64_t program;
     culprit_error err;
+    if (cli_open_program(context, &options.common, &store, &program, &err))
+        return cli_report(&err);
+    int code = 0;
+    culprit_output_map map;
     if (culprit_output_statements(store, program, options.test, &map, &err) != CULPRIT_OK) {
         code = cli_report(&err);
     } else {
@@ -142,7 +125,7 @@ int cmd_output(int argc, char **argv, const cli_context *context)
             fprintf(stderr,
                     "culprit: note: test '%s' has no output records (was it built with culprit-cc?)\n",
                     options.test);
-        if (options.format == CLI_FORMAT_JSON)
+        if (options.common.format == CLI_FORMAT_JSON)
             write_json(stdout, options.test, &map);
         else
             write_text(stdout, &map);

@@ -3,26 +3,22 @@
  * with a technique (--technique: BlockRank, CBI, ...; --kind tuple is the
  * enriched-entities technique), and print the ranking as text, CSV or JSON.
  *
- * The default method (neither --technique nor --kind) is enriched entities
- * over the formula: with Ochiai it had the lower mean EXAM (7.8% against
- * 8.9% for plain lines) and well-localized 33.3% of the faults against
- * 19.3% (BENCHMARKS.md, "Effectiveness").  When the program has no tuples
- * (no branch or return elements: most imported matrices) that technique
- * would score plain lines under another name, so the default is then the
- * plain formula over lines.  The choice is made from the loaded elements,
- * and every output format names the method that ran.
+ * The default method (neither --technique nor --kind) is the library's
+ * (culprit_rank_method: enriched entities over the formula when the
+ * program has tuples, the formula over lines when it has none), and every
+ * output format names the method that ran.
  *
  * The pipeline is the library's: load the program (and, for techniques
- * that need it, its structure from the maps), tally (ef, ep, nf, np) in one
- * pass, score every element, rank with ties.  Only printing and option
- * handling live here.
+ * that need it, its structure from the maps), then one culprit_rank_method
+ * call tallies, scores and ranks.  Only printing, option handling and the
+ * choice of tests live here.
  *
- * The output-mapping techniques (smap, scomb: Apollo, TECHNIQUES.md §3)
- * also need the failure clusters (`culprit failures`): one cluster is
- * localized at a time, its statements give S_map, and the failing tests of
- * the other clusters are left out of F.  --cluster and --all-failures
- * choose the failures, and --passing-sample the passing tests, for any
- * technique or formula.
+ * Techniques that read the output mapping (CULPRIT_NEEDS_OUTPUT_MAP: smap,
+ * scomb; Apollo, TECHNIQUES.md §3) also need the failure clusters (`culprit
+ * failures`): one cluster is localized at a time, its statements give the
+ * blamed lines, and the failing tests of the other clusters are left out
+ * of F.  --cluster and --all-failures choose the failures, and
+ * --passing-sample the passing tests, for any technique or formula.
  */
 #include <getopt.h>
 #include <math.h>
@@ -31,9 +27,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "culprit/program.h"
-#include "culprit/judgement.h"
 #include "culprit/json_text.h"
+#include "culprit/judgement.h"
+#include "culprit/program.h"
 #include "culprit/rank.h"
 #include "culprit/report.h"
 #include "culprit/sbfl.h"
@@ -96,16 +92,15 @@ const char cli_usage_rank[] =
     "and output records) say so and exit 2.\n";
 
 typedef struct rank_command {
-    const char *formula_name, *store, *program, *technique_name;
-    culprit_formula_choice formula;
-    const culprit_technique *technique; /* NULL: the formula alone */
-    bool method_given;                  /* --technique or --kind: no default method */
+    const char *formula_name, *technique_name;
+    culprit_method method; /* --technique and --formula; without them, the formula of the default */
+    bool method_given;     /* --technique or --kind: no default method */
     culprit_rank_options rank;
     bool view_given;
     culprit_tie_policy ties;
     size_t top;
     bool top_given;
-    cli_format format;
+    cli_common_options common;
     culprit_verdict_policy policy;
     bool formula_given;
     culprit_output_mapping mapping; /* threshold and bonus; blamed is set after loading */
@@ -206,21 +201,10 @@ static int parse_option(int option, rank_command *command)
     case 'n':
         command->top_given = true;
         return cli_parse_count("rank", "--top", optarg, &command->top);
-    case 'F':
-        return cli_parse_format("rank", optarg, &command->format);
     case 'E':
         return cli_parse_outcome("rank", "--errors-as", optarg, &command->policy.error_as);
     case 'T':
         return cli_parse_outcome("rank", "--timeouts-as", optarg, &command->policy.timeout_as);
-    case 'p':
-        command->program = optarg;
-        return 0;
-    case 'S':
-        command->store = optarg;
-        return 0;
-    case 'h':
-        cli_print_usage("rank", stdout);
-        return -1;
     default:
         return cli_usage_error("rank", "bad option");
     }
@@ -233,8 +217,7 @@ static int check_combinations(const rank_command *command)
         return cli_usage_error("rank", "--cluster and --all-failures exclude each other");
     if (command->seed_given && command->passing_sample == 0)
         return cli_usage_error("rank", "--seed chooses the --passing-sample; give that too");
-    if (command->mapping_given && !(command->technique && command->technique->uses_formula &&
-                                    culprit_technique_uses_output_map(command->technique)))
+    if (command->mapping_given && !(command->method.technique && command->method.technique->uses_threshold))
         return cli_usage_error("rank", "--threshold and --bonus apply to --technique scomb");
     return 0;
 }
@@ -248,19 +231,19 @@ static int parse_options(int argc, char **argv, rank_command *command)
         {"view", required_argument, NULL, 'v'},
         {"ties", required_argument, NULL, 't'},
         {"top", required_argument, NULL, 'n'},
-        {"format", required_argument, NULL, 'F'},
+        CLI_OPT_FORMAT,
         {"errors-as", required_argument, NULL, 'E'},
         {"timeouts-as", required_argument, NULL, 'T'},
-        {"program", required_argument, NULL, 'p'},
-        {"store", required_argument, NULL, 'S'},
+        CLI_OPT_PROGRAM,
+        CLI_OPT_STORE,
         {"threshold", required_argument, NULL, 'H'},
         {"bonus", required_argument, NULL, 'B'},
         {"cluster", required_argument, NULL, 'C'},
         {"all-failures", no_argument, NULL, 'A'},
         {"passing-sample", required_argument, NULL, 'P'},
         {"seed", required_argument, NULL, 'R'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        CLI_OPT_HELP,
+        CLI_OPT_END,
     };
     *command = (rank_command){.formula_name = "ochiai",
                               .rank = {.kind = CULPRIT_KIND_LINE},
@@ -270,19 +253,17 @@ static int parse_options(int argc, char **argv, rank_command *command)
                               .seed = 1};
     int option;
     while ((option = getopt_long(argc, argv, "hn:f:", long_options, NULL)) != -1) {
-        int parsed = parse_option(option, command);
+        int parsed;
+        if (!cli_common_option("rank", option, &command->common, &parsed))
+            parsed = parse_option(option, command);
         if (parsed)
             return parsed;
     }
     if (optind < argc)
         return cli_usage_error("rank", "unexpected argument '%s'", argv[optind]);
     culprit_error err;
-    if (command->technique_name && culprit_technique_find(command->technique_name, &command->technique, &err))
-        return cli_usage_error("rank", "%s", err.message);
-    /* S_comb's base is Tarantula in the paper. */
-    if (!command->formula_given && culprit_technique_uses_output_map(command->technique))
-        command->formula_name = "tarantula";
-    if (culprit_formula_find(command->formula_name, &command->formula, &err) != 0)
+    const char *formula = command->formula_given || !command->technique_name ? command->formula_name : NULL;
+    if (culprit_method_find(command->technique_name, formula, &command->method, &err))
         return cli_usage_error("rank", "%s", err.message);
     int checked = check_combinations(command);
     if (checked)
@@ -291,7 +272,7 @@ static int parse_options(int argc, char **argv, rank_command *command)
         command->rank.view = command->rank.all_kinds || command->rank.kind == CULPRIT_KIND_LINE
                                  ? CULPRIT_VIEW_LINE
                                  : CULPRIT_VIEW_ELEMENT;
-    if (!command->top_given && command->format == CLI_FORMAT_TEXT && isatty(STDOUT_FILENO))
+    if (!command->top_given && command->common.format == CLI_FORMAT_TEXT && isatty(STDOUT_FILENO))
         command->top = 10;
     return 0;
 }
@@ -307,64 +288,32 @@ static void entry_label(const culprit_spectra *spectra, const rank_command *comm
         culprit_spectra_element_label(spectra, entry->element, buffer, size);
 }
 
-/* What ranking produced: the entries, the totals, and a technique's extra
- * number per element (BlockRank's transition rate...) when it has one. */
+/* What ranking produced (the method that ran, its entries and totals, a
+ * technique's extra number per element), and how the failures were chosen. */
 typedef struct rank_result {
-    culprit_ranking ranking;
-    culprit_totals totals;
-    culprit_technique_output output; /* empty for a plain formula */
-    const char *detail_name;         /* NULL when there is no extra column */
-    bool chose_failures;             /* the failures were chosen by cluster */
-    size_t cluster;                  /* the cluster localized; 0: all of them */
-    char method[96];                 /* "tuples:ochiai", "ochiai", "blockrank" */
+    culprit_method_ranking ranked;
+    const char *detail_name; /* the technique's extra column (BlockRank's transition rate...), or NULL */
+    bool chose_failures;     /* the failures were chosen by cluster */
+    size_t cluster;          /* the cluster localized; 0: all of them */
 } rank_result;
-
-/* The formula's name, with its parameter when not the default: "dstar3". */
-static void formula_label(const culprit_formula_choice *choice, char *buffer, size_t size)
-{
-    const culprit_formula *formula = choice->formula;
-    if (formula->takes_parameter && choice->parameter != formula->default_parameter)
-        snprintf(buffer, size, "%s%g", formula->name, choice->parameter);
-    else
-        snprintf(buffer, size, "%s", formula->name);
-}
-
-/* How a method is written: a formula alone (its name), a technique on a
- * formula (the technique's, then the formula's), a technique alone. */
-typedef struct method_forms {
-    const char *formula, *technique_on_formula, *technique;
-} method_forms;
-
-static void write_method(const rank_command *command, const method_forms *forms, char *buffer, size_t size)
-{
-    char formula[64];
-    formula_label(&command->formula, formula, sizeof formula);
-    if (!command->technique)
-        snprintf(buffer, size, forms->formula, formula);
-    else if (command->technique->uses_formula)
-        snprintf(buffer, size, forms->technique_on_formula, command->technique->name, formula);
-    else
-        snprintf(buffer, size, forms->technique, command->technique->name);
-}
-
-/* The method as `culprit eval` names it: "ochiai", "tuples:ochiai", "blockrank". */
-static void name_method(const rank_command *command, char *buffer, size_t size)
-{
-    static const method_forms names = {"%s", "%s:%s", "%s"};
-    write_method(command, &names, buffer, size);
-}
 
 /* The method in words, for the text header: "formula ochiai",
  * "technique tuples, formula ochiai", "technique blockrank". */
-static void describe_method(const rank_command *command, char *buffer, size_t size)
+static void describe_method(const culprit_method *method, char *buffer, size_t size)
 {
-    static const method_forms words = {"formula %s", "technique %s, formula %s", "technique %s"};
-    write_method(command, &words, buffer, size);
+    char formula[64];
+    culprit_formula_label(&method->formula, formula, sizeof formula);
+    if (!method->technique)
+        snprintf(buffer, size, "formula %s", formula);
+    else if (method->technique->uses_formula)
+        snprintf(buffer, size, "technique %s, formula %s", method->technique->name, formula);
+    else
+        snprintf(buffer, size, "technique %s", method->technique->name);
 }
 
 static double entry_detail(const rank_result *result, const culprit_ranked *entry)
 {
-    return result->detail_name ? result->output.detail[entry->element] : NAN;
+    return result->detail_name ? result->ranked.output.detail[entry->element] : NAN;
 }
 
 static void print_csv_row(const rank_command *command, const rank_result *result, const culprit_ranked *entry,
@@ -384,7 +333,7 @@ static void print_csv_row(const rank_command *command, const rank_result *result
             cli_write_number(stdout, entry_detail(result, entry), CLI_FORMAT_CSV);
     }
     putchar(',');
-    cli_write_csv_field(stdout, result->method);
+    cli_write_csv_field(stdout, result->ranked.name);
     putchar('\n');
 }
 
@@ -432,8 +381,8 @@ static void print_text_row(const rank_command *command, const culprit_ranked *en
  * JSON ranking says how to reproduce it. */
 static void print_selection_json(const rank_command *command, const rank_result *result)
 {
-    if (command->technique && command->technique->uses_formula &&
-        culprit_technique_uses_output_map(command->technique)) {
+    const culprit_technique *technique = result->ranked.method.technique;
+    if (technique && technique->uses_threshold) {
         fputs("\"threshold\": ", stdout);
         cli_write_number(stdout, command->mapping.threshold, CLI_FORMAT_JSON);
         fputs(", \"bonus\": ", stdout);
@@ -453,27 +402,29 @@ static void print_selection_json(const rank_command *command, const rank_result 
 
 static void print_header(const rank_command *command, const rank_result *result)
 {
-    if (command->format == CLI_FORMAT_CSV) {
+    const culprit_method *method = &result->ranked.method;
+    const culprit_totals *totals = &result->ranked.totals;
+    if (command->common.format == CLI_FORMAT_CSV) {
         fputs("rank,score,element,confidence,ef,ep,nf,np", stdout);
         if (result->detail_name)
             printf(",%s", result->detail_name);
         puts(",method");
-    } else if (command->format == CLI_FORMAT_JSON) {
+    } else if (command->common.format == CLI_FORMAT_JSON) {
         fputs("{\"method\": ", stdout);
-        culprit_json_write_string(stdout, result->method);
+        culprit_json_write_string(stdout, result->ranked.name);
         fputs(", ", stdout);
-        if (command->technique)
-            printf("\"technique\": \"%s\", ", command->technique->name);
+        if (method->technique)
+            printf("\"technique\": \"%s\", ", method->technique->name);
         print_selection_json(command, result);
         printf("\"formula\": \"%s\", \"parameter\": %g, \"ties\": \"%s\", \"failing\": %u, \"passing\": %u, "
                "\"entries\": [",
-               command->formula.formula->name, command->formula.parameter,
-               culprit_tie_policy_name(command->ties), result->totals.failing, result->totals.passing);
+               method->formula.formula->name, method->formula.parameter,
+               culprit_tie_policy_name(command->ties), totals->failing, totals->passing);
     } else {
-        char method[160];
-        describe_method(command, method, sizeof method);
-        printf("%6s  %8s  %-40s  (%s, %u failing, %u passing tests)\n", "rank", "score", "element", method,
-               result->totals.failing, result->totals.passing);
+        char words[160];
+        describe_method(method, words, sizeof words);
+        printf("%6s  %8s  %-40s  (%s, %u failing, %u passing tests)\n", "rank", "score", "element", words,
+               totals->failing, totals->passing);
     }
 }
 
@@ -483,16 +434,16 @@ static bool print_terminal(const rank_command *command, const culprit_spectra *s
                            const rank_result *result)
 {
     char method[160];
-    describe_method(command, method, sizeof method);
+    describe_method(&result->ranked.method, method, sizeof method);
     culprit_terminal_options options = {
-        .top = command->top, .ties = command->ties, .method = method, .totals = result->totals};
+        .top = command->top, .ties = command->ties, .method = method, .totals = result->ranked.totals};
     culprit_terminal_detect(STDOUT_FILENO, &options);
     culprit_sources sources;
     culprit_error err;
     if (culprit_sources_init(&sources, spectra, NULL, &err) != CULPRIT_OK)
         return false;
-    bool done = culprit_terminal_write_ranking(stdout, &options, spectra, &result->ranking, &sources, &err) ==
-                CULPRIT_OK;
+    bool done = culprit_terminal_write_ranking(stdout, &options, spectra, &result->ranked.ranking, &sources,
+                                               &err) == CULPRIT_OK;
     culprit_sources_free(&sources);
     return done;
 }
@@ -500,83 +451,31 @@ static bool print_terminal(const rank_command *command, const culprit_spectra *s
 static void print_ranking(const rank_command *command, const culprit_spectra *spectra,
                           const rank_result *result)
 {
-    if (command->format == CLI_FORMAT_TEXT && isatty(STDOUT_FILENO) &&
+    if (command->common.format == CLI_FORMAT_TEXT && isatty(STDOUT_FILENO) &&
         print_terminal(command, spectra, result))
         return;
-    const culprit_ranking *ranking = &result->ranking;
+    const culprit_ranking *ranking = &result->ranked.ranking;
     size_t count = command->top && command->top < ranking->count ? command->top : ranking->count;
     char label[4096];
     print_header(command, result);
     for (size_t i = 0; i < count; i++) {
         const culprit_ranked *entry = &ranking->entries[i];
         entry_label(spectra, command, entry, label, sizeof label);
-        if (command->format == CLI_FORMAT_CSV)
+        if (command->common.format == CLI_FORMAT_CSV)
             print_csv_row(command, result, entry, label);
-        else if (command->format == CLI_FORMAT_JSON)
+        else if (command->common.format == CLI_FORMAT_JSON)
             print_json_entry(command, spectra, result, entry, label, i == 0);
         else
             print_text_row(command, entry, label);
     }
-    if (command->format == CLI_FORMAT_JSON)
+    if (command->common.format == CLI_FORMAT_JSON)
         puts("\n]}");
-}
-
-/* Scores with the formula and ranks. */
-static culprit_status score_and_rank(const rank_command *command, const culprit_spectra *spectra,
-                                     rank_result *result, culprit_error *err)
-{
-    size_t n = spectra->element_count + 1;
-    culprit_tally *tallies = malloc(n * sizeof *tallies);
-    double *scores = malloc(n * sizeof *scores);
-    double *confidence = command->formula.formula->has_confidence ? malloc(n * sizeof *confidence) : NULL;
-    culprit_status status = CULPRIT_OK;
-    if (!tallies || !scores || (command->formula.formula->has_confidence && !confidence))
-        status = culprit_fail_memory(err);
-    if (!status)
-        status = culprit_spectra_tally(spectra, &command->policy, tallies, &result->totals, err);
-    if (!status) {
-        culprit_formula_score_all(&command->formula, tallies, spectra->element_count, scores, confidence);
-        status = culprit_rank(spectra, tallies, scores, confidence, &command->rank, &result->ranking, err);
-    }
-    free(tallies);
-    free(scores);
-    free(confidence);
-    return status;
-}
-
-/* Scores with the technique (which may need graph) and ranks. */
-static culprit_status technique_rank(const rank_command *command, const culprit_spectra *spectra,
-                                     const culprit_program_graph *graph, rank_result *result,
-                                     culprit_error *err)
-{
-    culprit_tally *tallies = malloc((spectra->element_count + 1) * sizeof *tallies);
-    if (!tallies)
-        return culprit_fail_memory(err);
-    culprit_status status = culprit_spectra_tally(spectra, &command->policy, tallies, &result->totals, err);
-    if (!status) {
-        culprit_technique_input input = {
-            .spectra = spectra,
-            .tallies = tallies,
-            .totals = result->totals,
-            .policy = command->policy,
-            .graph = graph,
-            .formula = command->formula,
-        };
-        if (culprit_technique_uses_output_map(command->technique))
-            status = culprit_output_mapping_rank(command->technique, &input, &command->mapping,
-                                                 &command->rank, &result->output, &result->ranking, err);
-        else
-            status = culprit_technique_rank(command->technique, &input, &command->rank, &result->output,
-                                            &result->ranking, err);
-        result->detail_name = command->technique->detail_name;
-    }
-    free(tallies);
-    return status;
 }
 
 static bool chooses_failures(const rank_command *command)
 {
-    return culprit_technique_uses_output_map(command->technique) || command->cluster || command->all_failures;
+    return culprit_technique_uses_output_map(command->method.technique) || command->cluster ||
+           command->all_failures;
 }
 
 /* Loads the program, its structure when the technique needs it, and the
@@ -585,23 +484,14 @@ static culprit_status load(const cli_context *context, const rank_command *comma
                            culprit_program_graph *graph, culprit_failure_clusters *clusters,
                            culprit_error *err)
 {
-    const char *directory = cli_store_directory(context, command->store);
     culprit_store *store;
-    int64_t program = 0;
-    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, &store, err);
+    int64_t program;
+    culprit_status status = cli_open_program(context, &command->common, &store, &program, err);
     if (status)
         return status;
-    if (command->program)
-        status = culprit_store_find_program(store, command->program, &program, err);
-    else
-        status = culprit_store_current_program(store, &program, err);
-    if (!status && program == 0)
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
-                              "the store %s holds no program yet; import or run tests first", directory);
-    if (!status)
-        status = culprit_store_load(store, program, spectra, err);
-    bool needs_graph =
-        command->technique && (command->technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES));
+    status = culprit_store_load(store, program, spectra, err);
+    const culprit_technique *technique = command->method.technique;
+    bool needs_graph = technique && (technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES));
     if (!status && needs_graph)
         status = culprit_store_load_program_graph(store, program, spectra, graph, err);
     if (!status && chooses_failures(command))
@@ -610,38 +500,29 @@ static culprit_status load(const cli_context *context, const rank_command *comma
     return status;
 }
 
-/* Without --technique or --kind: enriched entities when the program has
- * tuples; when it has none, the plain formula over lines, which is what the
- * tuples technique would compute anyway, named for what it is. */
-static culprit_status choose_default_method(rank_command *command, const culprit_spectra *spectra,
-                                            culprit_error *err)
-{
-    if (command->method_given || !cli_spectra_has_tuples(spectra))
-        return CULPRIT_OK;
-    return culprit_technique_find("tuples", &command->technique, err);
-}
-
-/* One line on stderr when smap/scomb picked the largest of several
- * clusters by default: which one, and what else there is. */
+/* One line on stderr when a technique reading the output mapping picked
+ * the largest of several clusters by default: which one, and what else
+ * there is. */
 static void note_default_cluster(const rank_command *command, const culprit_failure_clusters *clusters)
 {
     const culprit_failure_cluster *first = &clusters->clusters[0];
     fprintf(stderr, "culprit: note: %s localizes cluster 1 of %zu (%zu test%s: %s); the others:",
-            command->technique->name, clusters->count, first->test_count, first->test_count == 1 ? "" : "s",
-            first->signature);
+            command->method.technique->name, clusters->count, first->test_count,
+            first->test_count == 1 ? "" : "s", first->signature);
     for (size_t c = 1; c < clusters->count; c++)
         fprintf(stderr, "%s cluster %zu (%zu test%s)", c > 1 ? "," : "", c + 1,
                 clusters->clusters[c].test_count, clusters->clusters[c].test_count == 1 ? "" : "s");
     fputs("; choose with --cluster N or pool them with --all-failures\n", stderr);
 }
 
-/* Chooses the failing tests (a cluster, or all) and, for smap and scomb,
- * the lines S_map blames; then samples the passing tests. */
+/* Chooses the failing tests (a cluster, or all) and, for a technique
+ * reading the output mapping, the lines it blames; then samples the
+ * passing tests. */
 static culprit_status select_tests(rank_command *command, culprit_spectra *spectra,
                                    const culprit_failure_clusters *clusters, bool **blamed,
                                    rank_result *result, culprit_error *err)
 {
-    bool mapping = culprit_technique_uses_output_map(command->technique);
+    bool mapping = culprit_technique_uses_output_map(command->method.technique);
     if (chooses_failures(command)) {
         culprit_failure_choice choice = {.cluster = command->cluster, .need_blame = mapping};
         if (mapping && !command->cluster && !command->all_failures && clusters->count > 0)
@@ -680,23 +561,26 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     bool *blamed = NULL;
     culprit_status status = load(context, &command, &spectra, &graph, &clusters, &err);
     if (!status)
-        status = choose_default_method(&command, &spectra, &err);
-    if (!status)
         status = select_tests(&command, &spectra, &clusters, &blamed, &result, &err);
-    if (!status && command.technique)
-        status = technique_rank(&command, &spectra, &graph, &result, &err);
-    else if (!status)
-        status = score_and_rank(&command, &spectra, &result, &err);
     if (!status) {
-        name_method(&command, result.method, sizeof result.method);
-        if (result.totals.failing == 0)
+        culprit_technique_input input = {.spectra = &spectra,
+                                         .policy = command.policy,
+                                         .graph = &graph,
+                                         .formula = command.method.formula,
+                                         .mapping = command.mapping};
+        status = culprit_rank_method(command.method_given ? &command.method : NULL, &input, &command.rank,
+                                     &result.ranked, &err);
+        const culprit_technique *technique = result.ranked.method.technique;
+        result.detail_name = technique ? technique->detail_name : NULL;
+    }
+    if (!status) {
+        if (result.ranked.totals.failing == 0)
             fputs("culprit: warning: no failing tests are recorded, so no element can stand out\n", stderr);
         print_ranking(&command, &spectra, &result);
         if (fflush(stdout) != 0)
             status = culprit_fail(&err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
     }
-    culprit_ranking_free(&result.ranking);
-    culprit_technique_output_free(&result.output);
+    culprit_method_ranking_free(&result.ranked);
     culprit_failure_clusters_free(&clusters);
     free(blamed);
     culprit_program_graph_free(&graph);

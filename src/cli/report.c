@@ -62,7 +62,8 @@ const char cli_usage_report[] =
 enum { MAX_METHODS = 64, MAX_OUTPUT_MAPS = 20 };
 
 typedef struct report_command {
-    const char *html, *sarif, *json, *source_root, *store, *program;
+    const char *html, *sarif, *json, *source_root;
+    cli_common_options common; /* --program and --store */
     bool json_given, techniques_given, no_techniques;
     bool default_methods; /* neither --formula nor --technique: the page opens on rank's default */
     size_t formula_count, technique_count;
@@ -82,7 +83,7 @@ typedef struct report_data {
     culprit_tally *tallies;
     size_t method_count;
     culprit_report_method methods[MAX_METHODS];
-    char method_names[MAX_METHODS][64];
+    char method_names[MAX_METHODS][96];
     size_t output_count;
     culprit_output_map maps[MAX_OUTPUT_MAPS];
     culprit_report_output outputs[MAX_OUTPUT_MAPS];
@@ -171,15 +172,6 @@ static int parse_option(int option, report_command *command, int argc, char **ar
         return cli_parse_outcome("report", "--errors-as", optarg, &command->policy.error_as);
     case 'T':
         return cli_parse_outcome("report", "--timeouts-as", optarg, &command->policy.timeout_as);
-    case 'p':
-        command->program = optarg;
-        return 0;
-    case 'S':
-        command->store = optarg;
-        return 0;
-    case 'h':
-        cli_print_usage("report", stdout);
-        return -1;
     default:
         return cli_usage_error("report", "bad option");
     }
@@ -199,16 +191,18 @@ static int parse_options(int argc, char **argv, report_command *command)
         {"ties", required_argument, NULL, 't'},
         {"errors-as", required_argument, NULL, 'E'},
         {"timeouts-as", required_argument, NULL, 'T'},
-        {"program", required_argument, NULL, 'p'},
-        {"store", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        CLI_OPT_PROGRAM,
+        CLI_OPT_STORE,
+        CLI_OPT_HELP,
+        CLI_OPT_END,
     };
     *command = (report_command){
         .ties = CULPRIT_TIES_WORST, .policy = culprit_verdict_policy_default(), .sarif_options = {.top = 10}};
     int option;
     while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-        int parsed = parse_option(option, command, argc, argv);
+        int parsed;
+        if (!cli_common_option("report", option, &command->common, &parsed))
+            parsed = parse_option(option, command, argc, argv);
         if (parsed)
             return parsed;
     }
@@ -226,63 +220,50 @@ static int parse_options(int argc, char **argv, report_command *command)
 
 /* ---- computing the rankings ---- */
 
-/* Takes ownership of ranking. */
-static culprit_status add_method(report_data *data, culprit_ranking ranking, const char *name,
-                                 const char *title, const char *kind, const char *definition,
-                                 const char *reference, culprit_error *err)
+/* Ranks with method and adds the ranking to the page. */
+static culprit_status add_method(report_data *data, const culprit_method *method,
+                                 const culprit_technique_input *input, const culprit_rank_options *options,
+                                 culprit_error *err)
 {
-    culprit_report_method *method = &data->methods[data->method_count];
-    snprintf(data->method_names[data->method_count], sizeof data->method_names[0], "%s", name);
-    *method = (culprit_report_method){.name = data->method_names[data->method_count],
-                                      .title = title,
-                                      .kind = kind,
-                                      .definition = definition,
-                                      .reference = reference,
-                                      .ranking = ranking};
+    const culprit_technique *technique = method->technique;
+    const culprit_formula *formula = method->formula.formula;
+    culprit_method_ranking ranked;
+    culprit_status status = culprit_rank_method(method, input, options, &ranked, err);
+    culprit_ranking ranking = ranked.ranking;
+    ranked.ranking = (culprit_ranking){0};
+    /* A technique goes by its own name on the page, a formula by its label ("dstar3"). */
+    snprintf(data->method_names[data->method_count], sizeof data->method_names[0], "%s",
+             technique ? technique->name : ranked.name);
+    culprit_method_ranking_free(&ranked);
+    if (status) {
+        culprit_ranking_free(&ranking);
+        return status;
+    }
+    culprit_report_method *added = &data->methods[data->method_count];
+    *added = (culprit_report_method){.name = data->method_names[data->method_count],
+                                     .title = technique ? technique->title : formula->title,
+                                     .kind = technique ? "technique" : "formula",
+                                     .definition = technique ? technique->summary : formula->definition,
+                                     .reference = technique ? technique->reference : formula->reference,
+                                     .ranking = ranking};
     data->method_count++;
-    return culprit_report_suspiciousness(&method->ranking, &method->suspiciousness, err);
+    return culprit_report_suspiciousness(&added->ranking, &added->suspiciousness, err);
 }
 
-static culprit_status rank_formula(report_data *data, const char *name, const culprit_rank_options *options,
-                                   culprit_error *err)
+static culprit_status rank_formula(report_data *data, const char *name, const culprit_technique_input *input,
+                                   const culprit_rank_options *options, culprit_error *err)
 {
-    culprit_formula_choice choice;
-    culprit_status status = culprit_formula_find(name, &choice, err);
-    size_t n = data->spectra.element_count + 1;
-    double *scores = malloc(n * sizeof *scores), *confidence = malloc(n * sizeof *confidence);
-    if (!status && (!scores || !confidence))
-        status = culprit_fail_memory(err);
-    culprit_ranking ranking = {0};
-    if (!status) {
-        culprit_formula_score_all(&choice, data->tallies, data->spectra.element_count, scores, confidence);
-        status = culprit_rank(&data->spectra, data->tallies, scores,
-                              choice.formula->has_confidence ? confidence : NULL, options, &ranking, err);
-    }
-    free(scores);
-    free(confidence);
-    if (status)
-        return status;
-    char label[64];
-    if (choice.formula->takes_parameter && choice.parameter != choice.formula->default_parameter)
-        snprintf(label, sizeof label, "%s%g", choice.formula->name, choice.parameter);
-    else
-        snprintf(label, sizeof label, "%s", choice.formula->name);
-    return add_method(data, ranking, label, choice.formula->title, "formula", choice.formula->definition,
-                      choice.formula->reference, err);
+    culprit_method method = {.technique = NULL};
+    culprit_status status = culprit_formula_find(name, &method.formula, err);
+    return status ? status : add_method(data, &method, input, options, err);
 }
 
 static culprit_status rank_technique(report_data *data, const culprit_technique *technique,
                                      const culprit_technique_input *input,
                                      const culprit_rank_options *options, culprit_error *err)
 {
-    culprit_technique_output output = {0};
-    culprit_ranking ranking = {0};
-    culprit_status status = culprit_technique_rank(technique, input, options, &output, &ranking, err);
-    culprit_technique_output_free(&output);
-    if (status)
-        return status;
-    return add_method(data, ranking, technique->name, technique->title, "technique", technique->summary,
-                      technique->reference, err);
+    culprit_method method = {.technique = technique, .formula = input->formula};
+    return add_method(data, &method, input, options, err);
 }
 
 static culprit_status technique_input(report_data *data, const report_command *command, culprit_totals totals,
@@ -327,24 +308,24 @@ static culprit_status rank_techniques(report_data *data, const report_command *c
 }
 
 /* With the default methods, the page opens on what `culprit rank` ranks by
- * default: Ochiai over enriched entities (the tuples technique) when the
- * program has tuples, Ochiai over lines, the first formula, otherwise.
- * Returns the technique ranked, or NULL. */
+ * default (culprit_method_default over Ochiai): when that is a technique
+ * (enriched entities, for a program with tuples) it is ranked first; when
+ * it is Ochiai over lines, the first formula is already it.  Returns the
+ * technique ranked, or NULL. */
 static const culprit_technique *rank_default_first(report_data *data, const report_command *command,
                                                    const culprit_technique_input *input,
                                                    const culprit_rank_options *options,
                                                    culprit_status *status, culprit_error *err)
 {
-    const culprit_technique *tuples = NULL;
+    culprit_method method = culprit_method_default(&data->spectra, input->formula);
     culprit_error ignored;
-    if (!command->default_methods || command->no_techniques || !cli_spectra_has_tuples(&data->spectra) ||
-        culprit_technique_find("tuples", &tuples, &ignored) != CULPRIT_OK ||
-        culprit_technique_check(tuples, input, &ignored) != CULPRIT_OK)
+    if (!command->default_methods || command->no_techniques || !method.technique ||
+        culprit_technique_check(method.technique, input, &ignored) != CULPRIT_OK)
         return NULL;
-    *status = rank_technique(data, tuples, input, options, err);
+    *status = add_method(data, &method, input, options, err);
     if (*status == CULPRIT_ERROR_INPUT)
         *status = CULPRIT_OK; /* as for every default technique: it only leaves the page */
-    return tuples;
+    return method.technique;
 }
 
 static culprit_status rank_all(report_data *data, const report_command *command, culprit_error *err)
@@ -363,7 +344,7 @@ static culprit_status rank_all(report_data *data, const report_command *command,
     if (!status)
         first = rank_default_first(data, command, &input, &options, &status, err);
     for (size_t i = 0; !status && i < command->formula_count; i++)
-        status = rank_formula(data, command->formula_names[i], &options, err);
+        status = rank_formula(data, command->formula_names[i], &input, &options, err);
     if (!status)
         status = rank_techniques(data, command, &input, &options, first, err);
     data->report.totals = totals;
@@ -393,21 +374,12 @@ static void load_output_maps(report_data *data, culprit_store *store, int64_t pr
 static culprit_status load(const cli_context *context, const report_command *command, report_data *data,
                            culprit_error *err)
 {
-    const char *directory = cli_store_directory(context, command->store);
-    culprit_store *store = NULL;
-    int64_t program = 0;
-    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, &store, err);
+    culprit_store *store;
+    int64_t program;
+    culprit_status status = cli_open_program(context, &command->common, &store, &program, err);
     if (status)
         return status;
-    if (command->program)
-        status = culprit_store_find_program(store, command->program, &program, err);
-    else
-        status = culprit_store_current_program(store, &program, err);
-    if (!status && program == 0)
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
-                              "the store %s holds no program yet; import or run tests first", directory);
-    if (!status)
-        status = culprit_store_load(store, program, &data->spectra, err);
+    status = culprit_store_load(store, program, &data->spectra, err);
     if (!status)
         status = culprit_store_load_program_graph(store, program, &data->spectra, &data->graph, err);
     if (!status) {

@@ -46,7 +46,8 @@ enum { WAIT_MILLISECONDS = 200, EXTRA_VARIABLES = 2 };
 static const double DEFAULT_TIMEOUT = 60.0, PROGRESS_INTERVAL = 0.1;
 
 typedef struct run_options {
-    const char *tests, *store;
+    const char *tests;
+    cli_common_options common; /* --store */
     size_t jobs;
     culprit_manifest_options manifest; /* borrowed strings (from argv) */
     bool rerun, fresh_directory, fork_server;
@@ -127,12 +128,6 @@ static int parse_one(int option, run_options *options)
     case 'K':
         options->fork_server = true;
         return 0;
-    case 'S':
-        options->store = optarg;
-        return 0;
-    case 'h':
-        cli_print_usage("run", stdout);
-        return -1;
     default:
         if (option >= HARNESS_OPTION_BASE)
             return harness_parse_option("run", option, optarg, &options->harness);
@@ -150,8 +145,8 @@ static int parse_options(int argc, char **argv, run_options *options)
         {"fresh-dir", no_argument, NULL, 'F'},
         {"rerun", no_argument, NULL, 'R'},
         {"fork-server", no_argument, NULL, 'K'},
-        {"store", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
+        CLI_OPT_STORE,
+        CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -162,7 +157,9 @@ static int parse_options(int argc, char **argv, run_options *options)
     int option;
     while ((option = getopt_long(argc, argv, "hj:", long_options, NULL)) != -1) {
         timeout_given |= option == HARNESS_OPTION_BASE;
-        int code = parse_one(option, options);
+        int code;
+        if (!cli_common_option("run", option, &options->common, &code))
+            code = parse_one(option, options);
         if (code)
             return code;
     }
@@ -537,7 +534,7 @@ static int run_loop(run_state *state)
 static int prepare(const cli_context *context, run_state *state)
 {
     culprit_error err;
-    const char *directory = cli_store_directory(context, state->options->store);
+    const char *directory = cli_store_directory(context, state->options->common.store);
     if (culprit_store_open(directory, CULPRIT_STORE_CREATE, &state->store, &err) != CULPRIT_OK ||
         plan_tests(state, &err) != CULPRIT_OK)
         return cli_report(&err);

@@ -34,7 +34,8 @@ static void needs_text(const culprit_technique *technique, char *buffer, size_t 
         const char *name;
     } names[] = {{CULPRIT_NEEDS_COUNTS, "counts"},
                  {CULPRIT_NEEDS_GRAPH, "cfg"},
-                 {CULPRIT_NEEDS_PREDICATES, "predicates"}};
+                 {CULPRIT_NEEDS_PREDICATES, "predicates"},
+                 {CULPRIT_NEEDS_OUTPUT_MAP, "output-map"}};
     buffer[0] = '\0';
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!(technique->needs & names[i].bit))
@@ -42,11 +43,6 @@ static void needs_text(const culprit_technique *technique, char *buffer, size_t 
         if (buffer[0])
             strncat(buffer, "+", size - strlen(buffer) - 1);
         strncat(buffer, names[i].name, size - strlen(buffer) - 1);
-    }
-    if (culprit_technique_uses_output_map(technique)) {
-        if (buffer[0])
-            strncat(buffer, "+", size - strlen(buffer) - 1);
-        strncat(buffer, "output-map", size - strlen(buffer) - 1);
     }
     if (technique->uses_formula) {
         if (buffer[0])
@@ -111,22 +107,16 @@ static void print_json(FILE *out)
 
 int cmd_techniques(int argc, char **argv, const cli_context *context)
 {
-    static const struct option long_options[] = {
-        {"format", required_argument, NULL, 'F'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    cli_format format = CLI_FORMAT_TEXT;
-    int option;
+    static const struct option long_options[] = {CLI_OPT_FORMAT, CLI_OPT_HELP, CLI_OPT_END};
+    cli_common_options common = {.format = CLI_FORMAT_TEXT};
+    int option, status;
     while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-        if (option == 'h')
-            return cli_print_usage("techniques", stdout);
-        if (option != 'F')
+        if (!cli_common_option("techniques", option, &common, &status))
             return cli_usage_error("techniques", "bad option");
-        int parsed = cli_parse_format("techniques", optarg, &format);
-        if (parsed)
-            return parsed;
+        if (status)
+            return status < 0 ? 0 : status;
     }
+    cli_format format = common.format;
     if (optind < argc)
         return cli_usage_error("techniques", "unexpected argument '%s'", argv[optind]);
     if (format == CLI_FORMAT_CSV)

@@ -49,7 +49,8 @@ const char cli_usage_test[] =
 enum { EXIT_CANNOT_RUN = 127, WAIT_MILLISECONDS = 200 };
 
 typedef struct test_options {
-    const char *name, *expect, *store;
+    const char *name, *expect;
+    cli_common_options common; /* --store */
     bool expect_failure;
     const char *xfail_tests; /* blank-separated names, or NULL */
     harness_options harness;
@@ -61,28 +62,27 @@ static int parse_options(int argc, char **argv, test_options *options)
     static const struct option long_options[] = {
         {"name", required_argument, NULL, 'n'},
         {"expect", required_argument, NULL, 'e'},
-        {"store", required_argument, NULL, 'S'},
+        CLI_OPT_STORE,
         {"expect-failure", no_argument, NULL, 'F'},
         {"xfail-tests", required_argument, NULL, 'X'},
-        {"help", no_argument, NULL, 'h'},
+        CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    int option;
+    int option, status;
     /* "+": stop at the command, whose own options are not ours. */
     while ((option = getopt_long(argc, argv, "+h", long_options, NULL)) != -1) {
-        if (option == 'n')
+        if (cli_common_option("test", option, &options->common, &status)) {
+            if (status)
+                return status;
+        } else if (option == 'n')
             options->name = optarg;
         else if (option == 'e')
             options->expect = optarg;
-        else if (option == 'S')
-            options->store = optarg;
         else if (option == 'F')
             options->expect_failure = true;
         else if (option == 'X')
             options->xfail_tests = optarg;
-        else if (option == 'h')
-            return cli_print_usage("test", stdout) - 1;
         else if (option >= HARNESS_OPTION_BASE) {
             if (harness_parse_option("test", option, optarg, &options->harness))
                 return CULPRIT_ERROR_INPUT;
@@ -205,7 +205,7 @@ static int run_test(const cli_context *context, const test_options *options, con
     culprit_error err;
     culprit_store *store = NULL;
     harness_paths paths;
-    const char *directory = cli_store_directory(context, options->store);
+    const char *directory = cli_store_directory(context, options->common.store);
     if (culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err) != CULPRIT_OK)
         return cli_report(&err);
     if (harness_paths_make(&paths, NULL, "culprit-test", false, &err) != CULPRIT_OK) {

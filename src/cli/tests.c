@@ -3,8 +3,8 @@
  * verdict, duration, how the command ended, and what the oracle said
  * (message, failure signature, wrong output lines), as text, CSV or JSON.
  *
- * Also home of the helpers of judged.h, which `culprit failures` and
- * `culprit output` share with this command.
+ * Also home of the statement writers of judged.h, which `culprit failures`
+ * and `culprit output` share with this command.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -28,31 +28,9 @@ const char cli_usage_tests[] =
     "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n";
 
 typedef struct tests_options {
-    cli_format format;
+    cli_common_options common;
     bool failing_only;
-    const char *program, *store;
 } tests_options;
-
-int cli_open_program(const cli_context *context, const char *store_option, const char *program_prefix,
-                     culprit_store **store, int64_t *program_id)
-{
-    const char *directory = cli_store_directory(context, store_option);
-    culprit_error err;
-    culprit_status status = culprit_store_open(directory, CULPRIT_STORE_READ, store, &err);
-    if (status == CULPRIT_OK)
-        status = program_prefix ? culprit_store_find_program(*store, program_prefix, program_id, &err)
-                                : culprit_store_current_program(*store, program_id, &err);
-    if (status == CULPRIT_OK && *program_id == 0)
-        status = culprit_fail(&err, CULPRIT_ERROR_INPUT, "the store %s holds no program yet; run tests first",
-                              directory);
-    if (status != CULPRIT_OK) {
-        if (*store)
-            culprit_store_close(*store);
-        *store = NULL;
-        return cli_report(&err);
-    }
-    return 0;
-}
 
 void cli_write_statement(FILE *out, const culprit_output_statement *statement)
 {
@@ -75,30 +53,17 @@ void cli_write_statement_json(FILE *out, const culprit_output_statement *stateme
 static int parse_options(int argc, char **argv, tests_options *options)
 {
     static const struct option long_options[] = {
-        {"format", required_argument, NULL, 'F'},  {"failing", no_argument, NULL, 'f'},
-        {"program", required_argument, NULL, 'p'}, {"store", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        CLI_OPT_FORMAT, {"failing", no_argument, NULL, 'f'}, CLI_OPT_PROGRAM, CLI_OPT_STORE, CLI_OPT_HELP,
+        CLI_OPT_END,
     };
-    int option;
+    int option, status;
     while ((option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-        switch (option) {
-        case 'F':
-            if (cli_parse_format("tests", optarg, &options->format))
-                return CULPRIT_ERROR_INPUT;
-            break;
-        case 'f':
+        if (cli_common_option("tests", option, &options->common, &status)) {
+            if (status)
+                return status;
+        } else if (option == 'f') {
             options->failing_only = true;
-            break;
-        case 'p':
-            options->program = optarg;
-            break;
-        case 'S':
-            options->store = optarg;
-            break;
-        case 'h':
-            cli_print_usage("tests", stdout);
-            return -1;
-        default:
+        } else {
             return cli_usage_error("tests", "bad option");
         }
     }
@@ -197,41 +162,41 @@ static void write_json(FILE *out, const culprit_test_record *record, bool first)
 
 static void write_records(FILE *out, const culprit_test_records *records, const tests_options *options)
 {
-    if (options->format == CLI_FORMAT_CSV)
+    if (options->common.format == CLI_FORMAT_CSV)
         fputs("name,verdict,duration,exit_status,signal,message,signature,crash_site,wrong_output_lines\n",
               out);
-    if (options->format == CLI_FORMAT_JSON)
+    if (options->common.format == CLI_FORMAT_JSON)
         fputc('[', out);
     bool first = true;
     for (size_t i = 0; i < records->count; i++) {
         const culprit_test_record *record = &records->tests[i];
         if (options->failing_only && !is_failing(record->verdict))
             continue;
-        if (options->format == CLI_FORMAT_TEXT)
+        if (options->common.format == CLI_FORMAT_TEXT)
             write_text(out, record);
-        else if (options->format == CLI_FORMAT_CSV)
+        else if (options->common.format == CLI_FORMAT_CSV)
             write_csv(out, record);
         else
             write_json(out, record, first);
         first = false;
     }
-    if (options->format == CLI_FORMAT_JSON)
+    if (options->common.format == CLI_FORMAT_JSON)
         fputs(first ? "]\n" : "\n]\n", out);
 }
 
 int cmd_tests(int argc, char **argv, const cli_context *context)
 {
-    tests_options options = {.format = CLI_FORMAT_TEXT};
+    tests_options options = {.common = {.format = CLI_FORMAT_TEXT}};
     int parsed = parse_options(argc, argv, &options);
     if (parsed)
         return parsed < 0 ? 0 : parsed;
-    culprit_store *store = NULL;
-    int64_t program = 0;
-    int code = cli_open_program(context, options.store, options.program, &store, &program);
-    if (code)
-        return code;
-    culprit_test_records records;
+    culprit_store *store;
+    int64_t program;
     culprit_error err;
+    if (cli_open_program(context, &options.common, &store, &program, &err))
+        return cli_report(&err);
+    int code = 0;
+    culprit_test_records records;
     if (culprit_test_records_load(store, program, &records, &err) != CULPRIT_OK) {
         code = cli_report(&err);
     } else {

@@ -25,6 +25,10 @@
  * - Failures are localized one cluster at a time (§4.4): the failing tests
  *   outside the chosen cluster are left out of F.  Passing tests: all, or a
  *   random fraction (§4.4's 10%), for any technique or formula.
+ * - Both are ordinary table entries: the blamed lines come in the technique
+ *   input (culprit_technique_input.mapping), which
+ *   culprit_output_mapping_choose fills, and technique.c's check fails
+ *   when they are missing.  Their base formula is Tarantula, the paper's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,10 +37,6 @@
 
 #include "culprit/judgement.h"
 #include "techniques/technique_internal.h"
-
-/* The table's entries (technique.c declares them too; technique_internal.h
- * lists the older techniques). */
-extern const culprit_technique culprit_technique_smap, culprit_technique_scomb;
 
 culprit_output_mapping culprit_output_mapping_default(void)
 {
@@ -48,35 +48,27 @@ bool culprit_technique_uses_output_map(const culprit_technique *technique)
     return technique && (technique->needs & CULPRIT_NEEDS_OUTPUT_MAP);
 }
 
-/* The table's entry point: the generic input carries no output mapping. */
-static culprit_status missing_mapping(const culprit_technique_input *input, culprit_technique_output *output,
-                                      culprit_error *err)
-{
-    (void)input;
-    (void)output;
-    return culprit_fail(err, CULPRIT_ERROR_INPUT,
-                        "the output-mapping techniques (smap, scomb) need the oracle's wrong output lines "
-                        "and the output map, which 'culprit rank' reads from the store");
-}
-
 static bool is_line(const culprit_spectra *spectra, uint32_t element)
 {
     return spectra->elements[element].kind == CULPRIT_KIND_LINE;
 }
 
-static void smap_score(const culprit_technique_input *input, const culprit_output_mapping *mapping,
-                       culprit_technique_output *output)
+static culprit_status smap_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                 culprit_error *err)
 {
+    (void)err;
     for (uint32_t e = 0; e < input->spectra->element_count; e++)
         if (is_line(input->spectra, e))
-            output->scores[e] = mapping->blamed[e] ? 1.0 : 0.0;
+            output->scores[e] = input->mapping.blamed[e] ? 1.0 : 0.0;
+    return CULPRIT_OK;
 }
 
 /* Every element gets the base score (so --kind block still ranks); only
  * line elements can be blamed, hence lifted. */
-static culprit_status scomb_score(const culprit_technique_input *input, const culprit_output_mapping *mapping,
-                                  culprit_technique_output *output, culprit_error *err)
+static culprit_status scomb_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                  culprit_error *err)
 {
+    const culprit_output_mapping *mapping = &input->mapping;
     const culprit_formula *formula = input->formula.formula;
     if (!formula)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "scomb needs a base formula");
@@ -91,40 +83,6 @@ static culprit_status scomb_score(const culprit_technique_input *input, const cu
             output->scores[e] = mapping->bonus;
     }
     return CULPRIT_OK;
-}
-
-culprit_status culprit_output_mapping_score(const culprit_technique *technique,
-                                            const culprit_technique_input *input,
-                                            const culprit_output_mapping *mapping,
-                                            culprit_technique_output *output, culprit_error *err)
-{
-    if (!culprit_technique_uses_output_map(technique))
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s is not an output-mapping technique",
-                            technique ? technique->name : "(null)");
-    if (!mapping || !mapping->blamed)
-        return missing_mapping(input, output, err);
-    if (technique == &culprit_technique_smap) {
-        smap_score(input, mapping, output);
-        return CULPRIT_OK;
-    }
-    return scomb_score(input, mapping, output, err);
-}
-
-culprit_status
-culprit_output_mapping_rank(const culprit_technique *technique, const culprit_technique_input *input,
-                            const culprit_output_mapping *mapping, const culprit_rank_options *options,
-                            culprit_technique_output *output, culprit_ranking *ranking, culprit_error *err)
-{
-    *ranking = (culprit_ranking){0};
-    culprit_status status = culprit_technique_output_init(output, input->spectra, input->tallies, err);
-    if (status == CULPRIT_OK)
-        status = culprit_output_mapping_score(technique, input, mapping, output, err);
-    if (status != CULPRIT_OK)
-        return status;
-    const double *confidence = technique == &culprit_technique_scomb && input->formula.formula->has_confidence
-                                   ? output->confidence
-                                   : NULL;
-    return culprit_rank(input->spectra, output->tallies, output->scores, confidence, options, ranking, err);
 }
 
 /* ---- choosing the failures (Apollo §4.4) ---- */
@@ -378,7 +336,8 @@ const culprit_technique culprit_technique_smap = {
     .needs = CULPRIT_NEEDS_OUTPUT_MAP,
     .uses_formula = false,
     .failing_first = true,
-    .score = missing_mapping,
+    .base_formula = "tarantula",
+    .score = smap_score,
 };
 
 const culprit_technique culprit_technique_scomb = {
@@ -392,5 +351,7 @@ const culprit_technique culprit_technique_scomb = {
     .uses_formula = true,
     .failing_first = true,
     .detail_name = "smap",
-    .score = missing_mapping,
+    .base_formula = "tarantula",
+    .uses_threshold = true,
+    .score = scomb_score,
 };

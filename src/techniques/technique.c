@@ -17,9 +17,6 @@
 
 #include "techniques/technique_internal.h"
 
-/* Defined in output_mapping.c (not in technique_internal.h's list). */
-extern const culprit_technique culprit_technique_smap, culprit_technique_scomb;
-
 static const culprit_technique *const techniques[] = {
     &culprit_technique_tuples,    &culprit_technique_blockrank,
     &culprit_technique_cp,        &culprit_technique_cbi,
@@ -98,6 +95,11 @@ culprit_status culprit_technique_check(const culprit_technique *technique,
         return culprit_fail(err, CULPRIT_ERROR_INPUT,
                             "%s needs execution counts per test, and the stored tests have none",
                             technique->name);
+    if ((technique->needs & CULPRIT_NEEDS_OUTPUT_MAP) && !input->mapping.blamed)
+        return culprit_fail(
+            err, CULPRIT_ERROR_INPUT,
+            "the output-mapping techniques (smap, scomb) need the oracle's wrong output lines "
+            "and the output map, which 'culprit rank' reads from the store");
     return CULPRIT_OK;
 }
 

@@ -9,8 +9,11 @@
  *   predicates.c        branch outcomes and return classes grouped into
  *                       CBI/SOBER predicates or DES evaluation sequences,
  *                       and their per-run statistics
+ *   rank_method.c       a formula or a technique, the default method, and
+ *                       tally -> score -> rank (culprit_rank_method)
  *   blockrank.c, cp.c, cbi.c, sober.c, nearest_neighbor.c,
- *   set_difference.c, tuples.c: one technique (or a pair sharing a model) each
+ *   set_difference.c, tuples.c, output_mapping.c: one technique (or a pair
+ *   sharing a model) each
  */
 #ifndef CULPRIT_TECHNIQUE_INTERNAL_H
 #define CULPRIT_TECHNIQUE_INTERNAL_H
@@ -24,7 +27,8 @@
 /* The technique table's entries, defined in their own files. */
 extern const culprit_technique culprit_technique_tuples, culprit_technique_blockrank, culprit_technique_cp,
     culprit_technique_cbi, culprit_technique_des_cbi, culprit_technique_sober, culprit_technique_des_sober,
-    culprit_technique_nearest_neighbor, culprit_technique_set_union, culprit_technique_set_intersection;
+    culprit_technique_nearest_neighbor, culprit_technique_set_union, culprit_technique_set_intersection,
+    culprit_technique_smap, culprit_technique_scomb;
 
 /* ---- edge_profile.c ---- */
 

@@ -122,8 +122,9 @@ static void score(fixture *f, const char *name, culprit_output_mapping mapping, 
     CHECK_INT(blamed, 2);
     tally(f);
     mapping.blamed = f->blamed;
+    f->input.mapping = mapping;
     CHECK_INT(culprit_technique_output_init(out, &f->spectra, f->tallies, &err), CULPRIT_OK);
-    CHECK_INT(culprit_output_mapping_score(technique(name), &f->input, &mapping, out, &err), CULPRIT_OK);
+    CHECK_INT(technique(name)->score(&f->input, out, &err), CULPRIT_OK);
 }
 
 static void test_figure4(void)
@@ -157,13 +158,12 @@ static void test_figure4_ranking(void)
         culprit_output_mapping_choose(&f.spectra, &f.input.policy, &clusters, &choice, f.blamed, NULL, NULL),
         CULPRIT_OK);
     tally(&f);
-    culprit_output_mapping mapping = culprit_output_mapping_default();
-    mapping.blamed = f.blamed;
+    f.input.mapping = culprit_output_mapping_default();
+    f.input.mapping.blamed = f.blamed;
     culprit_rank_options options = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE};
     culprit_technique_output output = {0};
     culprit_ranking ranking = {0};
-    CHECK_INT(culprit_output_mapping_rank(technique("scomb"), &f.input, &mapping, &options, &output, &ranking,
-                                          NULL),
+    CHECK_INT(culprit_technique_rank(technique("scomb"), &f.input, &options, &output, &ranking, NULL),
               CULPRIT_OK);
     CHECK_INT(ranking.count, FIGURE4_LINES);
     if (ranking.count == FIGURE4_LINES) {
@@ -223,10 +223,10 @@ static void test_other_base(void)
     culprit_output_mapping_choose(&f.spectra, &f.input.policy, &clusters, &choice, f.blamed, NULL, NULL);
     tally(&f);
     culprit_formula_find("ochiai", &f.input.formula, NULL);
-    culprit_output_mapping mapping = culprit_output_mapping_default();
-    mapping.blamed = f.blamed;
+    f.input.mapping = culprit_output_mapping_default();
+    f.input.mapping.blamed = f.blamed;
     culprit_technique_output_init(&out, &f.spectra, f.tallies, NULL);
-    CHECK_INT(culprit_output_mapping_score(technique("scomb"), &f.input, &mapping, &out, NULL), CULPRIT_OK);
+    CHECK_INT(technique("scomb")->score(&f.input, &out, NULL), CULPRIT_OK);
     CHECK_NEAR(score_of_line(&out, 21), 1.1, 1e-12);
     CHECK_NEAR(score_of_line(&out, 27), 1.1, 1e-12);
     CHECK_NEAR(score_of_line(&out, 12), 1.0, 1e-12);
@@ -235,7 +235,7 @@ static void test_other_base(void)
     culprit_spectra_free(&f.spectra);
 }
 
-/* The generic entry point has no output mapping: one clear input error. */
+/* Without the blamed lines in the input: one clear input error. */
 static void test_table_entry(void)
 {
     fixture f;

@@ -620,6 +620,89 @@ static void test_cp_loops(void)
     culprit_spectra_free(&spectra);
 }
 
+/* Lines 1 and 2 of a.c; line 2 runs in both tests (Ochiai 1/sqrt(2)), and
+ * with_tuple adds a branch outcome on line 2 that only the failing test took
+ * (Ochiai 1).  The passing test is added first. */
+static void build_default_choice(culprit_spectra *spectra, bool with_tuple)
+{
+    uint32_t file, line1, line2, branch = 0;
+    size_t passing, failing;
+    culprit_spectra_init(spectra);
+    culprit_spectra_add_file(spectra, "a.c", &file, NULL);
+    culprit_spectra_add_element(spectra, CULPRIT_KIND_LINE, file, 1, 0, NULL, &line1, NULL);
+    culprit_spectra_add_element(spectra, CULPRIT_KIND_LINE, file, 2, 0, NULL, &line2, NULL);
+    if (with_tuple)
+        culprit_spectra_add_element(spectra, CULPRIT_KIND_BRANCH, file, 2, 0, NULL, &branch, NULL);
+    culprit_spectra_add_test(spectra, "pass", CULPRIT_VERDICT_PASS, &passing, NULL);
+    culprit_spectra_add_test(spectra, "fail", CULPRIT_VERDICT_FAIL, &failing, NULL);
+    culprit_spectra_set_hit(spectra, passing, line1);
+    culprit_spectra_set_hit(spectra, passing, line2);
+    culprit_spectra_set_hit(spectra, failing, line2);
+    if (with_tuple)
+        culprit_spectra_set_hit(spectra, failing, branch);
+}
+
+/* culprit_rank_method's default: tuples when the program has them, the
+ * formula alone when it has none; an explicit method is taken as given. */
+static void test_default_method(void)
+{
+    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE};
+    for (int with_tuple = 0; with_tuple <= 1; with_tuple++) {
+        culprit_spectra spectra;
+        build_default_choice(&spectra, with_tuple);
+        CHECK(culprit_spectra_has_tuples(&spectra) == (bool)with_tuple);
+        culprit_technique_input input = {.spectra = &spectra, .policy = culprit_verdict_policy_default()};
+        culprit_method_ranking ranked;
+        culprit_error err = {0};
+        CHECK_INT(culprit_rank_method(NULL, &input, &options, &ranked, &err), CULPRIT_OK);
+        CHECK_STR(ranked.name, with_tuple ? "tuples:ochiai" : "ochiai");
+        CHECK(with_tuple ? ranked.method.technique && strcmp(ranked.method.technique->name, "tuples") == 0
+                         : ranked.method.technique == NULL);
+        CHECK_INT(ranked.totals.failing, 1);
+        CHECK_INT(ranked.totals.passing, 1);
+        CHECK_INT(ranked.ranking.count, 2);
+        if (ranked.ranking.count == 2) {
+            CHECK_INT(ranked.ranking.entries[0].line, 2);
+            CHECK_NEAR(ranked.ranking.entries[0].score, with_tuple ? 1.0 : sqrt(0.5), 1e-12);
+        }
+        culprit_method_ranking_free(&ranked);
+
+        /* The formula named explicitly: plain lines even with tuples. */
+        culprit_method plain;
+        CHECK_INT(culprit_method_find(NULL, "dstar", &plain, &err), CULPRIT_OK);
+        input.formula = plain.formula; /* the default's base when no method is given */
+        CHECK_INT(culprit_rank_method(&plain, &input, &options, &ranked, &err), CULPRIT_OK);
+        CHECK_STR(ranked.name, "dstar");
+        CHECK(ranked.method.technique == NULL);
+        culprit_method_ranking_free(&ranked);
+        CHECK_INT(culprit_rank_method(NULL, &input, &options, &ranked, &err), CULPRIT_OK);
+        CHECK_STR(ranked.name, with_tuple ? "tuples:dstar" : "dstar");
+        culprit_method_ranking_free(&ranked);
+        culprit_spectra_free(&spectra);
+    }
+}
+
+/* Methods by name: a technique's base formula from the table, NAME:FORMULA,
+ * and no base formula for a technique that uses none. */
+static void test_method_names(void)
+{
+    culprit_method method;
+    char name[96];
+    culprit_error err = {0};
+    CHECK_INT(culprit_method_find("scomb", NULL, &method, &err), CULPRIT_OK);
+    culprit_method_name(&method, name, sizeof name);
+    CHECK_STR(name, "scomb:tarantula");
+    CHECK_INT(culprit_method_parse("tuples:dstar3", &method, &err), CULPRIT_OK);
+    culprit_method_name(&method, name, sizeof name);
+    CHECK_STR(name, "tuples:dstar3");
+    CHECK_INT(culprit_method_parse("blockrank", &method, &err), CULPRIT_OK);
+    culprit_method_name(&method, name, sizeof name);
+    CHECK_STR(name, "blockrank");
+    CHECK_INT(culprit_method_parse("blockrank:dstar", &method, &err), CULPRIT_ERROR_INPUT);
+    CHECK_STR(err.message, "technique blockrank takes no base formula (blockrank:dstar)");
+    CHECK_INT(culprit_method_parse("no-such", &method, &err), CULPRIT_ERROR_INPUT);
+}
+
 int main(void)
 {
     test_formulas_tie();
@@ -633,5 +716,7 @@ int main(void)
     test_tuples();
     test_des_sequences();
     test_crash_transition();
+    test_default_method();
+    test_method_names();
     return check_report("test_techniques");
 }
