@@ -432,9 +432,9 @@ static culprit_status load_program(const eval_options *options, const cli_contex
         status = culprit_store_load_program_graph(store, program, &state->spectra, &state->graph, err);
     if (!status && runs_need(runs, CULPRIT_NEEDS_OUTPUT_MAP))
         status = choose_blamed(store, program, state, err);
+    if (!status) /* the stored identity, which --program takes: a collected program's covers its units too */
+        status = culprit_store_program_hash(store, program, state->program_hash, err);
     culprit_store_close(store);
-    if (!status)
-        culprit_spectra_program_hash(&state->spectra, state->program_hash);
     return status;
 }
 

@@ -380,6 +380,8 @@ static culprit_status load(const cli_context *context, const report_command *com
     if (status)
         return status;
     status = culprit_store_load(store, program, &data->spectra, err);
+    if (!status) /* the stored identity, which --program takes: a collected program's covers its units too */
+        status = culprit_store_program_hash(store, program, data->hash, err);
     if (!status)
         status = culprit_store_load_program_graph(store, program, &data->spectra, &data->graph, err);
     if (!status) {
@@ -457,7 +459,6 @@ static culprit_status prepare(const report_command *command, report_data *data, 
     culprit_status status = culprit_sources_init(&data->sources, &data->spectra, command->source_root, err);
     if (status)
         return status;
-    culprit_spectra_program_hash(&data->spectra, data->hash);
     data->report = (culprit_report){.generator_version = REPORT_VERSION,
                                     .program_hash = data->hash,
                                     .spectra = &data->spectra,
