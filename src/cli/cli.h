@@ -116,8 +116,12 @@ culprit_status cli_open_program(const cli_context *context, const cli_common_opt
 /* Reads --errors-as / --timeouts-as values: fail, pass or skip. */
 int cli_parse_outcome(const char *command, const char *option, const char *text, culprit_outcome *outcome);
 
-/* --kind KIND|all and --ties worst|best|average, shared by rank and eval. */
-int cli_parse_kind(const char *command, const char *text, culprit_rank_options *options);
+/* --kind KIND|all and --ties worst|best|average, shared by rank and eval.
+ * *previous is the --kind given before (NULL at first): a second one is
+ * an error, not silently the winner; tuple_too lists `tuple` among the
+ * kinds in the error (rank takes it, and handles it before calling). */
+int cli_parse_kind(const char *command, const char *text, const char **previous, bool tuple_too,
+                   culprit_rank_options *options);
 int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *policy);
 
 #endif

@@ -151,8 +151,12 @@ int cli_parse_outcome(const char *command, const char *option, const char *text,
     return 0;
 }
 
-int cli_parse_kind(const char *command, const char *text, culprit_rank_options *options)
+int cli_parse_kind(const char *command, const char *text, const char **previous, bool tuple_too,
+                   culprit_rank_options *options)
 {
+    if (*previous)
+        return cli_usage_error(command, "--kind given twice ('%s', then '%s'); give one", *previous, text);
+    *previous = text;
     if (strcmp(text, "all") == 0) {
         options->all_kinds = true;
         return 0;
@@ -160,8 +164,8 @@ int cli_parse_kind(const char *command, const char *text, culprit_rank_options *
     options->all_kinds = false;
     if (culprit_kind_parse(text, &options->kind) != 0)
         return cli_usage_error(
-            command, "unknown kind '%s' (expected line, block, edge, branch, return, predicate or all)",
-            text);
+            command, "unknown kind '%s' (expected %sline, block, edge, branch, return, predicate or all)",
+            text, tuple_too ? "tuple, " : "");
     return 0;
 }
 

@@ -84,6 +84,7 @@ typedef struct eval_options {
     bool summary;
     /* Which options were given, to reject those of the other mode. */
     const char *eval_only_option;
+    const char *kind_text; /* --kind as given, to refuse a second one */
     const char *summary_only_option;
     cli_eval_summary_options summary_options;
 } eval_options;
@@ -141,7 +142,7 @@ static int parse_option(int option, eval_options *options)
         return cli_parse_ties(command, optarg, &options->ties);
     case 'k':
         options->eval_only_option = "--kind";
-        return cli_parse_kind(command, optarg, &options->rank);
+        return cli_parse_kind(command, optarg, &options->kind_text, false, &options->rank);
     case 'n':
         options->version_name = optarg;
         options->eval_only_option = "--version-name";

@@ -95,6 +95,7 @@ typedef struct rank_command {
     const char *formula_name, *technique_name;
     culprit_method method; /* --technique and --formula; without them, the formula of the default */
     bool method_given;     /* --technique or --kind: no default method */
+    const char *kind_text; /* --kind as given, to refuse a second one */
     culprit_rank_options rank;
     bool view_given;
     culprit_tie_policy ties;
@@ -183,13 +184,14 @@ static int parse_option(int option, rank_command *command)
         return 0;
     case 'k':
         command->method_given = true;
-        if (strcmp(optarg, "tuple") == 0 || strcmp(optarg, "tuples") == 0) {
+        if (!command->kind_text && (strcmp(optarg, "tuple") == 0 || strcmp(optarg, "tuples") == 0)) {
+            command->kind_text = optarg;
             command->technique_name = "tuples";
             command->rank.all_kinds = false;
             command->rank.kind = CULPRIT_KIND_LINE;
             return 0;
         }
-        return cli_parse_kind("rank", optarg, &command->rank);
+        return cli_parse_kind("rank", optarg, &command->kind_text, true, &command->rank);
     case 'q':
         command->method_given = true;
         command->technique_name = optarg;
@@ -423,8 +425,9 @@ static void print_header(const rank_command *command, const rank_result *result)
     } else {
         char words[160];
         describe_method(method, words, sizeof words);
-        printf("%6s  %8s  %-40s  (%s, %u failing, %u passing tests)\n", "rank", "score", "element", words,
-               totals->failing, totals->passing);
+        printf("%6s  %8s  %-40s  (%s, %u failing, %u passing tests; tied entries share the %s rank)\n",
+               "rank", "score", "element", words, totals->failing, totals->passing,
+               culprit_tie_policy_name(command->ties));
     }
 }
 

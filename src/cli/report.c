@@ -10,6 +10,7 @@
  * writers are the library's (src/report/); this file loads, computes and
  * frees.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -416,7 +417,7 @@ static culprit_status open_output(const char *path, FILE **out, culprit_error *e
 {
     *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
     if (!*out)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot write %s", path);
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot write %s: %s", path, strerror(errno));
     return CULPRIT_OK;
 }
 
@@ -445,8 +446,11 @@ static culprit_status write_outputs(const report_command *command, report_data *
                          culprit_report_write_sarif(out, &data->report, &command->sarif_options, err), err);
     if (!status && command->html) {
         status = culprit_report_write_html(command->html, &data->report, err);
+        size_t length = strlen(command->html);
+        while (length > 1 && command->html[length - 1] == '/') /* report/ names report, not report/ + / */
+            length--;
         if (!status)
-            printf("%s/index.html\n", command->html);
+            printf("%.*s/index.html\n", (int)length, command->html);
     }
     return status;
 }

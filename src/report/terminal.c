@@ -105,9 +105,10 @@ culprit_status culprit_terminal_write_ranking(FILE *out, const culprit_terminal_
     if (status)
         return status;
     size_t count = options->top && options->top < ranking->count ? options->top : ranking->count;
-    fprintf(out, "%*s  %*s  %-*s  source   (%s, %u failing, %u passing tests)\n", RANK_WIDTH, "rank",
-            SCORE_WIDTH, "score", LOCATION_WIDTH, "location", options->method, options->totals.failing,
-            options->totals.passing);
+    fprintf(out,
+            "%*s  %*s  %-*s  source   (%s, %u failing, %u passing tests; tied entries share the %s rank)\n",
+            RANK_WIDTH, "rank", SCORE_WIDTH, "score", LOCATION_WIDTH, "location", options->method,
+            options->totals.failing, options->totals.passing, culprit_tie_policy_name(options->ties));
     size_t missing = 0;
     for (size_t i = 0; i < count; i++) {
         const culprit_ranked *entry = &ranking->entries[i];

@@ -83,8 +83,10 @@ static char *database_path(const char *directory)
 
 static culprit_status no_store(const char *directory, culprit_error *err)
 {
-    return culprit_fail(err, CULPRIT_ERROR_INPUT,
-                        "no culprit store at %s (run 'culprit import' or 'culprit run' first)", directory);
+    return culprit_fail(
+        err, CULPRIT_ERROR_INPUT,
+        "no culprit store at %s (record tests first: 'culprit test', 'culprit run' or 'culprit import')",
+        directory);
 }
 
 /* Opens connection->database with flags and sets the busy timeout. */

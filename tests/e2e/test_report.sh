@@ -88,7 +88,7 @@ if command -v script >/dev/null 2>&1; then
     TERM=xterm script -qc "$CULPRIT rank --formula tarantula" /dev/null </dev/null >tty.out 2>&1
     expect_contains tty.out "$(printf '\033[1;38;5;')"
     expect_contains tty.out "m = y; /* the fault: should be m = x */"
-    expect_contains tty.out "(technique tuples, formula tarantula, 1 failing, 5 passing tests)"
+    expect_contains tty.out "(technique tuples, formula tarantula, 1 failing, 5 passing tests; tied entries share the worst rank)"
     NO_COLOR=1 TERM=xterm script -qc "$CULPRIT rank --formula tarantula" /dev/null </dev/null >tty-plain.out 2>&1
     if grep -q "$(printf '\033')" tty-plain.out; then fail "NO_COLOR still colors"; else pass; fi
 else

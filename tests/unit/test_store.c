@@ -655,7 +655,7 @@ static void test_missing_store(void)
     culprit_store *store = NULL;
     char expected[256];
     snprintf(expected, sizeof expected,
-             "no culprit store at %s (run 'culprit import' or 'culprit run' first)", missing);
+             "no culprit store at %s (record tests first: 'culprit test', 'culprit run' or 'culprit import')", missing);
     CHECK_INT(culprit_store_open(missing, CULPRIT_STORE_READ, &store, &err), CULPRIT_ERROR_INPUT);
     CHECK_STR(err.message, expected);
     CHECK(store == NULL);
