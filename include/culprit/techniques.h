@@ -171,6 +171,15 @@ typedef struct culprit_method {
  * return class> elements (branch or return elements on a source line). */
 CULPRIT_API bool culprit_spectra_has_tuples(const culprit_spectra *spectra);
 
+/* Fails, saying why, when the tests that take part (totals) have verdicts
+ * and not one hit between them: nothing can be ranked, and a technique
+ * would explain it wrongly ("no CFG").  It happens when the tests did not
+ * run the instrumented build, or its dumps went astray.  culprit_rank_method
+ * checks it; callers that tally themselves (eval) call it first. */
+CULPRIT_API culprit_status culprit_check_coverage(const culprit_spectra *spectra,
+                                                  const culprit_tally *tallies, culprit_totals totals,
+                                                  culprit_error *err);
+
 /* The default method over formula: tuples when spectra has tuples; when it
  * has none, the formula alone, which is what tuples would compute there,
  * named for what it is. */

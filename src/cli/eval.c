@@ -463,6 +463,8 @@ static culprit_status prepare(const eval_options *options, const cli_context *co
     if (!state->tallies || !state->locations)
         return culprit_fail_memory(err);
     status = culprit_spectra_tally(&state->spectra, &state->policy, state->tallies, &state->totals, err);
+    if (!status)
+        status = culprit_check_coverage(&state->spectra, state->tallies, state->totals, err);
     if (status)
         return status;
     status = culprit_program_lines_build(&state->spectra, state->tallies, &options->rank, &state->lines, err);

@@ -108,6 +108,21 @@ static culprit_status rank_formula(const culprit_technique_input *input, const c
                         err);
 }
 
+culprit_status culprit_check_coverage(const culprit_spectra *spectra, const culprit_tally *tallies,
+                                      culprit_totals totals, culprit_error *err)
+{
+    if (totals.failing + totals.passing == 0)
+        return CULPRIT_OK;
+    for (uint32_t e = 0; e < spectra->element_count; e++)
+        if (tallies[e].ef + tallies[e].ep > 0)
+            return CULPRIT_OK;
+    return culprit_fail(
+        err, CULPRIT_ERROR_INPUT,
+        "the program's %u tests have verdicts but no coverage: none of them ran a line of it "
+        "(were they run on a build made with culprit-cc, through culprit test or culprit run?)",
+        totals.failing + totals.passing);
+}
+
 culprit_status culprit_rank_method(const culprit_method *method, const culprit_technique_input *input,
                                    const culprit_rank_options *options, culprit_method_ranking *result,
                                    culprit_error *err)
@@ -133,6 +148,8 @@ culprit_status culprit_rank_method(const culprit_method *method, const culprit_t
         with.tallies = tallies;
     }
     result->totals = with.totals;
+    if (!status)
+        status = culprit_check_coverage(input->spectra, with.tallies, with.totals, err);
     if (!status && result->method.technique)
         status = culprit_technique_rank(result->method.technique, &with, options, &result->output,
                                         &result->ranking, err);

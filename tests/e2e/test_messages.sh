@@ -1,5 +1,5 @@
 # test_messages.sh - the small things a new user trips over (issue 18,
-# item 7): errors that name every valid choice and their reason, a second
+# items 7 and 10): errors that name every valid choice and their reason, a second
 # --kind refused instead of silently winning, report paths printed as a
 # user would write them, a missing store pointing at every way to fill it,
 # and rank's header saying how tied entries are numbered.
@@ -28,4 +28,15 @@ run 0 "$CULPRIT" report --html report/
 expect_file_equals "$WORK/out" "report/index.html"
 run 2 "$CULPRIT" report --sarif /nonexistent/x.sarif
 expect_contains "$WORK/err" "cannot write /nonexistent/x.sarif: No such file or directory"
+
+# Verdicts without coverage (the tests never ran an instrumented build):
+# an error that says so, not an empty ranking with exit 0 (item 10).
+export CULPRIT_STORE="$WORK/uncovered"
+run 0 "$CULPRIT" test --name ok -- true
+run 1 "$CULPRIT" test --name ko -- false
+for command in "rank" "rank --technique blockrank" "eval --faults $MID/faults.txt" "report --json r.json"; do
+    # shellcheck disable=SC2086
+    run 2 "$CULPRIT" $command
+    expect_contains "$WORK/err" "the program's 2 tests have verdicts but no coverage"
+done
 finish
