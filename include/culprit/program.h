@@ -217,6 +217,7 @@ typedef struct culprit_graph_predicate {
 
 /* The structure of a collected program, in element ids of its spectra. */
 typedef struct culprit_program_graph {
+    size_t lines_mode_units; /* units built with --coverage=lines: blocks only, no edges or predicates */
     size_t function_count;
     size_t block_count;
     culprit_graph_block *blocks;

@@ -146,6 +146,12 @@ CULPRIT_API culprit_status culprit_output_mapping_choose(culprit_spectra *spectr
                                                          const culprit_failure_choice *choice, bool *blamed,
                                                          size_t *blamed_count, culprit_error *err);
 
+/* Why cluster (0: the failures pooled) blames no line: no test failed,
+ * no wrong output lines, no output records, or statements outside the
+ * spectra.  Always fails, with CULPRIT_ERROR_INPUT and that reason. */
+CULPRIT_API culprit_status culprit_output_mapping_explain(const culprit_failure_clusters *clusters,
+                                                          size_t cluster, culprit_error *err);
+
 /* Keeps a random fraction (0 < fraction <= 1) of the passing tests and
  * leaves the others out (skip): round(fraction * P), at least one, chosen
  * by a generator seeded with seed, so the same seed on the same store picks

@@ -518,6 +518,23 @@ static void note_default_cluster(const rank_command *command, const culprit_fail
     fputs("; choose with --cluster N or pool them with --all-failures\n", stderr);
 }
 
+/* smap and scomb with failures that blame no line (an empty output, a
+ * crash, a timeout: no wrong line to map): the base formula ranks instead,
+ * and says so, rather than no ranking at all. */
+static void fall_back_to_formula(rank_command *command, const culprit_failure_clusters *clusters,
+                                 size_t cluster, bool **blamed)
+{
+    culprit_error why;
+    culprit_output_mapping_explain(clusters, cluster, &why);
+    char formula[64];
+    culprit_formula_label(&command->method.formula, formula, sizeof formula);
+    fprintf(stderr, "culprit: note: %s: %s; ranking with %s alone\n", command->method.technique->name,
+            why.message, formula);
+    command->method.technique = NULL;
+    free(*blamed);
+    *blamed = NULL;
+}
+
 /* Chooses the failing tests (a cluster, or all) and, for a technique
  * reading the output mapping, the lines it blames; then samples the
  * passing tests. */
@@ -527,16 +544,19 @@ static culprit_status select_tests(rank_command *command, culprit_spectra *spect
 {
     bool mapping = culprit_technique_uses_output_map(command->method.technique);
     if (chooses_failures(command)) {
-        culprit_failure_choice choice = {.cluster = command->cluster, .need_blame = mapping};
+        culprit_failure_choice choice = {.cluster = command->cluster, .need_blame = false};
         if (mapping && !command->cluster && !command->all_failures && clusters->count > 0)
             choice.cluster = 1;
         if (mapping && !(*blamed = calloc(spectra->element_count + 1, sizeof **blamed)))
             return culprit_fail_memory(err);
-        culprit_status status =
-            culprit_output_mapping_choose(spectra, &command->policy, clusters, &choice, *blamed, NULL, err);
+        size_t blamed_count = 0;
+        culprit_status status = culprit_output_mapping_choose(spectra, &command->policy, clusters, &choice,
+                                                              *blamed, &blamed_count, err);
         if (status)
             return status;
-        if (mapping && !command->cluster && !command->all_failures && clusters->count > 1)
+        if (mapping && blamed_count == 0)
+            fall_back_to_formula(command, clusters, choice.cluster, blamed);
+        else if (mapping && !command->cluster && !command->all_failures && clusters->count > 1)
             note_default_cluster(command, clusters);
         command->mapping.blamed = *blamed;
         result->chose_failures = true;

@@ -358,6 +358,8 @@ culprit_status culprit_program_graph_build(const culprit_unit_set *units, const 
     }
     if (status == CULPRIT_OK)
         status = culprit_program_graph_link(graph, err);
+    for (size_t u = 0; u < units->count; u++)
+        graph->lines_mode_units += units->units[u]->mode == CULPRIT_UNIT_LINES;
     free(builder.lines.entries);
     culprit_program_layout_free(&builder.layout);
     if (status != CULPRIT_OK)

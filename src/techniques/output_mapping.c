@@ -182,11 +182,12 @@ static void choice_name(size_t cluster, char *buffer, size_t size)
         snprintf(buffer, size, "the failures");
 }
 
-/* Why the chosen failures blame no line: no wrong lines, no output
- * records, or statements outside the spectra. */
-static culprit_status explain_no_blame(const culprit_failure_clusters *clusters, size_t cluster,
-                                       culprit_error *err)
+culprit_status culprit_output_mapping_explain(const culprit_failure_clusters *clusters, size_t cluster,
+                                              culprit_error *err)
 {
+    if (clusters->count == 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "no test failed, so the output mapping has no wrong output to start from");
     bool wrong_lines = false, statements = false;
     for (size_t c = 0; c < clusters->count; c++) {
         const culprit_failure_cluster *chosen = &clusters->clusters[c];
@@ -221,8 +222,7 @@ culprit_status culprit_output_mapping_choose(culprit_spectra *spectra, const cul
                                              size_t *blamed_count, culprit_error *err)
 {
     if (choice->need_blame && clusters->count == 0)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT,
-                            "no test failed, so the output mapping has no wrong output to start from");
+        return culprit_output_mapping_explain(clusters, 0, err);
     if (choice->cluster > clusters->count)
         return clusters->count == 0 ? culprit_fail(err, CULPRIT_ERROR_INPUT,
                                                    "there is no cluster %zu: no test failed", choice->cluster)
@@ -236,7 +236,7 @@ culprit_status culprit_output_mapping_choose(culprit_spectra *spectra, const cul
     if (blamed_count)
         *blamed_count = marked;
     if (marked == 0 && choice->need_blame)
-        return explain_no_blame(clusters, choice->cluster, err);
+        return culprit_output_mapping_explain(clusters, choice->cluster, err);
     return CULPRIT_OK;
 }
 

@@ -79,18 +79,29 @@ culprit_status culprit_technique_check(const culprit_technique *technique,
 {
     const culprit_program_graph *graph = input->graph;
     bool has_graph = graph && graph->block_count > 0;
-    if ((technique->needs & CULPRIT_NEEDS_GRAPH) && (!has_graph || graph->edge_count == 0))
+    bool needs_graph = technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES);
+    if (needs_graph && !has_graph)
         return culprit_fail(
             err, CULPRIT_ERROR_INPUT,
-            "%s needs the program's control-flow graph (blocks and edges), which only programs "
+            "%s needs the program's structure (blocks, edges, branch sites), which only programs "
             "built with culprit-cc and recorded with 'culprit test' or 'culprit run' have",
             technique->name);
-    if ((technique->needs & CULPRIT_NEEDS_PREDICATES) && (!has_graph || graph->predicate_count == 0))
-        return culprit_fail(
-            err, CULPRIT_ERROR_INPUT,
-            "%s needs branch or return predicates with their sites, which only programs built "
-            "with culprit-cc (full mode) have",
-            technique->name);
+    if (needs_graph && graph->lines_mode_units > 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "%s needs edges and branch outcomes, and %zu of the program's units were built "
+                            "with culprit-cc --coverage=lines, which records block hits only: rebuild with "
+                            "--coverage=full",
+                            technique->name, graph->lines_mode_units);
+    if ((technique->needs & CULPRIT_NEEDS_GRAPH) && graph->edge_count == 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "%s propagates over the control-flow graph's edges, and the program has none: "
+                            "every function is a single block",
+                            technique->name);
+    if ((technique->needs & CULPRIT_NEEDS_PREDICATES) && graph->predicate_count == 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "%s ranks predicates, and the program has none: its code has no conditional "
+                            "branch, switch or call whose result is used",
+                            technique->name);
     if ((technique->needs & CULPRIT_NEEDS_COUNTS) && !has_counts(input->spectra))
         return culprit_fail(err, CULPRIT_ERROR_INPUT,
                             "%s needs execution counts per test, and the stored tests have none",
