@@ -69,6 +69,9 @@ typedef struct culprit_unit {
     uint32_t counter_count, block_count;
     size_t file_count;
     char **files; /* owned paths */
+    /* owned, file_count entries or NULL: each file's content SHA-256 at
+     * compile time (the map's `source` records), "" when it has none */
+    char (*file_sources)[65];
     size_t function_count;
     culprit_map_function *functions;
     culprit_map_block *blocks; /* block_count entries, indexed by block counter */

@@ -122,6 +122,7 @@ typedef struct culprit_collected_test {
 typedef struct culprit_saved_test {
     int64_t program_id;
     culprit_program_change change;
+    int64_t previous_program_id; /* the current program before this test; 0 when none */
 } culprit_saved_test;
 
 /* Records test in one BEGIN IMMEDIATE transaction: its units' maps, its raw

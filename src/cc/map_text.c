@@ -66,6 +66,7 @@ void cc_map_free(cc_map *map)
     cc_text_free(&map->branches);
     cc_text_free(&map->returns);
     free(map->lines);
+    free(map->source_digests);
     memset(map, 0, sizeof *map);
 }
 
@@ -197,11 +198,22 @@ static culprit_status write_lines(cc_map *map, cc_text *body)
     return CULPRIT_OK;
 }
 
+/* One `source FILE HASH` record per file whose content was digested. */
+static culprit_status write_sources(const cc_map *map, cc_text *body)
+{
+    for (size_t i = 0; map->source_digests && i < map->path_count; i++)
+        if (map->source_digests[i][0] && cc_text_append(body, "source\t%zu\t%s\n", i, map->source_digests[i]))
+            return CULPRIT_ERROR_INTERNAL;
+    return CULPRIT_OK;
+}
+
 static culprit_status assemble_body(cc_map *map, cc_text *body)
 {
-    if (map->source_digest[0] && cc_text_append(body, "source\t%s\n", map->source_digest) != CULPRIT_OK)
+    if (map->files.size && cc_text_append(body, "%s", map->files.data) != CULPRIT_OK)
         return CULPRIT_ERROR_INTERNAL;
-    const cc_text *before_lines[] = {&map->files, &map->functions, &map->blocks};
+    if (write_sources(map, body) != CULPRIT_OK)
+        return CULPRIT_ERROR_INTERNAL;
+    const cc_text *before_lines[] = {&map->functions, &map->blocks};
     const cc_text *after_lines[] = {&map->edges, &map->branches, &map->returns};
     for (size_t i = 0; i < sizeof before_lines / sizeof *before_lines; i++)
         if (before_lines[i]->size && cc_text_append(body, "%s", before_lines[i]->data) != CULPRIT_OK)
@@ -214,27 +226,27 @@ static culprit_status assemble_body(cc_map *map, cc_text *body)
     return cc_text_append(body, "end\n");
 }
 
-void cc_map_digest_sources(cc_map *map)
+culprit_status cc_map_digest_sources(cc_map *map, culprit_error *err)
 {
-    culprit_sha256 sha;
-    unsigned char digest[CULPRIT_SHA256_DIGEST_SIZE];
-    culprit_sha256_init(&sha);
+    free(map->source_digests);
+    map->source_digests = calloc(map->path_count + 1, sizeof *map->source_digests);
+    if (!map->source_digests)
+        return culprit_fail_memory(err);
     for (size_t i = 0; i < map->path_count; i++) {
         char *bytes = NULL;
         size_t size = 0;
         culprit_error ignored;
-        uint64_t length = strlen(map->paths[i]);
-        culprit_sha256_update(&sha, &length, sizeof length);
-        culprit_sha256_update(&sha, map->paths[i], length);
-        bool readable = culprit_read_whole_file(map->paths[i], &bytes, &size, &ignored) == CULPRIT_OK;
-        uint64_t content = readable ? size : UINT64_MAX;
-        culprit_sha256_update(&sha, &content, sizeof content);
-        if (readable)
-            culprit_sha256_update(&sha, bytes, size);
+        if (culprit_read_whole_file(map->paths[i], &bytes, &size, &ignored) != CULPRIT_OK)
+            continue;
+        culprit_sha256 sha;
+        unsigned char digest[CULPRIT_SHA256_DIGEST_SIZE];
+        culprit_sha256_init(&sha);
+        culprit_sha256_update(&sha, bytes, size);
+        culprit_sha256_final(&sha, digest);
+        culprit_sha256_hex(digest, map->source_digests[i]);
         free(bytes);
     }
-    culprit_sha256_final(&sha, digest);
-    culprit_sha256_hex(digest, map->source_digest);
+    return CULPRIT_OK;
 }
 
 culprit_status cc_map_finish(cc_map *map, uint32_t counter_count, uint32_t block_count, cc_map_result *result,

@@ -51,11 +51,13 @@ typedef struct cc_map_line_fact {
 
 typedef struct cc_map {
     cc_coverage mode;
-    /* The map's `source` record, or "": SHA-256 (hex) of the source files
-     * the unit's code comes from (cc_map_digest_sources), so that a unit
-     * rebuilt from edited sources is a new unit even when its structure did
-     * not change (a fixed operand, another constant). */
-    char source_digest[65];
+    /* The map's `source` records (cc_map_digest_sources): per file, the
+     * SHA-256 (hex) of its content, "" when it could not be read; NULL
+     * when not digested.  A unit rebuilt from an edited file is then a new
+     * unit even when its structure did not change (a fixed operand, another
+     * constant), and the store can tell a rebuild (a file's content
+     * changed) from the same file in another executable. */
+    char (*source_digests)[65];
     char **paths; /* file index -> path (owned) */
     size_t path_count, path_capacity;
     uint32_t function_count;
@@ -91,12 +93,11 @@ culprit_status cc_map_add_branch(cc_map *map, uint32_t edge_counter, cc_map_loca
 culprit_status cc_map_add_return(cc_map *map, uint32_t counter, uint32_t block, cc_map_location call_at,
                                  const char *class_name, const char *callee, culprit_error *err);
 
-/* Sets the `source` record: SHA-256 over the map's file table in order,
- * each path with its bytes as they are now (a file that cannot be read
- * counts as its path alone).  The sources, not the bitcode: -O levels and
- * -D flags that leave the structure alone give the same unit, and only an
- * edit makes a new one. */
-void cc_map_digest_sources(cc_map *map);
+/* Digests every file of the map's file table as it is now, for the
+ * `source` records.  The sources, not the bitcode: -O levels and -D flags
+ * that leave the structure alone give the same unit, and only an edit
+ * makes a new one. */
+culprit_status cc_map_digest_sources(cc_map *map, culprit_error *err);
 
 /* Assembles the text and hashes its body.  The map stays valid (and must
  * still be freed). */

@@ -191,8 +191,9 @@ static culprit_status create_constructor(unit *u, LLVMValueRef descriptor, culpr
 culprit_status cc_embed_map(unit *u, culprit_error *err)
 {
     cc_map_result result;
-    cc_map_digest_sources(&u->map);
-    culprit_status status = cc_map_finish(&u->map, u->counter_count, u->block_count, &result, err);
+    culprit_status status = cc_map_digest_sources(&u->map, err);
+    if (status == CULPRIT_OK)
+        status = cc_map_finish(&u->map, u->counter_count, u->block_count, &result, err);
     if (status != CULPRIT_OK)
         return status;
     LLVMValueRef map = constant_bytes(u, "__culprit_map", result.text, result.size, false);

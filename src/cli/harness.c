@@ -215,6 +215,21 @@ void harness_spawn_defaults(culprit_spawn *spawn, const harness_options *options
     spawn->sandbox = sandbox;
 }
 
+void harness_note_new_program(culprit_store *store, const culprit_saved_test *saved)
+{
+    if (saved->change != CULPRIT_PROGRAM_NEW || !saved->previous_program_id ||
+        saved->previous_program_id == saved->program_id)
+        return;
+    char now[65] = "", before[65] = "";
+    culprit_error ignored;
+    culprit_store_program_hash(store, saved->program_id, now, &ignored);
+    culprit_store_program_hash(store, saved->previous_program_id, before, &ignored);
+    fprintf(stderr,
+            "culprit: note: the program was rebuilt: its tests now go to a new program %.12s; the earlier "
+            "tests stay with %.12s ('culprit rank --program %.12s')\n",
+            now, before, before);
+}
+
 culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
                               const harness_paths *paths, const culprit_finished *finished,
                               culprit_unit_set *map_cache, culprit_recorded *recorded, culprit_error *err)

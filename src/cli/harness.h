@@ -68,6 +68,11 @@ int harness_parse_option(const char *command, int option, const char *value, har
  * stderr) when the options or the kernel do not allow one. */
 culprit_sandbox *harness_make_sandbox(const harness_options *options, const char *store_directory);
 
+/* When saved started a new program over an earlier one (a rebuild), says
+ * so on stderr, with both programs' hashes: the earlier tests stay with the
+ * old program, and `culprit rank --program` still ranks them. */
+void harness_note_new_program(culprit_store *store, const culprit_saved_test *saved);
+
 /* One test's temporary directory: DIR/collect (CULPRIT_COLLECT_DIR),
  * DIR/stdout, DIR/stderr, DIR/stdin, DIR/work. */
 typedef struct harness_paths {

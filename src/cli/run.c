@@ -460,6 +460,10 @@ static bool finish_test(run_state *state, const culprit_finished *finished)
     if (status == CULPRIT_OK) {
         report_test(&state->tally, spec->name, &recorded, finished);
         state->tally.program = recorded.saved.program_id;
+        if (recorded.saved.change == CULPRIT_PROGRAM_NEW) {
+            clear_progress(&state->tally);
+            harness_note_new_program(state->store, &recorded.saved);
+        }
         if (recorded.saved.change == CULPRIT_PROGRAM_NEW && state->skipped_count)
             requeue_skipped(state);
     } else {

@@ -190,11 +190,14 @@ static int record(culprit_store *store, const test_options *options, const char 
     culprit_recorded recorded;
     culprit_error err;
     int code = finished->exec_error ? EXIT_CANNOT_RUN : exit_status_of(finished);
-    if (harness_record(store, name, &oracle, paths, finished, NULL, &recorded, &err) != CULPRIT_OK)
+    if (harness_record(store, name, &oracle, paths, finished, NULL, &recorded, &err) != CULPRIT_OK) {
         code = cli_report(&err);
-    else if (recorded.dump_count == 0 && !finished->exec_error)
-        fprintf(stderr, "culprit: warning: '%s' wrote no coverage; was it built with culprit-cc?\n",
-                options->command[0]);
+    } else {
+        harness_note_new_program(store, &recorded.saved);
+        if (recorded.dump_count == 0 && !finished->exec_error)
+            fprintf(stderr, "culprit: warning: '%s' wrote no coverage; was it built with culprit-cc?\n",
+                    options->command[0]);
+    }
     culprit_judgement_free(&recorded.judgement);
     return code;
 }

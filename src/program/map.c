@@ -44,6 +44,7 @@ typedef struct map_parser {
 /* Growable arrays of the unit under construction. */
 typedef struct unit_capacities {
     size_t files, functions, blocks, lines, line_blocks, edges, branches, returns;
+    size_t sources; /* entries of unit->file_sources, which covers the files seen so far */
 } unit_capacities;
 
 static char *copy_field(const map_record *record, size_t index)
@@ -509,17 +510,43 @@ static culprit_status parse_unit_line(map_parser *parser, culprit_unit *unit)
     return status;
 }
 
-/* `source HASH`: the SHA-256 of the unit's source files.  Nothing reads it
- * back; it is in the map so that the unit's hash, the unit's identity,
- * changes with its sources even when its structure does not
- * (docs/collector.md §2). */
-static culprit_status parse_source(map_parser *parser, const map_record *record)
+/* Makes unit->file_sources cover every file read so far ("" for files
+ * without a source record), so that readers may index it by any file. */
+static culprit_status cover_sources(culprit_unit *unit, unit_capacities *capacities, culprit_error *err)
 {
-    static const char *const names[] = {"the sources' hash"};
-    culprit_status status = expect_fields(parser, record, 1, names);
-    if (status == CULPRIT_OK && !is_hash(record->fields[1], record->lengths[1]))
-        return fail_field(parser, record, 1, "a source hash of 64 lowercase hex digits");
-    return status;
+    if (capacities->sources >= unit->file_count)
+        return CULPRIT_OK;
+    char(*grown)[65] = realloc(unit->file_sources, unit->file_count * sizeof *grown);
+    if (!grown)
+        return culprit_fail_memory(err);
+    memset(grown + capacities->sources, 0, (unit->file_count - capacities->sources) * sizeof *grown);
+    unit->file_sources = grown;
+    capacities->sources = unit->file_count;
+    return CULPRIT_OK;
+}
+
+/* `source FILE HASH`: the SHA-256 of a file's content as it was compiled.
+ * It makes the unit's hash change with its sources even when its structure
+ * does not, and lets the store tell a rebuild (a file changed) from the
+ * same file in another executable (docs/collector.md §2). */
+static culprit_status parse_source(const map_parser *parser, const map_record *record, culprit_unit *unit,
+                                   unit_capacities *capacities)
+{
+    static const char *const names[] = {"a file number", "the file's content hash"};
+    uint32_t file = 0;
+    culprit_status status = expect_fields(parser, record, 2, names);
+    if (status == CULPRIT_OK)
+        status = parse_below(parser, record, 1, "a file number", (uint32_t)unit->file_count, &file);
+    if (status != CULPRIT_OK)
+        return status;
+    if (!is_hash(record->fields[2], record->lengths[2]))
+        return fail_field(parser, record, 2, "a content hash of 64 lowercase hex digits");
+    status = cover_sources(unit, capacities, parser->err);
+    if (status != CULPRIT_OK)
+        return status;
+    memcpy(unit->file_sources[file], record->fields[2], 64);
+    unit->file_sources[file][64] = '\0';
+    return CULPRIT_OK;
 }
 
 /* Dispatches one record of the unit's body; *ended is set by 'end'. */
@@ -541,7 +568,7 @@ static culprit_status parse_body_record(map_parser *parser, const map_record *re
     if (field_is(record, 0, "return"))
         return parse_return(parser, record, unit, capacities);
     if (field_is(record, 0, "source"))
-        return parse_source(parser, record);
+        return parse_source(parser, record, unit, capacities);
     if (field_is(record, 0, "end")) {
         *ended = true;
         return expect_fields(parser, record, 0, NULL);
@@ -600,6 +627,8 @@ static culprit_status parse_unit(map_parser *parser, culprit_unit **result)
                                      "expected %u block records before 'end', found %zu",
                                      (unsigned)unit->block_count, blocks_seen);
     }
+    if (status == CULPRIT_OK && unit->file_sources) /* a file after the last source record */
+        status = cover_sources(unit, &capacities, parser->err);
     if (status == CULPRIT_OK)
         status = check_hash(parser, unit, body_begin, unit_line);
     if (status == CULPRIT_OK)
@@ -672,6 +701,7 @@ void culprit_unit_free(culprit_unit *unit)
     for (size_t i = 0; i < unit->file_count; i++)
         free(unit->files[i]);
     free(unit->files);
+    free(unit->file_sources);
     for (size_t i = 0; i < unit->function_count; i++)
         free(unit->functions[i].name);
     free(unit->functions);

@@ -219,18 +219,44 @@ static const char *main_file(const culprit_unit *unit)
     return best == SIZE_MAX ? "" : unit->files[best];
 }
 
-/* True when a unit of the test that the program lacks has the main file
- * of one of the program's units: the program was rebuilt. */
+/* Whether units a and b compiled some file (same path) from different
+ * contents: one of them is a rebuild.  Units without `source` records
+ * (built before culprit-cc wrote them) cannot say: -1. */
+static int sources_differ(const culprit_unit *a, const culprit_unit *b)
+{
+    if (!a->file_sources || !b->file_sources)
+        return -1;
+    for (size_t i = 0; i < a->file_count; i++) {
+        if (!a->file_sources[i][0])
+            continue;
+        for (size_t j = 0; j < b->file_count; j++)
+            if (b->file_sources[j][0] && strcmp(a->files[i], b->files[j]) == 0 &&
+                strcmp(a->file_sources[i], b->file_sources[j]) != 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* True when a unit of the test that the program lacks is a rebuild of one
+ * of the program's units: a file they share was compiled from other
+ * contents.  Units that share files with the same contents are the same
+ * code in another executable (tests that #include the library's source,
+ * a library built twice with other flags) and join the program.  Units
+ * from before `source` records fall back on the main file: the same main
+ * file with another hash is a rebuild. */
 static bool rebuilt(const culprit_unit_set *program_units, const culprit_collected_test *test)
 {
     for (size_t i = 0; i < test->collected->unit_count; i++) {
         const char *hash = test->collected->units[i].hash;
         if (culprit_unit_set_find(program_units, hash))
             continue;
-        const char *file = main_file(culprit_unit_set_find(test->maps, hash));
-        for (size_t p = 0; p < program_units->count; p++)
-            if (*file && strcmp(file, main_file(program_units->units[p])) == 0)
+        const culprit_unit *unit = culprit_unit_set_find(test->maps, hash);
+        const char *file = main_file(unit);
+        for (size_t p = 0; p < program_units->count; p++) {
+            int differ = sources_differ(unit, program_units->units[p]);
+            if (differ == 1 || (differ < 0 && *file && strcmp(file, main_file(program_units->units[p])) == 0))
                 return true;
+        }
     }
     return false;
 }
@@ -605,6 +631,7 @@ culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
     if (status == CULPRIT_OK)
         status = set_current(store, used->id, err);
     saved->program_id = used->id;
+    saved->previous_program_id = current;
     culprit_spectra_clear_tests(&used->spectra);
     if (status == CULPRIT_OK && used == &target)
         keep_target(store, &target, &target_units);

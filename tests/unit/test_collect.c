@@ -84,6 +84,29 @@ static void hash_text(const char *text, char hex[65])
     culprit_sha256_hex(digest, hex);
 }
 
+/* A content hash for `source` records. */
+#define HASH_OF_SEVENS "7777777777777777777777777777777777777777777777777777777777777777"
+
+/* body (which starts with its `file` records) with a `source` record per
+ * file: digits[f] repeated 64 times is file f's content hash. */
+static void with_sources(const char *body, const char *digits, char *out, size_t size)
+{
+    size_t files = 0;
+    const char *rest = body;
+    while (strncmp(rest, "file\t", 5) == 0) {
+        rest = strchr(rest, '\n') + 1;
+        files++;
+    }
+    size_t used = (size_t)snprintf(out, size, "%.*s", (int)(rest - body), body);
+    for (size_t f = 0; f < files && used < size; f++) {
+        used += (size_t)snprintf(out + used, size - used, "source\t%zu\t", f);
+        for (int i = 0; i < 64 && used + 1 < size; i++)
+            out[used++] = digits[f];
+        used += (size_t)snprintf(out + used, size - used, "\n");
+    }
+    snprintf(out + used, size - used, "%s", rest);
+}
+
 /* A whole map for body: header and unit line with body's real hash. */
 static char *make_map(const char *body, unsigned counters, unsigned blocks, char hash[65])
 {
@@ -135,6 +158,21 @@ static void test_map_valid(void)
         CHECK_STR(unit->returns[1].callee, "f");
         CHECK_INT(unit->text_size, strlen(map));
     }
+    /* A file after the last `source` record has an empty content hash. */
+    char later_hash[65];
+    char *later = make_map("file\t0\t/src/x.c\nsource\t0\t" HASH_OF_SEVENS "\nfile\t1\t/src/y.h\n"
+                           "function\t0\tf\t0\t1\nblock\t0\t0\t1\t1\t1\t1\t2\nline\t1\t1\t0\nend\n",
+                           1, 1, later_hash);
+    culprit_unit_set later_set;
+    culprit_unit_set_init(&later_set);
+    CHECK_INT(culprit_map_parse(later, strlen(later), "later.map", &later_set, &err), CULPRIT_OK);
+    if (later_set.count == 1) {
+        CHECK(later_set.units[0]->file_sources != NULL);
+        CHECK_STR(later_set.units[0]->file_sources[0], HASH_OF_SEVENS);
+        CHECK_STR(later_set.units[0]->file_sources[1], "");
+    }
+    culprit_unit_set_free(&later_set);
+    free(later);
     /* Two units with NUL padding between them, as in the culprit_map section;
      * a unit seen twice is kept once. */
     char hash_b[65];
@@ -184,9 +222,12 @@ static void test_map_malformed(void)
     check_malformed(
         "full\t1\t1", "blah\t1\nend\n",
         "m.map:3:1: expected a record: source, file, function, block, line, edge, branch, return or end");
-    check_malformed("full\t1\t1", "source\tabc\nend\n",
-                    "m.map:3:8: expected a source hash of 64 lowercase hex digits");
-    check_malformed("full\t1\t1", "source\nend\n", "m.map:3:7: expected a tab and the sources' hash");
+    check_malformed("full\t1\t1", "file\t0\t/a.c\nsource\t0\tabc\nend\n",
+                    "m.map:4:10: expected a content hash of 64 lowercase hex digits");
+    check_malformed("full\t1\t1", "file\t0\t/a.c\nsource\t1\t" HASH_OF_SEVENS "\nend\n",
+                    "m.map:4:8: expected a file number below 1");
+    check_malformed("full\t1\t1", "source\t0\nend\n",
+                    "m.map:3:9: expected a tab and the file's content hash");
     check_malformed("full\t1\t1", "file\t1\t/a.c\nend\n",
                     "m.map:3:6: expected file number 0 (numbered from 0 in order)");
     check_malformed("full\t1\t1", "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\nend\n",
@@ -784,22 +825,44 @@ static void test_evolution(void)
     CHECK_INT(saved.change, CULPRIT_PROGRAM_SAME);
     CHECK_INT(tests_in(store, saved.program_id), 2);
 
-    /* A2 rebuilt from edited sources with the same structure (only its
-     * `source` record differs): the element table is A2's, but the program is a new
-     * one, so A2's records never count for it. */
+    /* A2 built with `source` records (a.c and common.h as contents 1 and
+     * 2): the same element table as A2, but another unit, so another
+     * program whose records never mix with A2's. */
     int64_t rebuilt_a2 = saved.program_id;
+    CHECK_INT(saved.previous_program_id, rebuilt_a2);
     char hash_a3[65], body_a3[4096];
-    snprintf(body_a3, sizeof body_a3, "source\t%064d\n%s", 7, body_a2);
+    with_sources(body_a2, "12", body_a3, sizeof body_a3);
     parse_into(&maps, body_a3, 7, 3, hash_a3);
     const char *a3[] = {hash_a3};
     CHECK_INT(save_fake(store, &maps, "t7", a3, 1, &saved), CULPRIT_OK);
     CHECK_INT(saved.change, CULPRIT_PROGRAM_NEW);
     CHECK(saved.program_id != rebuilt_a2);
+    CHECK_INT(saved.previous_program_id, rebuilt_a2);
     CHECK_INT(tests_in(store, saved.program_id), 1);
     CHECK_INT(tests_in(store, rebuilt_a2), 2);
-    CHECK_INT(save_fake(store, &maps, "t8", a3, 1, &saved), CULPRIT_OK);
-    CHECK_INT(saved.change, CULPRIT_PROGRAM_SAME);
+    int64_t with_a3 = saved.program_id;
+    /* B with common.h as the same contents 2: the same header in another
+     * executable, not a rebuild: the program grows. */
+    char hash_b2[65], body_b2[4096];
+    with_sources(body_b, "32", body_b2, sizeof body_b2);
+    parse_into(&maps, body_b2, 2, 2, hash_b2);
+    const char *b2[] = {hash_b2};
+    CHECK_INT(save_fake(store, &maps, "t8", b2, 1, &saved), CULPRIT_OK);
+    CHECK_INT(saved.change, CULPRIT_PROGRAM_UNION);
     CHECK_INT(tests_in(store, saved.program_id), 2);
+    CHECK(saved.program_id != with_a3);
+    /* A with the same structure and an edited common.h (contents 4): a
+     * rebuild, a new program. */
+    char hash_a4[65], body_a4[4096];
+    with_sources(body_a2, "14", body_a4, sizeof body_a4);
+    parse_into(&maps, body_a4, 7, 3, hash_a4);
+    const char *a4[] = {hash_a4};
+    CHECK_INT(save_fake(store, &maps, "t9", a4, 1, &saved), CULPRIT_OK);
+    CHECK_INT(saved.change, CULPRIT_PROGRAM_NEW);
+    CHECK_INT(tests_in(store, saved.program_id), 1);
+    /* The map keeps each file's content hash. */
+    const culprit_unit *unit_a4 = culprit_unit_set_find(&maps, hash_a4);
+    CHECK(unit_a4 && unit_a4->file_sources && unit_a4->file_sources[1][0] == '4');
     culprit_store_close(store);
 
     /* The run details are in test_runs. */
@@ -811,8 +874,8 @@ static void test_evolution(void)
     sqlite3_prepare_v2(database, "SELECT count(*), sum(exit_status = 0) FROM test_runs", -1, &statement,
                        NULL);
     CHECK_INT(sqlite3_step(statement), SQLITE_ROW);
-    CHECK_INT(sqlite3_column_int(statement, 0), 8);
-    CHECK_INT(sqlite3_column_int(statement, 1), 8);
+    CHECK_INT(sqlite3_column_int(statement, 0), 9);
+    CHECK_INT(sqlite3_column_int(statement, 1), 9);
     sqlite3_finalize(statement);
     sqlite3_close(database);
     culprit_unit_set_free(&maps);
