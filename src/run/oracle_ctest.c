@@ -161,6 +161,9 @@ culprit_status oracle_judge_ctest(const culprit_ctest_rules *rules, int exit_sta
         snprintf(reason, sizeof reason, "PASS_REGULAR_EXPRESSION %s not found in the output", patterns);
     } else if (exit_status != 0 && !rules->pass_regex_count) {
         snprintf(reason, sizeof reason, "exit status %d, expected 0", exit_status);
+    } else if (pass) {
+        failed = false;
+        snprintf(reason, sizeof reason, "PASS_REGULAR_EXPRESSION '%.400s' found in the output", pass);
     } else {
         failed = false;
         snprintf(reason, sizeof reason, "exit status %d", exit_status);
