@@ -56,7 +56,7 @@ const char cli_usage_ctest[] =
     "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE;
 
 static const double CTEST_TIMEOUT = 1500.0;
-enum { EXIT_CANNOT_RUN = 127, MAX_JOBS = 1024 };
+enum { EXIT_CANNOT_RUN = 127 };
 
 typedef struct ctest_options {
     run_options run;
@@ -80,20 +80,11 @@ typedef struct ctest_suite {
 
 /* ---- options ---- */
 
-static int parse_jobs(const char *option, const char *text, size_t *jobs)
-{
-    if (cli_parse_count("ctest", option, text, jobs))
-        return CULPRIT_ERROR_INPUT;
-    if (*jobs == 0 || *jobs > MAX_JOBS)
-        return cli_usage_error("ctest", "%s expects a number from 1 to %d, not '%s'", option, MAX_JOBS, text);
-    return 0;
-}
-
 static int parse_one(int option, ctest_options *options)
 {
     switch (option) {
     case 'j':
-        return parse_jobs("--jobs", optarg, &options->run.jobs);
+        return harness_parse_jobs("ctest", "--jobs", optarg, &options->run.jobs);
     case 'C':
         options->ctest = optarg;
         return 0;
@@ -123,7 +114,7 @@ static int parse_options(int argc, char **argv, ctest_options *options)
     run->rerun = true; /* as ctest: every test runs */
     run->jobs = 1;
     const char *level = getenv("CTEST_PARALLEL_LEVEL");
-    if (level && *level && parse_jobs("CTEST_PARALLEL_LEVEL", level, &run->jobs))
+    if (level && *level && harness_parse_jobs("ctest", "CTEST_PARALLEL_LEVEL", level, &run->jobs))
         return CULPRIT_ERROR_INPUT;
     options->ctest = "ctest";
     int option, code;

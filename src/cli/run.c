@@ -92,15 +92,6 @@ static double now_seconds(void)
 
 /* ---- options ---- */
 
-static int parse_jobs(const char *text, size_t *jobs)
-{
-    if (cli_parse_count("run", "--jobs", text, jobs))
-        return CULPRIT_ERROR_INPUT;
-    if (*jobs == 0 || *jobs > 1024)
-        return cli_usage_error("run", "--jobs expects a number from 1 to 1024, not '%s'", text);
-    return 0;
-}
-
 static int parse_one(int option, run_options *options)
 {
     switch (option) {
@@ -108,7 +99,7 @@ static int parse_one(int option, run_options *options)
         options->tests = optarg;
         return 0;
     case 'j':
-        return parse_jobs(optarg, &options->jobs);
+        return harness_parse_jobs("run", "--jobs", optarg, &options->jobs);
     case 'E':
         options->manifest.expect_directory = optarg;
         return 0;

@@ -11,27 +11,7 @@
 case $CULPRIT in /*) ;; *) CULPRIT=$TOP/$CULPRIT ;; esac
 need_culprit_cc cmake ctest sqlite3
 
-cat >calc.c <<'EOF'
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-int main(int argc, char **argv)
-{
-    if (argc < 4) {
-        fprintf(stderr, "usage: calc OP A B\n");
-        return 99;
-    }
-    if (strcmp(argv[1], "skip") == 0) return 77;
-    int a = atoi(argv[2]), b = atoi(argv[3]);
-    int sum = a - b; /* the fault: should be a + b */
-    if (strcmp(argv[1], "add") == 0) {
-        printf("%d\n", sum);
-        return sum == a + b ? 0 : 1;
-    }
-    printf("%d\n", a * b);
-    return 0;
-}
-EOF
+cp "$TOP/tests/e2e/recipe_calc.c" calc.c
 cat >CMakeLists.txt <<'EOF'
 cmake_minimum_required(VERSION 3.13)
 project(calc C)

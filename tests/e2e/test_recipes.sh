@@ -54,32 +54,7 @@ message_of() { # the judgement message of the test whose name ends in $1
 # One subject for all recipes: a tiny calculator with a fault, and an
 # error path (division by zero) whose right answer is exit status 2.
 mkdir -p src
-cat >src/calc.c <<'EOF'
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-int main(int argc, char **argv)
-{
-    if (argc < 4) return 99;                      /* hard error */
-    if (strcmp(argv[1], "skip") == 0) return 77;  /* skipped */
-    int a = atoi(argv[2]), b = atoi(argv[3]);
-    if (strcmp(argv[1], "div") == 0) {
-        if (b == 0) {
-            fprintf(stderr, "calc: division by zero\n");
-            return 2;
-        }
-        printf("%d\n", a / b);
-        return 0;
-    }
-    int sum = a - b;                              /* the fault: should be a + b */
-    if (strcmp(argv[1], "add") == 0) {
-        printf("%d\n", sum);
-        return sum == a + b ? 0 : 1;
-    }
-    printf("%d\n", a * b);
-    return 0;
-}
-EOF
+cp "$TOP/tests/e2e/recipe_calc.c" src/calc.c
 
 # ---- automake: README's configure and make check lines ----
 if command -v autoreconf >/dev/null && command -v automake >/dev/null; then
