@@ -456,6 +456,7 @@ int cmd_ctest(int argc, char **argv, const cli_context *context)
                    "time\n");
             options.run.jobs = 1;
         }
+        fflush(stdout); /* before the sandbox and launcher fork */
         code = manifest.count ? run_suite(context, &options.run, &manifest, "ctest") : 0;
         if (code == 0 && suite.not_run)
             code = 1;
