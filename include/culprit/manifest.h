@@ -41,7 +41,10 @@ typedef struct culprit_test_spec {
     bool html;                  /* "oracle": "html" */
     culprit_comparison compare; /* "oracle": "whitespace" / "trailing-whitespace" */
     bool expect_failure;        /* a known failure: recorded as skip when it fails */
-    size_t line, column;        /* where the test is defined */
+    /* CTest's properties of a test CTest defines (culprit ctest), or NULL;
+     * borrowed: its owner keeps it until the manifest is freed */
+    const culprit_ctest_rules *ctest;
+    size_t line, column; /* where the test is defined */
 } culprit_test_spec;
 
 /* Options that apply to a whole plain manifest, from its header or from

@@ -30,6 +30,26 @@ typedef enum culprit_comparison {
 /* Parses "exact", "whitespace" or "trailing"; false for anything else. */
 CULPRIT_API bool culprit_comparison_parse(const char *text, culprit_comparison *comparison);
 
+/* CTest's test properties, for tests that CTest defines (`culprit ctest`).
+ * With them the oracle judges as CTest does (docs/oracles.md, "CTest's
+ * rules"): 77 and 99 are ordinary statuses, a sanitizer report alone does
+ * not fail, and the patterns are searched in stdout followed by stderr.
+ * Patterns are CTest's regular expressions (cmsys: ^ $ . [ ] * + ? ( ) |,
+ * and \ quoting the next character), read as POSIX extended ones with
+ * '{' literal.  Arrays and strings are borrowed. */
+typedef struct culprit_ctest_rules {
+    const char *const
+        *pass_regex; /* PASS_REGULAR_EXPRESSION: one must match; the status then does not matter */
+    size_t pass_regex_count;
+    const char *const *fail_regex; /* FAIL_REGULAR_EXPRESSION: a match fails */
+    size_t fail_regex_count;
+    const char *const *skip_regex; /* SKIP_REGULAR_EXPRESSION: a match skips */
+    size_t skip_regex_count;
+    bool has_skip_exit;
+    int skip_exit;  /* SKIP_RETURN_CODE: this status skips */
+    bool will_fail; /* WILL_FAIL: a pass fails and a failure passes (not a crash or a timeout) */
+} culprit_ctest_rules;
+
 /* What a test's output should be.  Any field may be absent (NULL / false);
  * with nothing set, exit status 0 passes and anything else fails. */
 typedef struct culprit_oracle {
@@ -37,12 +57,13 @@ typedef struct culprit_oracle {
     const char *expect_stdout_text; /* or inline (JSON manifests), NUL-terminated */
     culprit_comparison compare;     /* how stdout is compared with the expected output */
     bool has_expect_exit;
-    int expect_exit;       /* expected exit status (default: 0) */
-    const char *validator; /* shell command; run with the stdout file as $1; non-zero = fail;
-                              it may print "LINE: message" lines naming wrong output lines */
-    bool html;             /* check stdout as HTML with libtidy: errors fail, warnings are kept */
-    bool expect_failure;   /* a known failure (automake's XFAIL_TESTS): failing is "skip" with the
-                              reason kept, so a known bug does not blur the one being localized */
+    int expect_exit;                  /* expected exit status (default: 0) */
+    const char *validator;            /* shell command; run with the stdout file as $1; non-zero = fail;
+                                         it may print "LINE: message" lines naming wrong output lines */
+    bool html;                        /* check stdout as HTML with libtidy: errors fail, warnings are kept */
+    bool expect_failure;              /* a known failure (automake's XFAIL_TESTS): failing is "skip" with the
+                                         reason kept, so a known bug does not blur the one being localized */
+    const culprit_ctest_rules *ctest; /* NULL, or CTest's properties: CTest's rules decide */
 } culprit_oracle;
 
 /* How the command ended, as the harness saw it. */
@@ -66,6 +87,10 @@ typedef struct culprit_run_result {
 CULPRIT_API culprit_status culprit_oracle_judge(const culprit_oracle *oracle,
                                                 const culprit_run_result *result,
                                                 culprit_judgement *judgement, culprit_error *err);
+
+/* Checks what the oracle can check before any test runs: that its
+ * patterns compile.  An input error says which pattern and why. */
+CULPRIT_API culprit_status culprit_oracle_check(const culprit_oracle *oracle, culprit_error *err);
 
 /* A message and signature for a test recorded without a judgement
  * (imported, or by an older culprit), from what the store knows of it,

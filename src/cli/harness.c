@@ -76,6 +76,16 @@ static bool parse_seconds(const char *text, bool allow_zero, double *seconds)
     return !errno && end != text && !*end && (allow_zero ? *seconds >= 0 : *seconds > 0) && *seconds <= 1e7;
 }
 
+int harness_parse_jobs(const char *command, const char *option, const char *text, size_t *jobs)
+{
+    enum { MAX_JOBS = 1024 };
+    if (cli_parse_count(command, option, text, jobs))
+        return CULPRIT_ERROR_INPUT;
+    if (*jobs == 0 || *jobs > MAX_JOBS)
+        return cli_usage_error(command, "%s expects a number from 1 to %d, not '%s'", option, MAX_JOBS, text);
+    return 0;
+}
+
 int harness_parse_option(const char *command, int option, const char *value, harness_options *options)
 {
     double seconds;

@@ -48,6 +48,10 @@ enum { HARNESS_OPTION_BASE = 1000 };
         "no-protect", no_argument, NULL, HARNESS_OPTION_BASE + 7                                             \
     }
 
+/* Reads a number of tests at once (1 to 1024) given as option (--jobs, or
+ * a variable); returns 0, or 2 after a usage error. */
+int harness_parse_jobs(const char *command, const char *option, const char *text, size_t *jobs);
+
 /* Handles a shared option; returns 0, or 2 after a usage error. */
 int harness_parse_option(const char *command, int option, const char *value, harness_options *options);
 

@@ -9,6 +9,9 @@
  * are skipped unless --rerun.  If the first test saved turns out to start
  * a new program (the binary was rebuilt), the skipped tests are queued
  * again, since their records belong to the old program.
+ *
+ * `culprit ctest` runs the suite CTest describes with the same loop
+ * (run_suite, cli/run_suite.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/harness.h"
+#include "cli/run_suite.h"
 #include "culprit/manifest.h"
 
 const char cli_usage_run[] =
@@ -45,15 +49,6 @@ const char cli_usage_run[] =
 enum { WAIT_MILLISECONDS = 200, EXTRA_VARIABLES = 2 };
 static const double DEFAULT_TIMEOUT = 60.0, PROGRESS_INTERVAL = 0.1;
 
-typedef struct run_options {
-    const char *tests;
-    cli_common_options common; /* --store */
-    size_t jobs;
-    culprit_manifest_options manifest; /* borrowed strings (from argv) */
-    bool rerun, fresh_directory, fork_server;
-    harness_options harness;
-} run_options;
-
 /* A running test: one per pool slot. */
 typedef struct run_job {
     size_t test;
@@ -73,6 +68,7 @@ typedef struct run_tally {
 
 typedef struct run_state {
     const run_options *options;
+    const char *command; /* "run", "ctest": the summary's */
     culprit_manifest manifest;
     culprit_store *store;
     culprit_sandbox *sandbox;
@@ -96,15 +92,6 @@ static double now_seconds(void)
 
 /* ---- options ---- */
 
-static int parse_jobs(const char *text, size_t *jobs)
-{
-    if (cli_parse_count("run", "--jobs", text, jobs))
-        return CULPRIT_ERROR_INPUT;
-    if (*jobs == 0 || *jobs > 1024)
-        return cli_usage_error("run", "--jobs expects a number from 1 to 1024, not '%s'", text);
-    return 0;
-}
-
 static int parse_one(int option, run_options *options)
 {
     switch (option) {
@@ -112,7 +99,7 @@ static int parse_one(int option, run_options *options)
         options->tests = optarg;
         return 0;
     case 'j':
-        return parse_jobs(optarg, &options->jobs);
+        return harness_parse_jobs("run", "--jobs", optarg, &options->jobs);
     case 'E':
         options->manifest.expect_directory = optarg;
         return 0;
@@ -314,12 +301,12 @@ static void print_summary(const run_state *state, int interrupted_by)
         culprit_store_program_hash(state->store, tally->program, hash, &ignored);
     clear_progress(tally);
     if (interrupted_by)
-        printf("culprit run: interrupted by signal %d; the %zu tests that finished are recorded\n",
-               interrupted_by, tally->done);
-    printf("culprit run: %zu tests: %zu passed, %zu failed, %zu errors, %zu timeouts, %zu skipped",
-           tally->done, tally->verdicts[CULPRIT_VERDICT_PASS], tally->verdicts[CULPRIT_VERDICT_FAIL],
-           tally->verdicts[CULPRIT_VERDICT_ERROR], tally->verdicts[CULPRIT_VERDICT_TIMEOUT],
-           tally->verdicts[CULPRIT_VERDICT_SKIP]);
+        printf("culprit %s: interrupted by signal %d; the %zu tests that finished are recorded\n",
+               state->command, interrupted_by, tally->done);
+    printf("culprit %s: %zu tests: %zu passed, %zu failed, %zu errors, %zu timeouts, %zu skipped",
+           state->command, tally->done, tally->verdicts[CULPRIT_VERDICT_PASS],
+           tally->verdicts[CULPRIT_VERDICT_FAIL], tally->verdicts[CULPRIT_VERDICT_ERROR],
+           tally->verdicts[CULPRIT_VERDICT_TIMEOUT], tally->verdicts[CULPRIT_VERDICT_SKIP]);
     if (tally->resumed)
         printf("; %zu already recorded, %zu of them failing (--rerun runs them)", tally->resumed,
                failures_in(tally->resumed_verdicts));
@@ -428,6 +415,7 @@ static culprit_oracle oracle_of(const culprit_test_spec *spec)
         .validator = spec->validator,
         .html = spec->html,
         .expect_failure = spec->expect_failure,
+        .ctest = spec->ctest,
     };
     return oracle;
 }
@@ -580,17 +568,12 @@ static void release(run_state *state)
     free(state->skipped);
 }
 
-int cmd_run(int argc, char **argv, const cli_context *context)
+int run_suite(const cli_context *context, const run_options *options, culprit_manifest *manifest,
+              const char *command)
 {
-    run_options options = {0};
-    int code = parse_options(argc, argv, &options);
-    if (code)
-        return code < 0 ? 0 : code;
-    run_state state = {.options = &options};
-    culprit_manifest_init(&state.manifest);
-    culprit_error err;
-    if (culprit_manifest_read_file(options.tests, &options.manifest, &state.manifest, &err) != CULPRIT_OK)
-        return cli_report(&err);
+    run_state state = {.options = options, .command = command, .manifest = *manifest};
+    culprit_manifest_init(manifest); /* the state owns the tests now */
+    int code;
     state.tally.started = state.tally.last_progress = now_seconds();
     state.tally.progress = isatty(STDERR_FILENO);
     code = prepare(context, &state);
@@ -605,4 +588,20 @@ int cmd_run(int argc, char **argv, const cli_context *context)
     }
     release(&state);
     return code;
+}
+
+int cmd_run(int argc, char **argv, const cli_context *context)
+{
+    run_options options = {0};
+    int code = parse_options(argc, argv, &options);
+    if (code)
+        return code < 0 ? 0 : code;
+    culprit_manifest manifest;
+    culprit_manifest_init(&manifest);
+    culprit_error err;
+    if (culprit_manifest_read_file(options.tests, &options.manifest, &manifest, &err) != CULPRIT_OK) {
+        culprit_manifest_free(&manifest);
+        return cli_report(&err);
+    }
+    return run_suite(context, &options, &manifest, "run");
 }

@@ -11,7 +11,13 @@
  * (include/culprit/harness.h, cli/harness.h).  Many `culprit test`
  * processes may save into one store at once: each save is one transaction
  * that waits for the write lock.
+ *
+ * A `culprit test` started by another one's test (or by a test of `culprit
+ * run`) finds its store read-only when it is the outer one's protected
+ * store: it then runs the command as part of the outer test, which
+ * records it (its processes write into the outer collection directory).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +25,11 @@
 
 #include "cli/cli.h"
 #include "cli/harness.h"
+#include "cli/meson_name.h"
 
 const char cli_usage_test[] =
-    "usage: culprit test [--name NAME] [--expect FILE] [--timeout S] [--store DIR] [options]\n"
-    "                    -- COMMAND [ARGS...]\n\n"
+    "usage: culprit test [--name NAME] [--expect FILE] [--expect-exit N] [--timeout S]\n"
+    "                    [--store DIR] [options] -- COMMAND [ARGS...]\n\n"
     "Runs COMMAND (a program built with culprit-cc, or a script that runs one) as one\n"
     "test, records its verdict and what it executed in the store (created if\n"
     "missing), passes its stdout and stderr through, and exits with the command's own\n"
@@ -30,32 +37,66 @@ const char cli_usage_test[] =
     "existing harness: see docs/harness.md for automake, meson, CTest and shell loops.\n\n"
     "options:\n"
     "   --name NAME          the test's name (default: the command line joined by spaces)\n"
+    "   --meson              the test's name is meson's (meson test --wrapper\n"
+    "                        'culprit test --meson --'): found in the build directory's\n"
+    "                        meson-info/intro-tests.json by the command\n"
     "   --expect FILE        the test fails unless its stdout equals FILE's contents\n"
     "                        (the exit status passed on is still the command's)\n"
+    "   --normalize MODE     compare with --expect ignoring blanks: whitespace (runs of\n"
+    "                        blanks, leading and trailing ones) or trailing (each\n"
+    "                        line's trailing blanks); default: exact\n"
+    "   --expect-exit N      the exit status the test must end with (default 0), for\n"
+    "                        tests of error paths (77 and 99 stay skip and error\n"
+    "                        unless N is one of them)\n"
     "   --timeout S          stop the command's process group after S seconds (SIGTERM,\n"
     "                        then SIGKILL); the verdict is timeout (default: none)\n"
     "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n"
     "   --expect-failure     the test is known to fail: a failure is recorded as skip\n"
     "                        (\"expected failure\"), so that it does not blur the ranking\n"
     "   --xfail-tests LIST   the same for the tests named in LIST (separated by blanks;\n"
-    "                        automake: LOG_FLAGS='test --xfail-tests \"$(XFAIL_TESTS)\" --')\n"
-    "                        a name matches the test's name or its command, either\n"
-    "                        without a leading ./\n" HARNESS_OPTIONS_USAGE "\n"
-    "Verdicts come from the oracle (docs/oracles.md): exit 0 passes unless --expect\n"
-    "differs, 77 is skip and 99 error (as in automake), other statuses and signals\n"
-    "fail.  The store is read-only to the command (docs/harness.md, \"Store\n"
-    "protection\").\n";
+    "                        automake's XFAIL_TESTS: docs/harness.md); a name matches\n"
+    "                        the test's name, or the command's program or last\n"
+    "                        argument (the test an interpreter runs), without a\n"
+    "                        leading ./ or directory\n" HARNESS_OPTIONS_USAGE "\n"
+    "Verdicts come from the oracle (docs/oracles.md): exit 0 (or --expect-exit's)\n"
+    "passes unless --expect differs, 77 is skip and 99 error (as in automake), other\n"
+    "statuses and signals fail.  The store is read-only to the command (docs/harness.md,\n"
+    "\"Store protection\"); a culprit test the command runs in turn, on the same store,\n"
+    "runs its command as part of this test.\n";
 
 enum { EXIT_CANNOT_RUN = 127, WAIT_MILLISECONDS = 200 };
 
 typedef struct test_options {
     const char *name, *expect;
     cli_common_options common; /* --store */
+    bool meson;                /* --meson: meson's name for the test */
+    culprit_comparison compare;
+    bool compare_given, has_expect_exit;
+    int expect_exit;
     bool expect_failure;
     const char *xfail_tests; /* blank-separated names, or NULL */
     harness_options harness;
     char **command;
 } test_options;
+
+/* --normalize MODE, --expect-exit N. */
+static int parse_oracle_option(int option, const char *value, test_options *options)
+{
+    if (option == 'N') {
+        if (!culprit_comparison_parse(value, &options->compare))
+            return cli_usage_error("test", "--normalize expects whitespace or trailing, not '%s'", value);
+        options->compare_given = true;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long status = strtol(value, &end, 10);
+    if (errno || end == value || *end || status < 0 || status > 255)
+        return cli_usage_error("test", "--expect-exit expects an exit status from 0 to 255, not '%s'", value);
+    options->has_expect_exit = true;
+    options->expect_exit = (int)status;
+    return 0;
+}
 
 static int parse_options(int argc, char **argv, test_options *options)
 {
@@ -65,6 +106,9 @@ static int parse_options(int argc, char **argv, test_options *options)
         CLI_OPT_STORE,
         {"expect-failure", no_argument, NULL, 'F'},
         {"xfail-tests", required_argument, NULL, 'X'},
+        {"meson", no_argument, NULL, 'M'},
+        {"normalize", required_argument, NULL, 'N'},
+        {"expect-exit", required_argument, NULL, 'x'},
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -83,7 +127,12 @@ static int parse_options(int argc, char **argv, test_options *options)
             options->expect_failure = true;
         else if (option == 'X')
             options->xfail_tests = optarg;
-        else if (option >= HARNESS_OPTION_BASE) {
+        else if (option == 'M')
+            options->meson = true;
+        else if (option == 'N' || option == 'x') {
+            if ((status = parse_oracle_option(option, optarg, options)))
+                return status;
+        } else if (option >= HARNESS_OPTION_BASE) {
             if (harness_parse_option("test", option, optarg, &options->harness))
                 return CULPRIT_ERROR_INPUT;
         } else
@@ -91,6 +140,10 @@ static int parse_options(int argc, char **argv, test_options *options)
     }
     if (optind >= argc)
         return cli_usage_error("test", "expected a command after --");
+    if (options->compare_given && !options->expect)
+        return cli_usage_error("test", "--normalize compares with --expect FILE, which is missing");
+    if (options->meson && options->name)
+        return cli_usage_error("test", "--meson and --name both name the test; give one");
     options->command = argv + optind;
     return 0;
 }
@@ -156,29 +209,50 @@ static const char *without_dot_slash(const char *name)
     return name;
 }
 
-/* Whether word (a test name or command) is one of list's blank-separated
- * names, a leading ./ ignored on both sides. */
-static bool listed(const char *list, const char *word)
+/* Whether word (a test name or a word of the command) is entry (entry_length
+ * bytes), a leading ./ ignored on both sides; with in_directory, a word
+ * also matches when it ends in /ENTRY (automake runs $(srcdir)/TEST in a
+ * VPATH build). */
+static bool is_entry(const char *word, const char *entry, size_t entry_length, bool in_directory)
 {
     word = without_dot_slash(word);
-    size_t length = strlen(word);
+    const char *plain = without_dot_slash(entry);
+    size_t skipped = (size_t)(plain - entry), word_length = strlen(word);
+    if (skipped >= entry_length)
+        return false;
+    size_t length = entry_length - skipped;
+    if (word_length < length || strncmp(word + word_length - length, plain, length) != 0)
+        return false;
+    return word_length == length || (in_directory && word[word_length - length - 1] == '/');
+}
+
+/* Whether word is one of list's blank-separated names. */
+static bool listed(const char *list, const char *word, bool in_directory)
+{
     for (const char *at = list; *at;) {
         at += strspn(at, " \t\n");
         size_t entry_length = strcspn(at, " \t\n");
-        const char *entry = without_dot_slash(at);
-        size_t skipped = (size_t)(entry - at);
-        if (entry_length > skipped && entry_length - skipped == length && strncmp(entry, word, length) == 0)
+        if (entry_length && is_entry(word, at, entry_length, in_directory))
             return true;
         at += entry_length;
     }
     return false;
 }
 
+/* automake runs LOG_COMPILER ... TEST: the test is the command's program
+ * (no LOG_COMPILER) or its last argument (an interpreter runs it). */
 static bool expected_to_fail(const test_options *options, const char *name)
 {
-    return options->expect_failure ||
-           (options->xfail_tests &&
-            (listed(options->xfail_tests, name) || listed(options->xfail_tests, options->command[0])));
+    if (options->expect_failure)
+        return true;
+    if (!options->xfail_tests)
+        return false;
+    char **last = options->command;
+    while (last[1])
+        last++;
+    return listed(options->xfail_tests, name, false) ||
+           listed(options->xfail_tests, options->command[0], true) ||
+           listed(options->xfail_tests, *last, true);
 }
 
 /* Records the finished command; returns our exit status. */
@@ -186,6 +260,9 @@ static int record(culprit_store *store, const test_options *options, const char 
                   const harness_paths *paths, const culprit_finished *finished)
 {
     culprit_oracle oracle = {.expect_stdout_path = options->expect,
+                             .compare = options->compare,
+                             .has_expect_exit = options->has_expect_exit,
+                             .expect_exit = options->expect_exit,
                              .expect_failure = expected_to_fail(options, name)};
     culprit_recorded recorded;
     culprit_error err;
@@ -202,6 +279,24 @@ static int record(culprit_store *store, const test_options *options, const char 
     return code;
 }
 
+/* Whether we run inside a test of another culprit (it set
+ * CULPRIT_COLLECT_DIR) whose store, directory, is read-only to its tests. */
+static bool inside_outer_test(const char *directory)
+{
+    const char *collect = getenv("CULPRIT_COLLECT_DIR");
+    return collect && *collect && access(directory, W_OK) != 0 && errno == EROFS;
+}
+
+/* The command becomes part of the outer test: it keeps the outer
+ * collection directory, and the outer culprit records it. */
+static int run_within_outer_test(const test_options *options)
+{
+    fflush(stdout);
+    execvp(options->command[0], options->command);
+    fprintf(stderr, "culprit: cannot run '%s': %s\n", options->command[0], strerror(errno));
+    return EXIT_CANNOT_RUN;
+}
+
 /* Opens the store first: the sandbox needs its directory to exist. */
 static int run_test(const cli_context *context, const test_options *options, const char *name)
 {
@@ -209,6 +304,8 @@ static int run_test(const cli_context *context, const test_options *options, con
     culprit_store *store = NULL;
     harness_paths paths;
     const char *directory = cli_store_directory(context, options->common.store);
+    if (inside_outer_test(directory))
+        return run_within_outer_test(options);
     if (culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err) != CULPRIT_OK)
         return cli_report(&err);
     if (harness_paths_make(&paths, NULL, "culprit-test", false, &err) != CULPRIT_OK) {
@@ -242,7 +339,12 @@ int cmd_test(int argc, char **argv, const cli_context *context)
     int parsed = parse_options(argc, argv, &options);
     if (parsed)
         return parsed < 0 ? 0 : parsed;
-    char *joined = options.name ? NULL : join_command(options.command);
+    char why[PATH_MAX + 200];
+    char *joined = options.meson ? meson_test_name(options.command, why, sizeof why) : NULL;
+    if (options.meson && !joined)
+        fprintf(stderr, "culprit: warning: --meson: %s; the test is named by its command line\n", why);
+    if (!options.name && !joined)
+        joined = join_command(options.command);
     if (!options.name && !joined) {
         fprintf(stderr, "culprit: out of memory\n");
         return CULPRIT_ERROR_INTERNAL;

@@ -13,6 +13,10 @@
  *   5. the output oracles (expected stdout, validator, HTML), when the
  *      status was right.  The expected-output diff also runs after a wrong
  *      status, to record where the output went wrong.
+ * A test with CTest's properties (culprit ctest) is judged by CTest's rules
+ * instead (oracle_ctest.c): rules 1 and 3 stay, rule 2 goes (CTest does not
+ * read stderr for reports), and CTest's status and pattern rules replace 4
+ * and 5.
  * The signature is the message without run-dependent details, plus the
  * crash site for crashes: two tests with equal signatures failed the same
  * way.
@@ -75,8 +79,10 @@ static void set_outcome(culprit_judgement *judgement, culprit_verdict verdict, c
              normal_site[0] ? " at " : "", normal_site);
 }
 
-/* Rules 1-3; false when the command ended normally and cleanly. */
-static bool judge_crash(const culprit_run_result *result, const judged_run *run, culprit_judgement *judgement)
+/* Rules 1-3 (2 only when reports count); false when the command ended
+ * normally and cleanly. */
+static bool judge_crash(const culprit_run_result *result, const judged_run *run, bool reports_count,
+                        culprit_judgement *judgement)
 {
     const oracle_report *report = &run->report;
     const char *site = result->crash_site && *result->crash_site ? result->crash_site : report->site;
@@ -87,7 +93,7 @@ static bool judge_crash(const culprit_run_result *result, const judged_run *run,
     } else if (result->timed_out) {
         snprintf(message, sizeof message, "timed out after %.1f s", result->duration_seconds);
         set_outcome(judgement, CULPRIT_VERDICT_TIMEOUT, message, "timed out", false, NULL);
-    } else if (report->sanitizer) {
+    } else if (report->sanitizer && reports_count) {
         /* the sanitizer's own frame is more precise than culprit's last block */
         set_outcome(judgement, CULPRIT_VERDICT_FAIL, report->message, report->message, true,
                     report->site[0] ? report->site : site);
@@ -230,6 +236,18 @@ static culprit_status judge_exit(const culprit_oracle *oracle, const culprit_run
     return status;
 }
 
+/* CTest's rules for a command that exited without a crash. */
+static culprit_status judge_ctest(const culprit_ctest_rules *rules, const culprit_run_result *result,
+                                  const judged_run *run, culprit_judgement *judgement, culprit_error *err)
+{
+    oracle_outcome outcome;
+    culprit_status status =
+        oracle_judge_ctest(rules, result->exit_status, run->stdout_text, run->stderr_text, &outcome, err);
+    if (status == CULPRIT_OK)
+        set_outcome(judgement, outcome.verdict, outcome.message, outcome.message, false, NULL);
+    return status;
+}
+
 /* A failure that was expected becomes a skip that says so (its
  * signature keeps it apart from unexpected failures); an expected failure
  * that passed stays a pass - the program did the right thing - and says
@@ -255,10 +273,13 @@ culprit_status culprit_oracle_judge(const culprit_oracle *oracle, const culprit_
     static const culprit_oracle no_oracle = {0};
     *judgement = (culprit_judgement){.verdict = CULPRIT_VERDICT_PASS};
     judged_run run = {0};
+    if (!oracle)
+        oracle = &no_oracle;
     culprit_status status = read_run(result, &run, err);
-    if (status == CULPRIT_OK && !judge_crash(result, &run, judgement))
-        status = judge_exit(oracle ? oracle : &no_oracle, result, &run, judgement, err);
-    if (status == CULPRIT_OK && oracle && oracle->expect_failure)
+    if (status == CULPRIT_OK && !judge_crash(result, &run, !oracle->ctest, judgement))
+        status = oracle->ctest ? judge_ctest(oracle->ctest, result, &run, judgement, err)
+                               : judge_exit(oracle, result, &run, judgement, err);
+    if (status == CULPRIT_OK && oracle->expect_failure)
         apply_expected_failure(judgement);
     if (status == CULPRIT_OK)
         status = keep_output(&run, judgement, err);
@@ -267,6 +288,11 @@ culprit_status culprit_oracle_judge(const culprit_oracle *oracle, const culprit_
     if (status != CULPRIT_OK)
         culprit_judgement_free(judgement);
     return status;
+}
+
+culprit_status culprit_oracle_check(const culprit_oracle *oracle, culprit_error *err)
+{
+    return oracle->ctest ? oracle_check_ctest(oracle->ctest, err) : CULPRIT_OK;
 }
 
 void culprit_oracle_describe_unjudged(culprit_verdict verdict, int exit_status, int signal,

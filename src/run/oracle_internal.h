@@ -11,6 +11,8 @@
  *   oracle_html.c       the HTML oracle (libtidy)
  *   oracle_report.c     crash, abort and sanitizer reports on stderr, and
  *                       the normalization that makes signatures cluster
+ *   oracle_ctest.c      CTest's rules (culprit ctest): its status and
+ *                       regular-expression properties
  * docs/oracles.md describes the rules for users.
  */
 #ifndef CULPRIT_RUN_ORACLE_INTERNAL_H
@@ -82,6 +84,22 @@ culprit_status oracle_check_validator(const char *validator, const char *stdout_
 /* ---- oracle_html.c ---- */
 
 culprit_status oracle_check_html(const char *text, size_t size, oracle_finding *finding, culprit_error *err);
+
+/* ---- oracle_ctest.c ---- */
+
+/* A verdict and why, before oracle.c makes it a judgement. */
+typedef struct oracle_outcome {
+    culprit_verdict verdict;
+    char message[ORACLE_MESSAGE_SIZE];
+} oracle_outcome;
+
+/* Compiles every pattern of rules: an input error names the bad one. */
+culprit_status oracle_check_ctest(const culprit_ctest_rules *rules, culprit_error *err);
+
+/* CTest's verdict for a command that exited with exit_status after
+ * printing out and errors (NUL-terminated; NULL reads as empty). */
+culprit_status oracle_judge_ctest(const culprit_ctest_rules *rules, int exit_status, const char *out,
+                                  const char *errors, oracle_outcome *outcome, culprit_error *err);
 
 /* ---- oracle_report.c ---- */
 

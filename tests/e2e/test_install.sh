@@ -11,6 +11,11 @@ for f in bin/culprit bin/culprit-cc lib/culprit/libculprit-rt.a share/man/man1/c
     share/man/man1/culprit.1 share/man/man1/culprit-rank.1 share/man/man1/culprit-import.1; do
     [ -e "$prefix/$f" ] && pass || fail "make install did not write $f"
 done
+# Every command `culprit help` lists has its installed man page.
+for command in $("$prefix/bin/culprit" help | sed -n 's/^   \([a-z]*\) .*/\1/p'); do
+    [ "$command" = help ] || [ -e "$prefix/share/man/man1/culprit-$command.1" ] && pass ||
+        fail "make install wrote no man page for culprit $command"
+done
 run 0 "$prefix/bin/culprit" --version
 expect_contains out "culprit "
 
