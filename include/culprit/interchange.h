@@ -19,7 +19,8 @@
  * input as "FILE:LINE:COL: what was expected".  Writers write to streams the
  * caller opened.  Component names "path:LINE" become line elements of that
  * file; other names ending in ":LINE" (GZoltar's "org.x$Y#m(int):42") keep
- * their text as the element's name, with the part before '#' as the file.
+ * their text as the element's name, with the part before '#' as the file;
+ * any other name ("cond22_true") is an opaque element with that name.
  */
 #ifndef CULPRIT_INTERCHANGE_H
 #define CULPRIT_INTERCHANGE_H
@@ -32,7 +33,7 @@
 CULPRIT_API culprit_status culprit_gzoltar_read(const char *spectra_path, const char *matrix_path,
                                                 const char *tests_path, culprit_spectra *spectra,
                                                 culprit_error *err);
-/* Writes the line elements as components and every test that is not
+/* Writes the line and opaque elements as components and every test that is not
  * excluded by policy (failing ones as '-').  tests may be NULL. */
 CULPRIT_API culprit_status culprit_gzoltar_write(const culprit_spectra *spectra,
                                                  const culprit_verdict_policy *policy, FILE *spectra_out,

@@ -93,13 +93,16 @@ static culprit_status read_element(json_reader *reader, size_t index, json_t *ob
     if (!json_is_object(object))
         return shape_error(reader, where, "an object");
     if (!json_is_string(kind_value) || culprit_kind_parse(json_string_value(kind_value), &kind) != 0)
-        return shape_error(reader, where, "\"kind\" to be line, block, edge, branch, return or predicate");
+        return shape_error(reader, where,
+                           "\"kind\" to be line, block, edge, branch, return, predicate or opaque");
     if (read_uint32(json_object_get(object, "line"), &line) != 0 ||
         read_uint32(json_object_get(object, "column"), &column) != 0)
         return shape_error(reader, where, "\"line\" and \"column\" to be non-negative integers");
     if (!(json_is_null(file_value) || json_is_string(file_value)) ||
         !(json_is_null(name_value) || json_is_string(name_value)))
         return shape_error(reader, where, "\"file\" and \"name\" to be strings or null");
+    if (kind == CULPRIT_KIND_OPAQUE && !(json_is_string(name_value) && *json_string_value(name_value)))
+        return shape_error(reader, where, "a non-empty string \"name\" for an opaque element");
     if (json_is_string(file_value)) {
         culprit_status status =
             culprit_spectra_add_file(reader->spectra, json_string_value(file_value), &file, reader->err);

@@ -2,7 +2,9 @@
  * test_interchange.c - the per-test coverage readers: lcov tracefiles and
  * gcov JSON (plain, gzip-compressed, several documents in one file), the
  * union of their elements across files, counts and hits, verdict files,
- * and the exact message of every kind of malformed input.  Inputs are
+ * and the exact message of every kind of malformed input; and the
+ * component names of GZoltar and CSV (line, GZoltar-named and opaque
+ * elements).  Inputs are
  * written to a fresh temporary directory; messages name files relative to
  * it, so the test changes into it.
  */
@@ -413,6 +415,34 @@ static void test_verdict_matching(void)
     culprit_verdict_list_free(&list);
 }
 
+/* Names with a line are line elements; any other name is an opaque
+ * element that keeps it, with no file and no line. */
+static void test_component_names(void)
+{
+    culprit_spectra s;
+    culprit_spectra_init(&s);
+    culprit_error err = {0};
+    const char *names[] = {"src/a.c:3", "org.x$Y#m(int):42", "cond22_true", "a.c:0", ":7", "x:y:"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        CHECK_INT(culprit_component_add(&s, names[i], "spectra.csv", i + 1, 1, &err), 0);
+    CHECK_INT(s.elements[0].kind, CULPRIT_KIND_LINE);
+    CHECK_INT(s.elements[0].line, 3);
+    CHECK(s.elements[0].name == NULL);
+    CHECK_INT(s.elements[1].kind, CULPRIT_KIND_LINE);
+    CHECK_STR(s.files[s.elements[1].file], "org.x$Y");
+    for (size_t e = 2; e < 6; e++) {
+        CHECK_INT(s.elements[e].kind, CULPRIT_KIND_OPAQUE);
+        CHECK_INT(s.elements[e].file, CULPRIT_NO_FILE);
+        CHECK_INT(s.elements[e].line, 0);
+        char label[64];
+        culprit_component_name(&s, (uint32_t)e, label, sizeof label);
+        CHECK_STR(label, names[e]);
+    }
+    CHECK_INT(culprit_component_add(&s, "", "h.csv", 1, 14, &err), CULPRIT_ERROR_INPUT);
+    CHECK_STR(err.message, "h.csv:1:14: expected a component name, found an empty one");
+    culprit_spectra_free(&s);
+}
+
 int main(void)
 {
     char directory[] = "/tmp/culprit-test-interchange.XXXXXX";
@@ -427,6 +457,7 @@ int main(void)
     test_gcov_json_errors();
     test_verdict_file();
     test_verdict_matching();
+    test_component_names();
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", directory);
     if (chdir("/") != 0 || system(command) != 0)
