@@ -282,12 +282,15 @@ static int parse_options(int argc, char **argv, rank_command *command)
     return 0;
 }
 
-/* The label of a ranked entry: "file:line" in the line view. */
+/* The label of a ranked entry: "file:line" in the line view, whatever
+ * kind of element scored the line, unless it is a line element with a
+ * name of its own (GZoltar's "org.x$Y#m(int):42"). */
 static void entry_label(const culprit_spectra *spectra, const rank_command *command,
                         const culprit_ranked *entry, char *buffer, size_t size)
 {
+    const culprit_element *element = &spectra->elements[entry->element];
     if (command->rank.view == CULPRIT_VIEW_LINE && entry->file != CULPRIT_NO_FILE &&
-        !spectra->elements[entry->element].name)
+        !(element->kind == CULPRIT_KIND_LINE && element->name))
         snprintf(buffer, size, "%s:%u", spectra->files[entry->file], entry->line);
     else
         culprit_spectra_element_label(spectra, entry->element, buffer, size);

@@ -94,6 +94,18 @@ done
 run 0 "$CULPRIT" rank --kind tuple --formula ochiai --format csv
 expect_contains "$WORK/out" "walk.c:11"
 
+# --kind all in the line view (its default): one entry per source line,
+# named file:line whichever element scored it (issue 18, item 14).
+run 0 "$CULPRIT" rank --kind all --view line --format csv
+cp "$WORK/out" all-lines.csv
+not_lines=$(tail -n +2 all-lines.csv | cut -d, -f3 | grep -cv '/walk\.c:[0-9]*$')
+[ "$not_lines" -eq 0 ] && pass || fail "--kind all --view line has $not_lines entries that are not lines: $(head -c 600 all-lines.csv)"
+if [ -n "$lines" ]; then expect_line_count all-lines.csv $((lines + 1)); fi
+run 0 "$CULPRIT" rank --kind all --format csv
+expect_same "$WORK/out" all-lines.csv
+run 0 "$CULPRIT" rank --kind all --view element --format csv
+expect_contains "$WORK/out" "slot()=null"
+
 # The crash site's block: transition rate below 1 on its lines.
 run 0 "$CULPRIT" rank --technique blockrank --format json
 rate=$(tr '\n' ' ' <"$WORK/out" | sed 's/},/}\n/g' | grep '"line": 12,' | sed -n 's/.*"transition_rate": \([0-9.e-]*\).*/\1/p' | head -n 1)
