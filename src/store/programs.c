@@ -16,9 +16,8 @@
 
 #include "culprit/error.h"
 
-/* Validates what the database's constraints would reject less clearly. */
-static culprit_status check_elements(const culprit_store *store, const culprit_spectra *spectra,
-                                     culprit_error *err)
+culprit_status culprit_store_check_elements(const culprit_store *store, const culprit_spectra *spectra,
+                                            culprit_error *err)
 {
     for (size_t i = 0; i < spectra->element_count; i++) {
         const culprit_element *element = &spectra->elements[i];
@@ -188,7 +187,7 @@ culprit_status culprit_store_save_program(culprit_store *store, const culprit_sp
                                           const char *source, int64_t *program_id, culprit_error *err)
 {
     *program_id = 0;
-    culprit_status status = check_elements(store, spectra, err);
+    culprit_status status = culprit_store_check_elements(store, spectra, err);
     if (status != CULPRIT_OK)
         return status;
     char hash[65];
