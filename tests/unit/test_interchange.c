@@ -4,7 +4,8 @@
  * union of their elements across files, counts and hits, verdict files,
  * and the exact message of every kind of malformed input; and the
  * component names of GZoltar and CSV (line, GZoltar-named and opaque
- * elements).  Inputs are
+ * elements); and the optional structure of the JSON spectra (files
+ * without it still read; test_techniques.sh checks it on a real program).  Inputs are
  * written to a fresh temporary directory; messages name files relative to
  * it, so the test changes into it.
  */
@@ -443,6 +444,55 @@ static void test_component_names(void)
     culprit_spectra_free(&s);
 }
 
+/* A JSON spectra of one line and one failing test, with extra text
+ * (fields) in the root and in the test. */
+static void write_json(const char *path, const char *root_extra, const char *test_extra)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\": \"culprit-spectra\", \"version\": 1, %s\"elements\": [{\"kind\": \"line\", "
+             "\"file\": \"a.c\", \"line\": 1, \"column\": 0, \"name\": null}], \"tests\": [{\"name\": \"t\", "
+             "\"verdict\": \"fail\", %s\"hits\": [0]}]}\n",
+             root_extra, test_extra);
+    write_file(path, text);
+}
+
+static culprit_status read_json(const char *path, bool with_structure, culprit_program_structure *structure,
+                                culprit_error *err)
+{
+    culprit_spectra s;
+    culprit_spectra_init(&s);
+    culprit_program_structure_init(structure);
+    culprit_status status = culprit_json_read(path, &s, with_structure ? structure : NULL, err);
+    culprit_spectra_free(&s);
+    return status;
+}
+
+/* "units" and "crash" are optional, read only when asked for, and a crash
+ * needs the units its frames name. */
+static void test_json_structure(void)
+{
+    culprit_program_structure structure;
+    culprit_error err = {0};
+    write_json("old.json", "", "");
+    CHECK_INT(read_json("old.json", true, &structure, &err), 0);
+    CHECK_INT(structure.units.count, 0);
+    CHECK_INT(structure.test_count, 1);
+    CHECK(structure.crashes && !structure.crashes[0]);
+    culprit_program_structure_free(&structure);
+    write_json("unused.json", "\"units\": 5, ", "\"crash\": 3, ");
+    CHECK_INT(read_json("unused.json", false, &structure, &err), 0);
+    CHECK_INT(read_json("unused.json", true, &structure, &err), CULPRIT_ERROR_INPUT);
+    CHECK_STR(err.message, "unused.json: units: expected an array of program maps (strings)");
+    culprit_program_structure_free(&structure);
+    write_json("lone-crash.json", "\"units\": [], ", "\"crash\": {\"stack\": []}, ");
+    CHECK_INT(read_json("lone-crash.json", true, &structure, &err), CULPRIT_ERROR_INPUT);
+    CHECK_STR(err.message,
+              "lone-crash.json: tests[0].crash: expected the program's \"units\" beside it (a crash "
+              "stack names their blocks)");
+    culprit_program_structure_free(&structure);
+}
+
 int main(void)
 {
     char directory[] = "/tmp/culprit-test-interchange.XXXXXX";
@@ -458,6 +508,7 @@ int main(void)
     test_verdict_file();
     test_verdict_matching();
     test_component_names();
+    test_json_structure();
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", directory);
     if (chdir("/") != 0 || system(command) != 0)
