@@ -90,13 +90,12 @@ static culprit_status insert_structure(const culprit_store *store, int64_t progr
     return status;
 }
 
-/* What must hold before anything is written. */
+/* What must hold before anything is written (the elements are checked
+ * with the program's rows). */
 static culprit_status check_import(const culprit_store *store, const culprit_spectra *spectra,
                                    const culprit_program_structure *structure, culprit_error *err)
 {
-    culprit_status status = culprit_store_check_elements(store, spectra, err);
-    if (status == CULPRIT_OK)
-        status = culprit_store_check_tests(store, spectra, 0, spectra->test_count, err);
+    culprit_status status = culprit_store_check_tests(store, spectra, 0, spectra->test_count, err);
     if (status != CULPRIT_OK || !structure)
         return status;
     if (structure->crashes && structure->test_count != spectra->test_count)
@@ -118,14 +117,10 @@ culprit_status culprit_store_save_imported(culprit_store *store, const culprit_s
     *program_id = 0;
     culprit_status status = check_import(store, spectra, structure, err);
     if (status == CULPRIT_OK)
-        status = culprit_store_begin(store, true, err);
+        status = culprit_store_begin_program(store, spectra, source, program_id, err);
     if (status != CULPRIT_OK)
         return status;
-    char hash[65];
-    culprit_spectra_program_hash(spectra, hash);
-    status = culprit_store_save_program_rows(store, spectra, hash, source, program_id, err);
-    if (status == CULPRIT_OK)
-        status = culprit_store_insert_tests(store, *program_id, spectra, 0, spectra->test_count, err);
+    status = culprit_store_insert_tests(store, *program_id, spectra, 0, spectra->test_count, err);
     if (status == CULPRIT_OK && structure)
         status = insert_structure(store, *program_id, spectra, structure, err);
     if (status == CULPRIT_OK)

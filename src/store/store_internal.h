@@ -157,10 +157,11 @@ culprit_status culprit_store_check_tables(const culprit_store *store, culprit_er
 /* ---- programs.c, tests.c: the bodies of their transactions, for
  * collected.c and imported.c, which do more in the same transaction ---- */
 
-/* Validates what the database's constraints would reject less clearly:
- * every element's kind and file. */
-culprit_status culprit_store_check_elements(const culprit_store *store, const culprit_spectra *spectra,
-                                            culprit_error *err);
+/* Checks spectra's elements, opens a write transaction and saves the
+ * program's rows (as culprit_store_save_program does) inside it, for the
+ * caller to add to and commit.  On failure no transaction is left open. */
+culprit_status culprit_store_begin_program(const culprit_store *store, const culprit_spectra *spectra,
+                                           const char *source, int64_t *program_id, culprit_error *err);
 /* Checks that tests first .. first+count-1 exist and have valid verdicts. */
 culprit_status culprit_store_check_tests(const culprit_store *store, const culprit_spectra *spectra,
                                          size_t first, size_t count, culprit_error *err);

@@ -595,18 +595,27 @@ static void test_test_replaced(void)
     remove_tree(directory);
 }
 
+/* A new store in a new directory, and the sample program and tests, not
+ * saved yet; store is NULL (and the check failed) when it cannot open. */
+static culprit_store *open_with_sample(char directory[64], culprit_spectra *saved)
+{
+    make_scratch_directory(directory);
+    culprit_spectra_init(saved);
+    build_program(saved, 0);
+    add_sample_tests(saved);
+    culprit_error err;
+    culprit_store *store = NULL;
+    CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err), CULPRIT_OK);
+    return store;
+}
+
 /* The batch form saves all tests in one transaction: all or none. */
 static void test_save_tests_batch(void)
 {
     char directory[64];
-    make_scratch_directory(directory);
     culprit_spectra saved;
-    culprit_spectra_init(&saved);
-    build_program(&saved, 0);
-    add_sample_tests(&saved);
     culprit_error err;
-    culprit_store *store = NULL;
-    CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err), CULPRIT_OK);
+    culprit_store *store = open_with_sample(directory, &saved);
     if (!store) {
         culprit_spectra_free(&saved);
         remove_tree(directory);
@@ -649,14 +658,9 @@ static void test_save_tests_batch(void)
 static void test_save_imported(void)
 {
     char directory[64];
-    make_scratch_directory(directory);
     culprit_spectra saved;
-    culprit_spectra_init(&saved);
-    build_program(&saved, 0);
-    add_sample_tests(&saved);
     culprit_error err;
-    culprit_store *store = NULL;
-    CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err), CULPRIT_OK);
+    culprit_store *store = open_with_sample(directory, &saved);
     culprit_program_structure structure;
     culprit_program_structure_init(&structure);
     structure.test_count = saved.test_count;
