@@ -10,7 +10,8 @@
  *  - CSV: header "test,verdict,COMPONENT...", then one row per test with a
  *    verdict name and one 0/1 per component.
  *  - JSON: the whole spectra with kinds, columns, verdicts, durations and
- *    sparse counts (docs/formats.md).
+ *    sparse counts (docs/formats.md), and the structure of a program
+ *    collected from culprit-cc builds: its units' maps, its crash stacks.
  *  - lcov tracefiles and gcov's JSON intermediate format: coverage of one
  *    test per file, named after the file, with verdicts given separately;
  *    line and branch elements with execution counts.
@@ -19,7 +20,8 @@
  * input as "FILE:LINE:COL: what was expected".  Writers write to streams the
  * caller opened.  Component names "path:LINE" become line elements of that
  * file; other names ending in ":LINE" (GZoltar's "org.x$Y#m(int):42") keep
- * their text as the element's name, with the part before '#' as the file.
+ * their text as the element's name, with the part before '#' as the file;
+ * any other name ("cond22_true") is an opaque element with that name.
  */
 #ifndef CULPRIT_INTERCHANGE_H
 #define CULPRIT_INTERCHANGE_H
@@ -27,12 +29,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "culprit/program.h"
 #include "culprit/spectra.h"
 
 CULPRIT_API culprit_status culprit_gzoltar_read(const char *spectra_path, const char *matrix_path,
                                                 const char *tests_path, culprit_spectra *spectra,
                                                 culprit_error *err);
-/* Writes the line elements as components and every test that is not
+/* Writes the line and opaque elements as components and every test that is not
  * excluded by policy (failing ones as '-').  tests may be NULL. */
 CULPRIT_API culprit_status culprit_gzoltar_write(const culprit_spectra *spectra,
                                                  const culprit_verdict_policy *policy, FILE *spectra_out,
@@ -41,8 +44,18 @@ CULPRIT_API culprit_status culprit_gzoltar_write(const culprit_spectra *spectra,
 CULPRIT_API culprit_status culprit_csv_read(const char *path, culprit_spectra *spectra, culprit_error *err);
 CULPRIT_API culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culprit_error *err);
 
-CULPRIT_API culprit_status culprit_json_read(const char *path, culprit_spectra *spectra, culprit_error *err);
-CULPRIT_API culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, culprit_error *err);
+/* Reads spectra and, when structure (initialised, empty) is not NULL, the
+ * program's structure from the optional "units" and "crash" fields: the
+ * maps must assemble into "elements" and every crash frame must name a
+ * block of one of them.  With structure NULL those fields are not read.
+ * On failure the caller still frees both. */
+CULPRIT_API culprit_status culprit_json_read(const char *path, culprit_spectra *spectra,
+                                             culprit_program_structure *structure, culprit_error *err);
+/* Writes spectra and, when structure has units, "units" and each crashed
+ * test's "crash".  structure may be NULL. */
+CULPRIT_API culprit_status culprit_json_write(const culprit_spectra *spectra,
+                                              const culprit_program_structure *structure, FILE *out,
+                                              culprit_error *err);
 
 /* Verdicts of tests imported one coverage file per test: read from a
  * verdicts file ("NAME VERDICT" lines, '#' comments), or listed one by one

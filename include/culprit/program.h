@@ -187,6 +187,25 @@ CULPRIT_API culprit_status culprit_program_add_test(const culprit_program_layout
                                                     const culprit_unit_counts *counts, size_t *test,
                                                     culprit_error *err);
 
+/* ---- a program's structure as stored (src/program/program_graph.c) ---- */
+
+/* What a program collected from culprit-cc builds has beyond its matrix,
+ * and what its graph (below) is made of: the maps of the units it was
+ * assembled from, and each test's crash stack.  The store keeps it
+ * (culprit/store.h), the JSON spectra format carries it
+ * (culprit/interchange.h). */
+typedef struct culprit_program_structure {
+    culprit_unit_set units; /* sorted by hash; empty for programs no collector made */
+    size_t test_count;
+    /* owned; NULL, or test_count entries: test t's crash as the store's
+     * test_runs.crash holds it (JSON, docs/store.md), or NULL when it did
+     * not crash */
+    char **crashes;
+} culprit_program_structure;
+
+CULPRIT_API void culprit_program_structure_init(culprit_program_structure *structure);
+CULPRIT_API void culprit_program_structure_free(culprit_program_structure *structure);
+
 /* ---- program structure for the techniques (src/program/program_graph.c) ---- */
 
 /* "None" in the index fields below. */

@@ -29,6 +29,7 @@ typedef enum culprit_kind {
     CULPRIT_KIND_BRANCH,    /* <line, branch outcome> */
     CULPRIT_KIND_RETURN,    /* <line, return-value class> */
     CULPRIT_KIND_PREDICATE, /* a CBI/SOBER predicate */
+    CULPRIT_KIND_OPAQUE,    /* a component another tool named (no file, no line): ranked by its name */
     CULPRIT_KIND_COUNT
 } culprit_kind;
 

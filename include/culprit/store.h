@@ -144,6 +144,31 @@ CULPRIT_API culprit_status culprit_store_load_program_graph(culprit_store *store
                                                             const culprit_spectra *spectra,
                                                             culprit_program_graph *graph, culprit_error *err);
 
+/* ---- a program's structure (culprit/program.h), carried by `culprit export
+ *      json` and stored back by `culprit import json` (src/store/graph_load.c,
+ *      imported.c) ---- */
+
+/* Loads the structure of a stored program: its units' maps and the crash
+ * of each test of spectra (that program, loaded), tests in spectra's
+ * order.  A program without units gives an empty structure. */
+CULPRIT_API culprit_status culprit_store_load_program_structure(culprit_store *store, int64_t program_id,
+                                                                const culprit_spectra *spectra,
+                                                                culprit_program_structure *structure,
+                                                                culprit_error *err);
+
+/* Records an imported program whole, in one transaction: its files,
+ * elements and tests as culprit_store_save_program and
+ * culprit_store_save_tests do, and, when structure is not NULL, its
+ * structure: the units' maps (which must assemble into spectra's element
+ * table) as the program's units, and a test_runs row holding the crash of
+ * each test that has one (its exit status and signal unknown: NULL).  An
+ * imported program becomes current, but collected tests never grow it
+ * (docs/store.md, "Program evolution"). */
+CULPRIT_API culprit_status culprit_store_save_imported(culprit_store *store, const culprit_spectra *spectra,
+                                                       const culprit_program_structure *structure,
+                                                       const char *source, int64_t *program_id,
+                                                       culprit_error *err);
+
 /* ---- one row per test (src/store/judgement_load.c) ---- */
 
 typedef struct culprit_test_record {

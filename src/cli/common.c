@@ -164,7 +164,8 @@ int cli_parse_kind(const char *command, const char *text, const char **previous,
     options->all_kinds = false;
     if (culprit_kind_parse(text, &options->kind) != 0)
         return cli_usage_error(
-            command, "unknown kind '%s' (expected %sline, block, edge, branch, return, predicate or all)",
+            command,
+            "unknown kind '%s' (expected %sline, block, edge, branch, return, predicate, opaque or all)",
             text, tuple_too ? "tuple, " : "");
     return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * export.c - `culprit export gzoltar|csv|json`: write the stored spectra in a
- * form other tools (and `culprit import`) read.
+ * form other tools (and `culprit import`) read; json with the program's
+ * structure (units' maps, crash stacks) when it has one.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,11 +18,13 @@ const char cli_usage_export[] =
     "Writes the current program's spectra (or --program HASH's) in another form.\n"
     "'culprit import' reads each back.\n\n"
     "gzoltar   GZoltar's spectra, matrix and tests files; --output-dir DIR writes\n"
-    "          DIR/spectra.csv, DIR/matrix.txt and DIR/tests.csv.  Line elements only;\n"
-    "          error and timeout verdicts are written as failing (see --errors-as),\n"
-    "          skipped tests are left out.\n"
-    "csv       one table: test,verdict,COMPONENT... (line elements only)\n"
-    "json      everything: every element kind, verdicts, durations and counts\n\n"
+    "          DIR/spectra.csv, DIR/matrix.txt and DIR/tests.csv.  Line and opaque\n"
+    "          elements only; error and timeout verdicts are written as failing\n"
+    "          (see --errors-as), skipped tests are left out.\n"
+    "csv       one table: test,verdict,COMPONENT... (line and opaque elements only)\n"
+    "json      everything: every element kind, verdicts, durations and counts, and\n"
+    "          for a program built with culprit-cc its units' maps and crash stacks\n"
+    "          (what blockrank, cp, cbi and sober read)\n\n"
     "options:\n"
     "   --output FILE, -o FILE   write to FILE instead of standard output (csv, json)\n"
     "   --program HASH           a stored program other than the current one\n"
@@ -148,13 +151,14 @@ static culprit_status export_gzoltar(const export_options *options, const culpri
 }
 
 static culprit_status export_stream(const export_options *options, const culprit_spectra *spectra,
-                                    culprit_error *err)
+                                    const culprit_program_structure *structure, culprit_error *err)
 {
     FILE *out = options->output ? open_output(options->output, err) : stdout;
     if (!out)
         return err->status;
-    culprit_status status = strcmp(options->format, "csv") == 0 ? culprit_csv_write(spectra, out, err)
-                                                                : culprit_json_write(spectra, out, err);
+    culprit_status status = strcmp(options->format, "csv") == 0
+                                ? culprit_csv_write(spectra, out, err)
+                                : culprit_json_write(spectra, structure, out, err);
     if (options->output)
         return close_output(out, options->output, status, err);
     if (fflush(stdout) != 0 && !status)
@@ -170,21 +174,24 @@ int cmd_export(int argc, char **argv, const cli_context *context)
         return parsed < 0 ? 0 : parsed;
     culprit_spectra spectra;
     culprit_spectra_init(&spectra);
+    culprit_program_structure structure;
+    culprit_program_structure_init(&structure);
     culprit_store *store;
     int64_t program;
     culprit_error err;
     culprit_status status = cli_open_program(context, &options.common, &store, &program, &err);
     if (!status) {
         status = culprit_store_load(store, program, &spectra, &err);
+        if (!status && strcmp(options.format, "json") == 0)
+            status = culprit_store_load_program_structure(store, program, &spectra, &structure, &err);
         culprit_store_close(store);
     }
-    if (status) {
-        culprit_spectra_free(&spectra);
-        return cli_report(&err);
+    if (!status) {
+        culprit_error_clear(&err);
+        status = strcmp(options.format, "gzoltar") == 0 ? export_gzoltar(&options, &spectra, &err)
+                                                        : export_stream(&options, &spectra, &structure, &err);
     }
-    culprit_error_clear(&err);
-    status = strcmp(options.format, "gzoltar") == 0 ? export_gzoltar(&options, &spectra, &err)
-                                                    : export_stream(&options, &spectra, &err);
+    culprit_program_structure_free(&structure);
     culprit_spectra_free(&spectra);
     return status ? cli_report(&err) : 0;
 }

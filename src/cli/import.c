@@ -3,6 +3,8 @@
  * tool's spectra or coverage (src/interchange) and record it in the store as
  * a program and its tests.  lcov and gcov-json take one coverage file per
  * test; their verdicts come from --verdicts FILE or from --fail NAME.
+ * json also carries a collected program's structure (units' maps, crash
+ * stacks), stored with it in the same transaction.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -20,13 +22,16 @@ const char cli_usage_import[] =
     "(created if missing), all tests in one transaction.  Tests already stored under\n"
     "the same program and name are replaced.\n\n"
     "gzoltar   GZoltar's text files: --spectra lists one component per line ('path:LINE',\n"
-    "          or GZoltar names such as 'org.x$Y#m(int):42'; a first line 'name' is a\n"
-    "          header); --matrix has one row per test, a 0/1 per component, then +\n"
-    "          (pass) or - (fail); --tests names the rows (one per line, or GZoltar's\n"
-    "          tests.csv).  Without --tests, tests are named test1, test2, ...\n"
+    "          GZoltar names such as 'org.x$Y#m(int):42', or any other name, an opaque\n"
+    "          element; a first line 'name' is a header); --matrix has one row per\n"
+    "          test, a 0/1 per component, then + (pass) or - (fail); --tests names\n"
+    "          the rows (one per line, or GZoltar's tests.csv).  Without --tests,\n"
+    "          tests are named test1, test2, ...\n"
     "csv       a table with header 'test,verdict,COMPONENT...' (what 'culprit export\n"
     "          csv' writes).\n"
-    "json      culprit's full JSON spectra (what 'culprit export json' writes).\n"
+    "json      culprit's full JSON spectra (what 'culprit export json' writes), with\n"
+    "          the units' maps and crash stacks of a program built with culprit-cc,\n"
+    "          so that blockrank, cp, cbi and sober rank it as they did the original.\n"
     "lcov      lcov tracefiles (lcov --capture, llvm-cov export -format=lcov), one\n"
     "          per test: DA lines become line elements, BRDA branch elements.\n"
     "gcov-json gcov --json-format output (.gcov.json.gz, or plain JSON from\n"
@@ -156,7 +161,8 @@ static culprit_status read_per_test_input(const import_options *options, culprit
     return status;
 }
 
-static culprit_status read_input(const import_options *options, culprit_spectra *spectra, culprit_error *err)
+static culprit_status read_input(const import_options *options, culprit_spectra *spectra,
+                                 culprit_program_structure *structure, culprit_error *err)
 {
     if (strcmp(options->format, "gzoltar") == 0)
         return culprit_gzoltar_read(options->spectra, options->matrix, options->tests, spectra, err);
@@ -164,16 +170,7 @@ static culprit_status read_input(const import_options *options, culprit_spectra 
         return culprit_csv_read(options->input, spectra, err);
     if (per_test_format(options->format))
         return read_per_test_input(options, spectra, err);
-    return culprit_json_read(options->input, spectra, err);
-}
-
-static culprit_status save(culprit_store *store, const culprit_spectra *spectra, const char *source,
-                           int64_t *program, culprit_error *err)
-{
-    culprit_status status = culprit_store_save_program(store, spectra, source, program, err);
-    if (!status)
-        status = culprit_store_save_tests(store, *program, spectra, 0, spectra->test_count, err);
-    return status;
+    return culprit_json_read(options->input, spectra, structure, err);
 }
 
 int cmd_import(int argc, char **argv, const cli_context *context)
@@ -190,15 +187,17 @@ int cmd_import(int argc, char **argv, const cli_context *context)
     }
     culprit_spectra spectra;
     culprit_spectra_init(&spectra);
+    culprit_program_structure structure;
+    culprit_program_structure_init(&structure);
     culprit_error err;
     culprit_store *store = NULL;
     int64_t program = 0;
     const char *directory = cli_store_directory(context, options.common.store);
-    culprit_status status = read_input(&options, &spectra, &err);
+    culprit_status status = read_input(&options, &spectra, &structure, &err);
     if (!status)
         status = culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err);
     if (!status)
-        status = save(store, &spectra, options.format, &program, &err);
+        status = culprit_store_save_imported(store, &spectra, &structure, options.format, &program, &err);
     if (store)
         culprit_store_close(store);
     if (!status) {
@@ -212,6 +211,7 @@ int cmd_import(int argc, char **argv, const cli_context *context)
                 "culprit: imported %zu tests (%zu failing) over %zu elements into %s (program %.12s)\n",
                 spectra.test_count, failing, spectra.element_count, directory, hash);
     }
+    culprit_program_structure_free(&structure);
     culprit_spectra_free(&spectra);
     free(options.fail_names);
     return status ? cli_report(&err) : 0;

@@ -58,7 +58,10 @@ const char cli_usage_rank[] =
     "                     a line scoring its best tuple (the same as --technique\n"
     "                     tuples); line: the formula over plain lines (the old default,\n"
     "                     and the default for programs without tuples); block, edge,\n"
-    "                     branch, return, predicate, or all\n"
+    "                     branch, return, predicate, opaque (components another\n"
+    "                     tool named without a line: no line view has them), or\n"
+    "                     all.  A program with opaque elements ranks every element\n"
+    "                     by default (--kind all --view element)\n"
     "   --view VIEW       line: one entry per source line, scored by the best of its\n"
     "                     elements (default for tuple, line and all); element: one\n"
     "                     entry per element (default for the other kinds)\n"
@@ -279,12 +282,15 @@ static int parse_options(int argc, char **argv, rank_command *command)
     return 0;
 }
 
-/* The label of a ranked entry: "file:line" in the line view. */
+/* The label of a ranked entry: "file:line" in the line view, whatever
+ * kind of element scored the line, unless it is a line element with a
+ * name of its own (GZoltar's "org.x$Y#m(int):42"). */
 static void entry_label(const culprit_spectra *spectra, const rank_command *command,
                         const culprit_ranked *entry, char *buffer, size_t size)
 {
+    const culprit_element *element = &spectra->elements[entry->element];
     if (command->rank.view == CULPRIT_VIEW_LINE && entry->file != CULPRIT_NO_FILE &&
-        !spectra->elements[entry->element].name)
+        !(element->kind == CULPRIT_KIND_LINE && element->name))
         snprintf(buffer, size, "%s:%u", spectra->files[entry->file], entry->line);
     else
         culprit_spectra_element_label(spectra, entry->element, buffer, size);
@@ -481,6 +487,21 @@ static bool chooses_failures(const rank_command *command)
            command->all_failures;
 }
 
+/* Without --kind, --view or --technique, a program with opaque elements
+ * (components another tool named, no file or line) ranks every element in
+ * the element view: the default line view would leave them all out. */
+static void choose_default_kinds(rank_command *command, const culprit_spectra *spectra)
+{
+    if (command->kind_text || command->view_given || command->technique_name)
+        return;
+    for (uint32_t e = 0; e < spectra->element_count; e++)
+        if (spectra->elements[e].kind == CULPRIT_KIND_OPAQUE) {
+            command->rank.all_kinds = true;
+            command->rank.view = CULPRIT_VIEW_ELEMENT;
+            return;
+        }
+}
+
 /* Loads the program, its structure when the technique needs it, and the
  * failure clusters when failures are chosen by cluster. */
 static culprit_status load(const cli_context *context, const rank_command *command, culprit_spectra *spectra,
@@ -583,6 +604,8 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     culprit_failure_clusters clusters = {0};
     bool *blamed = NULL;
     culprit_status status = load(context, &command, &spectra, &graph, &clusters, &err);
+    if (!status)
+        choose_default_kinds(&command, &spectra);
     if (!status)
         status = select_tests(&command, &spectra, &clusters, &blamed, &result, &err);
     if (!status) {

@@ -19,6 +19,7 @@ static const char *const kind_names[CULPRIT_KIND_COUNT] = {
     [CULPRIT_KIND_LINE] = "line",     [CULPRIT_KIND_BLOCK] = "block",
     [CULPRIT_KIND_EDGE] = "edge",     [CULPRIT_KIND_BRANCH] = "branch",
     [CULPRIT_KIND_RETURN] = "return", [CULPRIT_KIND_PREDICATE] = "predicate",
+    [CULPRIT_KIND_OPAQUE] = "opaque",
 };
 
 static const char *const verdict_names[CULPRIT_VERDICT_COUNT] = {

@@ -10,6 +10,7 @@
 
 #include "core/grow.h"
 #include "culprit/interchange.h"
+#include "interchange/component.h"
 #include "interchange/csv_fields.h"
 #include "interchange/text_lines.h"
 
@@ -225,7 +226,7 @@ culprit_status culprit_gzoltar_write(const culprit_spectra *spectra, const culpr
     char name[4096];
     fputs("name\n", spectra_out);
     for (uint32_t e = 0; e < spectra->element_count; e++) {
-        if (spectra->elements[e].kind != CULPRIT_KIND_LINE)
+        if (!component_written(&spectra->elements[e]))
             continue;
         culprit_component_name(spectra, e, name, sizeof name);
         fprintf(spectra_out, "%s\n", name);
@@ -237,7 +238,7 @@ culprit_status culprit_gzoltar_write(const culprit_spectra *spectra, const culpr
         if (outcome == CULPRIT_OUTCOME_EXCLUDED)
             continue;
         for (uint32_t e = 0; e < spectra->element_count; e++)
-            if (spectra->elements[e].kind == CULPRIT_KIND_LINE)
+            if (component_written(&spectra->elements[e]))
                 fputs(culprit_spectra_hit(spectra, t, e) ? "1 " : "0 ", matrix_out);
         fputs(outcome == CULPRIT_OUTCOME_PASSING ? "+\n" : "-\n", matrix_out);
         if (tests_out) {

@@ -2,13 +2,15 @@
  * spectra_csv.c - the matrix as one CSV table: header
  * "test,verdict,COMPONENT...", then per test its name, verdict name and one
  * 0/1 per component.  Fields are quoted as RFC 4180 says (GZoltar component
- * names contain commas).  Only line elements are written, as in GZoltar's
- * format; `culprit export json` keeps everything.
+ * names contain commas).  Only line and opaque elements are written (the
+ * kinds a component name reads back as), as in GZoltar's format; `culprit
+ * export json` keeps everything.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "culprit/interchange.h"
+#include "interchange/component.h"
 #include "interchange/csv_fields.h"
 #include "interchange/text_lines.h"
 
@@ -32,7 +34,7 @@ culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culp
     char name[4096];
     fputs("test,verdict", out);
     for (uint32_t e = 0; e < spectra->element_count; e++) {
-        if (spectra->elements[e].kind != CULPRIT_KIND_LINE)
+        if (!component_written(&spectra->elements[e]))
             continue;
         culprit_component_name(spectra, e, name, sizeof name);
         fputc(',', out);
@@ -43,7 +45,7 @@ culprit_status culprit_csv_write(const culprit_spectra *spectra, FILE *out, culp
         culprit_csv_write_field(out, spectra->tests[t].name);
         fprintf(out, ",%s", culprit_verdict_name(spectra->tests[t].verdict));
         for (uint32_t e = 0; e < spectra->element_count; e++)
-            if (spectra->elements[e].kind == CULPRIT_KIND_LINE)
+            if (component_written(&spectra->elements[e]))
                 fputs(culprit_spectra_hit(spectra, t, e) ? ",1" : ",0", out);
         fputc('\n', out);
     }

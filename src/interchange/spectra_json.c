@@ -1,11 +1,17 @@
 /*
  * spectra_json.c - the full-fidelity JSON form of a spectra (docs/formats.md):
  * files, elements with kind/file/line/column/name, tests with verdict,
- * duration, hit element ids and sparse counts.  `culprit export json` and
- * `culprit import json` round-trip through it.  Reading uses jansson, whose
- * syntax errors carry line and column; structural errors name the JSON path.
+ * duration, hit element ids and sparse counts; and, for a program collected
+ * from culprit-cc builds, its structure (culprit/program.h): the units'
+ * maps and each test's crash stack, which the techniques that walk the
+ * control-flow graph need.  `culprit export json` and `culprit import json`
+ * round-trip through it.  Reading uses jansson, whose syntax errors carry
+ * line and column; structural errors name the JSON path, and a structure
+ * that does not fit the elements (maps that assemble into another table,
+ * crash frames naming no block) is refused rather than ranked wrongly.
  */
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +46,36 @@ static json_t *test_to_json(const culprit_spectra *spectra, size_t test)
                      "counts", counts);
 }
 
-culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, culprit_error *err)
+/* Adds the structure to root: "units", the maps, and each crashed test's
+ * "crash", the stored crash text as JSON. */
+static culprit_status structure_to_json(const culprit_spectra *spectra,
+                                        const culprit_program_structure *structure, json_t *root,
+                                        culprit_error *err)
+{
+    json_t *tests = json_object_get(root, "tests");
+    for (size_t t = 0; structure->crashes && t < structure->test_count && t < spectra->test_count; t++) {
+        if (!structure->crashes[t])
+            continue;
+        json_t *crash = json_loads(structure->crashes[t], 0, NULL);
+        if (!crash || json_object_set_new(json_array_get(tests, t), "crash", crash) != 0)
+            return culprit_fail(err, CULPRIT_ERROR_INPUT, "test '%s': its stored crash is not JSON",
+                                spectra->tests[t].name);
+    }
+    json_t *units = json_array();
+    if (!units || json_object_set_new(root, "units", units) != 0)
+        return culprit_fail_memory(err);
+    for (size_t u = 0; u < structure->units.count; u++) {
+        const culprit_unit *unit = structure->units.units[u];
+        json_t *text = json_stringn(unit->text, unit->text_size);
+        if (!text || json_array_append_new(units, text) != 0)
+            return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                                "unit %.12s: its map is not valid UTF-8, which JSON cannot hold", unit->hash);
+    }
+    return CULPRIT_OK;
+}
+
+culprit_status culprit_json_write(const culprit_spectra *spectra, const culprit_program_structure *structure,
+                                  FILE *out, culprit_error *err)
 {
     json_t *elements = json_array(), *tests = json_array();
     for (uint32_t e = 0; e < spectra->element_count; e++)
@@ -53,6 +88,12 @@ culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, cul
                              SPECTRA_JSON_VERSION, "program", hash, "elements", elements, "tests", tests);
     if (!root)
         return culprit_fail_memory(err);
+    culprit_status status = CULPRIT_OK;
+    if (structure && structure->units.count > 0 &&
+        (status = structure_to_json(spectra, structure, root, err))) {
+        json_decref(root);
+        return status;
+    }
     int failed = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (failed || fputc('\n', out) == EOF || ferror(out))
@@ -65,6 +106,7 @@ culprit_status culprit_json_write(const culprit_spectra *spectra, FILE *out, cul
 typedef struct json_reader {
     const char *path;
     culprit_spectra *spectra;
+    culprit_program_structure *structure; /* NULL: "units" and "crash" are not read */
     culprit_error *err;
 } json_reader;
 
@@ -93,13 +135,16 @@ static culprit_status read_element(json_reader *reader, size_t index, json_t *ob
     if (!json_is_object(object))
         return shape_error(reader, where, "an object");
     if (!json_is_string(kind_value) || culprit_kind_parse(json_string_value(kind_value), &kind) != 0)
-        return shape_error(reader, where, "\"kind\" to be line, block, edge, branch, return or predicate");
+        return shape_error(reader, where,
+                           "\"kind\" to be line, block, edge, branch, return, predicate or opaque");
     if (read_uint32(json_object_get(object, "line"), &line) != 0 ||
         read_uint32(json_object_get(object, "column"), &column) != 0)
         return shape_error(reader, where, "\"line\" and \"column\" to be non-negative integers");
     if (!(json_is_null(file_value) || json_is_string(file_value)) ||
         !(json_is_null(name_value) || json_is_string(name_value)))
         return shape_error(reader, where, "\"file\" and \"name\" to be strings or null");
+    if (kind == CULPRIT_KIND_OPAQUE && !(json_is_string(name_value) && *json_string_value(name_value)))
+        return shape_error(reader, where, "a non-empty string \"name\" for an opaque element");
     if (json_is_string(file_value)) {
         culprit_status status =
             culprit_spectra_add_file(reader->spectra, json_string_value(file_value), &file, reader->err);
@@ -133,6 +178,117 @@ static culprit_status read_counts(json_reader *reader, size_t test, json_t *arra
     return status;
 }
 
+/* ---- the structure: "units" and each test's "crash" ---- */
+
+/* The element the maps give (assembled) and the one the file lists, in
+ * words for a message: "block 'main:b3'". */
+static void describe_element(const culprit_spectra *spectra, uint32_t element, char *buffer, size_t size)
+{
+    char label[512];
+    culprit_spectra_element_label(spectra, element, label, sizeof label);
+    snprintf(buffer, size, "%s '%s'", culprit_kind_name(spectra->elements[element].kind), label);
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_element(const culprit_spectra *a, const culprit_spectra *b, uint32_t e)
+{
+    const culprit_element *x = &a->elements[e], *y = &b->elements[e];
+    return x->kind == y->kind && x->line == y->line && x->column == y->column &&
+           same_text(x->name, y->name) &&
+           same_text(x->file == CULPRIT_NO_FILE ? NULL : a->files[x->file],
+                     y->file == CULPRIT_NO_FILE ? NULL : b->files[y->file]);
+}
+
+/* The units must be those "elements" was assembled from: techniques build
+ * the program's graph from them against that table. */
+static culprit_status check_assembly(json_reader *reader)
+{
+    culprit_spectra assembled;
+    culprit_spectra_init(&assembled);
+    culprit_program_layout layout = {0};
+    culprit_status status =
+        culprit_program_build(&reader->structure->units, &assembled, &layout, reader->err);
+    const culprit_spectra *listed = reader->spectra;
+    char expected[600], found[600], problem[1400];
+    if (!status && assembled.element_count != listed->element_count) {
+        snprintf(problem, sizeof problem,
+                 "the maps of the units \"elements\" was assembled from; they make %zu elements, not %zu",
+                 assembled.element_count, listed->element_count);
+        status = shape_error(reader, "units", problem);
+    }
+    for (uint32_t e = 0; !status && e < listed->element_count; e++) {
+        if (same_element(&assembled, listed, e))
+            continue;
+        describe_element(&assembled, e, expected, sizeof expected);
+        describe_element(listed, e, found, sizeof found);
+        snprintf(problem, sizeof problem,
+                 "the maps of the units \"elements\" was assembled from; they make elements[%u] %s, not %s",
+                 e, expected, found);
+        status = shape_error(reader, "units", problem);
+    }
+    culprit_program_layout_free(&layout);
+    culprit_spectra_free(&assembled);
+    return status;
+}
+
+/* "units": one string per unit, its whole program map. */
+static culprit_status read_units(json_reader *reader, json_t *units)
+{
+    if (!json_is_array(units))
+        return shape_error(reader, "units", "an array of program maps (strings)");
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < json_array_size(units) && !status; i++) {
+        char where[80];
+        snprintf(where, sizeof where, "units[%zu]", i);
+        json_t *map = json_array_get(units, i);
+        if (!json_is_string(map))
+            return shape_error(reader, where, "a string (a unit's program map)");
+        char source[4200];
+        snprintf(source, sizeof source, "%s: %s", reader->path, where);
+        status = culprit_map_parse(json_string_value(map), json_string_length(map), source,
+                                   &reader->structure->units, reader->err);
+    }
+    culprit_unit_set_sort(&reader->structure->units);
+    return status || json_array_size(units) == 0 ? status : check_assembly(reader);
+}
+
+/* One frame of a crash stack names a block of one of the units. */
+static bool known_block(const culprit_unit_set *units, json_t *frame)
+{
+    const char *hash = json_string_value(json_object_get(frame, "unit"));
+    json_t *block = json_object_get(frame, "block");
+    const culprit_unit *unit = hash && strlen(hash) == 64 ? culprit_unit_set_find(units, hash) : NULL;
+    return unit && json_is_integer(block) && json_integer_value(block) >= 0 &&
+           json_integer_value(block) < (json_int_t)unit->block_count;
+}
+
+/* A test's "crash", as test_runs.crash holds it: {"pid", "signal",
+ * "stack": [{"unit": HASH, "block": N, ...}, ...]}; kept as its text. */
+static culprit_status read_crash(json_reader *reader, size_t test, json_t *crash, const char *test_where)
+{
+    char where[128];
+    snprintf(where, sizeof where, "%s.crash", test_where);
+    const culprit_unit_set *units = &reader->structure->units;
+    json_t *stack = json_object_get(crash, "stack");
+    if (units->count == 0)
+        return shape_error(reader, where,
+                           "the program's \"units\" beside it (a crash stack names their blocks)");
+    if (!json_is_object(crash) || !json_is_array(stack))
+        return shape_error(reader, where, "an object with a \"stack\" array");
+    for (size_t i = 0; i < json_array_size(stack); i++)
+        if (!known_block(units, json_array_get(stack, i))) {
+            snprintf(where, sizeof where, "%s.crash.stack[%zu]", test_where, i);
+            return shape_error(reader, where,
+                               "{\"unit\": HASH, \"block\": N} naming a block of one of the \"units\"");
+        }
+    reader->structure->crashes[test] = json_dumps(crash, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    return reader->structure->crashes[test] ? CULPRIT_OK : culprit_fail_memory(reader->err);
+}
+
 static culprit_status read_test(json_reader *reader, size_t index, json_t *object)
 {
     char where[64];
@@ -164,7 +320,11 @@ static culprit_status read_test(json_reader *reader, size_t index, json_t *objec
                                "\"hits\" to hold element indices below the number of elements");
         culprit_spectra_set_hit(reader->spectra, test, element);
     }
-    return counts ? read_counts(reader, test, counts, where) : CULPRIT_OK;
+    status = counts ? read_counts(reader, test, counts, where) : CULPRIT_OK;
+    json_t *crash = json_object_get(object, "crash");
+    if (!status && crash && reader->structure)
+        status = read_crash(reader, test, crash, where);
+    return status;
 }
 
 static culprit_status read_root(json_reader *reader, json_t *root)
@@ -181,12 +341,22 @@ static culprit_status read_root(json_reader *reader, json_t *root)
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < json_array_size(elements) && !status; i++)
         status = read_element(reader, i, json_array_get(elements, i));
+    json_t *units = json_object_get(root, "units");
+    if (!status && units && reader->structure)
+        status = read_units(reader, units);
+    if (!status && reader->structure) {
+        reader->structure->test_count = json_array_size(tests);
+        reader->structure->crashes = calloc(json_array_size(tests) + 1, sizeof(char *));
+        if (!reader->structure->crashes)
+            status = culprit_fail_memory(reader->err);
+    }
     for (size_t i = 0; i < json_array_size(tests) && !status; i++)
         status = read_test(reader, i, json_array_get(tests, i));
     return status;
 }
 
-culprit_status culprit_json_read(const char *path, culprit_spectra *spectra, culprit_error *err)
+culprit_status culprit_json_read(const char *path, culprit_spectra *spectra,
+                                 culprit_program_structure *structure, culprit_error *err)
 {
     json_error_t error;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &error);
@@ -196,7 +366,7 @@ culprit_status culprit_json_read(const char *path, culprit_spectra *spectra, cul
         return culprit_fail_at(err, path, (size_t)error.line, (size_t)(error.column > 0 ? error.column : 1),
                                "%s", error.text);
     }
-    json_reader reader = {.path = path, .spectra = spectra, .err = err};
+    json_reader reader = {.path = path, .spectra = spectra, .structure = structure, .err = err};
     culprit_status status = read_root(&reader, root);
     json_decref(root);
     return status;

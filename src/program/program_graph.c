@@ -13,7 +13,9 @@
  * reproduces the loaded table's size before trusting it.
  *
  * The crash stacks of a stored program's tests are the store's to load
- * (src/store/graph_load.c, culprit_store_load_program_graph).
+ * (src/store/graph_load.c, culprit_store_load_program_graph), from the
+ * units and crash texts of a culprit_program_structure, whose lifetime is
+ * here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,21 @@ void culprit_program_graph_free(culprit_program_graph *graph)
     free(graph->crash_first);
     free(graph->crash_blocks);
     culprit_program_graph_init(graph);
+}
+
+void culprit_program_structure_init(culprit_program_structure *structure)
+{
+    *structure = (culprit_program_structure){0};
+    culprit_unit_set_init(&structure->units);
+}
+
+void culprit_program_structure_free(culprit_program_structure *structure)
+{
+    culprit_unit_set_free(&structure->units);
+    for (size_t t = 0; structure->crashes && t < structure->test_count; t++)
+        free(structure->crashes[t]);
+    free(structure->crashes);
+    culprit_program_structure_init(structure);
 }
 
 /* ---- adjacency ---- */

@@ -20,32 +20,37 @@
 
 /* ---- writing units and a test's details ---- */
 
-static culprit_status insert_units(const culprit_store *store, const culprit_collected_test *test,
-                                   culprit_error *err)
+culprit_status culprit_store_insert_unit(const culprit_store *store, const culprit_unit *unit,
+                                         culprit_error *err)
 {
     sqlite3_stmt *statement;
     culprit_status status = culprit_store_prepare_kept(store,
                                                        "INSERT OR IGNORE INTO units (hash, map, created_at) "
                                                        "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
                                                        &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_text(statement, 1, unit->hash, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_text(statement, 2, unit->text, (int)unit->text_size, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    if (code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "saving a unit map", err);
+    culprit_store_release(store, statement);
+    return status;
+}
+
+static culprit_status insert_units(const culprit_store *store, const culprit_collected_test *test,
+                                   culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < test->collected->unit_count && status == CULPRIT_OK; i++) {
         const culprit_unit *unit = culprit_unit_set_find(test->maps, test->collected->units[i].hash);
-        if (!unit) {
-            status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unit %s has no map",
-                                  test->collected->units[i].hash);
-            break;
-        }
-        int code = sqlite3_bind_text(statement, 1, unit->hash, -1, SQLITE_STATIC);
-        if (code == SQLITE_OK)
-            code = sqlite3_bind_text(statement, 2, unit->text, (int)unit->text_size, SQLITE_STATIC);
-        if (code == SQLITE_OK)
-            code = sqlite3_step(statement);
-        if (code == SQLITE_DONE)
-            code = sqlite3_reset(statement);
-        if (code != SQLITE_OK)
-            status = culprit_store_sqlite_error(store, code, "saving a unit map", err);
+        status = unit ? culprit_store_insert_unit(store, unit, err)
+                      : culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unit %s has no map",
+                                     test->collected->units[i].hash);
     }
-    culprit_store_release(store, statement);
     return status;
 }
 

@@ -1,9 +1,10 @@
 /*
- * graph_load.c - the program graph of a stored program, for the techniques:
- * the structure derived from its units' stored maps
- * (culprit_program_graph_build) and the crash stack of every crashed test,
- * read from test_runs.crash (docs/store.md) and expressed as block indexes
- * of that graph.  It only reads.
+ * graph_load.c - a stored program's structure (culprit/program.h): its
+ * units' maps and the crash stack of every crashed test as
+ * test_runs.crash holds it (docs/store.md), which `culprit export json`
+ * writes; and, for the techniques, the graph made of it: the structure
+ * derived from the maps (culprit_program_graph_build) and the crash stacks
+ * expressed as block indexes of that graph.  It only reads.
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -78,36 +79,40 @@ static culprit_status push_crash(crash_rows *rows, culprit_error *err)
     return CULPRIT_OK;
 }
 
-static culprit_status query_crashes(culprit_store *store, int64_t program_id, const named_test *names,
-                                    size_t test_count, const culprit_program_layout *layout, crash_rows *rows,
-                                    culprit_error *err)
+/* texts[t] = test t's test_runs.crash (owned), NULL when it has none:
+ * stored tests matched by name to spectra's, read in one snapshot. */
+static culprit_status read_crash_texts(culprit_store *store, int64_t program_id,
+                                       const culprit_spectra *spectra, char **texts, culprit_error *err)
 {
-    sqlite3_stmt *statement;
-    culprit_status status = culprit_store_prepare(store,
-                                                  "SELECT t.name, r.crash FROM tests t JOIN test_runs r"
-                                                  " ON r.test_id = t.id WHERE t.program_id = ?"
-                                                  " AND r.crash IS NOT NULL",
-                                                  &statement, err);
-    if (status != CULPRIT_OK)
-        return status;
-    uint32_t first_block = layout->unit_count ? layout->block_base[0] : 0;
-    int code = sqlite3_bind_int64(statement, 1, program_id);
-    while (code == SQLITE_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
+    named_test *names = malloc((spectra->test_count + 1) * sizeof *names);
+    if (!names)
+        return culprit_fail_memory(err);
+    for (size_t t = 0; t < spectra->test_count; t++)
+        names[t] = (named_test){spectra->tests[t].name, t};
+    qsort(names, spectra->test_count, sizeof *names, compare_named_tests);
+    sqlite3_stmt *statement = NULL;
+    culprit_status status = culprit_store_begin(store, false, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_prepare(store,
+                                       "SELECT t.name, r.crash FROM tests t JOIN test_runs r"
+                                       " ON r.test_id = t.id WHERE t.program_id = ?"
+                                       " AND r.crash IS NOT NULL",
+                                       &statement, err);
+    int code = status == CULPRIT_OK ? sqlite3_bind_int64(statement, 1, program_id) : SQLITE_OK;
+    while (status == CULPRIT_OK && code == SQLITE_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
         named_test key = {(const char *)sqlite3_column_text(statement, 0), 0};
         const char *crash = (const char *)sqlite3_column_text(statement, 1);
         const named_test *found =
-            key.name ? bsearch(&key, names, test_count, sizeof key, compare_named_tests) : NULL;
+            key.name ? bsearch(&key, names, spectra->test_count, sizeof key, compare_named_tests) : NULL;
         code = SQLITE_OK;
-        if (!found || !crash)
-            continue;
-        if ((status = push_crash(rows, err)) != CULPRIT_OK)
-            break;
-        rows->rows[rows->count - 1].test = found->test;
-        parse_crash(crash, layout, first_block, &rows->rows[rows->count - 1]);
+        if (found && crash && !texts[found->test] && !(texts[found->test] = strdup(crash)))
+            status = culprit_fail_memory(err);
     }
     if (status == CULPRIT_OK && code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "reading crash sites", err);
     sqlite3_finalize(statement);
+    culprit_store_rollback(store);
+    free(names);
     return status;
 }
 
@@ -133,33 +138,45 @@ static culprit_status store_crashes(culprit_program_graph *graph, size_t test_co
     return CULPRIT_OK;
 }
 
-static culprit_status load_crashes(culprit_store *store, int64_t program_id, const culprit_unit_set *units,
-                                   const culprit_spectra *spectra, culprit_program_graph *graph,
-                                   culprit_error *err)
+/* The crash stacks of structure's tests as block indexes of the graph
+ * of its units. */
+static culprit_status add_crashes(const culprit_program_structure *structure, culprit_program_graph *graph,
+                                  culprit_error *err)
 {
-    named_test *names = malloc((spectra->test_count + 1) * sizeof *names);
     culprit_program_layout layout = {0};
     culprit_spectra scratch;
     culprit_spectra_init(&scratch);
     crash_rows rows = {0};
-    culprit_status status =
-        names ? culprit_program_build(units, &scratch, &layout, err) : culprit_fail_memory(err);
-    if (status == CULPRIT_OK) {
-        for (size_t t = 0; t < spectra->test_count; t++)
-            names[t] = (named_test){spectra->tests[t].name, t};
-        qsort(names, spectra->test_count, sizeof *names, compare_named_tests);
-        status = culprit_store_begin(store, false, err);
-        if (status == CULPRIT_OK) {
-            status = query_crashes(store, program_id, names, spectra->test_count, &layout, &rows, err);
-            culprit_store_rollback(store);
-        }
+    culprit_status status = culprit_program_build(&structure->units, &scratch, &layout, err);
+    uint32_t first_block = layout.unit_count ? layout.block_base[0] : 0;
+    for (size_t t = 0; t < structure->test_count && status == CULPRIT_OK; t++) {
+        if (!structure->crashes[t] || (status = push_crash(&rows, err)) != CULPRIT_OK)
+            continue;
+        rows.rows[rows.count - 1].test = t;
+        parse_crash(structure->crashes[t], &layout, first_block, &rows.rows[rows.count - 1]);
     }
     if (status == CULPRIT_OK)
-        status = store_crashes(graph, spectra->test_count, &rows, err);
+        status = store_crashes(graph, structure->test_count, &rows, err);
     free(rows.rows);
-    free(names);
     culprit_program_layout_free(&layout);
     culprit_spectra_free(&scratch);
+    return status;
+}
+
+culprit_status culprit_store_load_program_structure(culprit_store *store, int64_t program_id,
+                                                    const culprit_spectra *spectra,
+                                                    culprit_program_structure *structure, culprit_error *err)
+{
+    culprit_program_structure_init(structure);
+    culprit_status status = culprit_store_program_units(store, program_id, &structure->units, err);
+    if (status == CULPRIT_OK && structure->units.count > 0) {
+        structure->test_count = spectra->test_count;
+        structure->crashes = calloc(spectra->test_count + 1, sizeof *structure->crashes);
+        status = structure->crashes ? read_crash_texts(store, program_id, spectra, structure->crashes, err)
+                                    : culprit_fail_memory(err);
+    }
+    if (status != CULPRIT_OK)
+        culprit_program_structure_free(structure);
     return status;
 }
 
@@ -168,15 +185,14 @@ culprit_status culprit_store_load_program_graph(culprit_store *store, int64_t pr
                                                 culprit_error *err)
 {
     culprit_program_graph_init(graph);
-    culprit_unit_set units;
-    culprit_unit_set_init(&units);
-    culprit_status status = culprit_store_program_units(store, program_id, &units, err);
-    if (status == CULPRIT_OK && units.count > 0) {
-        status = culprit_program_graph_build(&units, spectra, graph, err);
+    culprit_program_structure structure;
+    culprit_status status = culprit_store_load_program_structure(store, program_id, spectra, &structure, err);
+    if (status == CULPRIT_OK && structure.units.count > 0) {
+        status = culprit_program_graph_build(&structure.units, spectra, graph, err);
         if (status == CULPRIT_OK)
-            status = load_crashes(store, program_id, &units, spectra, graph, err);
+            status = add_crashes(&structure, graph, err);
     }
-    culprit_unit_set_free(&units);
+    culprit_program_structure_free(&structure);
     if (status != CULPRIT_OK)
         culprit_program_graph_free(graph);
     return status;

@@ -24,6 +24,9 @@
 #include "culprit/error.h"
 #include "culprit/program.h"
 
+/* programs.source of the programs collectors assemble (and may grow). */
+#define COLLECTED_SOURCE "culprit test"
+
 /* A list of unit hashes, sorted. */
 typedef struct hash_list {
     size_t count, capacity;
@@ -182,7 +185,9 @@ static culprit_status run_statement(const culprit_store *store, const char *sql,
 /* ---- choosing the program (§6) ---- */
 
 /* The current program, if a collector may add to it: one assembled from
- * units, or one with no elements at all (tests that wrote no coverage). */
+ * units by a collector, or one with no elements at all (tests that wrote no
+ * coverage).  An imported program is not, even with units (`culprit import
+ * json` keeps them): its tests have no raw counts to be re-expressed from. */
 static culprit_status current_collector_program(const culprit_store *store, int64_t *program_id,
                                                 hash_list *units, culprit_error *err)
 {
@@ -190,6 +195,14 @@ static culprit_status current_collector_program(const culprit_store *store, int6
         store, "SELECT value FROM meta WHERE key = 'current_program'", program_id, err);
     if (status == CULPRIT_OK && *program_id)
         status = program_unit_hashes(store, *program_id, units, err);
+    int64_t imported = 0;
+    if (status == CULPRIT_OK && *program_id && units->count > 0)
+        status = query_id(store, "SELECT source IS NOT '" COLLECTED_SOURCE "' FROM programs WHERE id = ?",
+                          *program_id, NULL, &imported, err);
+    if (status == CULPRIT_OK && imported) {
+        *program_id = 0;
+        units->count = 0;
+    }
     int64_t element_count = 0;
     if (status == CULPRIT_OK && *program_id && units->count == 0)
         status = query_id(store, "SELECT element_count FROM programs WHERE id = ?", *program_id, NULL,
@@ -306,14 +319,19 @@ static void free_target(target_program *target)
     culprit_unit_set_free(&target->units);
 }
 
+culprit_status culprit_store_insert_program_unit(const culprit_store *store, int64_t program_id,
+                                                 const char *unit_hash, culprit_error *err)
+{
+    return run_statement(store, "INSERT OR IGNORE INTO program_units (program_id, unit_hash) VALUES (?, ?)",
+                         program_id, unit_hash, err);
+}
+
 static culprit_status insert_program_units(const culprit_store *store, int64_t program_id,
                                            const hash_list *hashes, culprit_error *err)
 {
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < hashes->count && status == CULPRIT_OK; i++)
-        status =
-            run_statement(store, "INSERT OR IGNORE INTO program_units (program_id, unit_hash) VALUES (?, ?)",
-                          program_id, hashes->hashes[i], err);
+        status = culprit_store_insert_program_unit(store, program_id, hashes->hashes[i], err);
     return status;
 }
 
@@ -353,7 +371,8 @@ static culprit_status assemble_target(const culprit_store *store, int64_t curren
     }
     char hash[65];
     collected_program_hash(&target->spectra, hashes, hash);
-    status = culprit_store_save_program_rows(store, &target->spectra, hash, "culprit test", &target->id, err);
+    status =
+        culprit_store_save_program_rows(store, &target->spectra, hash, COLLECTED_SOURCE, &target->id, err);
     if (status == CULPRIT_OK)
         status = insert_program_units(store, target->id, hashes, err);
     return status;

@@ -184,24 +184,30 @@ culprit_status culprit_store_save_program_rows(const culprit_store *store, const
     return status;
 }
 
-culprit_status culprit_store_save_program(culprit_store *store, const culprit_spectra *spectra,
-                                          const char *source, int64_t *program_id, culprit_error *err)
+culprit_status culprit_store_begin_program(const culprit_store *store, const culprit_spectra *spectra,
+                                           const char *source, int64_t *program_id, culprit_error *err)
 {
     *program_id = 0;
     culprit_status status = check_elements(store, spectra, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_begin(store, true, err);
     if (status != CULPRIT_OK)
         return status;
     char hash[65];
     culprit_spectra_program_hash(spectra, hash);
-    status = culprit_store_begin(store, true, err);
-    if (status != CULPRIT_OK)
-        return status;
     status = culprit_store_save_program_rows(store, spectra, hash, source, program_id, err);
-    if (status == CULPRIT_OK)
-        status = culprit_store_commit(store, err);
-    else
+    if (status != CULPRIT_OK) {
         culprit_store_rollback(store);
-    if (status != CULPRIT_OK)
+        *program_id = 0;
+    }
+    return status;
+}
+
+culprit_status culprit_store_save_program(culprit_store *store, const culprit_spectra *spectra,
+                                          const char *source, int64_t *program_id, culprit_error *err)
+{
+    culprit_status status = culprit_store_begin_program(store, spectra, source, program_id, err);
+    if (status == CULPRIT_OK && (status = culprit_store_commit(store, err)) != CULPRIT_OK)
         *program_id = 0;
     return status;
 }

@@ -16,7 +16,9 @@
  *                per-unit counts, run details
  *   program_evolution.c  which program a collected test lands in (§6 of
  *                docs/collector.md), and a program's stored units
- *   graph_load.c  a stored program's graph and crash stacks
+ *   graph_load.c  a stored program's graph and crash stacks, and its
+ *                structure (maps and crash texts) for export
+ *   imported.c   saving an imported program whole, with its structure
  *   load.c       loading a program and its tests into a culprit_spectra
  *   judgement.c  saving the oracle's judgement of a test (schema version 3)
  *   judgement_load.c  reading tests with their runs and judgements, and a
@@ -92,6 +94,10 @@ void culprit_store_rollback(const culprit_store *store);
 
 /* ---- collected.c ---- */
 
+/* Inserts a unit's map into units, unless that unit is there already. */
+culprit_status culprit_store_insert_unit(const culprit_store *store, const culprit_unit *unit,
+                                         culprit_error *err);
+
 /* Inserts what a collected test recorded besides its hits: its raw
  * per-unit counts and its run (exit, signal, crash stack, output records). */
 culprit_status culprit_store_insert_test_details(const culprit_store *store, int64_t test_id,
@@ -106,6 +112,9 @@ culprit_status culprit_store_insert_test_details(const culprit_store *store, int
 culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
                                                      const culprit_collected_test *test,
                                                      culprit_saved_test *saved, culprit_error *err);
+/* Records that program_id was assembled from unit_hash (program_units). */
+culprit_status culprit_store_insert_program_unit(const culprit_store *store, int64_t program_id,
+                                                 const char *unit_hash, culprit_error *err);
 /* Frees the assembled program kept between collected tests. */
 void culprit_store_forget_program_cache(culprit_store *store);
 
@@ -146,7 +155,16 @@ culprit_status culprit_store_migrate(const culprit_store *store, int version, cu
 culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err);
 
 /* ---- programs.c, tests.c: the bodies of their transactions, for
- * collected.c, which does more in the same transaction ---- */
+ * collected.c and imported.c, which do more in the same transaction ---- */
+
+/* Checks spectra's elements, opens a write transaction and saves the
+ * program's rows (as culprit_store_save_program does) inside it, for the
+ * caller to add to and commit.  On failure no transaction is left open. */
+culprit_status culprit_store_begin_program(const culprit_store *store, const culprit_spectra *spectra,
+                                           const char *source, int64_t *program_id, culprit_error *err);
+/* Checks that tests first .. first+count-1 exist and have valid verdicts. */
+culprit_status culprit_store_check_tests(const culprit_store *store, const culprit_spectra *spectra,
+                                         size_t first, size_t count, culprit_error *err);
 
 /* Finds the program with hash (the spectra's program hash) or inserts it
  * with its files and elements; makes it current. */

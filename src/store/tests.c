@@ -190,9 +190,8 @@ culprit_status culprit_store_update_test_hits(const culprit_store *store, int64_
     return status;
 }
 
-culprit_status culprit_store_save_tests(culprit_store *store, int64_t program_id,
-                                        const culprit_spectra *spectra, size_t first, size_t count,
-                                        culprit_error *err)
+culprit_status culprit_store_check_tests(const culprit_store *store, const culprit_spectra *spectra,
+                                         size_t first, size_t count, culprit_error *err)
 {
     if (first > spectra->test_count || count > spectra->test_count - first)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: saving tests %zu to %zu of %zu", store->path,
@@ -201,7 +200,16 @@ culprit_status culprit_store_save_tests(culprit_store *store, int64_t program_id
         if ((unsigned)spectra->tests[test].verdict >= CULPRIT_VERDICT_COUNT)
             return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: test '%s' has no valid verdict",
                                 store->path, spectra->tests[test].name);
-    culprit_status status = culprit_store_begin(store, true, err);
+    return CULPRIT_OK;
+}
+
+culprit_status culprit_store_save_tests(culprit_store *store, int64_t program_id,
+                                        const culprit_spectra *spectra, size_t first, size_t count,
+                                        culprit_error *err)
+{
+    culprit_status status = culprit_store_check_tests(store, spectra, first, count, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_begin(store, true, err);
     if (status != CULPRIT_OK)
         return status;
     status = culprit_store_insert_tests(store, program_id, spectra, first, count, err);

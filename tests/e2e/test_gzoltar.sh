@@ -118,6 +118,56 @@ expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method
 1,1,"org.x$Y#m(int,int):42",1,1,0,0,1,tarantula
 2,0,org.x$Y#n():43,1,0,1,1,0,tarantula'
 
+# Components another tool named without ':LINE' (issue 18, item 8) are
+# opaque elements: they rank under their names (every element, by default,
+# when the program has them), the line view leaves them out, and they
+# export back under the same names.  Mixed with file:LINE components.
+printf 'name\ncond22_true\ncond22_false\nsrc/a.c:3\nret5_neg\n' >opaque-spectra.csv
+printf '1 0 1 0 -\n0 1 1 1 +\n1 0 0 1 -\n0 1 1 0 +\n' >opaque-matrix.txt
+run 0 "$CULPRIT" --store opaque import gzoltar --matrix opaque-matrix.txt --spectra opaque-spectra.csv
+expect_contains err "imported 4 tests (2 failing) over 4 elements"
+run 0 "$CULPRIT" --store opaque rank --format csv
+expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method
+1,1,cond22_true,,2,0,0,2,ochiai
+2,0.5,ret5_neg,,1,1,1,1,ochiai
+3,0.4082482904638631,src/a.c:3,,1,2,1,0,ochiai
+4,0,cond22_false,,0,2,2,0,ochiai'
+run 0 "$CULPRIT" --store opaque rank --kind opaque --format json
+expect_contains out '"element": "cond22_true", "kind": "opaque", "file": null, "line": 0'
+run 0 "$CULPRIT" --store opaque rank --kind all --view line --format csv
+expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method
+1,0.4082482904638631,src/a.c:3,,1,2,1,0,ochiai'
+run 0 "$CULPRIT" --store opaque rank --kind line --format csv
+expect_line_count out 2
+run 0 "$CULPRIT" --store opaque export gzoltar --output-dir opaque-out
+expect_file_equals opaque-out/spectra.csv "$(cat opaque-spectra.csv)"
+expect_same opaque-out/matrix.txt opaque-matrix.txt
+run 0 "$CULPRIT" --store opaque export csv -o opaque.csv
+expect_contains opaque.csv "test,verdict,cond22_true,cond22_false,src/a.c:3,ret5_neg"
+run 0 "$CULPRIT" --store opaque-csv import csv opaque.csv
+run 0 "$CULPRIT" --store opaque-csv export gzoltar --output-dir opaque-out2
+expect_same opaque-out/spectra.csv opaque-out2/spectra.csv
+expect_same opaque-out/matrix.txt opaque-out2/matrix.txt
+run 0 "$CULPRIT" --store opaque export json -o opaque.json
+expect_contains opaque.json '"kind": "opaque"'
+run 0 "$CULPRIT" --store opaque-json import json opaque.json
+run 0 "$CULPRIT" --store opaque-json export json -o opaque2.json
+expect_same opaque.json opaque2.json
+sed 's/"name": "cond22_true"/"name": null/' opaque.json >opaque-unnamed.json
+run 2 "$CULPRIT" --store bad-spectra import json opaque-unnamed.json
+expect_file_equals err 'culprit: opaque-unnamed.json: elements[0]: expected a non-empty string "name" for an opaque element'
+# Only opaque components: the default ranking still shows every one.
+printf 'p1\np2\n' >only-opaque.txt
+printf '1 0 -\n0 1 +\n' >only-opaque-matrix.txt
+run 0 "$CULPRIT" --store only-opaque import gzoltar --matrix only-opaque-matrix.txt --spectra only-opaque.txt
+run 0 "$CULPRIT" --store only-opaque rank --format csv
+expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method
+1,1,p1,,1,0,0,1,ochiai
+2,0,p2,,0,1,1,0,ochiai'
+printf 'test,verdict,a.c:1,,b\nt1,fail,1,0,1\n' >empty-name.csv
+run 2 "$CULPRIT" --store bad-spectra import csv empty-name.csv
+expect_file_equals err "culprit: empty-name.csv:1:20: expected a component name, found an empty one"
+
 # Malformed inputs: one precise line each, exit 2.
 bad() { # NAME MATRIX-CONTENT EXPECTED-MESSAGE
     printf "$2" >"bad-$1.txt"
@@ -143,9 +193,6 @@ bad empty '' 'bad-empty.txt:1:1: expected at least one test row'
 : >empty-spectra.txt
 run 2 "$CULPRIT" --store bad-spectra import gzoltar --matrix matrix.txt --spectra empty-spectra.txt
 expect_file_equals err "culprit: empty-spectra.txt:1:1: expected at least one component name"
-printf 'src/a.c:7\nsrc/a.c\n' >noline-spectra.txt
-run 2 "$CULPRIT" --store bad-spectra import gzoltar --matrix matrix.txt --spectra noline-spectra.txt
-expect_file_equals err "culprit: noline-spectra.txt:2:8: expected a component name ending in ':LINE' (a line number from 1), found 'src/a.c'"
 run 2 "$CULPRIT" --store bad-spectra import gzoltar --matrix matrix.txt --spectra spectra.csv --tests spectra.csv
 expect_file_equals err "culprit: matrix.txt:7:1: expected 12 rows (one per name in the tests file), found 6"
 head -n 3 tests.csv >short-tests.csv

@@ -13,7 +13,7 @@ expect_contains "$WORK/err" "'culprit test', 'culprit run' or 'culprit import'"
 run 0 "$CULPRIT" import gzoltar --matrix "$MID/matrix.txt" --spectra "$MID/spectra.csv" --tests "$MID/tests.csv"
 
 run 2 "$CULPRIT" rank --kind lines
-expect_contains "$WORK/err" "unknown kind 'lines' (expected tuple, line, block, edge, branch, return, predicate or all)"
+expect_contains "$WORK/err" "unknown kind 'lines' (expected tuple, line, block, edge, branch, return, predicate, opaque or all)"
 run 2 "$CULPRIT" rank --kind line --kind tuple
 expect_contains "$WORK/err" "--kind given twice ('line', then 'tuple'); give one"
 run 2 "$CULPRIT" eval --faults "$MID/faults.txt" --kind line --kind block

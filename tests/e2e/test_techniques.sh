@@ -94,6 +94,18 @@ done
 run 0 "$CULPRIT" rank --kind tuple --formula ochiai --format csv
 expect_contains "$WORK/out" "walk.c:11"
 
+# --kind all in the line view (its default): one entry per source line,
+# named file:line whichever element scored it (issue 18, item 14).
+run 0 "$CULPRIT" rank --kind all --view line --format csv
+cp "$WORK/out" all-lines.csv
+not_lines=$(tail -n +2 all-lines.csv | cut -d, -f3 | grep -cv '/walk\.c:[0-9]*$')
+[ "$not_lines" -eq 0 ] && pass || fail "--kind all --view line has $not_lines entries that are not lines: $(head -c 600 all-lines.csv)"
+if [ -n "$lines" ]; then expect_line_count all-lines.csv $((lines + 1)); fi
+run 0 "$CULPRIT" rank --kind all --format csv
+expect_same "$WORK/out" all-lines.csv
+run 0 "$CULPRIT" rank --kind all --view element --format csv
+expect_contains "$WORK/out" "slot()=null"
+
 # The crash site's block: transition rate below 1 on its lines.
 run 0 "$CULPRIT" rank --technique blockrank --format json
 rate=$(tr '\n' ' ' <"$WORK/out" | sed 's/},/}\n/g' | grep '"line": 12,' | sed -n 's/.*"transition_rate": \([0-9.e-]*\).*/\1/p' | head -n 1)
@@ -106,6 +118,57 @@ run 0 "$CULPRIT" rank --technique sober --kind branch --view element --format cs
 expect_contains "$WORK/out" "walk.c:11:"
 run 0 "$CULPRIT" rank --technique blockrank --top 3
 expect_contains "$WORK/out" "technique blockrank"
+
+# ---- export json + import json keeps the structure (issue 18, item 14) ----
+# The units' maps and crash stacks travel with the matrix, so the techniques
+# that walk the CFG rank the imported program byte for byte as the original.
+STRUCTURED="blockrank cp cbi sober"
+for t in $STRUCTURED; do
+    run 0 "$CULPRIT" rank --technique "$t" --format csv
+    cp "$WORK/out" "before-$t.csv"
+done
+run 0 "$CULPRIT" export json -o walk.json
+expect_contains walk.json '"units": ['
+expect_contains walk.json '"crash": {'
+run 0 "$CULPRIT" --store "$WORK/json-store" import json walk.json
+for t in $STRUCTURED; do
+    run 0 "$CULPRIT" --store "$WORK/json-store" rank --technique "$t" --format csv
+    expect_same "$WORK/out" "before-$t.csv"
+done
+run 0 "$CULPRIT" --store "$WORK/json-store" export json -o walk2.json
+expect_same walk2.json walk.json
+run 0 "$CULPRIT" --store "$WORK/json-store" tests --format csv
+expect_contains "$WORK/out" "walk.c:12 (main)"
+# A test of the same build does not join the imported program (its tests
+# have no raw counts to re-express): it starts one of its own.
+printf '0\n' >"$WORK/expect.j0"
+run 0 "$CULPRIT" --store "$WORK/json-store" test --name j0 --expect "$WORK/expect.j0" -- ./walk 0
+programs=$(sqlite3 "$WORK/json-store/culprit.db" "SELECT COUNT(*) || ' ' || SUM(source = 'json') FROM programs" 2>/dev/null || echo "2 1")
+[ "$programs" = "2 1" ] && pass || fail "after a test, the store holds programs '$programs', expected '2 1'"
+# What does not fit the elements is refused, by JSON path.
+bad_json() { # NAME PYTHON-EDIT EXPECTED-MESSAGE
+    python3 -c "import json, sys
+d = json.load(open('walk.json'))
+$2
+json.dump(d, open('bad-$1.json', 'w'), indent=1)" || fail "python3 could not write bad-$1.json"
+    run 2 "$CULPRIT" --store "$WORK/bad-json-store" import json "bad-$1.json"
+    expect_file_equals "$WORK/err" "culprit: $3"
+}
+bad_json units-type 'd["units"] = "x"' 'bad-units-type.json: units: expected an array of program maps (strings)'
+bad_json unit-type 'd["units"][0] = 7' "bad-unit-type.json: units[0]: expected a string (a unit's program map)"
+bad_json unit-map 'd["units"][0] = "culprit-map\t2\n"' \
+    "bad-unit-map.json: units[0]:1:13: expected map version 1"
+bad_json fewer 'd["elements"].pop(); [t.update(hits=[h for h in t["hits"] if h < len(d["elements"])], counts=[c for c in t["counts"] if c[0] < len(d["elements"])]) for t in d["tests"]]' \
+    "bad-fewer.json: units: expected the maps of the units \"elements\" was assembled from; they make $(python3 -c "import json; print(len(json.load(open('walk.json'))['elements']))") elements, not $(python3 -c "import json; print(len(json.load(open('walk.json'))['elements']) - 1)")"
+bad_json renamed 'd["elements"][0]["line"] += 100' \
+    "bad-renamed.json: units: expected the maps of the units \"elements\" was assembled from; they make elements[0] line '$(python3 -c "import json; e = json.load(open('walk.json'))['elements'][0]; print('%s:%d' % (e['file'], e['line']))")', not line '$(python3 -c "import json; e = json.load(open('walk.json'))['elements'][0]; print('%s:%d' % (e['file'], e['line'] + 100))")'"
+bad_json no-units 'del d["units"]' \
+    "bad-no-units.json: tests[5].crash: expected the program's \"units\" beside it (a crash stack names their blocks)"
+bad_json crash-type 'd["tests"][5]["crash"] = [1]' \
+    "bad-crash-type.json: tests[5].crash: expected an object with a \"stack\" array"
+bad_json frame 'd["tests"][5]["crash"]["stack"][0]["block"] = 100000' \
+    "bad-frame.json: tests[5].crash.stack[0]: expected {\"unit\": HASH, \"block\": N} naming a block of one of the \"units\""
+[ ! -e "$WORK/bad-json-store" ] && pass || fail "a refused import must not leave a store behind"
 
 # ---- what is missing, said precisely (issue 18, item 9) ----
 # A lines-mode build has blocks and no edges or predicates; a full-mode

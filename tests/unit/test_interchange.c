@@ -2,7 +2,10 @@
  * test_interchange.c - the per-test coverage readers: lcov tracefiles and
  * gcov JSON (plain, gzip-compressed, several documents in one file), the
  * union of their elements across files, counts and hits, verdict files,
- * and the exact message of every kind of malformed input.  Inputs are
+ * and the exact message of every kind of malformed input; and the
+ * component names of GZoltar and CSV (line, GZoltar-named and opaque
+ * elements); and the optional structure of the JSON spectra (files
+ * without it still read; test_techniques.sh checks it on a real program).  Inputs are
  * written to a fresh temporary directory; messages name files relative to
  * it, so the test changes into it.
  */
@@ -413,6 +416,83 @@ static void test_verdict_matching(void)
     culprit_verdict_list_free(&list);
 }
 
+/* Names with a line are line elements; any other name is an opaque
+ * element that keeps it, with no file and no line. */
+static void test_component_names(void)
+{
+    culprit_spectra s;
+    culprit_spectra_init(&s);
+    culprit_error err = {0};
+    const char *names[] = {"src/a.c:3", "org.x$Y#m(int):42", "cond22_true", "a.c:0", ":7", "x:y:"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        CHECK_INT(culprit_component_add(&s, names[i], "spectra.csv", i + 1, 1, &err), 0);
+    CHECK_INT(s.elements[0].kind, CULPRIT_KIND_LINE);
+    CHECK_INT(s.elements[0].line, 3);
+    CHECK(s.elements[0].name == NULL);
+    CHECK_INT(s.elements[1].kind, CULPRIT_KIND_LINE);
+    CHECK_STR(s.files[s.elements[1].file], "org.x$Y");
+    for (size_t e = 2; e < 6; e++) {
+        CHECK_INT(s.elements[e].kind, CULPRIT_KIND_OPAQUE);
+        CHECK_INT(s.elements[e].file, CULPRIT_NO_FILE);
+        CHECK_INT(s.elements[e].line, 0);
+        char label[64];
+        culprit_component_name(&s, (uint32_t)e, label, sizeof label);
+        CHECK_STR(label, names[e]);
+    }
+    CHECK_INT(culprit_component_add(&s, "", "h.csv", 1, 14, &err), CULPRIT_ERROR_INPUT);
+    CHECK_STR(err.message, "h.csv:1:14: expected a component name, found an empty one");
+    culprit_spectra_free(&s);
+}
+
+/* A JSON spectra of one line and one failing test, with extra text
+ * (fields) in the root and in the test. */
+static void write_json(const char *path, const char *root_extra, const char *test_extra)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\": \"culprit-spectra\", \"version\": 1, %s\"elements\": [{\"kind\": \"line\", "
+             "\"file\": \"a.c\", \"line\": 1, \"column\": 0, \"name\": null}], \"tests\": [{\"name\": \"t\", "
+             "\"verdict\": \"fail\", %s\"hits\": [0]}]}\n",
+             root_extra, test_extra);
+    write_file(path, text);
+}
+
+static culprit_status read_json(const char *path, bool with_structure, culprit_program_structure *structure,
+                                culprit_error *err)
+{
+    culprit_spectra s;
+    culprit_spectra_init(&s);
+    culprit_program_structure_init(structure);
+    culprit_status status = culprit_json_read(path, &s, with_structure ? structure : NULL, err);
+    culprit_spectra_free(&s);
+    return status;
+}
+
+/* "units" and "crash" are optional, read only when asked for, and a crash
+ * needs the units its frames name. */
+static void test_json_structure(void)
+{
+    culprit_program_structure structure;
+    culprit_error err = {0};
+    write_json("old.json", "", "");
+    CHECK_INT(read_json("old.json", true, &structure, &err), 0);
+    CHECK_INT(structure.units.count, 0);
+    CHECK_INT(structure.test_count, 1);
+    CHECK(structure.crashes && !structure.crashes[0]);
+    culprit_program_structure_free(&structure);
+    write_json("unused.json", "\"units\": 5, ", "\"crash\": 3, ");
+    CHECK_INT(read_json("unused.json", false, &structure, &err), 0);
+    CHECK_INT(read_json("unused.json", true, &structure, &err), CULPRIT_ERROR_INPUT);
+    CHECK_STR(err.message, "unused.json: units: expected an array of program maps (strings)");
+    culprit_program_structure_free(&structure);
+    write_json("lone-crash.json", "\"units\": [], ", "\"crash\": {\"stack\": []}, ");
+    CHECK_INT(read_json("lone-crash.json", true, &structure, &err), CULPRIT_ERROR_INPUT);
+    CHECK_STR(err.message,
+              "lone-crash.json: tests[0].crash: expected the program's \"units\" beside it (a crash "
+              "stack names their blocks)");
+    culprit_program_structure_free(&structure);
+}
+
 int main(void)
 {
     char directory[] = "/tmp/culprit-test-interchange.XXXXXX";
@@ -427,6 +507,8 @@ int main(void)
     test_gcov_json_errors();
     test_verdict_file();
     test_verdict_matching();
+    test_component_names();
+    test_json_structure();
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", directory);
     if (chdir("/") != 0 || system(command) != 0)

@@ -595,18 +595,27 @@ static void test_test_replaced(void)
     remove_tree(directory);
 }
 
+/* A new store in a new directory, and the sample program and tests, not
+ * saved yet; store is NULL (and the check failed) when it cannot open. */
+static culprit_store *open_with_sample(char directory[64], culprit_spectra *saved)
+{
+    make_scratch_directory(directory);
+    culprit_spectra_init(saved);
+    build_program(saved, 0);
+    add_sample_tests(saved);
+    culprit_error err;
+    culprit_store *store = NULL;
+    CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err), CULPRIT_OK);
+    return store;
+}
+
 /* The batch form saves all tests in one transaction: all or none. */
 static void test_save_tests_batch(void)
 {
     char directory[64];
-    make_scratch_directory(directory);
     culprit_spectra saved;
-    culprit_spectra_init(&saved);
-    build_program(&saved, 0);
-    add_sample_tests(&saved);
     culprit_error err;
-    culprit_store *store = NULL;
-    CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err), CULPRIT_OK);
+    culprit_store *store = open_with_sample(directory, &saved);
     if (!store) {
         culprit_spectra_free(&saved);
         remove_tree(directory);
@@ -644,6 +653,48 @@ static void test_save_tests_batch(void)
     remove_tree(directory);
 }
 
+/* An import is saved whole (program and tests) in one call; a structure
+ * that does not fit it is refused before anything is written. */
+static void test_save_imported(void)
+{
+    char directory[64];
+    culprit_spectra saved;
+    culprit_error err;
+    culprit_store *store = open_with_sample(directory, &saved);
+    culprit_program_structure structure;
+    culprit_program_structure_init(&structure);
+    structure.test_count = saved.test_count;
+    structure.crashes = calloc(saved.test_count, sizeof *structure.crashes);
+    if (!store || !structure.crashes ||
+        !(structure.crashes[1] = strdup("{\"pid\":1,\"signal\":11,\"stack\":[]}"))) {
+        CHECK(!"set up");
+        return;
+    }
+    int64_t program = -1, current = -1;
+    CHECK_INT(culprit_store_save_imported(store, &saved, &structure, "json", &program, &err),
+              CULPRIT_ERROR_INPUT);
+    CHECK_CONTAINS(err.message, "test 't-fail' has a crash stack but the program has no units");
+    CHECK_INT(program, 0);
+    CHECK_INT(culprit_store_current_program(store, &current, &err), CULPRIT_OK);
+    CHECK_INT(current, 0);
+    CHECK_INT(culprit_store_save_imported(store, &saved, NULL, "json", &program, &err), CULPRIT_OK);
+    CHECK_INT(culprit_store_current_program(store, &current, &err), CULPRIT_OK);
+    CHECK_INT(current, program);
+    culprit_spectra loaded;
+    culprit_spectra_init(&loaded);
+    CHECK_INT(culprit_store_load(store, program, &loaded, &err), CULPRIT_OK);
+    check_same_spectra(&loaded, &saved);
+    culprit_program_structure_free(&structure);
+    CHECK_INT(culprit_store_load_program_structure(store, program, &loaded, &structure, &err), CULPRIT_OK);
+    CHECK_INT(structure.units.count, 0);
+    CHECK(structure.crashes == NULL);
+    culprit_program_structure_free(&structure);
+    culprit_spectra_free(&loaded);
+    culprit_store_close(store);
+    culprit_spectra_free(&saved);
+    remove_tree(directory);
+}
+
 /* ---- finding and identifying stores ---- */
 
 static void test_missing_store(void)
@@ -655,7 +706,8 @@ static void test_missing_store(void)
     culprit_store *store = NULL;
     char expected[256];
     snprintf(expected, sizeof expected,
-             "no culprit store at %s (record tests first: 'culprit test', 'culprit run' or 'culprit import')", missing);
+             "no culprit store at %s (record tests first: 'culprit test', 'culprit run' or 'culprit import')",
+             missing);
     CHECK_INT(culprit_store_open(missing, CULPRIT_STORE_READ, &store, &err), CULPRIT_ERROR_INPUT);
     CHECK_STR(err.message, expected);
     CHECK(store == NULL);
@@ -1135,6 +1187,7 @@ int main(void)
     test_program_reuse_and_current();
     test_test_replaced();
     test_save_tests_batch();
+    test_save_imported();
     test_missing_store();
     test_not_sqlite();
     test_foreign_sqlite();
