@@ -59,6 +59,22 @@ CULPRIT_API bool culprit_sources_load(culprit_sources *sources, uint32_t file);
 CULPRIT_API bool culprit_sources_line(culprit_sources *sources, uint32_t file, uint32_t line,
                                       const char **text, size_t *length);
 
+/* ---- elements in words (src/report/describe.c) ---- */
+
+/* Writes what element is into buffer (always terminated): "branch `x < z`
+ * taken true", "switch `c` took case 3", "`power()` returned negative",
+ * "block b4 of mid() at mid.c:12", "line mid.c:12"; other names as they
+ * are.  sources (may be NULL) gives a branch its condition's text; without
+ * it the branch is named by its place ("branch at mid.c:11:20 taken true"). */
+CULPRIT_API void culprit_report_describe_element(const culprit_spectra *spectra, uint32_t element,
+                                                 culprit_sources *sources, char *buffer, size_t size);
+
+/* Whether entry, a line of the line view, took its score from another
+ * element than the line (a tuple, a block, a predicate's branch): what the
+ * reports then name as the element that decided it. */
+CULPRIT_API bool culprit_report_decided_elsewhere(const culprit_spectra *spectra,
+                                                  const culprit_ranked *entry);
+
 /* ---- colors (src/report/color.c) ---- */
 
 /* Display suspiciousness in [0, 1] of each entry: the score itself when every
