@@ -83,6 +83,8 @@ typedef struct culprit_technique {
     unsigned needs;           /* CULPRIT_NEEDS_* bits */
     bool uses_formula;        /* --formula picks its base formula */
     bool failing_first;       /* entities no failing test ran rank last (TECHNIQUES.md §1) */
+    bool lines_take_scores;   /* a line may score as another element (its best tuple, block or
+                                 predicate: output->deciders), which rankings then name */
     const char *detail_name;  /* what output->detail holds ("transition_rate"), or NULL */
     const char *base_formula; /* the formula when none is chosen (scomb: "tarantula"); NULL: ochiai */
     bool uses_threshold;      /* reads input->mapping's threshold and bonus (scomb) */

@@ -276,7 +276,10 @@ void culprit_report_describe_element(const culprit_spectra *spectra, uint32_t in
         culprit_spectra_element_label(spectra, index, buffer, size);
 }
 
-bool culprit_report_decided_elsewhere(const culprit_spectra *spectra, const culprit_ranked *entry)
+bool culprit_report_decided_elsewhere(const culprit_spectra *spectra, const culprit_ranked *entry,
+                                      culprit_view view)
 {
-    return spectra->elements[entry->decider].kind != CULPRIT_KIND_LINE;
+    if (entry->decider != entry->element)
+        return true;
+    return view == CULPRIT_VIEW_LINE && spectra->elements[entry->decider].kind != CULPRIT_KIND_LINE;
 }

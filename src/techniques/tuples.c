@@ -117,5 +117,6 @@ const culprit_technique culprit_technique_tuples = {
     .needs = 0,
     .uses_formula = true,
     .failing_first = true,
+    .lines_take_scores = true,
     .score = tuples_score,
 };
