@@ -97,13 +97,21 @@ static double column_value(const culprit_report *report, const culprit_report_me
 }
 
 /* The element each shown entry's score came from, when not the line
- * itself: in words, and its (ef, ep); null for a line scored as itself,
- * which keeps a formula's 50,000-line ranking small. */
+ * itself: in words, and its (ef, ep); null for a line scored as itself.
+ * A ranking whose lines all score as themselves (a formula's) has none of
+ * these columns, which keeps a 50,000-line report small. */
 static void write_deciders(const report_json *json, const culprit_report *report,
                            const culprit_report_method *method)
 {
     static const char *const names[] = {"decided_by", "decided_by_ef", "decided_by_ep"};
     char text[512];
+    bool any = false;
+    for (size_t i = 0; i < method->ranking.count && !any; i++)
+        any =
+            shown(&method->ranking.entries[i]) &&
+            culprit_report_decided_elsewhere(report->spectra, &method->ranking.entries[i], CULPRIT_VIEW_LINE);
+    if (!any)
+        return;
     for (int c = 0; c < 3; c++) {
         fprintf(json->out, ",\n   \"%s\": [", names[c]);
         size_t written = 0;
