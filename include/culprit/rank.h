@@ -2,7 +2,10 @@
  * rank.h - turning scores into a ranking, with ties (TECHNIQUES.md §1, §9).
  *
  * Entities are either elements (of one kind, or of all kinds) or source lines
- * (a line's score is the maximum over its elements).  Order: elements run by
+ * (a line's score is the maximum over its elements).  An entry keeps apart
+ * the counts of what it ranks (tally: in the line view, the line's own) and
+ * the element its score came from (decider, with decider_tally): a line
+ * scored by one of its branch outcomes, or by its block, says so.  Order: elements run by
  * some failing test (ef > 0) before the others, then score descending, then
  * confidence descending where the formula defines it, then file path and
  * line ascending.  Entities equal in the first three keys form a tie group:
@@ -43,9 +46,12 @@ typedef struct culprit_ranked {
     uint32_t file;    /* copied from the element */
     uint32_t line;
     double score;
-    double confidence; /* NAN when the formula has none */
-    culprit_tally tally;
+    double confidence;   /* NAN when the formula has none */
+    culprit_tally tally; /* the entity's own counts; culprit_rank_method gives a line the line's */
     double best_rank, worst_rank, average_rank;
+    uint32_t decider;            /* the element whose score this is: element itself, or (set by
+                                    culprit_rank_method) the tuple, block or predicate it came from */
+    culprit_tally decider_tally; /* the decider's own counts */
 } culprit_ranked;
 
 typedef struct culprit_ranking {
@@ -55,7 +61,8 @@ typedef struct culprit_ranking {
 
 /* Ranks the elements selected by options.  scores[] and confidence[] (may be
  * NULL) are indexed by element.  Elements without a line are left out of the
- * line view. */
+ * line view.  Every entry's tally and decider_tally are tallies[element]
+ * and its decider the element itself. */
 CULPRIT_API culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally *tallies,
                                         const double *scores, const double *confidence,
                                         const culprit_rank_options *options, culprit_ranking *ranking,

@@ -59,6 +59,22 @@ CULPRIT_API bool culprit_sources_load(culprit_sources *sources, uint32_t file);
 CULPRIT_API bool culprit_sources_line(culprit_sources *sources, uint32_t file, uint32_t line,
                                       const char **text, size_t *length);
 
+/* ---- elements in words (src/report/describe.c) ---- */
+
+/* Writes what element is into buffer (always terminated): "branch `x < z`
+ * taken true", "switch `c` took case 3", "`power()` returned negative",
+ * "block b4 of mid() at mid.c:12", "line mid.c:12"; other names as they
+ * are.  sources (may be NULL) gives a branch its condition's text; without
+ * it the branch is named by its place ("branch at mid.c:11:20 taken true"). */
+CULPRIT_API void culprit_report_describe_element(const culprit_spectra *spectra, uint32_t element,
+                                                 culprit_sources *sources, char *buffer, size_t size);
+
+/* Whether entry, ranked in view, took its score from another element than
+ * the one it ranks - a line its tuple's, block's or predicate's - which is
+ * then worth naming beside it: "scores as branch `x < z` taken true". */
+CULPRIT_API bool culprit_report_decided_elsewhere(const culprit_spectra *spectra, const culprit_ranked *entry,
+                                                  culprit_view view);
+
 /* ---- colors (src/report/color.c) ---- */
 
 /* Display suspiciousness in [0, 1] of each entry: the score itself when every
@@ -81,13 +97,16 @@ typedef struct culprit_terminal_options {
     culprit_tie_policy ties;
     const char *method; /* "formula ochiai", shown in the header */
     culprit_totals totals;
+    culprit_view view; /* of the ranking: says which entries took their score elsewhere */
 } culprit_terminal_options;
 
 /* Fills color, truecolor and width for a terminal on fd: colors unless
  * NO_COLOR is set or TERM is dumb; 24-bit when COLORTERM says so. */
 CULPRIT_API void culprit_terminal_detect(int fd, culprit_terminal_options *options);
 
-/* Writes the line ranking as rows "rank score file:line source". */
+/* Writes the line ranking as rows "rank score file:line source", each
+ * followed, when its score is another element's, by a line naming that
+ * element and its (ef, ep). */
 CULPRIT_API culprit_status culprit_terminal_write_ranking(FILE *out, const culprit_terminal_options *options,
                                                           const culprit_spectra *spectra,
                                                           const culprit_ranking *ranking,

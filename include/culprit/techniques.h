@@ -62,12 +62,17 @@ typedef struct culprit_technique_input {
 /* What a technique writes.  The caller allocates every array with
  * element_count entries and initialises them: scores to -HUGE_VAL (an
  * element the technique does not score ranks last), confidence and detail
- * to NAN, tallies to a copy of the input tallies. */
+ * to NAN, tallies to a copy of the input tallies, deciders to the element
+ * itself. */
 typedef struct culprit_technique_output {
     double *scores;
     double *confidence;     /* a tie-breaker (tuples with Tarantula); NAN when none */
     double *detail;         /* one extra number per element (BlockRank's T(b)); NAN when none */
-    culprit_tally *tallies; /* what the ranking reports and orders by (tuples: the best tuple's) */
+    culprit_tally *tallies; /* what the ranking orders by (tuples: the best tuple's); entries
+                               report the input tallies */
+    uint32_t *deciders;     /* the element each score was taken from: a line's best tuple (tuples),
+                               its best block (BlockRank, CP), a member of its best predicate (CBI,
+                               SOBER); the element itself when the score is its own */
 } culprit_technique_output;
 
 typedef struct culprit_technique {
@@ -78,6 +83,8 @@ typedef struct culprit_technique {
     unsigned needs;           /* CULPRIT_NEEDS_* bits */
     bool uses_formula;        /* --formula picks its base formula */
     bool failing_first;       /* entities no failing test ran rank last (TECHNIQUES.md §1) */
+    bool lines_take_scores;   /* a line may score as another element (its best tuple, block or
+                                 predicate: output->deciders), which rankings then name */
     const char *detail_name;  /* what output->detail holds ("transition_rate"), or NULL */
     const char *base_formula; /* the formula when none is chosen (scomb: "tarantula"); NULL: ochiai */
     bool uses_threshold;      /* reads input->mapping's threshold and bonus (scomb) */
@@ -105,7 +112,10 @@ CULPRIT_API culprit_status culprit_technique_output_init(culprit_technique_outpu
 CULPRIT_API void culprit_technique_output_free(culprit_technique_output *output);
 
 /* Checks, scores and ranks: the whole of `culprit rank --technique`.
- * output receives the scores (the caller frees it and ranking). */
+ * output receives the scores (the caller frees it and ranking).  Entries
+ * report their own input tallies (a line in the line view: the line
+ * element's, or the tests that ran one of its blocks when the program has
+ * no line element there), and their decider with its input tallies. */
 CULPRIT_API culprit_status culprit_technique_rank(const culprit_technique *technique,
                                                   const culprit_technique_input *input,
                                                   const culprit_rank_options *options,

@@ -72,6 +72,11 @@ const char cli_usage_rank[] =
     "   --format FORMAT   text (default), csv (header rank,score,element,confidence,\n"
     "                     ef,ep,nf,np, the technique's extra column if any, and method)\n"
     "                     or json; both name the method: tuples:ochiai, ochiai, ...\n"
+    "                     ef..np are the line's own counts.  A technique's line may\n"
+    "                     score as another element (its best tuple, its block): text\n"
+    "                     rows then say \"scores as\" what, with its ef and ep, and\n"
+    "                     csv adds decided_by,decided_by_ef,decided_by_ep,\n"
+    "                     decided_by_nf,decided_by_np,why (json: \"decided_by\")\n"
     "   --errors-as fail|pass|skip, --timeouts-as fail|pass|skip\n"
     "                     how error and timeout verdicts count (default: fail)\n"
     "   --threshold X     scomb: a line that wrote a wrong output line is lifted when its\n"
@@ -301,9 +306,23 @@ static void entry_label(const culprit_spectra *spectra, const rank_command *comm
 typedef struct rank_result {
     culprit_method_ranking ranked;
     const char *detail_name; /* the technique's extra column (BlockRank's transition rate...), or NULL */
+    bool deciders;           /* entries may take their score from another element: CSV and JSON name it */
     bool chose_failures;     /* the failures were chosen by cluster */
     size_t cluster;          /* the cluster localized; 0: all of them */
 } rank_result;
+
+/* Whether a ranking's entries can take their score from another element
+ * than the one they rank: the lines of some techniques (a tuple's, a
+ * block's...), and the line view of other kinds than lines (a line's best
+ * branch).  Rankings whose lines score by themselves (a formula over
+ * lines, set-union, smap...) keep their old CSV and JSON columns. */
+static bool decides_elsewhere(const rank_command *command, const culprit_technique *technique)
+{
+    if (technique && technique->lines_take_scores)
+        return true;
+    return command->rank.view == CULPRIT_VIEW_LINE &&
+           (command->rank.all_kinds || command->rank.kind != CULPRIT_KIND_LINE);
+}
 
 /* The method in words, for the text header: "formula ochiai",
  * "technique tuples, formula ochiai", "technique blockrank". */
@@ -324,8 +343,21 @@ static double entry_detail(const rank_result *result, const culprit_ranked *entr
     return result->detail_name ? result->ranked.output.detail[entry->element] : NAN;
 }
 
+/* The element an entry's score came from: its label and what it is, in words. */
+typedef struct decider_text {
+    char label[4096];
+    char why[512];
+} decider_text;
+
+static void describe_decider(const culprit_spectra *spectra, const culprit_ranked *entry,
+                             culprit_sources *sources, decider_text *text)
+{
+    culprit_spectra_element_label(spectra, entry->decider, text->label, sizeof text->label);
+    culprit_report_describe_element(spectra, entry->decider, sources, text->why, sizeof text->why);
+}
+
 static void print_csv_row(const rank_command *command, const rank_result *result, const culprit_ranked *entry,
-                          const char *label)
+                          const char *label, const decider_text *decider)
 {
     cli_write_number(stdout, culprit_ranked_rank(entry, command->ties), CLI_FORMAT_CSV);
     putchar(',');
@@ -342,12 +374,21 @@ static void print_csv_row(const rank_command *command, const rank_result *result
     }
     putchar(',');
     cli_write_csv_field(stdout, result->ranked.name);
+    if (!result->deciders) {
+        putchar('\n');
+        return;
+    }
+    putchar(',');
+    cli_write_csv_field(stdout, decider->label);
+    const culprit_tally *tally = &entry->decider_tally;
+    printf(",%u,%u,%u,%u,", tally->ef, tally->ep, tally->nf, tally->np);
+    cli_write_csv_field(stdout, decider->why);
     putchar('\n');
 }
 
 static void print_json_entry(const rank_command *command, const culprit_spectra *spectra,
                              const rank_result *result, const culprit_ranked *entry, const char *label,
-                             bool first)
+                             const decider_text *decider, bool first)
 {
     fputs(first ? "\n  {\"rank\": " : ",\n  {\"rank\": ", stdout);
     cli_write_number(stdout, culprit_ranked_rank(entry, command->ties), CLI_FORMAT_JSON);
@@ -371,10 +412,23 @@ static void print_json_entry(const rank_command *command, const culprit_spectra 
         printf(", \"%s\": ", result->detail_name);
         cli_write_number(stdout, entry_detail(result, entry), CLI_FORMAT_JSON);
     }
-    putchar('}');
+    if (!result->deciders) {
+        putchar('}');
+        return;
+    }
+    fputs(", \"decided_by\": {\"element\": ", stdout);
+    culprit_json_write_string(stdout, decider->label);
+    fputs(", \"kind\": ", stdout);
+    culprit_json_write_string(stdout, culprit_kind_name(spectra->elements[entry->decider].kind));
+    fputs(", \"description\": ", stdout);
+    culprit_json_write_string(stdout, decider->why);
+    const culprit_tally *tally = &entry->decider_tally;
+    printf(", \"ef\": %u, \"ep\": %u, \"nf\": %u, \"np\": %u}}", tally->ef, tally->ep, tally->nf, tally->np);
 }
 
-static void print_text_row(const rank_command *command, const culprit_ranked *entry, const char *label)
+/* A row, and when the entry's score is another element's, that element and its counts. */
+static void print_text_row(const rank_command *command, const culprit_spectra *spectra,
+                           const culprit_ranked *entry, const char *label, const decider_text *decider)
 {
     double rank = culprit_ranked_rank(entry, command->ties);
     char score[32];
@@ -382,7 +436,11 @@ static void print_text_row(const rank_command *command, const culprit_ranked *en
         snprintf(score, sizeof score, "%s", entry->score > 0 ? "inf" : "-inf");
     else
         snprintf(score, sizeof score, "%.4f", entry->score);
-    printf("%6g  %8s  %-40s  ef=%u ep=%u\n", rank, score, label, entry->tally.ef, entry->tally.ep);
+    printf("%6g  %8s  %-40s  ef=%u ep=%u", rank, score, label, entry->tally.ef, entry->tally.ep);
+    if (culprit_report_decided_elsewhere(spectra, entry, command->rank.view))
+        printf("  scores as %s (ef=%u ep=%u)", decider->why, entry->decider_tally.ef,
+               entry->decider_tally.ep);
+    putchar('\n');
 }
 
 /* The output mapping's constants and how tests were chosen, so that a
@@ -416,7 +474,9 @@ static void print_header(const rank_command *command, const rank_result *result)
         fputs("rank,score,element,confidence,ef,ep,nf,np", stdout);
         if (result->detail_name)
             printf(",%s", result->detail_name);
-        puts(",method");
+        puts(result->deciders
+                 ? ",method,decided_by,decided_by_ef,decided_by_ep,decided_by_nf,decided_by_np,why"
+                 : ",method");
     } else if (command->common.format == CLI_FORMAT_JSON) {
         fputs("{\"method\": ", stdout);
         culprit_json_write_string(stdout, result->ranked.name);
@@ -440,45 +500,57 @@ static void print_header(const rank_command *command, const rank_result *result)
 /* On a terminal: colored rows with the source text of each line (src/report/terminal.c).
  * Returns false, to print plainly, if that cannot be done. */
 static bool print_terminal(const rank_command *command, const culprit_spectra *spectra,
-                           const rank_result *result)
+                           const rank_result *result, culprit_sources *sources)
 {
     char method[160];
     describe_method(&result->ranked.method, method, sizeof method);
-    culprit_terminal_options options = {
-        .top = command->top, .ties = command->ties, .method = method, .totals = result->ranked.totals};
+    culprit_terminal_options options = {.top = command->top,
+                                        .ties = command->ties,
+                                        .method = method,
+                                        .totals = result->ranked.totals,
+                                        .view = command->rank.view};
     culprit_terminal_detect(STDOUT_FILENO, &options);
-    culprit_sources sources;
     culprit_error err;
-    if (culprit_sources_init(&sources, spectra, NULL, &err) != CULPRIT_OK)
-        return false;
-    bool done = culprit_terminal_write_ranking(stdout, &options, spectra, &result->ranked.ranking, &sources,
-                                               &err) == CULPRIT_OK;
-    culprit_sources_free(&sources);
-    return done;
+    return culprit_terminal_write_ranking(stdout, &options, spectra, &result->ranked.ranking, sources,
+                                          &err) == CULPRIT_OK;
 }
 
-static void print_ranking(const rank_command *command, const culprit_spectra *spectra,
-                          const rank_result *result)
+static void print_rows(const rank_command *command, const culprit_spectra *spectra, const rank_result *result,
+                       culprit_sources *sources)
 {
-    if (command->common.format == CLI_FORMAT_TEXT && isatty(STDOUT_FILENO) &&
-        print_terminal(command, spectra, result))
-        return;
     const culprit_ranking *ranking = &result->ranked.ranking;
     size_t count = command->top && command->top < ranking->count ? command->top : ranking->count;
     char label[4096];
+    decider_text decider;
     print_header(command, result);
     for (size_t i = 0; i < count; i++) {
         const culprit_ranked *entry = &ranking->entries[i];
         entry_label(spectra, command, entry, label, sizeof label);
+        describe_decider(spectra, entry, sources, &decider);
         if (command->common.format == CLI_FORMAT_CSV)
-            print_csv_row(command, result, entry, label);
+            print_csv_row(command, result, entry, label, &decider);
         else if (command->common.format == CLI_FORMAT_JSON)
-            print_json_entry(command, spectra, result, entry, label, i == 0);
+            print_json_entry(command, spectra, result, entry, label, &decider, i == 0);
         else
-            print_text_row(command, entry, label);
+            print_text_row(command, spectra, entry, label, &decider);
     }
     if (command->common.format == CLI_FORMAT_JSON)
         puts("\n]}");
+}
+
+/* The source text names a branch by its condition (src/report/describe.c);
+ * without it, rows name it by place. */
+static void print_ranking(const rank_command *command, const culprit_spectra *spectra,
+                          const rank_result *result)
+{
+    culprit_sources sources;
+    culprit_error err;
+    bool have_sources = culprit_sources_init(&sources, spectra, NULL, &err) == CULPRIT_OK;
+    bool on_terminal = command->common.format == CLI_FORMAT_TEXT && isatty(STDOUT_FILENO);
+    if (!(on_terminal && have_sources && print_terminal(command, spectra, result, &sources)))
+        print_rows(command, spectra, result, have_sources ? &sources : NULL);
+    if (have_sources)
+        culprit_sources_free(&sources);
 }
 
 static bool chooses_failures(const rank_command *command)
@@ -618,6 +690,7 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
                                      &result.ranked, &err);
         const culprit_technique *technique = result.ranked.method.technique;
         result.detail_name = technique ? technique->detail_name : NULL;
+        result.deciders = decides_elsewhere(&command, technique);
     }
     if (!status) {
         if (result.ranked.totals.failing == 0)

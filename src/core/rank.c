@@ -263,6 +263,8 @@ culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally 
             .score = scores[keys[i].element],
             .confidence = confidence ? confidence[keys[i].element] : NAN,
             .tally = tallies[keys[i].element],
+            .decider = keys[i].element,
+            .decider_tally = tallies[keys[i].element],
         };
     }
     assign_ranks(ranking, keys);

@@ -3,8 +3,11 @@
  * everything the HTML page shows, as one document.  The HTML page embeds
  * this very document (html_safe), so page and JSON cannot disagree.
  *
- * Rankings list only lines some test ran: lines no test ran have no score
- * worth a color.  A ranking entry names its file by index into "files",
+ * Rankings list only lines some test ran (by the line's own counts, not
+ * those of the tuple it scores as): lines no test ran have no score worth a
+ * color; "lines_total" counts them too, as the ranks do.  An entry whose
+ * score is another element's names it (decided_by, in words, with its ef
+ * and ep).  A ranking entry names its file by index into "files",
  * which keeps a 50,000-line program's report to a few megabytes per method.
  */
 #include <math.h>
@@ -93,6 +96,45 @@ static double column_value(const culprit_report *report, const culprit_report_me
     }
 }
 
+/* The element each shown entry's score came from, when not the line
+ * itself: in words, and its (ef, ep); null for a line scored as itself.
+ * A ranking whose lines all score as themselves (a formula's) has none of
+ * these columns, which keeps a 50,000-line report small. */
+static void write_deciders(const report_json *json, const culprit_report *report,
+                           const culprit_report_method *method)
+{
+    static const char *const names[] = {"decided_by", "decided_by_ef", "decided_by_ep"};
+    char text[512];
+    bool any = false;
+    for (size_t i = 0; i < method->ranking.count && !any; i++)
+        any =
+            shown(&method->ranking.entries[i]) &&
+            culprit_report_decided_elsewhere(report->spectra, &method->ranking.entries[i], CULPRIT_VIEW_LINE);
+    if (!any)
+        return;
+    for (int c = 0; c < 3; c++) {
+        fprintf(json->out, ",\n   \"%s\": [", names[c]);
+        size_t written = 0;
+        for (size_t i = 0; i < method->ranking.count; i++) {
+            const culprit_ranked *entry = &method->ranking.entries[i];
+            if (!shown(entry))
+                continue;
+            fputs(written ? (written % 16 ? "," : ",\n    ") : "", json->out);
+            written++;
+            if (!culprit_report_decided_elsewhere(report->spectra, entry, CULPRIT_VIEW_LINE)) {
+                fputs("null", json->out);
+            } else if (c == 0) {
+                culprit_report_describe_element(report->spectra, entry->decider, report->sources, text,
+                                                sizeof text);
+                report_json_string(json, text);
+            } else {
+                fprintf(json->out, "%u", c == 1 ? entry->decider_tally.ef : entry->decider_tally.ep);
+            }
+        }
+        fputc(']', json->out);
+    }
+}
+
 /* The ranking by columns, one array per field, entries in rank order: a
  * third of the size of one object per entry, which matters at 50,000 lines. */
 static void write_ranking(const report_json *json, const culprit_report *report,
@@ -111,6 +153,7 @@ static void write_ranking(const report_json *json, const culprit_report *report,
         }
         fputc(']', json->out);
     }
+    write_deciders(json, report, method);
     fputs("}", json->out);
 }
 
@@ -171,6 +214,7 @@ static culprit_status write_method(const report_json *json, const culprit_report
     report_json_string(json, method->definition);
     fputs(", \"reference\": ", json->out);
     report_json_string(json, method->reference);
+    fprintf(json->out, ", \"lines_total\": %zu", method->ranking.count);
     write_ranking(json, report, method);
     culprit_status status = write_file_summaries(json, report, method, err);
     fputs("}", json->out);

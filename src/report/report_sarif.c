@@ -5,7 +5,10 @@
  * One rule per formula or technique; one result per line a failing test
  * ran that ranks within the top N or scores at least the threshold.  The
  * rank, score and failing tests go into the result's property bag, where
- * viewers show them without inventing a meaning for them.  Locations are
+ * viewers show them without inventing a meaning for them.  The message
+ * gives the line's own counts and, when its score is another element's (a
+ * tuple's, a block's), names that element with its counts, in the message
+ * and as decidedBy.  Locations are
  * relative to the source root (uriBaseId SRCROOT), as code scanning wants
  * paths relative to the repository; files outside it get file:// URIs.
  */
@@ -80,6 +83,22 @@ static void write_failing_tests(FILE *out, const culprit_report *report, uint32_
     fputc(']', out);
 }
 
+/* The element whose score the line took, in the property bag. */
+static void write_decided_by(FILE *out, const culprit_report *report, const culprit_ranked *entry,
+                             const char *description)
+{
+    report_json json = {.out = out};
+    char label[4096];
+    culprit_spectra_element_label(report->spectra, entry->decider, label, sizeof label);
+    fputs(", \"decidedBy\": {\"element\": ", out);
+    report_json_string(&json, label);
+    fputs(", \"kind\": ", out);
+    report_json_string(&json, culprit_kind_name(report->spectra->elements[entry->decider].kind));
+    fputs(", \"description\": ", out);
+    report_json_string(&json, description);
+    fprintf(out, ", \"ef\": %u, \"ep\": %u}", entry->decider_tally.ef, entry->decider_tally.ep);
+}
+
 static void write_result(FILE *out, const culprit_report *report, size_t m, size_t i, bool first)
 {
     const culprit_report_method *method = &report->methods[m];
@@ -96,12 +115,22 @@ static void write_result(FILE *out, const culprit_report *report, size_t m, size
     fprintf(out,
             ", \"ruleIndex\": %zu, \"level\": \"%s\", \"kind\": \"fail\",\n   \"message\": {\"text\": ", m,
             method->suspiciousness[i] >= 0.5 ? "warning" : "note");
-    char text[512];
-    snprintf(text, sizeof text,
-             "Suspicious line: rank %g of %zu by %s (score %s); run by %u of %u failing and %u of %u "
-             "passing tests.",
-             rank, method->ranking.count, method->title, score, entry->tally.ef, report->totals.failing,
-             entry->tally.ep, report->totals.passing);
+    char text[1024], decider[512] = "";
+    bool elsewhere = culprit_report_decided_elsewhere(report->spectra, entry, CULPRIT_VIEW_LINE);
+    if (elsewhere)
+        culprit_report_describe_element(report->spectra, entry->decider, report->sources, decider,
+                                        sizeof decider);
+    int used =
+        snprintf(text, sizeof text,
+                 "Suspicious line: rank %g of %zu by %s (score %s); run by %u of %u failing and %u of %u "
+                 "passing tests.",
+                 rank, method->ranking.count, method->title, score, entry->tally.ef, report->totals.failing,
+                 entry->tally.ep, report->totals.passing);
+    if (elsewhere && used > 0 && (size_t)used < sizeof text)
+        snprintf(text + used, sizeof text - (size_t)used,
+                 " The score is that of %s, seen in %u of %u failing and %u of %u passing tests.", decider,
+                 entry->decider_tally.ef, report->totals.failing, entry->decider_tally.ep,
+                 report->totals.passing);
     report_json_string(&json, text);
     fputs("},\n   ", out);
     write_location(out, report, entry->file, entry->line);
@@ -115,6 +144,8 @@ static void write_result(FILE *out, const culprit_report *report, size_t m, size
     report_json_string(&json, method->name);
     fprintf(out, ", \"ef\": %u, \"ep\": %u, \"failing\": %u, \"passing\": %u", entry->tally.ef,
             entry->tally.ep, report->totals.failing, report->totals.passing);
+    if (elsewhere)
+        write_decided_by(out, report, entry, decider);
     write_failing_tests(out, report, entry->element);
     fputs("}}", out);
 }

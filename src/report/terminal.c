@@ -1,8 +1,10 @@
 /*
  * terminal.c - `culprit rank` on a terminal (include/culprit/report.h):
  * one row per entry with rank, score, location and the source text of the
- * line, the first three colored like Tarantula's display.  Piped output
- * never comes here; it keeps the plain format scripts read.
+ * line, the first three colored like Tarantula's display, and under a
+ * line whose score is another element's (a tuple's, a block's) a dim line
+ * naming it.  Piped output never comes here; it keeps the plain format
+ * scripts read.
  *
  * Source text is the program's, so it is shown defanged: control
  * characters (an ESC could drive the terminal) become '?', tabs spaces.
@@ -65,6 +67,25 @@ static void format_score(double score, char *buffer, size_t size)
         snprintf(buffer, size, "%.4f", score);
 }
 
+/* The line under a row whose score is another element's: which, and its counts. */
+static void write_decider(FILE *out, const culprit_terminal_options *options, const culprit_spectra *spectra,
+                          const culprit_ranked *entry, culprit_sources *sources)
+{
+    char element[512], text[640];
+    culprit_report_describe_element(spectra, entry->decider, sources, element, sizeof element);
+    snprintf(text, sizeof text, "scores as %s (ef=%u ep=%u)", element, entry->decider_tally.ef,
+             entry->decider_tally.ep);
+    size_t indent = RANK_WIDTH + 2 + SCORE_WIDTH + 2;
+    fprintf(out, "%*s", (int)indent, "");
+    if (options->color)
+        fputs("\033[2m", out);
+    size_t left = options->width > indent ? options->width - indent : 0;
+    write_source(out, text, strlen(text), options->width ? left : SIZE_MAX);
+    if (options->color)
+        fputs("\033[0m", out);
+    fputc('\n', out);
+}
+
 static void write_row(FILE *out, const culprit_terminal_options *options, const culprit_spectra *spectra,
                       const culprit_ranked *entry, double suspiciousness, culprit_sources *sources)
 {
@@ -94,6 +115,8 @@ static void write_row(FILE *out, const culprit_terminal_options *options, const 
         write_source(out, text, length, options->width ? left : SIZE_MAX);
     }
     fputc('\n', out);
+    if (culprit_report_decided_elsewhere(spectra, entry, options->view))
+        write_decider(out, options, spectra, entry, sources);
 }
 
 culprit_status culprit_terminal_write_ranking(FILE *out, const culprit_terminal_options *options,

@@ -169,6 +169,7 @@ const culprit_technique culprit_technique_blockrank = {
         "in program flow graphs, COMPSAC 2011",
     .needs = CULPRIT_NEEDS_COUNTS | CULPRIT_NEEDS_GRAPH,
     .failing_first = false,
+    .lines_take_scores = true,
     .detail_name = "transition_rate",
     .score = blockrank_score,
 };

@@ -75,6 +75,7 @@ const culprit_technique culprit_technique_cbi = {
         "PLDI 2005",
     .needs = CULPRIT_NEEDS_COUNTS | CULPRIT_NEEDS_PREDICATES,
     .failing_first = true,
+    .lines_take_scores = true,
     .detail_name = "increase",
     .score = cbi_score,
 };
@@ -89,6 +90,7 @@ const culprit_technique culprit_technique_des_cbi = {
         "experimental study, COMPSAC 2008",
     .needs = CULPRIT_NEEDS_COUNTS | CULPRIT_NEEDS_PREDICATES,
     .failing_first = true,
+    .lines_take_scores = true,
     .detail_name = "increase",
     .score = des_cbi_score,
 };

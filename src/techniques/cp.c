@@ -387,5 +387,6 @@ const culprit_technique culprit_technique_cp = {
         "states, ESEC/FSE 2009",
     .needs = CULPRIT_NEEDS_COUNTS | CULPRIT_NEEDS_GRAPH,
     .failing_first = false,
+    .lines_take_scores = true,
     .score = cp_score,
 };

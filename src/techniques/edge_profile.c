@@ -170,6 +170,7 @@ void technique_blocks_to_lines(const culprit_program_graph *graph, const double 
             if (!better && !first_detail)
                 continue;
             output->scores[line] = score;
+            output->deciders[line] = block->element;
             if (block_detail)
                 output->detail[line] = block_detail[b];
         }

@@ -327,6 +327,7 @@ void technique_predicates_to_lines(const predicate_model *model, const double *s
         if (!better && !first_detail)
             continue;
         output->scores[line] = score;
+        output->deciders[line] = model->members[model->member_first[p]];
         if (detail)
             output->detail[line] = detail[p];
     }

@@ -104,8 +104,9 @@ static culprit_status rank_formula(const culprit_technique_input *input, const c
     double *confidence = choice->formula->has_confidence ? output->confidence : NULL;
     culprit_formula_score_all(choice, input->tallies, input->spectra->element_count, output->scores,
                               confidence);
-    return culprit_rank(input->spectra, input->tallies, output->scores, confidence, options, &result->ranking,
-                        err);
+    status = culprit_rank(input->spectra, input->tallies, output->scores, confidence, options,
+                          &result->ranking, err);
+    return status ? status : technique_report_counts(input, output, options, &result->ranking, err);
 }
 
 culprit_status culprit_check_coverage(const culprit_spectra *spectra, const culprit_tally *tallies,

@@ -69,6 +69,7 @@ const culprit_technique culprit_technique_sober = {
         "approach, TSE 32(10) 2006 (SOBER, ESEC/FSE 2005)",
     .needs = CULPRIT_NEEDS_COUNTS | CULPRIT_NEEDS_PREDICATES,
     .failing_first = true,
+    .lines_take_scores = true,
     .detail_name = "z",
     .score = sober_score,
 };
@@ -82,6 +83,7 @@ const culprit_technique culprit_technique_des_sober = {
         "experimental study, COMPSAC 2008",
     .needs = CULPRIT_NEEDS_COUNTS | CULPRIT_NEEDS_PREDICATES,
     .failing_first = true,
+    .lines_take_scores = true,
     .detail_name = "z",
     .score = des_sober_score,
 };

@@ -7,8 +7,8 @@
  * before the others (TECHNIQUES.md §1, meant for formulas); techniques
  * whose paper ranks by score alone (BlockRank, CP, set-intersection, whose
  * report is exactly lines the failing run did *not* execute) switch that
- * off by ranking over tallies whose ef is forced positive, and the real
- * tallies are put back into the entries afterwards.
+ * off by ranking over tallies whose ef is forced positive; the entries
+ * report the real tallies all the same (deciders.c).
  */
 #include <ctype.h>
 #include <math.h>
@@ -122,7 +122,8 @@ culprit_status culprit_technique_output_init(culprit_technique_output *output, c
     output->confidence = malloc(n * sizeof *output->confidence);
     output->detail = malloc(n * sizeof *output->detail);
     output->tallies = malloc(n * sizeof *output->tallies);
-    if (!output->scores || !output->confidence || !output->detail || !output->tallies) {
+    output->deciders = malloc(n * sizeof *output->deciders);
+    if (!output->scores || !output->confidence || !output->detail || !output->tallies || !output->deciders) {
         culprit_technique_output_free(output);
         return culprit_fail_memory(err);
     }
@@ -131,6 +132,7 @@ culprit_status culprit_technique_output_init(culprit_technique_output *output, c
         output->confidence[e] = NAN;
         output->detail[e] = NAN;
         output->tallies[e] = tallies[e];
+        output->deciders[e] = (uint32_t)e;
     }
     return CULPRIT_OK;
 }
@@ -141,6 +143,7 @@ void culprit_technique_output_free(culprit_technique_output *output)
     free(output->confidence);
     free(output->detail);
     free(output->tallies);
+    free(output->deciders);
     *output = (culprit_technique_output){0};
 }
 
@@ -169,8 +172,6 @@ static culprit_status rank_by_score_alone(const culprit_technique_input *input,
     culprit_status status = culprit_rank(input->spectra, all_failing, output->scores,
                                          confidence_or_null(output, count), options, ranking, err);
     free(all_failing);
-    for (size_t i = 0; status == CULPRIT_OK && i < ranking->count; i++)
-        ranking->entries[i].tally = output->tallies[ranking->entries[i].element];
     return status;
 }
 
@@ -188,7 +189,10 @@ culprit_status culprit_technique_rank(const culprit_technique *technique,
     if (status != CULPRIT_OK)
         return status;
     if (!technique->failing_first)
-        return rank_by_score_alone(input, output, options, ranking, err);
-    return culprit_rank(input->spectra, output->tallies, output->scores,
-                        confidence_or_null(output, input->spectra->element_count), options, ranking, err);
+        status = rank_by_score_alone(input, output, options, ranking, err);
+    else
+        status =
+            culprit_rank(input->spectra, output->tallies, output->scores,
+                         confidence_or_null(output, input->spectra->element_count), options, ranking, err);
+    return status ? status : technique_report_counts(input, output, options, ranking, err);
 }

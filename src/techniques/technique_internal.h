@@ -11,6 +11,8 @@
  *                       and their per-run statistics
  *   rank_method.c       a formula or a technique, the default method, and
  *                       tally -> score -> rank (culprit_rank_method)
+ *   deciders.c          what a ranked entry reports: its own counts (a
+ *                       line's) and the element its score came from
  *   blockrank.c, cp.c, cbi.c, sober.c, nearest_neighbor.c,
  *   set_difference.c, tuples.c, output_mapping.c: one technique (or a pair
  *   sharing a model) each
@@ -29,6 +31,17 @@ extern const culprit_technique culprit_technique_tuples, culprit_technique_block
     culprit_technique_cbi, culprit_technique_des_cbi, culprit_technique_sober, culprit_technique_des_sober,
     culprit_technique_nearest_neighbor, culprit_technique_set_union, culprit_technique_set_intersection,
     culprit_technique_smap, culprit_technique_scomb;
+
+/* ---- deciders.c ---- */
+
+/* Gives every entry of ranking (ranked with options) its own input tallies
+ * - in the line view the line's: its line element's, else the tests that
+ * ran one of its blocks - and its decider (output->deciders of its
+ * element) with the decider's input tallies. */
+culprit_status technique_report_counts(const culprit_technique_input *input,
+                                       const culprit_technique_output *output,
+                                       const culprit_rank_options *options, culprit_ranking *ranking,
+                                       culprit_error *err);
 
 /* ---- edge_profile.c ---- */
 
@@ -58,9 +71,9 @@ culprit_status technique_blocks_by_function(const culprit_program_graph *graph, 
 
 /* Gives every block element its score and detail, and every line element
  * the best score of the blocks with instructions on it (with that block's
- * detail): all lines of one block then tie, which is §4.6's pessimistic
- * "statements in blocks ranked before, plus all of its own block".  Lines
- * in no block keep -inf and rank last. */
+ * detail, and the block as its decider): all lines of one block then tie,
+ * which is §4.6's pessimistic "statements in blocks ranked before, plus all
+ * of its own block".  Lines in no block keep -inf and rank last. */
 void technique_blocks_to_lines(const culprit_program_graph *graph, const double *block_scores,
                                const double *block_detail, culprit_technique_output *output);
 
@@ -100,7 +113,8 @@ culprit_status technique_predicate_stats(const culprit_technique_input *input, c
 void technique_predicate_stats_free(predicate_stats *stats);
 
 /* Writes predicate scores to their member elements and the best of them
- * (with its detail) to each predicate's line. */
+ * (with its detail, and its first member as the decider) to each
+ * predicate's line. */
 void technique_predicates_to_lines(const predicate_model *model, const double *scores, const double *detail,
                                    culprit_technique_output *output);
 

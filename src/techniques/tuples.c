@@ -9,9 +9,12 @@
  * as TECHNIQUES.md says, not the maximum with the plain line); a line with
  * none (straight-line code) keeps the plain line's score, so the ranking
  * still covers every line.  "Maximum" is the ranking's own order - run by a
- * failing test first, then score, then confidence - and the line reports
- * the winning tuple's (ef, ep, nf, np).  `culprit rank --kind tuple` is
- * this technique.
+ * failing test first, then score, then confidence - and the line is
+ * ordered by the winning tuple's (ef, ep, nf, np) but reports its own, with
+ * the winning tuple as its decider (deciders.c): "line 28, run by 3 failing
+ * and 20 passing tests, scores as `power()` returned negative, run by 3
+ * failing and none passing".  `culprit rank --kind tuple` is this
+ * technique.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -35,7 +38,9 @@ static bool is_tuple(culprit_kind kind)
     return kind == CULPRIT_KIND_BRANCH || kind == CULPRIT_KIND_RETURN;
 }
 
-/* Whether element a comes before element b in ranking order. */
+/* Whether element a comes before element b in ranking order; of two that
+ * tie there, the one more tests ran, which tells more about the line (only
+ * the decider shown changes: the score and the order are the tie's). */
 static bool ranks_before(const culprit_technique_output *output, const culprit_tally *tallies, uint32_t a,
                          uint32_t b)
 {
@@ -43,7 +48,9 @@ static bool ranks_before(const culprit_technique_output *output, const culprit_t
         return tallies[a].ef > 0;
     if (output->scores[a] != output->scores[b])
         return output->scores[a] > output->scores[b];
-    return !isnan(output->confidence[a]) && !(output->confidence[a] <= output->confidence[b]);
+    if (!isnan(output->confidence[a]) && output->confidence[a] != output->confidence[b])
+        return !(output->confidence[a] <= output->confidence[b]);
+    return tallies[a].ef + tallies[a].ep > tallies[b].ef + tallies[b].ep;
 }
 
 /* best[line element] = its best tuple, or CULPRIT_GRAPH_NONE. */
@@ -94,6 +101,7 @@ static culprit_status tuples_score(const culprit_technique_input *input, culprit
         output->scores[e] = output->scores[best[e]];
         output->confidence[e] = output->confidence[best[e]];
         output->tallies[e] = input->tallies[best[e]];
+        output->deciders[e] = best[e];
     }
     free(best);
     return status;
@@ -109,5 +117,6 @@ const culprit_technique culprit_technique_tuples = {
     .needs = 0,
     .uses_formula = true,
     .failing_first = true,
+    .lines_take_scores = true,
     .score = tuples_score,
 };

@@ -167,6 +167,17 @@ first_imported=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])
 if [ "$first_imported" = ochiai ]; then pass; else fail "imported (no tuples): first method '$first_imported', not ochiai"; fi
 expect_contains mid.dom 'id="L0-12" class="ln ran'
 expect_contains mid.dom 'm = y; /* the fault: should be m = x */'
+# The top line says what its score came from, with that element's counts,
+# both in the ranking and above the source; and a line that only passing
+# tests ran (16, whose best tuple never ran) is colored and counted.
+first_item=$(grep -o '<li class="rank-item".*' mid.dom | sed 's|</li>.*||' | head -n 1)
+case $first_item in
+*mid.c:11*'scores as branch <code>x &lt; z</code> taken true (in 1 failing and 1 passing tests)'*) pass ;;
+*) fail "the top ranked line does not name its deciding branch: $first_item" ;;
+esac
+expect_contains mid.dom '<span id="line-info">line 11: rank 2, run by 1 failing and 2 passing tests; <span class="why">scores as branch <code>x &lt; z</code>'
+expect_contains mid.dom 'id="L0-16" class="ln ran'
+expect_contains mid.dom 'id="ranking-count">15 lines run by tests (18 ranked)'
 chromium_run shot.log --window-size=1400,900 --screenshot="$SHOTS/mid.png" "file://$WORK/html/index.html"
 if [ -s "$SHOTS/mid.png" ]; then pass; else fail "no screenshot: $(tail -3 "$WORK/chromium.err")"; fi
 

@@ -202,6 +202,8 @@ static void test_blockrank(void)
     CHECK_INT(ranking.count, LINES);
     CHECK_INT(ranking.entries[0].element, 1); /* the crashing block's line, alone first */
     CHECK_NEAR(ranking.entries[0].worst_rank, 1, 0);
+    CHECK_INT(ranking.entries[0].decider, FIRST_BLOCK + 1); /* it scores as its block */
+    CHECK_INT(ranking.entries[0].decider_tally.ef, 3);
     CHECK_NEAR(ranking.entries[3].score, 11.0 / 3, 1e-9);
     culprit_ranking_free(&ranking);
     culprit_technique_output_free(&output);
@@ -247,7 +249,8 @@ static void test_sober(void)
         run(names[i], &input, &output, &ranking);
         CHECK_NEAR(output.scores[FIRST_BRANCH + 0], 1.03, 0.005);
         CHECK_NEAR(output.scores[FIRST_BRANCH + 2], 4.17, 0.005);
-        CHECK_INT(ranking.entries[0].element, 1); /* p2 is on line 2 */
+        CHECK_INT(ranking.entries[0].element, 1);                /* p2 is on line 2 */
+        CHECK_INT(ranking.entries[0].decider, FIRST_BRANCH + 2); /* p2 true decides it */
         culprit_ranking_free(&ranking);
         culprit_technique_output_free(&output);
     }
@@ -397,9 +400,15 @@ static void test_tuples(void)
     CHECK_NEAR(scores[5], 1, 1e-12);
     CHECK_NEAR(scores[6], 0, 1e-12);
     CHECK_INT(ranking.entries[0].element, 0);
-    CHECK_INT(ranking.entries[0].tally.ep, 0); /* the winning tuple's tally */
     CHECK_NEAR(ranking.entries[0].worst_rank, 2, 0);
+    /* The line reports its own counts and names the tuple it scores as. */
+    CHECK_INT(ranking.entries[0].tally.ef, 1);
+    CHECK_INT(ranking.entries[0].tally.ep, 2);
+    CHECK_INT(ranking.entries[0].decider, 5);
+    CHECK_INT(ranking.entries[0].decider_tally.ef, 1);
+    CHECK_INT(ranking.entries[0].decider_tally.ep, 0);
     CHECK_INT(ranking.entries[1].element, 4);
+    CHECK_INT(ranking.entries[1].decider, 4); /* no tuples: its own score */
     culprit_ranking_free(&ranking);
 }
 
