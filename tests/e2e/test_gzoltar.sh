@@ -134,9 +134,11 @@ expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method
 4,0,cond22_false,,0,2,2,0,ochiai'
 run 0 "$CULPRIT" --store opaque rank --kind opaque --format json
 expect_contains out '"element": "cond22_true", "kind": "opaque", "file": null, "line": 0'
+# (the line view of several kinds names the element each line's score
+# came from: here the line itself)
 run 0 "$CULPRIT" --store opaque rank --kind all --view line --format csv
-expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method
-1,0.4082482904638631,src/a.c:3,,1,2,1,0,ochiai'
+expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method,decided_by,decided_by_ef,decided_by_ep,decided_by_nf,decided_by_np,why
+1,0.4082482904638631,src/a.c:3,,1,2,1,0,ochiai,src/a.c:3,1,2,1,0,line a.c:3'
 run 0 "$CULPRIT" --store opaque rank --kind line --format csv
 expect_line_count out 2
 run 0 "$CULPRIT" --store opaque export gzoltar --output-dir opaque-out
