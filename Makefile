@@ -101,11 +101,11 @@ $(BUILD)/libculprit-rt.a: $(RT_OBJ)
 $(BUILD)/culprit.pc: culprit.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
-$(BUILD)/unit/%: tests/unit/%.c tests/unit/check.h $(BUILD)/libculprit.a $(BUILD)/libculprit-rt.a
+$(BUILD)/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libculprit.a $(BUILD)/libculprit-rt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libculprit.a $(BUILD)/libculprit-rt.a $(PKG_LIBS) -pthread
 
-$(BUILD)/asan/unit/%: tests/unit/%.c tests/unit/check.h $(ASAN_LIB_OBJ) $(BUILD)/libculprit-rt.a
+$(BUILD)/asan/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ASAN_LIB_OBJ) $(BUILD)/libculprit-rt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SANITIZE) -Itests/unit -o $@ $< $(ASAN_LIB_OBJ) $(BUILD)/libculprit-rt.a \
 	    $(PKG_LIBS) -pthread

@@ -152,6 +152,13 @@ typedef struct culprit_report {
 CULPRIT_API culprit_status culprit_report_write_json(FILE *out, const culprit_report *report, bool html_safe,
                                                      culprit_error *err);
 
+/* Writes a judgement's differences as a JSON array of objects kind,
+ * actual_line, expected_line (null for notes), expected, actual, message
+ * and no_newline (null, "expected", "actual" or "both"): the form of the
+ * JSON report, `culprit tests` and `culprit output` (src/report/difference_json.c). */
+CULPRIT_API void culprit_report_write_differences(FILE *out, const culprit_differences *differences,
+                                                  bool html_safe);
+
 /* Writes DIRECTORY/index.html (creating DIRECTORY): one file with the JSON
  * document embedded, rendered by an inline script, usable from file://. */
 CULPRIT_API culprit_status culprit_report_write_html(const char *directory, const culprit_report *report,

@@ -18,7 +18,7 @@
 
 typedef struct culprit_store culprit_store;
 
-enum { CULPRIT_STORE_SCHEMA_VERSION = 3 };
+enum { CULPRIT_STORE_SCHEMA_VERSION = 4 };
 
 /* The store directory: explicit (--store DIR) if non-NULL, else
  * $CULPRIT_STORE if set and non-empty, else ".culprit".  Returns a pointer
@@ -74,6 +74,51 @@ CULPRIT_API culprit_status culprit_store_load(culprit_store *store, int64_t prog
 /* ---- judgements (src/store/judgement.c; culprit/oracle.h makes them,
  *      culprit/judgement.h reads them back) ---- */
 
+/* How a test's stdout differs from what its oracle wanted, line by line:
+ * what a user needs to see next to a wrong line (docs/oracles.md,
+ * "Differences").  Lines are 1-based; positions say where a line that is
+ * only on one side belongs on the other. */
+typedef enum culprit_difference_kind {
+    /* actual line actual_line stands where expected line expected_line should */
+    CULPRIT_DIFFERENCE_CHANGED = 1,
+    /* actual line actual_line is not in the expected output; it stands
+     * before expected line expected_line (the expected line count + 1: at the end) */
+    CULPRIT_DIFFERENCE_EXTRA = 2,
+    /* expected line expected_line is not in the actual output; it belongs
+     * before actual line actual_line (the actual line count + 1: at the end) */
+    CULPRIT_DIFFERENCE_MISSING = 3,
+    /* a validator or the HTML check said message about actual line
+     * actual_line (these oracles have no expected text); expected_line 0 */
+    CULPRIT_DIFFERENCE_NOTE = 4,
+} culprit_difference_kind;
+
+typedef struct culprit_difference {
+    culprit_difference_kind kind;
+    uint32_t actual_line, expected_line;
+    /* Owned texts, NULL when the kind has none: the expected line
+     * (changed, missing), the actual line (changed, extra, note) and the
+     * oracle's message (note).  Lines are cut to at most
+     * CULPRIT_DIFFERENCE_TEXT_MAX bytes around where they differ; an end
+     * that was cut is marked with U+2026, an ellipsis. */
+    char *expected, *actual, *message;
+    /* The line is the last and has no '\n' (exact comparison only: the
+     * one difference between "8" and "8\n"). */
+    bool expected_unterminated, actual_unterminated;
+} culprit_difference;
+
+/* The differences the oracle kept: at most CULPRIT_DIFFERENCES_MAX, in
+ * the order of the actual output; the rest are only counted. */
+typedef struct culprit_differences {
+    size_t count;
+    culprit_difference *items; /* owned */
+    size_t omitted;            /* found past the bound, not kept */
+} culprit_differences;
+
+enum { CULPRIT_DIFFERENCES_MAX = 50, CULPRIT_DIFFERENCE_TEXT_MAX = 200 };
+
+CULPRIT_API const char *culprit_difference_kind_name(culprit_difference_kind kind);
+CULPRIT_API void culprit_differences_free(culprit_differences *differences);
+
 typedef struct culprit_judgement {
     culprit_verdict verdict;
     char message[512];   /* one line: why it failed ("" for a pass) */
@@ -85,7 +130,8 @@ typedef struct culprit_judgement {
      * tests that did not pass, 64 KiB for passing ones; docs/oracles.md). */
     char *output; /* owned; NULL when there was no stdout file */
     size_t output_size;
-    bool output_truncated; /* stdout was longer than what output holds */
+    bool output_truncated;           /* stdout was longer than what output holds */
+    culprit_differences differences; /* the wrong lines against what was expected */
 } culprit_judgement;
 
 CULPRIT_API void culprit_judgement_free(culprit_judgement *judgement);
@@ -184,7 +230,8 @@ typedef struct culprit_test_record {
     char *message;           /* owned; the oracle's ("" for a pass); NULL when !judged */
     char *signature;         /* owned; likewise */
     size_t wrong_line_count;
-    uint32_t *wrong_lines; /* owned, ascending, 1-based */
+    uint32_t *wrong_lines;           /* owned, ascending, 1-based */
+    culprit_differences differences; /* none when !judged or recorded before schema version 4 */
 } culprit_test_record;
 
 typedef struct culprit_test_records {
@@ -212,10 +259,15 @@ typedef struct culprit_test_output {
     char *text;                     /* owned, NUL-terminated */
     size_t text_size;
     bool text_truncated; /* stdout was longer than text */
+    /* What the oracle said about the lines (none when not judged) */
+    size_t wrong_line_count;
+    uint32_t *wrong_lines;           /* owned, ascending, 1-based */
+    culprit_differences differences; /* none before schema version 4 */
 } culprit_test_output;
 
 /* Loads the output records, unit maps and kept stdout of test_name in
- * program_id.  A missing test is an input error naming it. */
+ * program_id, and its judgement's wrong lines and differences.  A missing test is an input error naming it.
+ */
 CULPRIT_API culprit_status culprit_store_load_test_output(culprit_store *store, int64_t program_id,
                                                           const char *test_name, culprit_test_output *output,
                                                           culprit_error *err);

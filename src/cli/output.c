@@ -1,7 +1,8 @@
 /*
  * output.c - `culprit output TEST`: each line of a test's stdout with the
  * statements that wrote it (the output mapping, TECHNIQUES.md §3), from the
- * runtime's output records and the stdout the oracle kept.
+ * runtime's output records and the stdout the oracle kept; the lines the
+ * oracle found wrong are marked, with what they should have been.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "cli/judged.h"
 #include "culprit/json_text.h"
+#include "culprit/report.h"
 
 const char cli_usage_output[] =
     "usage: culprit output [--format text|json] [--program HASH] [--store DIR] TEST\n\n"
@@ -17,10 +19,14 @@ const char cli_usage_output[] =
     "to the line, as file:line (function), or file:first-last when the block spans\n"
     "several lines.  Needs a program built with culprit-cc; the text of the lines\n"
     "is there when the test was judged by culprit's oracle (which keeps the first\n"
-    "64 KiB of a passing test's stdout and 1 MiB of a failing one's).\n\n"
+    "64 KiB of a passing test's stdout and 1 MiB of a failing one's).  Lines the oracle\n"
+    "found wrong are marked '!' and followed by what was expected there (or what the\n"
+    "validator said); expected lines missing from the output are shown where they belong.\n\n"
     "options:\n"
     "   --format FORMAT   text (default) or json ({test, exact, truncated, lines: [{line,\n"
-    "                     text, statements: [{file, line, last_line, function}]}]})\n"
+    "                     text, statements: [{file, line, last_line, function}], wrong}],\n"
+    "                     differences: [{kind, actual_line, expected_line, expected,\n"
+    "                     actual, message, no_newline}], differences_omitted})\n"
     "   --program HASH    a stored program other than the current one\n"
     "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n";
 
@@ -49,35 +55,47 @@ static int parse_options(int argc, char **argv, output_options *options)
     return 0;
 }
 
-/* A line's text for display: bytes as they are, control characters escaped. */
-static void write_line_text(FILE *out, const culprit_output_line *line)
+/* Did the oracle find line wrong?  (Only lines of the kept stdout are
+ * numbered as the oracle numbered them.) */
+static bool is_wrong(const culprit_output_map *map, uint32_t line)
 {
-    for (size_t i = 0; i < line->text_length; i++) {
-        unsigned char c = (unsigned char)line->text[i];
-        if (c < 0x20 && c != '\t')
-            fprintf(out, "\\x%02x", c);
+    const culprit_test_output *output = &map->output;
+    size_t low = 0, high = output->has_text ? output->wrong_line_count : 0;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (output->wrong_lines[middle] < line)
+            low = middle + 1;
         else
-            fputc(c, out);
+            high = middle;
     }
+    return low < output->wrong_line_count && output->has_text && output->wrong_lines[low] == line;
 }
 
 static void write_text(FILE *out, const culprit_output_map *map)
 {
+    const culprit_differences *differences = &map->output.differences;
+    bool annotate = map->output.has_text;
     for (size_t l = 0; l < map->line_count; l++) {
         const culprit_output_line *line = &map->lines[l];
-        fprintf(out, "%5u | ", line->number);
+        if (annotate)
+            cli_write_missing_lines(out, differences, line->number, line->number);
+        fprintf(out, "%5u %c ", line->number, is_wrong(map, line->number) ? '!' : '|');
         if (line->text)
-            write_line_text(out, line);
+            cli_write_output_text(out, line->text, line->text_length);
         else
             fprintf(out, "(bytes %llu-%llu, not kept)", (unsigned long long)line->offset,
                     (unsigned long long)(line->offset + line->length));
         fputc('\n', out);
+        if (annotate)
+            cli_write_expectations(out, differences, line->number);
         for (size_t s = line->first; s < line->first + line->count; s++) {
             fputs("        <- ", out);
             cli_write_statement(out, &map->statements[s]);
             fputc('\n', out);
         }
     }
+    if (annotate)
+        cli_write_missing_lines(out, differences, (uint32_t)map->line_count + 1, UINT32_MAX);
     if (map->output.text_truncated)
         fputs("(stdout continues; only its start was kept)\n", out);
 }
@@ -100,9 +118,11 @@ static void write_json(FILE *out, const char *test, const culprit_output_map *ma
             fputs(s > line->first ? ", " : "", out);
             cli_write_statement_json(out, &map->statements[s]);
         }
-        fputs("]}", out);
+        fprintf(out, "], \"wrong\": %s}", is_wrong(map, line->number) ? "true" : "false");
     }
-    fputs(map->line_count ? "\n]}\n" : "]}\n", out);
+    fputs(map->line_count ? "\n], \"differences\": " : "], \"differences\": ", out);
+    culprit_report_write_differences(out, &map->output.differences, false);
+    fprintf(out, ", \"differences_omitted\": %zu}\n", map->output.differences.omitted);
 }
 
 int cmd_output(int argc, char **argv, const cli_context *context)

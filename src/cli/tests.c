@@ -1,7 +1,8 @@
 /*
  * tests.c - `culprit tests`: list the recorded tests of a program with
  * verdict, duration, how the command ended, and what the oracle said
- * (message, failure signature, wrong output lines), as text, CSV or JSON.
+ * (message, failure signature, wrong output lines and how they differ from
+ * what was expected), as text, CSV or JSON.
  *
  * Also home of the statement writers of judged.h, which `culprit failures`
  * and `culprit output` share with this command.
@@ -12,17 +13,24 @@
 
 #include "cli/judged.h"
 #include "culprit/json_text.h"
+#include "culprit/report.h"
 
 const char cli_usage_tests[] =
     "usage: culprit tests [--format text|csv|json] [--failing] [--program HASH] [--store DIR]\n\n"
     "Lists the recorded tests in the order they were first run: name, verdict, duration,\n"
     "exit status or signal, and for tests that did not pass the oracle's message, the\n"
-    "failure signature and the output lines the oracle found wrong.\n\n"
+    "failure signature, the output lines the oracle found wrong and how they differ\n"
+    "from the expected output (a unified diff: -expected, +actual; for validators and\n"
+    "HTML checks, what they said about each line).\n\n"
     "options:\n"
     "   --format FORMAT   text (default), csv (header name,verdict,duration,exit_status,\n"
-    "                     signal,message,signature,crash_site,wrong_output_lines; lines\n"
-    "                     separated by spaces) or json (an array of objects with those\n"
-    "                     keys; wrong_output_lines is an array of 1-based line numbers)\n"
+    "                     signal,message,signature,crash_site,wrong_output_lines,\n"
+    "                     differences; lines separated by spaces; differences is the\n"
+    "                     diff's text on one line, its line breaks written \\n) or json\n"
+    "                     (an array of objects with those keys and differences_omitted;\n"
+    "                     wrong_output_lines is an array of 1-based line numbers,\n"
+    "                     differences an array of {kind, actual_line, expected_line,\n"
+    "                     expected, actual, message, no_newline})\n"
     "   --failing         only tests whose verdict is fail, error or timeout\n"
     "   --program HASH    a stored program other than the current one\n"
     "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n";
@@ -104,6 +112,35 @@ static void write_text(FILE *out, const culprit_test_record *record)
             fprintf(out, " %u", record->wrong_lines[i]);
         fputc('\n', out);
     }
+    cli_write_differences(out, &record->differences, "        ");
+}
+
+/* The differences as one CSV field on one line: the text diff with each
+ * line break written \n and each backslash \\, so that every test stays
+ * one CSV line. */
+static void write_csv_differences(FILE *out, const culprit_differences *differences)
+{
+    char *text = NULL, *line = NULL;
+    size_t size = 0, line_size = 0;
+    FILE *memory = open_memstream(&text, &size);
+    if (memory) {
+        cli_write_differences(memory, differences, "");
+        fclose(memory);
+    }
+    FILE *escaped = text ? open_memstream(&line, &line_size) : NULL;
+    for (size_t i = 0; escaped && i < size; i++) {
+        if (text[i] == '\n' && i + 1 < size)
+            fputs("\\n", escaped);
+        else if (text[i] == '\\')
+            fputs("\\\\", escaped);
+        else if (text[i] != '\n')
+            fputc(text[i], escaped);
+    }
+    if (escaped)
+        fclose(escaped);
+    cli_write_csv_field(out, line ? line : "");
+    free(text);
+    free(line);
 }
 
 static void write_csv(FILE *out, const culprit_test_record *record)
@@ -127,6 +164,8 @@ static void write_csv(FILE *out, const culprit_test_record *record)
     fputc(',', out);
     for (size_t i = 0; i < record->wrong_line_count; i++)
         fprintf(out, i ? " %u" : "%u", record->wrong_lines[i]);
+    fputc(',', out);
+    write_csv_differences(out, &record->differences);
     fputc('\n', out);
 }
 
@@ -157,13 +196,16 @@ static void write_json(FILE *out, const culprit_test_record *record, bool first)
     fputs(", \"wrong_output_lines\": [", out);
     for (size_t i = 0; i < record->wrong_line_count; i++)
         fprintf(out, i ? ", %u" : "%u", record->wrong_lines[i]);
-    fputs("]}", out);
+    fputs("], \"differences\": ", out);
+    culprit_report_write_differences(out, &record->differences, false);
+    fprintf(out, ", \"differences_omitted\": %zu}", record->differences.omitted);
 }
 
 static void write_records(FILE *out, const culprit_test_records *records, const tests_options *options)
 {
     if (options->common.format == CLI_FORMAT_CSV)
-        fputs("name,verdict,duration,exit_status,signal,message,signature,crash_site,wrong_output_lines\n",
+        fputs("name,verdict,duration,exit_status,signal,message,signature,crash_site,wrong_output_lines,"
+              "differences\n",
               out);
     if (options->common.format == CLI_FORMAT_JSON)
         fputc('[', out);

@@ -261,9 +261,12 @@ static void write_test(const report_json *json, const culprit_failure_clusters *
         fprintf(json->out, w ? ", %u" : "%u", record->wrong_lines[w]);
     size_t cluster = cluster_of(failures, i);
     if (cluster)
-        fprintf(json->out, "], \"cluster\": %zu}", cluster);
+        fprintf(json->out, "], \"cluster\": %zu", cluster);
     else
-        fputs("], \"cluster\": null}", json->out);
+        fputs("], \"cluster\": null", json->out);
+    fputs(", \"differences\": ", json->out);
+    culprit_report_write_differences(json->out, &record->differences, json->html_safe);
+    fprintf(json->out, ", \"differences_omitted\": %zu}", record->differences.omitted);
 }
 
 static void write_tests(const report_json *json, const culprit_report *report)

@@ -210,12 +210,14 @@ static culprit_status keep_output(const judged_run *run, culprit_judgement *judg
     return CULPRIT_OK;
 }
 
-static culprit_status move_wrong_lines(oracle_finding *finding, culprit_judgement *judgement)
+/* Gives the judgement the wrong lines and the differences. */
+static void move_findings(oracle_finding *finding, culprit_judgement *judgement)
 {
     judgement->wrong_line_count = finding->wrong.count;
     judgement->wrong_lines = finding->wrong.lines;
     finding->wrong = (oracle_line_set){0};
-    return CULPRIT_OK;
+    judgement->differences = finding->differences;
+    finding->differences = (culprit_differences){0};
 }
 
 /* Rules 4 and 5, for a command that exited without a crash report. */
@@ -231,8 +233,11 @@ static culprit_status judge_exit(const culprit_oracle *oracle, const culprit_run
         set_outcome(judgement, finding.error ? CULPRIT_VERDICT_ERROR : CULPRIT_VERDICT_FAIL, finding.message,
                     finding.signature, false, NULL);
     if (status == CULPRIT_OK)
-        status = move_wrong_lines(&finding, judgement);
+        status = oracle_finish_differences(&finding.differences, run->stdout_text, run->stdout_size, err);
+    if (status == CULPRIT_OK)
+        move_findings(&finding, judgement);
     oracle_line_set_free(&finding.wrong);
+    culprit_differences_free(&finding.differences);
     return status;
 }
 
@@ -333,6 +338,7 @@ void culprit_judgement_free(culprit_judgement *judgement)
 {
     free(judgement->wrong_lines);
     free(judgement->output);
+    culprit_differences_free(&judgement->differences);
     judgement->wrong_lines = NULL;
     judgement->wrong_line_count = 0;
     judgement->output = NULL;

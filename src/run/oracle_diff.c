@@ -13,6 +13,10 @@
  * actual output has no line to blame.  Past MAX_EDIT_DISTANCE differences
  * the search stops and every actual line between prefix and suffix counts
  * as wrong, so a runaway output costs bounded time and memory.
+ *
+ * Each gap between matches also becomes differences (oracle_differences.c)
+ * for the user to read: the lines of both sides paired in order are
+ * changed lines, the rest of the longer side extra or missing lines.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,9 +227,40 @@ static bool match_region(const diff_region *region, size_t *matched, culprit_err
     return distance >= 0;
 }
 
-/* Turns the matches into wrong lines (the rules at the top of the file). */
+/* Where a diff's findings go: the wrong lines, and the differences with
+ * the texts of the lines as split (not as compared). */
+typedef struct diff_report {
+    const culprit_output_text_line *expected, *actual;
+    bool exact;
+    oracle_line_set *wrong;
+    culprit_differences *differences;
+} diff_report;
+
+/* The differences of one gap between matches, expected [x0, x1) against
+ * actual [y0, y1) (0-based): lines side by side are changed, the rest of
+ * the longer side extra or missing, placed before the match after the gap. */
+static culprit_status record_gap(const diff_report *report, size_t x0, size_t x1, size_t y0, size_t y1,
+                                 culprit_error *err)
+{
+    size_t pairs = x1 - x0 < y1 - y0 ? x1 - x0 : y1 - y0;
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; status == CULPRIT_OK && i < pairs; i++)
+        status = oracle_add_difference(
+            report->differences, CULPRIT_DIFFERENCE_CHANGED, (uint32_t)(y0 + i + 1), (uint32_t)(x0 + i + 1),
+            &report->expected[x0 + i], &report->actual[y0 + i], report->exact, err);
+    for (size_t y = y0 + pairs; status == CULPRIT_OK && y < y1; y++)
+        status = oracle_add_difference(report->differences, CULPRIT_DIFFERENCE_EXTRA, (uint32_t)(y + 1),
+                                       (uint32_t)(x1 + 1), NULL, &report->actual[y], report->exact, err);
+    for (size_t x = x0 + pairs; status == CULPRIT_OK && x < x1; x++)
+        status = oracle_add_difference(report->differences, CULPRIT_DIFFERENCE_MISSING, (uint32_t)(y1 + 1),
+                                       (uint32_t)(x + 1), &report->expected[x], NULL, report->exact, err);
+    return status;
+}
+
+/* Turns the matches into wrong lines (the rules at the top of the file)
+ * and differences. */
 static culprit_status blame_gaps(const size_t *matched, size_t expected_count, size_t actual_count,
-                                 oracle_line_set *wrong, culprit_error *err)
+                                 const diff_report *report, culprit_error *err)
 {
     size_t next_x = 0; /* expected lines before next_x are accounted for */
     size_t gap_start = 0;
@@ -237,10 +272,12 @@ static culprit_status blame_gaps(const size_t *matched, size_t expected_count, s
         size_t x = end ? expected_count : matched[y] - 1;
         if (y > gap_start) {
             for (size_t j = gap_start; j < y && status == CULPRIT_OK; j++)
-                status = oracle_line_set_add(wrong, (uint32_t)(j + 1), err);
+                status = oracle_line_set_add(report->wrong, (uint32_t)(j + 1), err);
         } else if (x > next_x && actual_count > 0) {
-            status = oracle_line_set_add(wrong, (uint32_t)(end ? actual_count : y + 1), err);
+            status = oracle_line_set_add(report->wrong, (uint32_t)(end ? actual_count : y + 1), err);
         }
+        if (status == CULPRIT_OK && (y > gap_start || x > next_x))
+            status = record_gap(report, next_x, x, gap_start, y, err);
         next_x = x + 1;
         gap_start = y + 1;
     }
@@ -248,7 +285,7 @@ static culprit_status blame_gaps(const size_t *matched, size_t expected_count, s
 }
 
 /* Finds the matched actual lines and blames the rest. */
-static culprit_status diff_keys(const line_keys *expected, const line_keys *actual, oracle_line_set *wrong,
+static culprit_status diff_keys(const line_keys *expected, const line_keys *actual, const diff_report *report,
                                 culprit_error *err)
 {
     size_t *matched = calloc(actual->count + 1, sizeof *matched);
@@ -272,7 +309,7 @@ static culprit_status diff_keys(const line_keys *expected, const line_keys *actu
     if (region.x1 > region.x0 || region.y1 > region.y0)
         (void)match_region(&region, matched, err, &status);
     if (status == CULPRIT_OK)
-        status = blame_gaps(matched, expected->count, actual->count, wrong, err);
+        status = blame_gaps(matched, expected->count, actual->count, report, err);
     free(matched);
     return status;
 }
@@ -313,8 +350,10 @@ culprit_status oracle_check_expected(const char *expected, size_t expected_size,
         status = make_keys(expected_lines, expected_count, expected_size, compare, &expected_keys, err);
     if (status == CULPRIT_OK)
         status = make_keys(actual_lines, actual_count, actual_size, compare, &actual_keys, err);
+    diff_report report = {expected_lines, actual_lines, compare == CULPRIT_COMPARE_EXACT, &wrong,
+                          &finding->differences};
     if (status == CULPRIT_OK)
-        status = diff_keys(&expected_keys, &actual_keys, &wrong, err);
+        status = diff_keys(&expected_keys, &actual_keys, &report, err);
     bool differs = expected_keys.count != actual_keys.count || wrong.count > 0;
     for (size_t i = 0; status == CULPRIT_OK && i < wrong.count; i++)
         status = oracle_line_set_add(&finding->wrong, wrong.lines[i], err);

@@ -8,10 +8,10 @@
  * had to repair is wrong output, so a fixed list of structural warnings
  * (missing, unexpected or mismatched tags, unterminated attributes and
  * comments, a premature end of file) counts as errors here.  Errors fail the
- * test and their lines are the wrong output lines.  Other warnings (a
- * missing doctype, an empty paragraph, a proprietary attribute) do not
- * make the page wrong: they are counted in the message of a failing test
- * and otherwise ignored.  Tidy's line numbers count lines as
+ * test and their lines are the wrong output lines, with tidy's message
+ * kept as a note on each.  Other warnings (a missing doctype, an empty
+ * paragraph, a proprietary attribute) do not make the page wrong: they are
+ * counted in the message of a failing test and otherwise ignored.  Tidy's line numbers count lines as
  * culprit_split_output_lines does.
  */
 #include <stdio.h>
@@ -38,6 +38,7 @@ typedef struct html_messages {
     char first[ORACLE_MESSAGE_SIZE]; /* "line L column C - Error: ..." */
     char first_text[ORACLE_MESSAGE_SIZE];
     oracle_line_set *wrong;
+    culprit_differences *notes; /* tidy's message per wrong line */
     culprit_status status;
     culprit_error *err;
 } html_messages;
@@ -69,6 +70,9 @@ static Bool collect_message(TidyMessage message)
     }
     if (line > 0 && messages->status == CULPRIT_OK)
         messages->status = oracle_line_set_add(messages->wrong, (uint32_t)line, messages->err);
+    if (line > 0 && messages->status == CULPRIT_OK && text)
+        messages->status =
+            oracle_add_note(messages->notes, (uint32_t)line, text, strlen(text), messages->err);
     return no; /* never let tidy print */
 }
 
@@ -103,7 +107,7 @@ culprit_status oracle_check_html(const char *text, size_t size, oracle_finding *
 {
     if (size > UINT32_MAX)
         size = UINT32_MAX; /* TidyBuffer sizes are 32-bit */
-    html_messages messages = {.wrong = &finding->wrong, .err = err};
+    html_messages messages = {.wrong = &finding->wrong, .notes = &finding->differences, .err = err};
     culprit_status status = parse_html(text, size, &messages, err);
     if (status != CULPRIT_OK || messages.errors == 0 || finding->failed)
         return status;

@@ -7,6 +7,8 @@
  *   oracle_text.c       reading captured files, splitting lines, sets of
  *                       wrong lines
  *   oracle_diff.c       expected stdout: a line diff naming the wrong lines
+ *   oracle_differences.c  what is kept of each wrong line besides its number:
+ *                       the expected line, or what a validator said
  *   oracle_validator.c  a validator command and its "LINE: message" output
  *   oracle_html.c       the HTML oracle (libtidy)
  *   oracle_report.c     crash, abort and sanitizer reports on stderr, and
@@ -66,7 +68,27 @@ typedef struct oracle_finding {
     char message[ORACLE_MESSAGE_SIZE];
     char signature[ORACLE_MESSAGE_SIZE]; /* the message without positions and values */
     oracle_line_set wrong;
+    culprit_differences differences; /* every oracle's, in the order found until finished */
 } oracle_finding;
+
+/* ---- oracle_differences.c ---- */
+
+/* Adds a difference of the expected-output diff (kinds changed, extra,
+ * missing; culprit/store.h says what the lines mean); expected and actual
+ * are the lines as found, NULL when the kind has none.  exact: a missing
+ * final '\n' is a difference worth showing.  Past CULPRIT_DIFFERENCES_MAX
+ * it is only counted. */
+culprit_status oracle_add_difference(culprit_differences *differences, culprit_difference_kind kind,
+                                     uint32_t actual_line, uint32_t expected_line,
+                                     const culprit_output_text_line *expected,
+                                     const culprit_output_text_line *actual, bool exact, culprit_error *err);
+/* Adds what an oracle without expected text said about actual_line. */
+culprit_status oracle_add_note(culprit_differences *differences, uint32_t actual_line, const char *message,
+                               size_t length, culprit_error *err);
+/* Orders the differences by actual line (missing lines before the line
+ * they are missing at) and gives notes the text of their line. */
+culprit_status oracle_finish_differences(culprit_differences *differences, const char *stdout_text,
+                                         size_t stdout_size, culprit_error *err);
 
 /* ---- oracle_diff.c ---- */
 

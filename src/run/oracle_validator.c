@@ -2,9 +2,10 @@
  * oracle_validator.c - the validator oracle: a user's shell command judges
  * the output file.  Exit status 0 passes, anything else fails; lines it
  * prints as "LINE: message" (optionally "LINE:COLUMN: message") name wrong
- * output lines.  Exit statuses 126 and 127 (the shell could not run it),
- * a signal, or running past VALIDATOR_TIMEOUT_SECONDS make the test an
- * error instead: the oracle, not the program, failed.
+ * output lines, and their messages are kept as notes on those lines.
+ * Exit statuses 126 and 127 (the shell could not run it), a signal, or
+ * running past VALIDATOR_TIMEOUT_SECONDS make the test an error instead:
+ * the oracle, not the program, failed.
  *
  * The command runs under /bin/sh with the output file as $1; when the
  * command does not mention $1 itself, the file is appended as its last
@@ -108,9 +109,27 @@ static culprit_status run_validator(const char *validator, const char *stdout_pa
     return result;
 }
 
-/* Reads "LINE: message" / "LINE:COL: message" lines into wrong lines.
- * The first numbered line describes the failure (or, when none is
- * numbered, the first non-empty line). */
+/* Where the text of a validator's line starts after its "LINE:" or
+ * "LINE:COL:" and blanks; 0 when it has no such position. */
+static size_t position_end(const char *line, size_t length)
+{
+    size_t p = 0;
+    for (int field = 0; field < 2 && p < length && line[p] >= '0' && line[p] <= '9'; field++) {
+        while (p < length && line[p] >= '0' && line[p] <= '9')
+            p++;
+        if (p == length || line[p] != ':')
+            return 0;
+        p++;
+    }
+    while (p < length && line[p] == ' ')
+        p++;
+    return p;
+}
+
+/* Reads "LINE: message" / "LINE:COL: message" lines into wrong lines,
+ * and the messages into notes on those lines.  The first numbered line
+ * describes the failure (or, when none is numbered, the first non-empty
+ * line). */
 static culprit_status parse_findings(const char *output, size_t size, oracle_finding *finding,
                                      char *first_message, size_t message_size, culprit_error *err)
 {
@@ -128,7 +147,11 @@ static culprit_status parse_findings(const char *output, size_t size, oracle_fin
         bool numbered =
             number > 0 && number <= UINT32_MAX && errno == 0 && after < line + length && *after == ':';
         if (numbered) {
+            size_t text = position_end(line, length);
             culprit_status status = oracle_line_set_add(&finding->wrong, (uint32_t)number, err);
+            if (status == CULPRIT_OK)
+                status =
+                    oracle_add_note(&finding->differences, (uint32_t)number, line + text, length - text, err);
             if (status != CULPRIT_OK)
                 return status;
         }
@@ -138,22 +161,6 @@ static culprit_status parse_findings(const char *output, size_t size, oracle_fin
         line = newline ? newline + 1 : end;
     }
     return CULPRIT_OK;
-}
-
-/* The message without its leading "LINE:" or "LINE:COL:", for signatures. */
-static const char *without_position(const char *message)
-{
-    const char *p = message;
-    for (int field = 0; field < 2 && *p >= '0' && *p <= '9'; field++) {
-        while (*p >= '0' && *p <= '9')
-            p++;
-        if (*p != ':')
-            return message;
-        p++;
-    }
-    while (*p == ' ')
-        p++;
-    return p;
 }
 
 static void describe(const char *validator, int status, const char *first, oracle_finding *finding)
@@ -168,7 +175,7 @@ static void describe(const char *validator, int status, const char *first, oracl
     snprintf(finding->message, sizeof finding->message, "validator '%.120s' %s%s%.300s", validator, how,
              first[0] ? ": " : "", first);
     char plain[ORACLE_MESSAGE_SIZE];
-    oracle_normalize(without_position(first), false, plain, sizeof plain);
+    oracle_normalize(first + position_end(first, strlen(first)), false, plain, sizeof plain);
     snprintf(finding->signature, sizeof finding->signature, "validator '%.120s' %s%s%.300s", validator, how,
              plain[0] ? ": " : "", plain);
 }

@@ -1,8 +1,7 @@
 /*
- * judgement.c - the store's side of the oracle (schema version 3, table
- * judgements): saving a test's judgement, and reading back per test its
- * run, judgement and wrong lines (culprit tests, culprit failures) and
- * what it wrote (culprit output).
+ * judgement.c - the store's side of the oracle (table judgements, schema
+ * version 3; its differences column, version 4): saving a test's
+ * judgement.  judgement_load.c reads judgements back.
  *
  * A judgement is saved after its test - in the test's own transaction when
  * the harness records both (culprit_collected_test.judgement), else in one
@@ -91,9 +90,14 @@ culprit_status culprit_store_find_test_id(const culprit_store *store, int64_t pr
     return status;
 }
 
+/* The encoded blobs of a judgement. */
+typedef struct judgement_blobs {
+    unsigned char *lines, *output, *differences;
+    size_t lines_size, output_size, differences_size;
+} judgement_blobs;
+
 static int bind_judgement(sqlite3_stmt *statement, int64_t test_id, const culprit_judgement *judgement,
-                          const unsigned char *lines, size_t lines_size, const unsigned char *output,
-                          size_t output_size)
+                          const judgement_blobs *blobs)
 {
     int code = sqlite3_bind_int64(statement, 1, test_id);
     if (code == SQLITE_OK)
@@ -101,42 +105,54 @@ static int bind_judgement(sqlite3_stmt *statement, int64_t test_id, const culpri
     if (code == SQLITE_OK)
         code = sqlite3_bind_text(statement, 3, judgement->signature, -1, SQLITE_STATIC);
     if (code == SQLITE_OK)
-        code = sqlite3_bind_blob(statement, 4, lines, (int)lines_size, SQLITE_STATIC);
+        code = sqlite3_bind_blob(statement, 4, blobs->lines, (int)blobs->lines_size, SQLITE_STATIC);
     if (code == SQLITE_OK)
-        code = output ? sqlite3_bind_blob(statement, 5, output, (int)output_size, SQLITE_STATIC)
-                      : sqlite3_bind_null(statement, 5);
+        code = blobs->output
+                   ? sqlite3_bind_blob(statement, 5, blobs->output, (int)blobs->output_size, SQLITE_STATIC)
+                   : sqlite3_bind_null(statement, 5);
     if (code == SQLITE_OK)
-        code = sqlite3_bind_int64(statement, 6, (sqlite3_int64)(output ? judgement->output_size : 0));
+        code = sqlite3_bind_int64(statement, 6, (sqlite3_int64)(blobs->output ? judgement->output_size : 0));
     if (code == SQLITE_OK)
         code = sqlite3_bind_int(statement, 7, judgement->output_truncated);
+    if (code == SQLITE_OK)
+        code = blobs->differences ? sqlite3_bind_blob(statement, 8, blobs->differences,
+                                                      (int)blobs->differences_size, SQLITE_STATIC)
+                                  : sqlite3_bind_null(statement, 8);
     return code;
 }
 
 static culprit_status insert_judgement(const culprit_store *store, int64_t test_id,
                                        const culprit_judgement *judgement, culprit_error *err)
 {
-    size_t lines_size = 0, output_size = 0;
-    unsigned char *lines = encode_lines(judgement->wrong_lines, judgement->wrong_line_count, &lines_size);
-    unsigned char *output =
-        judgement->output ? compress_output(judgement->output, judgement->output_size, &output_size) : NULL;
+    judgement_blobs blobs = {0};
+    blobs.lines = encode_lines(judgement->wrong_lines, judgement->wrong_line_count, &blobs.lines_size);
+    blobs.output = judgement->output
+                       ? compress_output(judgement->output, judgement->output_size, &blobs.output_size)
+                       : NULL;
+    bool encoded = culprit_store_encode_differences(&judgement->differences, &blobs.differences,
+                                                    &blobs.differences_size);
     sqlite3_stmt *statement = NULL;
-    culprit_status status = lines && (output || !judgement->output) ? CULPRIT_OK : culprit_fail_memory(err);
+    culprit_status status = blobs.lines && (blobs.output || !judgement->output) && encoded
+                                ? CULPRIT_OK
+                                : culprit_fail_memory(err);
     if (status == CULPRIT_OK)
-        status = culprit_store_prepare_kept(store,
-                                            "INSERT OR REPLACE INTO judgements (test_id, message, signature,"
-                                            " wrong_lines, output, output_size, output_truncated)"
-                                            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                            &statement, err);
+        status =
+            culprit_store_prepare_kept(store,
+                                       "INSERT OR REPLACE INTO judgements (test_id, message, signature,"
+                                       " wrong_lines, output, output_size, output_truncated, differences)"
+                                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                       &statement, err);
     if (status == CULPRIT_OK) {
-        int code = bind_judgement(statement, test_id, judgement, lines, lines_size, output, output_size);
+        int code = bind_judgement(statement, test_id, judgement, &blobs);
         if (code == SQLITE_OK)
             code = sqlite3_step(statement);
         if (code != SQLITE_DONE)
             status = culprit_store_sqlite_error(store, code, "saving a judgement", err);
     }
     culprit_store_release(store, statement);
-    free(lines);
-    free(output);
+    free(blobs.lines);
+    free(blobs.output);
+    free(blobs.differences);
     return status;
 }
 

@@ -1,8 +1,9 @@
 /*
  * judgement_load.c - reading back what the harness and the oracle stored
  * about tests: each test's run and judgement (one query joining tests,
- * test_runs and judgements), and one test's output records, unit maps and
- * kept stdout, decoded from the blobs of docs/store.md.
+ * test_runs and judgements), and one test's output records, unit maps,
+ * kept stdout and what its oracle said about the lines, decoded from the
+ * blobs of docs/store.md.
  *
  * Rows written by older culprits or importers lack runs or judgements;
  * they still load, with judged false and no message or signature: the
@@ -67,6 +68,17 @@ static char *crash_site(const char *crash_text)
     return site;
 }
 
+/* The differences in column of row (NULL: none, or older than version 4). */
+static culprit_status decode_differences(const culprit_store *store, const char *name, sqlite3_stmt *row,
+                                         int column, culprit_differences *differences, culprit_error *err)
+{
+    culprit_store_decode_result result = culprit_store_decode_differences(
+        sqlite3_column_blob(row, column), (size_t)sqlite3_column_bytes(row, column), differences);
+    if (result == CULPRIT_STORE_DECODE_NO_MEMORY)
+        return culprit_fail_memory(err);
+    return result == CULPRIT_STORE_DECODE_OK ? CULPRIT_OK : corrupt(store, "the differences", name, err);
+}
+
 static char *copy_text(const unsigned char *text)
 {
     return strdup(text ? (const char *)text : "");
@@ -97,7 +109,10 @@ static culprit_status read_record(const culprit_store *store, sqlite3_stmt *row,
     if (!decode_lines(sqlite3_column_blob(row, 11), (size_t)sqlite3_column_bytes(row, 11),
                       &record->wrong_lines, &record->wrong_line_count))
         return corrupt(store, "the wrong lines", record->name, err);
-    return record->message && record->signature ? CULPRIT_OK : culprit_fail_memory(err);
+    culprit_status status = decode_differences(store, record->name, row, 12, &record->differences, err);
+    if (status == CULPRIT_OK && !(record->message && record->signature))
+        status = culprit_fail_memory(err);
+    return status;
 }
 
 static culprit_status read_records(const culprit_store *store, sqlite3_stmt *statement,
@@ -128,7 +143,7 @@ culprit_status culprit_store_load_test_records(culprit_store *store, int64_t pro
         status = culprit_store_prepare(
             store,
             "SELECT t.id, t.name, t.verdict, t.duration, r.test_id IS NOT NULL, r.exit_status, r.signal,"
-            " r.crash, j.test_id IS NOT NULL, j.message, j.signature, j.wrong_lines"
+            " r.crash, j.test_id IS NOT NULL, j.message, j.signature, j.wrong_lines, j.differences"
             " FROM tests t LEFT JOIN test_runs r ON r.test_id = t.id LEFT JOIN judgements j ON j.test_id = "
             "t.id"
             " WHERE t.program_id = ? ORDER BY t.id",
@@ -157,6 +172,7 @@ void culprit_test_records_free(culprit_test_records *records)
         free(record->message);
         free(record->signature);
         free(record->wrong_lines);
+        culprit_differences_free(&record->differences);
     }
     free(records->tests);
     *records = (culprit_test_records){0};
@@ -288,17 +304,25 @@ static culprit_status inflate_text(const culprit_store *store, const char *name,
     return CULPRIT_OK;
 }
 
-static culprit_status load_text(const culprit_store *store, const char *name, culprit_test_output *output,
-                                culprit_error *err)
+/* The judgement's kept stdout, wrong lines and differences. */
+static culprit_status load_judgement(const culprit_store *store, const char *name,
+                                     culprit_test_output *output, culprit_error *err)
 {
     sqlite3_stmt *row;
     culprit_status status = query_row(store,
-                                      "SELECT output, output_size, output_truncated FROM judgements"
-                                      " WHERE test_id = ? AND output IS NOT NULL",
+                                      "SELECT output, output_size, output_truncated, wrong_lines, differences"
+                                      " FROM judgements WHERE test_id = ?",
                                       output->test_id, &row, err);
     if (status != CULPRIT_OK || !row)
         return status;
-    status = inflate_text(store, name, row, output, err);
+    if (sqlite3_column_type(row, 0) != SQLITE_NULL)
+        status = inflate_text(store, name, row, output, err);
+    if (status == CULPRIT_OK &&
+        !decode_lines(sqlite3_column_blob(row, 3), (size_t)sqlite3_column_bytes(row, 3), &output->wrong_lines,
+                      &output->wrong_line_count))
+        status = corrupt(store, "the wrong lines", name, err);
+    if (status == CULPRIT_OK)
+        status = decode_differences(store, name, row, 4, &output->differences, err);
     sqlite3_finalize(row);
     return status;
 }
@@ -316,7 +340,7 @@ culprit_status culprit_store_load_test_output(culprit_store *store, int64_t prog
     if (status == CULPRIT_OK)
         status = load_records(store, test_name, output, err);
     if (status == CULPRIT_OK)
-        status = load_text(store, test_name, output, err);
+        status = load_judgement(store, test_name, output, err);
     if (status == CULPRIT_OK)
         status = culprit_store_commit(store, err);
     else
@@ -331,6 +355,8 @@ void culprit_test_output_free(culprit_test_output *output)
     culprit_unit_set_free(&output->units);
     free(output->records);
     free(output->text);
+    free(output->wrong_lines);
+    culprit_differences_free(&output->differences);
     *output = (culprit_test_output){0};
     culprit_unit_set_init(&output->units);
 }

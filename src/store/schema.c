@@ -144,10 +144,17 @@ static const char schema_version_3[] =
     "    DELETE FROM judgements WHERE test_id = NEW.id;"
     " END;";
 
+/* Version 4: what a wrong output should have been (src/run/oracle_differences.c):
+ * per wrong line the expected line, or a validator's message, so that
+ * users see the difference and not only a line number.  A column with no
+ * default, so that judgements of version 3 read as having none. */
+static const char schema_version_4[] = "ALTER TABLE judgements ADD COLUMN differences BLOB;";
+
 static const migration_step migrations[] = {
     {1, schema_version_1},
     {2, schema_version_2},
     {3, schema_version_3},
+    {4, schema_version_4},
 };
 
 static culprit_status set_version(const culprit_store *store, int version, culprit_error *err)

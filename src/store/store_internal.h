@@ -23,6 +23,8 @@
  *   judgement.c  saving the oracle's judgement of a test (schema version 3)
  *   judgement_load.c  reading tests with their runs and judgements, and a
  *                test's output records, units and kept stdout
+ *   difference_blob.c  the encoding of a judgement's differences (expected
+ *                against actual lines, schema version 4)
  * docs/store.md describes the resulting database for users.
  */
 #ifndef CULPRIT_STORE_INTERNAL_H
@@ -228,5 +230,16 @@ culprit_store_decode_result culprit_store_decode_counts(const unsigned char *blo
                                                         culprit_store_counts_buffer *out,
                                                         const char **problem);
 void culprit_store_counts_buffer_free(culprit_store_counts_buffer *buffer);
+
+/* ---- difference_blob.c ---- */
+
+/* Encodes differences as docs/store.md says into a new malloc'd *blob;
+ * *blob stays NULL (store NULL) when there are none.  False when out of
+ * memory. */
+bool culprit_store_encode_differences(const culprit_differences *differences, unsigned char **blob,
+                                      size_t *size);
+/* Decodes a differences blob (NULL or empty: none). */
+culprit_store_decode_result culprit_store_decode_differences(const unsigned char *blob, size_t size,
+                                                             culprit_differences *differences);
 
 #endif

@@ -47,6 +47,16 @@ expect_contains() {
     if grep -qF -- "$2" "$1"; then pass; else fail "$1 lacks '$2'; it has: $(head -c 1000 "$1")"; fi
 }
 
+# expect_block FILE TEXT : FILE contains TEXT, line breaks and all (grep -F
+# would take each line of TEXT as a pattern of its own).
+expect_block() {
+    if python3 -c 'import sys; sys.exit(sys.argv[2] not in open(sys.argv[1], errors="replace").read())' \
+        "$1" "$2"; then pass; else fail "$1 lacks:
+$2
+it has:
+$(head -c 1500 "$1")"; fi
+}
+
 # expect_line_count FILE N
 expect_line_count() {
     n=$(wc -l <"$1")

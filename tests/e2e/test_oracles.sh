@@ -2,7 +2,10 @@
 # prints from several functions (buffered printf without a newline, puts,
 # fprintf, write(2), and a last line flushed at exit); `culprit test` judges
 # it; `culprit output` maps each output line to the statements that wrote
-# it; `culprit tests` lists verdicts and wrong lines as text, CSV and JSON;
+# it; `culprit tests` lists verdicts and wrong lines as text, CSV and JSON,
+# with what each wrong line should have been (a diff against the expected
+# output, or a validator's and the HTML check's message per line), and
+# `culprit output` marks the wrong lines with it;
 # `culprit failures` clusters two equal wrong-output failures together and a
 # crash apart.  Skips (counting nothing) when culprit-cc is not built.
 . "$(dirname "$0")/lib.sh"
@@ -109,12 +112,20 @@ EOF
 # ---- culprit tests: verdicts, wrong lines, in three formats ----
 run 0 "$CULPRIT" tests
 expect_contains "$WORK/out" "wrong output lines: 2"
+# the expected line beside the actual one, as a unified diff
+expect_block "$WORK/out" "        wrong output lines: 2
+        --- expected
+        +++ actual
+        @@ -2 +2 @@
+        -total 4
+        +total 5"
 run 0 "$CULPRIT" tests --format csv
 case $(head -1 "$WORK/out") in
-name,verdict,*wrong_output_lines) pass ;;
+name,verdict,*wrong_output_lines,differences) pass ;;
 *) fail "CSV header is '$(head -1 "$WORK/out")'" ;;
 esac
 expect_contains "$WORK/out" "bug1,fail,"
+expect_contains "$WORK/out" ',2,--- expected\n+++ actual\n@@ -2 +2 @@\n-total 4\n+total 5'
 expect_line_count "$WORK/out" 5
 run 0 "$CULPRIT" tests --format json
 cp "$WORK/out" tests.json
@@ -131,6 +142,25 @@ assert tests["bug1"]["exit_status"] == 0
 assert tests["crash"]["verdict"] == "fail" and tests["crash"]["signal"] == 11, tests["crash"]
 assert "SIGSEGV" in tests["crash"]["signature"] and "printer.c" in tests["crash"]["signature"], tests["crash"]
 assert tests["bug1"]["signature"] == tests["bug2"]["signature"]
+assert list(tests["bug1"])[-2:] == ["differences", "differences_omitted"], list(tests["bug1"])
+assert tests["bug1"]["differences"] == [{"kind": "changed", "actual_line": 2, "expected_line": 2,
+    "expected": "total 4", "actual": "total 5", "message": None, "no_newline": None}], tests["bug1"]
+assert tests["bug1"]["differences_omitted"] == 0 and tests["ok"]["differences"] == []
+EOF
+
+# ---- culprit output: the wrong line marked, with what it should have been ----
+run 0 "$CULPRIT" output bug1
+expect_contains "$WORK/out" "    1 | hello world"
+expect_block "$WORK/out" "    2 ! total 5
+        expected: total 4"
+run 0 "$CULPRIT" output --format json bug1
+cp "$WORK/out" output-bug1.json
+if python3 - <<'EOF'; then pass; else fail "culprit output --format json bug1: $(cat output-bug1.json)"; fi
+import json
+doc = json.load(open("output-bug1.json"))
+assert [l["wrong"] for l in doc["lines"]] == [False, True, False, False], doc["lines"]
+assert [(d["kind"], d["actual_line"], d["expected"], d["actual"]) for d in doc["differences"]] == \
+    [("changed", 2, "total 4", "total 5")], doc["differences"]
 EOF
 
 # ---- culprit failures: the two wrong totals together, the crash apart ----
@@ -152,6 +182,35 @@ case $(head -1 "$WORK/out") in
 cluster,size,signature,test,statements) pass ;;
 *) fail "failures CSV header is '$(head -1 "$WORK/out")'" ;;
 esac
+
+# ---- a missing final newline, a missing line; validators and HTML say per line what is wrong ----
+printf 'hello world\ntotal 4\nraw line\nbye\nthe end\n' >longer
+run 0 "$CULPRIT" test --name short --expect longer -- ./printer
+run 0 "$CULPRIT" output short
+expect_block "$WORK/out" "    4 ! bye
+        expected: bye  (with a newline at the end)"
+expect_contains "$WORK/out" "      - missing: the end  (expected line 5)"
+cat >check-total.sh <<'EOF'
+#!/bin/sh
+grep -q 'total 4' "$1" && exit 0
+echo "2: the total should be 4"
+exit 1
+EOF
+chmod +x check-total.sh
+cat >manifest.json <<'EOF'
+[{"name": "checked", "argv": ["./printer", "bug"], "validator": "./check-total.sh"},
+ {"name": "page", "cmd": "printf '<!DOCTYPE html>\\n<html><head><title>t</title></head>\\n<body>\\n<div>\\n<p>x\\n</body></html>\\n'",
+  "oracle": "html"}]
+EOF
+run 1 "$CULPRIT" run --tests manifest.json
+run 0 "$CULPRIT" tests
+expect_block "$WORK/out" "        @@ +2 @@ the total should be 4
+         total 5"
+expect_block "$WORK/out" "        @@ +4 @@ missing </div>
+         <div>"
+run 0 "$CULPRIT" output checked
+expect_block "$WORK/out" "    2 ! total 5
+        note: the total should be 4"
 
 # ---- whitespace normalization and a validator through culprit test, if it has the options ----
 if "$CULPRIT" test --help | grep -q -- '--normalize'; then

@@ -4,8 +4,10 @@
 #
 # The HTML is rendered in headless Chromium (Debian's chromium, installed
 # here when missing); the DOM it rendered is checked for the known faulty
-# line at the top of the ranking and for an injected <script> line shown as
-# text, and a screenshot is kept for a person to look at.  The SARIF is
+# line at the top of the ranking, for the failing test's expected-against-
+# actual diff (the tests panel and the output map), and for an injected
+# <script> line shown as text, and screenshots are kept for a person to
+# look at (mid-diff.png: the ranking beside the failing test's diff).  The SARIF is
 # validated against the official SARIF 2.1.0 schema, shipped in the npm
 # package @microsoft/jest-sarif, with ajv; the JSON against
 # docs/report-schema.json.  npm packages go to a cache outside the repo
@@ -79,6 +81,14 @@ expect_contains out "mid.sarif"
 expect_contains mid.json '"schema": "culprit-report"'
 expect_contains mid.sarif '"uri": "mid.c", "uriBaseId": "SRCROOT"'
 expect_contains mid.sarif '"failingTests": ["mid_2_1_3"]'
+# the failing test's expected line beside the actual one
+if python3 - <<'EOF'; then pass; else fail "mid.json: no differences for mid_2_1_3: $(grep -o '"name": "mid_2_1_3".*' mid.json | head -c 600)"; fi
+import json
+tests = {t["name"]: t for t in json.load(open("mid.json"))["tests"]}
+assert tests["mid_2_1_3"]["differences"] == [{"kind": "changed", "actual_line": 1, "expected_line": 1,
+    "expected": "2", "actual": "1", "message": None, "no_newline": None}], tests["mid_2_1_3"]
+assert tests["mid_2_1_3"]["differences_omitted"] == 0 and tests["mid_3_3_5"]["differences"] == []
+EOF
 run 2 "$CULPRIT" report
 run 0 "$CULPRIT" report --json --technique none --formula tarantula
 expect_contains out '"name": "tarantula"'
@@ -118,6 +128,9 @@ mkdir -p xss && cd xss && export CULPRIT_STORE="$WORK/xss/.culprit"
 "$BIN/culprit-cc" -o xss ../xss.c || fail "culprit-cc failed on xss.c"
 "$CULPRIT" test --name good -- ./xss good >/dev/null 2>&1
 "$CULPRIT" test --name bad -- ./xss bad >/dev/null 2>&1
+# markup in the expected output, shown in the diff, must stay text too
+printf '<b id="injected">bold</b>\n' >expected-markup
+"$CULPRIT" test --name markup --expect expected-markup -- ./xss good >/dev/null 2>&1
 run 0 "$CULPRIT" report --html html --json xss.json --sarif xss.sarif --source-root "$WORK"
 cd "$WORK" && export CULPRIT_STORE="$WORK/.culprit"
 
@@ -180,6 +193,15 @@ expect_contains mid.dom 'id="L0-16" class="ln ran'
 expect_contains mid.dom 'id="ranking-count">15 lines run by tests (18 ranked)'
 chromium_run shot.log --window-size=1400,900 --screenshot="$SHOTS/mid.png" "file://$WORK/html/index.html"
 if [ -s "$SHOTS/mid.png" ]; then pass; else fail "no screenshot: $(tail -3 "$WORK/chromium.err")"; fi
+# The failing test's diff: the expected line 2 (-) against the actual 1 (+), under its message,
+# and in the output map under the wrong line; #T5 opens the page on the test's row.
+expect_contains mid.dom '<div class="dl dexp"><span class="dn">1</span><span class="ds">−</span><code>2</code></div><div class="dl dact"><span class="dn">1</span><span class="ds">+</span><code>1</code></div>'
+expect_contains mid.dom '<tr class="wrong"><td>1</td><td><code>1</code><div class="expect">expected: <code>2</code></div>'
+chromium_run mid-diff.dom --dump-dom "file://$WORK/html/index.html#T5" || fail "chromium failed on #T5"
+expect_contains mid-diff.dom '<section class="tab" id="tab-tests">'
+expect_contains mid-diff.dom '<tr id="T5"><td>mid_2_1_3</td>'
+chromium_run shot.log --window-size=1400,900 --screenshot="$SHOTS/mid-diff.png" "file://$WORK/html/index.html#T5"
+if [ -s "$SHOTS/mid-diff.png" ]; then pass; else fail "no screenshot of the diff: $(tail -3 "$WORK/chromium.err")"; fi
 
 chromium_run xss.dom --dump-dom "file://$WORK/xss/html/index.html" || fail "chromium failed on the xss report"
 expect_contains xss.dom 'data-ready="1"'
@@ -187,6 +209,8 @@ expect_contains xss.dom '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;'
 if grep -qF '<script>alert(1)' xss.dom || grep -q 'data-pwned' xss.dom; then
     fail "the injected <script> line became markup: $(grep -o '.\{80\}<script>alert(1).\{40\}' xss.dom | head -1)"
 else pass; fi
+expect_contains xss.dom '<code>&lt;b id="injected"&gt;bold&lt;/b&gt;</code>'
+if grep -qF '<b id="injected">' xss.dom; then fail "the expected output's markup became markup"; else pass; fi
 chromium_run shot.log --window-size=1400,900 --screenshot="$SHOTS/xss.png" "file://$WORK/xss/html/index.html"
 
 chromium_run imported.dom --dump-dom "file://$WORK/imported/index.html"

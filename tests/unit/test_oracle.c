@@ -3,6 +3,7 @@
  * store (src/store/judgement*.c): exit status rules, expected-output diffs
  * with their exact wrong lines, validators, the HTML oracle, crash and
  * sanitizer reports, signature normalization, and saving judgements.
+ * test_differences.c has the rest of what is kept of wrong lines.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -13,43 +14,8 @@
 #include "check.h"
 #include "culprit/judgement.h"
 #include "culprit/oracle.h"
+#include "oracle_fixture.h"
 #include "run/oracle_internal.h"
-
-static char work[] = "/tmp/test_oracle.XXXXXX";
-
-static const char *path_of(const char *name)
-{
-    static char paths[8][512];
-    static int next;
-    char *path = paths[next++ % 8];
-    snprintf(path, 512, "%s/%s", work, name);
-    return path;
-}
-
-static const char *write_file(const char *name, const char *text)
-{
-    const char *path = path_of(name);
-    FILE *file = fopen(path, "wb");
-    fputs(text, file);
-    fclose(file);
-    return path;
-}
-
-/* Judges a run that exited with status and printed out / err. */
-static culprit_judgement judge_exit(const culprit_oracle *oracle, int status, const char *out,
-                                    const char *err)
-{
-    culprit_run_result result = {.exited = true,
-                                 .exit_status = status,
-                                 .stdout_path = write_file("stdout", out),
-                                 .stderr_path = write_file("stderr", err),
-                                 .duration_seconds = 0.5};
-    culprit_judgement judgement;
-    culprit_error error;
-    culprit_status code = culprit_oracle_judge(oracle, &result, &judgement, &error);
-    CHECK_RECORD(code == CULPRIT_OK, "judge failed: %s", error.message);
-    return judgement;
-}
 
 static void check_lines(const culprit_judgement *judgement, const uint32_t *expected, size_t count)
 {
@@ -274,6 +240,14 @@ static void test_validator(void)
     check_lines(&j, (const uint32_t[]){2, 5}, 2);
     CHECK_CONTAINS(j.message, "exited with status 1: 5: missing total");
     CHECK_CONTAINS(j.signature, "exited with status 1: missing total");
+    /* no expected text: what it said per line, with the line */
+    CHECK_STR(describe_differences(&j.differences), "note 2:0 -|2|bad value; note 5:0 -|5|missing total");
+    culprit_judgement_free(&j);
+    /* with an expected output too: the diff's differences and the notes, by line */
+    culprit_oracle both = {.validator = command, .expect_stdout_text = "1\n2\n3\n4\nfive\n"};
+    j = judge_exit(&both, 0, "1\n2\n3\n4\n5\n", "");
+    CHECK_STR(describe_differences(&j.differences),
+              "note 2:0 -|2|bad value; changed 5:5 five|5|-; note 5:0 -|5|missing total");
     culprit_judgement_free(&j);
     /* a command using $1 itself gets the file once */
     culprit_oracle explicit_file = {.validator = "test \"$(wc -l < \"$1\")\" -eq 2"};
@@ -307,6 +281,7 @@ static void test_html(void)
     check_lines(&j, (const uint32_t[]){4}, 1);
     CHECK_CONTAINS(j.message, "line 4 column 1 - missing </div>");
     CHECK_STR(j.signature, "invalid HTML: missing </div>");
+    CHECK_STR(describe_differences(&j.differences), "note 4:0 -|<div>|missing </div>");
     culprit_judgement_free(&j);
     /* an unknown element (tidy's own error) and a stray end tag */
     j = judge_exit(&oracle, 0,
@@ -396,30 +371,10 @@ static void test_output_kept(void)
     free(big);
 }
 
-/* A one-element program with tests t1, t2 in a fresh store. */
-static culprit_store *store_with_tests(int64_t *program)
-{
-    culprit_spectra spectra;
-    culprit_spectra_init(&spectra);
-    culprit_error err;
-    uint32_t file, element;
-    size_t test;
-    culprit_spectra_add_file(&spectra, "a.c", &file, &err);
-    culprit_spectra_add_element(&spectra, CULPRIT_KIND_LINE, file, 1, 0, NULL, &element, &err);
-    culprit_spectra_add_test(&spectra, "t1", CULPRIT_VERDICT_FAIL, &test, &err);
-    culprit_spectra_add_test(&spectra, "t2", CULPRIT_VERDICT_PASS, &test, &err);
-    culprit_store *store = NULL;
-    CHECK_INT(culprit_store_open(path_of("store"), CULPRIT_STORE_CREATE, &store, &err), CULPRIT_OK);
-    CHECK_INT(culprit_store_save_program(store, &spectra, "test", program, &err), CULPRIT_OK);
-    CHECK_INT(culprit_store_save_tests(store, *program, &spectra, 0, 2, &err), CULPRIT_OK);
-    culprit_spectra_free(&spectra);
-    return store;
-}
-
 static void test_store(void)
 {
     int64_t program;
-    culprit_store *store = store_with_tests(&program);
+    culprit_store *store = store_with_tests("store", &program);
     culprit_oracle oracle = {.expect_stdout_text = "1\n2\n3\n"};
     culprit_judgement j = judge_exit(&oracle, 0, "1\nTWO\n3\n", "");
     culprit_error err;
@@ -448,7 +403,7 @@ static void test_store(void)
     /* a new result for t1 drops its judgement */
     int64_t again;
     culprit_store_close(store);
-    store = store_with_tests(&again);
+    store = store_with_tests("store", &again);
     CHECK_INT(again, program);
     CHECK_INT(culprit_store_load_test_records(store, program, &records, &err), CULPRIT_OK);
     CHECK(records.count == 2 && !records.tests[0].judged);
@@ -468,17 +423,8 @@ static void test_store(void)
 static void test_migration(void)
 {
     int64_t program;
-    culprit_store_close(store_with_tests(&program));
-    char database[600];
-    snprintf(database, sizeof database, "%s/culprit.db", path_of("store"));
-    sqlite3 *raw = NULL;
-    CHECK_INT(sqlite3_open(database, &raw), SQLITE_OK);
-    CHECK_INT(sqlite3_exec(raw,
-                           "DROP TRIGGER tests_judgement_replaced; DROP TABLE judgements;"
-                           " PRAGMA user_version = 2",
-                           NULL, NULL, NULL),
-              SQLITE_OK);
-    sqlite3_close(raw);
+    culprit_store_close(store_with_tests("store", &program));
+    raw_sql("store", "DROP TRIGGER tests_judgement_replaced; DROP TABLE judgements; PRAGMA user_version = 2");
     culprit_store *store = NULL;
     culprit_error err;
     CHECK_INT(culprit_store_open(path_of("store"), CULPRIT_STORE_WRITE, &store, &err), CULPRIT_OK);
@@ -490,13 +436,7 @@ static void test_migration(void)
     CHECK_STR(records.count == 2 ? records.tests[1].signature : "", "s");
     culprit_test_records_free(&records);
     culprit_store_close(store);
-    CHECK_INT(sqlite3_open(database, &raw), SQLITE_OK);
-    sqlite3_stmt *version = NULL;
-    sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &version, NULL);
-    CHECK_INT(sqlite3_step(version), SQLITE_ROW);
-    CHECK_INT(sqlite3_column_int(version, 0), CULPRIT_STORE_SCHEMA_VERSION);
-    sqlite3_finalize(version);
-    sqlite3_close(raw);
+    CHECK_INT(schema_version("store"), CULPRIT_STORE_SCHEMA_VERSION);
 }
 
 int main(void)
