@@ -115,6 +115,17 @@ int cli_parse_count(const char *command, const char *option, const char *text, s
 culprit_status cli_open_program(const cli_context *context, const cli_common_options *common,
                                 culprit_store **store, int64_t *program, culprit_error *err);
 
+/* What a command does with the program once it is open (a read-only
+ * command's body): reads and prints, returns a status. */
+typedef culprit_status (*cli_program_action)(culprit_store *store, int64_t program, void *data,
+                                             culprit_error *err);
+
+/* git's RUN_SETUP for the commands that read one program: opens it as
+ * cli_open_program does, runs action, closes the store and returns the
+ * exit status (the error printed by cli_report when there is one). */
+int cli_run_on_program(const cli_context *context, const cli_common_options *common,
+                       cli_program_action action, void *data);
+
 /* Reads --errors-as / --timeouts-as values: fail, pass or skip. */
 int cli_parse_outcome(const char *command, const char *option, const char *text, culprit_outcome *outcome);
 

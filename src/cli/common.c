@@ -176,3 +176,17 @@ int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *po
         return cli_usage_error(command, "unknown tie policy '%s' (expected worst, best or average)", text);
     return 0;
 }
+
+int cli_run_on_program(const cli_context *context, const cli_common_options *common,
+                       cli_program_action action, void *data)
+{
+    culprit_store *store;
+    int64_t program;
+    culprit_error err;
+    culprit_status status = cli_open_program(context, common, &store, &program, &err);
+    if (!status) {
+        status = action(store, program, data, &err);
+        culprit_store_close(store);
+    }
+    return status ? cli_report(&err) : 0;
+}

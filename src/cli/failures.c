@@ -121,30 +121,28 @@ static void write_json(FILE *out, const culprit_failure_clusters *clusters)
     fputs(clusters->count ? "\n]\n" : "]\n", out);
 }
 
+static culprit_status show_failures(culprit_store *store, int64_t program, void *data, culprit_error *err)
+{
+    const failures_options *options = data;
+    culprit_failure_clusters clusters;
+    culprit_status status = culprit_failure_clusters_load(store, program, &clusters, err);
+    if (status)
+        return status;
+    if (options->common.format == CLI_FORMAT_TEXT)
+        write_text(stdout, &clusters);
+    else if (options->common.format == CLI_FORMAT_CSV)
+        write_csv(stdout, &clusters);
+    else
+        write_json(stdout, &clusters);
+    culprit_failure_clusters_free(&clusters);
+    return CULPRIT_OK;
+}
+
 int cmd_failures(int argc, char **argv, const cli_context *context)
 {
     failures_options options = {.common = {.format = CLI_FORMAT_TEXT}};
     int parsed = parse_options(argc, argv, &options);
     if (parsed)
         return parsed < 0 ? 0 : parsed;
-    culprit_store *store;
-    int64_t program;
-    culprit_error err;
-    if (cli_open_program(context, &options.common, &store, &program, &err))
-        return cli_report(&err);
-    int code = 0;
-    culprit_failure_clusters clusters;
-    if (culprit_failure_clusters_load(store, program, &clusters, &err) != CULPRIT_OK) {
-        code = cli_report(&err);
-    } else {
-        if (options.common.format == CLI_FORMAT_TEXT)
-            write_text(stdout, &clusters);
-        else if (options.common.format == CLI_FORMAT_CSV)
-            write_csv(stdout, &clusters);
-        else
-            write_json(stdout, &clusters);
-        culprit_failure_clusters_free(&clusters);
-    }
-    culprit_store_close(store);
-    return code;
+    return cli_run_on_program(context, &options.common, show_failures, &options);
 }

@@ -125,32 +125,29 @@ static void write_json(FILE *out, const char *test, const culprit_output_map *ma
     fprintf(out, ", \"differences_omitted\": %zu}\n", map->output.differences.omitted);
 }
 
+static culprit_status show_output(culprit_store *store, int64_t program, void *data, culprit_error *err)
+{
+    const output_options *options = data;
+    culprit_output_map map;
+    culprit_status status = culprit_output_statements(store, program, options->test, &map, err);
+    if (status)
+        return status;
+    if (!map.output.has_records)
+        fprintf(stderr, "culprit: note: test '%s' has no output records (was it built with culprit-cc?)\n",
+                options->test);
+    if (options->common.format == CLI_FORMAT_JSON)
+        write_json(stdout, options->test, &map);
+    else
+        write_text(stdout, &map);
+    culprit_output_map_free(&map);
+    return CULPRIT_OK;
+}
+
 int cmd_output(int argc, char **argv, const cli_context *context)
 {
     output_options options = {.common = {.format = CLI_FORMAT_TEXT}};
     int parsed = parse_options(argc, argv, &options);
     if (parsed)
         return parsed < 0 ? 0 : parsed;
-    culprit_store *store;
-    int64_t program;
-    culprit_error err;
-    if (cli_open_program(context, &options.common, &store, &program, &err))
-        return cli_report(&err);
-    int code = 0;
-    culprit_output_map map;
-    if (culprit_output_statements(store, program, options.test, &map, &err) != CULPRIT_OK) {
-        code = cli_report(&err);
-    } else {
-        if (!map.output.has_records)
-            fprintf(stderr,
-                    "culprit: note: test '%s' has no output records (was it built with culprit-cc?)\n",
-                    options.test);
-        if (options.common.format == CLI_FORMAT_JSON)
-            write_json(stdout, options.test, &map);
-        else
-            write_text(stdout, &map);
-        culprit_output_map_free(&map);
-    }
-    culprit_store_close(store);
-    return code;
+    return cli_run_on_program(context, &options.common, show_output, &options);
 }

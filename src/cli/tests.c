@@ -226,25 +226,22 @@ static void write_records(FILE *out, const culprit_test_records *records, const 
         fputs(first ? "]\n" : "\n]\n", out);
 }
 
+static culprit_status show_tests(culprit_store *store, int64_t program, void *data, culprit_error *err)
+{
+    culprit_test_records records;
+    culprit_status status = culprit_test_records_load(store, program, &records, err);
+    if (status)
+        return status;
+    write_records(stdout, &records, data);
+    culprit_test_records_free(&records);
+    return CULPRIT_OK;
+}
+
 int cmd_tests(int argc, char **argv, const cli_context *context)
 {
     tests_options options = {.common = {.format = CLI_FORMAT_TEXT}};
     int parsed = parse_options(argc, argv, &options);
     if (parsed)
         return parsed < 0 ? 0 : parsed;
-    culprit_store *store;
-    int64_t program;
-    culprit_error err;
-    if (cli_open_program(context, &options.common, &store, &program, &err))
-        return cli_report(&err);
-    int code = 0;
-    culprit_test_records records;
-    if (culprit_test_records_load(store, program, &records, &err) != CULPRIT_OK) {
-        code = cli_report(&err);
-    } else {
-        write_records(stdout, &records, &options);
-        culprit_test_records_free(&records);
-    }
-    culprit_store_close(store);
-    return code;
+    return cli_run_on_program(context, &options.common, show_tests, &options);
 }
