@@ -8,6 +8,9 @@
  * keys; scores that differ by rounding only (relative 1e-12) count as equal,
  * because one rational value computed along two paths can differ in the
  * last bit.
+ *
+ * culprit_ranking_keep_files drops the entries of files the path filters
+ * leave out (path_filter.h) after ranking, and renumbers the rest.
  */
 #include "culprit/rank.h"
 
@@ -268,4 +271,35 @@ culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally 
     assign_ranks(ranking, keys);
     free(keys);
     return CULPRIT_OK;
+}
+
+void culprit_ranking_keep_files(culprit_ranking *ranking, const bool *kept_files, const uint32_t *renumbered)
+{
+    if (!kept_files)
+        return;
+    size_t count = 0;
+    for (size_t i = 0; i < ranking->count; i++) {
+        culprit_ranked entry = ranking->entries[i];
+        if (entry.file != CULPRIT_NO_FILE && !kept_files[entry.file])
+            continue;
+        if (entry.file != CULPRIT_NO_FILE && renumbered)
+            entry.file = renumbered[entry.file];
+        ranking->entries[count++] = entry;
+    }
+    ranking->count = count;
+    /* A tie group is a run of entries with one best rank; it is found before its ranks change. */
+    size_t start = 0;
+    while (start < count) {
+        double group = ranking->entries[start].best_rank;
+        size_t end = start + 1;
+        while (end < count && ranking->entries[end].best_rank == group)
+            end++;
+        for (size_t i = start; i < end; i++) {
+            culprit_ranked *entry = &ranking->entries[i];
+            entry->best_rank = (double)start + 1;
+            entry->worst_rank = (double)end;
+            entry->average_rank = (entry->best_rank + entry->worst_rank) / 2;
+        }
+        start = end;
+    }
 }
