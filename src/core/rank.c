@@ -200,6 +200,17 @@ static size_t keep_best_per_line(rank_key *keys, size_t count)
     return kept;
 }
 
+/* The entries [start, end) form one tie group. */
+static void rank_tie_group(culprit_ranking *ranking, size_t start, size_t end)
+{
+    for (size_t i = start; i < end; i++) {
+        culprit_ranked *entry = &ranking->entries[i];
+        entry->best_rank = (double)start + 1;
+        entry->worst_rank = (double)end;
+        entry->average_rank = (entry->best_rank + entry->worst_rank) / 2;
+    }
+}
+
 static void assign_ranks(culprit_ranking *ranking, const rank_key *keys)
 {
     size_t start = 0;
@@ -207,12 +218,7 @@ static void assign_ranks(culprit_ranking *ranking, const rank_key *keys)
         size_t end = start + 1;
         while (end < ranking->count && same_tie_group(&keys[end - 1], &keys[end]))
             end++;
-        for (size_t i = start; i < end; i++) {
-            culprit_ranked *entry = &ranking->entries[i];
-            entry->best_rank = (double)start + 1;
-            entry->worst_rank = (double)end;
-            entry->average_rank = (entry->best_rank + entry->worst_rank) / 2;
-        }
+        rank_tie_group(ranking, start, end);
         start = end;
     }
 }
@@ -290,16 +296,10 @@ void culprit_ranking_keep_files(culprit_ranking *ranking, const bool *kept_files
     /* A tie group is a run of entries with one best rank; it is found before its ranks change. */
     size_t start = 0;
     while (start < count) {
-        double group = ranking->entries[start].best_rank;
         size_t end = start + 1;
-        while (end < count && ranking->entries[end].best_rank == group)
+        while (end < count && ranking->entries[end].best_rank == ranking->entries[start].best_rank)
             end++;
-        for (size_t i = start; i < end; i++) {
-            culprit_ranked *entry = &ranking->entries[i];
-            entry->best_rank = (double)start + 1;
-            entry->worst_rank = (double)end;
-            entry->average_rank = (entry->best_rank + entry->worst_rank) / 2;
-        }
+        rank_tie_group(ranking, start, end);
         start = end;
     }
 }

@@ -61,16 +61,6 @@ run 1 "$CULPRIT" test --name high -- ./prog high
 for name in low mid twice; do run 0 "$CULPRIT" test --name "$name" -- ./prog "$name"; done
 driver="$WORK/test/driver.c"
 
-# rank_into NAME ARGS... : `culprit rank ARGS` exits 0 with nothing on
-# stderr; its stdout becomes $WORK/NAME.
-rank_into() {
-    name=$1
-    shift
-    run 0 "$CULPRIT" rank "$@"
-    cp "$WORK/out" "$WORK/$name"
-    if [ -s "$WORK/err" ]; then fail "rank $* wrote on stderr: $(head -c 300 "$WORK/err")"; else pass; fi
-}
-
 # expect_filtered ALL KEPT : the JSON ranking KEPT is ALL without the
 # driver's entries, ranks renumbered: a tie group keeps its members and
 # counts only the entries kept before it.
