@@ -83,6 +83,11 @@ CULPRIT_API culprit_status culprit_program_lines_build(const culprit_spectra *sp
                                                        culprit_program_lines *lines, culprit_error *err);
 CULPRIT_API void culprit_program_lines_free(culprit_program_lines *lines);
 
+/* Keeps the lines of the files kept_files[] keeps (path_filter.h): EXAM's
+ * denominators become the kept lines, as the ranking culprit_ranking_keep_files
+ * leaves.  kept_files NULL keeps every line. */
+CULPRIT_API void culprit_program_lines_keep_files(culprit_program_lines *lines, const bool *kept_files);
+
 /* Where a fault lies in the program: a file index and a line. */
 typedef struct culprit_fault_location {
     uint32_t file, line;

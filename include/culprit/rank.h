@@ -70,6 +70,16 @@ CULPRIT_API culprit_status culprit_rank(const culprit_spectra *spectra, const cu
 
 CULPRIT_API void culprit_ranking_free(culprit_ranking *ranking);
 
+/* Keeps the entries whose file kept_files[] keeps (entries without a file
+ * stay) and renumbers their ranks as if the others had never been there:
+ * a tie group keeps its members, its ranks count only kept entries before
+ * it.  Scores are not recomputed (path_filter.h says why).  When
+ * renumbered is not NULL, a kept entry's file becomes renumbered[file]
+ * (the numbering of culprit_spectra_keep_files).  kept_files NULL keeps
+ * everything. */
+CULPRIT_API void culprit_ranking_keep_files(culprit_ranking *ranking, const bool *kept_files,
+                                            const uint32_t *renumbered);
+
 /* The rank an entry gets under policy. */
 CULPRIT_API double culprit_ranked_rank(const culprit_ranked *entry, culprit_tie_policy policy);
 

@@ -156,6 +156,16 @@ CULPRIT_API culprit_status culprit_spectra_set_counts(culprit_spectra *spectra, 
                                                       const uint32_t *elements, const uint64_t *counts,
                                                       culprit_error *err);
 
+/* Forgets the files kept_files[] leaves out: the file table keeps the
+ * others in their order, renumbered[f] (file_count entries, filled here)
+ * is file f's new index or CULPRIT_NO_FILE, and the elements of a file
+ * left out lose it (file CULPRIT_NO_FILE).  Element ids, tests and hits
+ * do not change.  For `culprit report`, whose pages list every file of
+ * the spectra, after ranking (culprit_ranking_keep_files renumbers the
+ * rankings). */
+CULPRIT_API culprit_status culprit_spectra_keep_files(culprit_spectra *spectra, const bool *kept_files,
+                                                      uint32_t *renumbered, culprit_error *err);
+
 /* Writes "file:line" or the element's name into buffer (always terminated). */
 CULPRIT_API void culprit_spectra_element_label(const culprit_spectra *spectra, uint32_t element, char *buffer,
                                                size_t size);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "culprit/error.h"
+#include "culprit/path_filter.h"
 #include "culprit/rank.h"
 #include "culprit/spectra.h"
 #include "culprit/store.h"
@@ -72,25 +73,62 @@ int cli_parse_format(const char *command, const char *text, cli_format *format);
 /* ---- The options commands share (git's OPT_* in spirit) ----
  * A command lists those it takes in its getopt_long table with these
  * entries and hands each option to cli_common_option before its own. */
-enum { CLI_OPTION_HELP = 'h', CLI_OPTION_FORMAT = 0x100, CLI_OPTION_PROGRAM, CLI_OPTION_STORE };
+enum {
+    CLI_OPTION_HELP = 'h',
+    CLI_OPTION_FORMAT = 0x100,
+    CLI_OPTION_PROGRAM,
+    CLI_OPTION_STORE,
+    CLI_OPTION_INCLUDE,
+    CLI_OPTION_EXCLUDE,
+    CLI_OPTION_NO_CONFIG
+};
 /* clang-format off */
-#define CLI_OPT_FORMAT  {"format", required_argument, NULL, CLI_OPTION_FORMAT}
-#define CLI_OPT_PROGRAM {"program", required_argument, NULL, CLI_OPTION_PROGRAM}
-#define CLI_OPT_STORE   {"store", required_argument, NULL, CLI_OPTION_STORE}
-#define CLI_OPT_HELP    {"help", no_argument, NULL, CLI_OPTION_HELP}
-#define CLI_OPT_END     {NULL, 0, NULL, 0}
+#define CLI_OPT_FORMAT    {"format", required_argument, NULL, CLI_OPTION_FORMAT}
+#define CLI_OPT_PROGRAM   {"program", required_argument, NULL, CLI_OPTION_PROGRAM}
+#define CLI_OPT_STORE     {"store", required_argument, NULL, CLI_OPTION_STORE}
+#define CLI_OPT_HELP      {"help", no_argument, NULL, CLI_OPTION_HELP}
+/* The path filters of rank, report and eval (docs/config.md). */
+#define CLI_OPT_INCLUDE   {"include", required_argument, NULL, CLI_OPTION_INCLUDE}
+#define CLI_OPT_EXCLUDE   {"exclude", required_argument, NULL, CLI_OPTION_EXCLUDE}
+#define CLI_OPT_NO_CONFIG {"no-config", no_argument, NULL, CLI_OPTION_NO_CONFIG}
+#define CLI_OPT_END       {NULL, 0, NULL, 0}
 /* clang-format on */
 
+/* The lines of --help for the path filters, the same in every command. */
+#define CLI_USAGE_PATH_FILTERS                                                                               \
+    "   --include GLOB    rank only files matching GLOB (repeatable; docs/config.md):\n"                     \
+    "                     'src/*' (relative to the current directory), '*.c' (any file\n"                    \
+    "                     name), 'lib' (any directory name); '*' stays within a '/',\n"                      \
+    "                     '**' spans directories\n"                                                          \
+    "   --exclude GLOB    leave out files matching GLOB (repeatable), e.g. 'tests/*'\n"                      \
+    "                     or '*_test.c'; scores are computed on the whole program, the\n"                    \
+    "                     ranks count only the files kept\n"                                                 \
+    "   --no-config       ignore the include/exclude lines of the store's config file\n"                     \
+    "                     (STORE/config), which these options add to\n"
+
 typedef struct cli_common_options {
-    cli_format format;   /* --format FORMAT (text by default) */
-    const char *program; /* --program HASH: a hash prefix, or NULL for the current program */
-    const char *store;   /* --store DIR, or NULL */
+    cli_format format;         /* --format FORMAT (text by default) */
+    const char *program;       /* --program HASH: a hash prefix, or NULL for the current program */
+    const char *store;         /* --store DIR, or NULL */
+    culprit_path_filter paths; /* --include, --exclude (relative to the current directory) */
+    bool no_config;            /* --no-config */
 } cli_common_options;
 
 /* Handles option when it is one of the shared ones and returns true with
  * *status 0, -1 after printing the usage for --help, or 2 after a usage
- * error for a bad --format; returns false for the command's own options. */
+ * error for a bad --format or pattern; returns false for the command's own
+ * options.  cli_common_options_free releases what it keeps. */
 bool cli_common_option(const char *command, int option, cli_common_options *common, int *status);
+void cli_common_options_free(cli_common_options *common);
+
+/* The files a command shows: the patterns of --include and --exclude and,
+ * unless --no-config, those of the store's config file (STORE/config,
+ * relative patterns relative to the directory holding the store), over
+ * spectra's files.  *kept is NULL when there is no pattern (every file
+ * kept), else one flag per file that the caller frees.  A filter that
+ * keeps none of the program's files is an input error. */
+culprit_status cli_path_filter_files(const cli_context *context, cli_common_options *common,
+                                     const culprit_spectra *spectra, bool **kept, culprit_error *err);
 
 /* The store for a command: its own --store option if given (may be NULL),
  * else the global one, else $CULPRIT_STORE, else .culprit. */

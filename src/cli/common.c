@@ -1,14 +1,18 @@
 /*
  * common.c - helpers every command shares: reporting errors, parsing the
- * options that recur (the shared --format/--program/--store/--help, counts,
- * kinds, ties), opening the store on a program, and writing CSV/JSON values.
+ * options that recur (the shared --format/--program/--store/--help, the
+ * path filters --include/--exclude/--no-config, counts, kinds, ties),
+ * opening the store on a program, reading the store's config file, and
+ * writing CSV/JSON values.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "culprit/interchange.h"
@@ -95,6 +99,19 @@ int cli_parse_count(const char *command, const char *option, const char *text, s
     return 0;
 }
 
+/* --include or --exclude GLOB, relative to the current directory. */
+static int add_pattern(const char *command, int option, cli_common_options *common)
+{
+    char directory[PATH_MAX];
+    const char *base = getcwd(directory, sizeof directory) ? directory : NULL;
+    culprit_path_rule rule = option == CLI_OPTION_INCLUDE ? CULPRIT_PATH_INCLUDE : CULPRIT_PATH_EXCLUDE;
+    culprit_error err;
+    if (culprit_path_filter_add(&common->paths, rule, optarg, base, &err))
+        return cli_usage_error(command, "--%s '%s': %s", option == CLI_OPTION_INCLUDE ? "include" : "exclude",
+                               optarg, err.message);
+    return 0;
+}
+
 bool cli_common_option(const char *command, int option, cli_common_options *common, int *status)
 {
     *status = 0;
@@ -112,9 +129,60 @@ bool cli_common_option(const char *command, int option, cli_common_options *comm
         cli_print_usage(command, stdout);
         *status = -1;
         return true;
+    case CLI_OPTION_INCLUDE:
+    case CLI_OPTION_EXCLUDE:
+        *status = add_pattern(command, option, common);
+        return true;
+    case CLI_OPTION_NO_CONFIG:
+        common->no_config = true;
+        return true;
     default:
         return false;
     }
+}
+
+void cli_common_options_free(cli_common_options *common)
+{
+    culprit_path_filter_free(&common->paths);
+}
+
+/* The store's config file: its patterns are relative to the directory
+ * that holds the store (the project's, for the default .culprit). */
+static culprit_status read_config(const cli_context *context, cli_common_options *common, culprit_error *err)
+{
+    const char *directory = cli_store_directory(context, common->store);
+    char path[PATH_MAX], base[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/config", directory) >= (int)sizeof path)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "the store's path %s is too long", directory);
+    bool has_base = realpath(directory, base) != NULL;
+    if (has_base) {
+        char *slash = strrchr(base, '/');
+        slash[slash == base] = '\0'; /* "/store" is held by "/" */
+    }
+    return culprit_path_filter_read(&common->paths, path, has_base ? base : NULL, err);
+}
+
+culprit_status cli_path_filter_files(const cli_context *context, cli_common_options *common,
+                                     const culprit_spectra *spectra, bool **kept, culprit_error *err)
+{
+    *kept = NULL;
+    culprit_status status = common->no_config ? CULPRIT_OK : read_config(context, common, err);
+    if (status || culprit_path_filter_empty(&common->paths))
+        return status;
+    status = culprit_path_filter_files(&common->paths, spectra, kept, err);
+    size_t count = 0;
+    for (size_t f = 0; !status && f < spectra->file_count; f++)
+        count += (*kept)[f];
+    if (!status && count == 0 && spectra->file_count > 0) {
+        free(*kept);
+        *kept = NULL;
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "the path filters (--include, --exclude%s) keep none of the program's %zu "
+                              "files, such as %s",
+                              common->no_config ? "" : ", the store's config", spectra->file_count,
+                              spectra->files[0]);
+    }
+    return status;
 }
 
 culprit_status cli_open_program(const cli_context *context, const cli_common_options *common,

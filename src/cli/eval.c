@@ -34,6 +34,7 @@ const char cli_usage_eval[] =
     "usage: culprit eval --faults FILE [--formula NAME[,NAME...]|all] [--ties worst|best|average]\n"
     "                    [--technique NAME[:FORMULA][,...]|all] [--passing-sample FRACTION [--seed S]]\n"
     "                    [--kind KIND|all] [--program HASH] [--version-name NAME]\n"
+    "                    [--include GLOB]... [--exclude GLOB]... [--no-config]\n"
     "                    [--format text|csv|json] [--store DIR]\n"
     "   or: culprit eval --summary [--exam executable|executed] [--curve-csv FILE] [--svg FILE]\n"
     "                    [--format text|csv|json] RESULTS...\n\n"
@@ -58,7 +59,12 @@ const char cli_usage_eval[] =
     "   --program HASH        a stored program by hash prefix (default the current one)\n"
     "   --version-name NAME   the version's name in the results (default FILE as given)\n"
     "   --format FORMAT       text (default), csv, or json (the input of --summary)\n"
-    "   --store DIR           the store (default .culprit or $CULPRIT_STORE)\n\n"
+    "   --store DIR           the store (default .culprit or $CULPRIT_STORE)\n"
+    "   --include GLOB        evaluate only the lines of files matching GLOB (repeatable)\n"
+    "   --exclude GLOB        leave out the lines of files matching GLOB (repeatable), e.g.\n"
+    "                         'tests/*' or '*_test.c': EXAM counts only the lines kept, a\n"
+    "                         faulty line in a file left out is an error (docs/config.md)\n"
+    "   --no-config           ignore the include/exclude lines of STORE/config\n\n"
     "The second form reads RESULTS files written by 'culprit eval --format json' and\n"
     "prints per formula the mean and standard deviation of EXAM, the % of faults located\n"
     "within 1, 5, 10, 15 and 20% of the code, top-1/5/10 and the % well-localized.\n\n"
@@ -198,6 +204,23 @@ static int check_mode(int argc, char **argv, eval_options *options)
     return 0;
 }
 
+/* The name of a shared option that only the first form takes. */
+static const char *common_option_name(int option)
+{
+    switch (option) {
+    case CLI_OPTION_STORE:
+        return "--store";
+    case CLI_OPTION_PROGRAM:
+        return "--program";
+    case CLI_OPTION_INCLUDE:
+        return "--include";
+    case CLI_OPTION_EXCLUDE:
+        return "--exclude";
+    default:
+        return "--no-config";
+    }
+}
+
 /* Returns -1 when --help was asked for (and printed), else an exit status. */
 static int parse_options(int argc, char **argv, eval_options *options)
 {
@@ -217,6 +240,9 @@ static int parse_options(int argc, char **argv, eval_options *options)
         {"technique", required_argument, NULL, 'q'},
         {"passing-sample", required_argument, NULL, 'P'},
         {"seed", required_argument, NULL, 'R'},
+        CLI_OPT_INCLUDE,
+        CLI_OPT_EXCLUDE,
+        CLI_OPT_NO_CONFIG,
         CLI_OPT_HELP,
         CLI_OPT_END,
     };
@@ -231,8 +257,8 @@ static int parse_options(int argc, char **argv, eval_options *options)
         int status;
         if (!cli_common_option(command, option, &options->common, &status))
             status = parse_option(option, options);
-        else if (option == CLI_OPTION_STORE || option == CLI_OPTION_PROGRAM)
-            options->eval_only_option = option == CLI_OPTION_STORE ? "--store" : "--program";
+        else if (option != CLI_OPTION_FORMAT && option != CLI_OPTION_HELP)
+            options->eval_only_option = common_option_name(option);
         if (status)
             return status;
     }
@@ -373,6 +399,7 @@ typedef struct eval_state {
     size_t blamed_count;
     bool uses_output_map;
     culprit_output_mapping mapping; /* Apollo's constants, blamed */
+    bool *kept_files;               /* the files the path filters keep; NULL: all */
     char program_hash[65];
 } eval_state;
 
@@ -385,6 +412,7 @@ static void eval_state_free(eval_state *state)
     culprit_program_lines_free(&state->lines);
     free(state->locations);
     free(state->blamed);
+    free(state->kept_files);
 }
 
 static bool runs_need(const formula_runs *runs, unsigned needs)
@@ -420,7 +448,7 @@ static culprit_status choose_blamed(culprit_store *store, int64_t program, eval_
 }
 
 /* Loads the program, and what the techniques need of it. */
-static culprit_status load_program(const eval_options *options, const cli_context *context,
+static culprit_status load_program(eval_options *options, const cli_context *context,
                                    const formula_runs *runs, eval_state *state, culprit_error *err)
 {
     culprit_store *store;
@@ -429,6 +457,8 @@ static culprit_status load_program(const eval_options *options, const cli_contex
     if (status)
         return status;
     status = culprit_store_load(store, program, &state->spectra, err);
+    if (!status)
+        status = cli_path_filter_files(context, &options->common, &state->spectra, &state->kept_files, err);
     if (!status && runs_need(runs, CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES))
         status = culprit_store_load_program_graph(store, program, &state->spectra, &state->graph, err);
     if (!status && runs_need(runs, CULPRIT_NEEDS_OUTPUT_MAP))
@@ -439,9 +469,25 @@ static culprit_status load_program(const eval_options *options, const cli_contex
     return status;
 }
 
+/* A faulty line in a file the path filters leave out could never be
+ * found: an error, as a fault that names no line is. */
+static culprit_status check_faults_kept(const eval_state *state, culprit_error *err)
+{
+    for (size_t i = 0; state->kept_files && i < state->faults.count; i++) {
+        const culprit_fault *fault = &state->faults.faults[i];
+        if (!state->kept_files[state->locations[i].file])
+            return culprit_fail_at(err, state->faults.path, fault->source_line, 0,
+                                   "faulty line %s:%u lies in %s, which the path filters leave out "
+                                   "(--include, --exclude or the store's config)",
+                                   fault->file, (unsigned)fault->line,
+                                   state->spectra.files[state->locations[i].file]);
+    }
+    return CULPRIT_OK;
+}
+
 /* Loads the program and its tallies, and finds the faults in it. */
-static culprit_status prepare(const eval_options *options, const cli_context *context,
-                              const formula_runs *runs, eval_state *state, culprit_error *err)
+static culprit_status prepare(eval_options *options, const cli_context *context, const formula_runs *runs,
+                              eval_state *state, culprit_error *err)
 {
     state->policy = culprit_verdict_policy_default();
     state->mapping = culprit_output_mapping_default();
@@ -473,7 +519,11 @@ static culprit_status prepare(const eval_options *options, const cli_context *co
     if (state->lines.count == 0)
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "the program has no executable lines of kind %s",
                             options->rank.all_kinds ? "all" : culprit_kind_name(options->rank.kind));
-    return culprit_faults_resolve(&state->faults, &state->spectra, &state->lines, state->locations, err);
+    status = culprit_faults_resolve(&state->faults, &state->spectra, &state->lines, state->locations, err);
+    if (!status)
+        status = check_faults_kept(state, err);
+    culprit_program_lines_keep_files(&state->lines, state->kept_files);
+    return status;
 }
 
 /* Ranks the lines with run's formula or technique and measures where the
@@ -492,6 +542,7 @@ static culprit_status measure_formula(const eval_options *options, eval_state *s
     };
     culprit_method_ranking ranked;
     culprit_status status = culprit_rank_method(&run->method, &input, &options->rank, &ranked, err);
+    culprit_ranking_keep_files(&ranked.ranking, state->kept_files, NULL);
     if (!status)
         status = culprit_eval_measure(&ranked.ranking, &state->lines, state->locations, state->faults.count,
                                       options->ties, &run->measures, err);
@@ -657,7 +708,7 @@ static int write_results(const eval_options *options, const eval_state *state, c
     return 0;
 }
 
-static int run_eval(const eval_options *options, const cli_context *context)
+static int run_eval(eval_options *options, const cli_context *context)
 {
     formula_runs runs;
     int exit_status = select_runs(options, &runs);
@@ -683,9 +734,12 @@ int cmd_eval(int argc, char **argv, const cli_context *context)
 {
     eval_options options;
     int status = parse_options(argc, argv, &options);
-    if (status)
-        return status < 0 ? 0 : status;
-    if (options.summary)
-        return cli_eval_summary(&options.summary_options);
-    return run_eval(&options, context);
+    if (status < 0)
+        status = 0;
+    else if (status == 0 && options.summary)
+        status = cli_eval_summary(&options.summary_options);
+    else if (status == 0)
+        status = run_eval(&options, context);
+    cli_common_options_free(&options.common);
+    return status;
 }

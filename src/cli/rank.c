@@ -11,7 +11,9 @@
  * The pipeline is the library's: load the program (and, for techniques
  * that need it, its structure from the maps), then one culprit_rank_method
  * call tallies, scores and ranks.  Only printing, option handling and the
- * choice of tests live here.
+ * choice of tests live here.  The path filters (--include, --exclude, the
+ * store's config file) drop the entries of the files they leave out after
+ * ranking, so every technique still sees the whole program.
  *
  * Techniques that read the output mapping (CULPRIT_NEEDS_OUTPUT_MAP: smap,
  * scomb; Apollo, TECHNIQUES.md §3) also need the failure clusters (`culprit
@@ -39,7 +41,8 @@ const char cli_usage_rank[] =
     "usage: culprit rank [--formula NAME] [--technique NAME] [--kind tuple|line|KIND|all]\n"
     "                    [--view line|element] [--ties worst|best|average] [--top N]\n"
     "                    [--format text|csv|json] [--threshold X] [--bonus X]\n"
-    "                    [--cluster N | --all-failures] [--passing-sample FRACTION [--seed S]]\n\n"
+    "                    [--cluster N | --all-failures] [--passing-sample FRACTION [--seed S]]\n"
+    "                    [--include GLOB]... [--exclude GLOB]... [--no-config]\n\n"
     "Ranks the program's source lines (or other elements) by suspiciousness, most\n"
     "suspicious first.  Without --technique or --kind, a line is scored by its\n"
     "enriched entities (--kind tuple) when the program has them (built with\n"
@@ -90,7 +93,7 @@ const char cli_usage_rank[] =
     "   --passing-sample FRACTION\n"
     "                     use a random FRACTION (0 < FRACTION <= 1) of the passing tests\n"
     "   --seed S          the seed of that choice (default 1): the same seed picks the\n"
-    "                     same tests\n"
+    "                     same tests\n" CLI_USAGE_PATH_FILTERS
     "   --program HASH    a stored program other than the current one\n"
     "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n\n"
     "Order: elements run by some failing test first, then score, then confidence\n"
@@ -252,6 +255,9 @@ static int parse_options(int argc, char **argv, rank_command *command)
         {"all-failures", no_argument, NULL, 'A'},
         {"passing-sample", required_argument, NULL, 'P'},
         {"seed", required_argument, NULL, 'R'},
+        CLI_OPT_INCLUDE,
+        CLI_OPT_EXCLUDE,
+        CLI_OPT_NO_CONFIG,
         CLI_OPT_HELP,
         CLI_OPT_END,
     };
@@ -575,10 +581,11 @@ static void choose_default_kinds(rank_command *command, const culprit_spectra *s
 }
 
 /* Loads the program, its structure when the technique needs it, and the
- * failure clusters when failures are chosen by cluster. */
-static culprit_status load(const cli_context *context, const rank_command *command, culprit_spectra *spectra,
+ * failure clusters when failures are chosen by cluster; *kept_files are
+ * the files the path filters keep (NULL: all). */
+static culprit_status load(const cli_context *context, rank_command *command, culprit_spectra *spectra,
                            culprit_program_graph *graph, culprit_failure_clusters *clusters,
-                           culprit_error *err)
+                           bool **kept_files, culprit_error *err)
 {
     culprit_store *store;
     int64_t program;
@@ -586,6 +593,8 @@ static culprit_status load(const cli_context *context, const rank_command *comma
     if (status)
         return status;
     status = culprit_store_load(store, program, spectra, err);
+    if (!status)
+        status = cli_path_filter_files(context, &command->common, spectra, kept_files, err);
     const culprit_technique *technique = command->method.technique;
     bool needs_graph = technique && (technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES));
     if (!status && needs_graph)
@@ -665,8 +674,10 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
 {
     rank_command command;
     int parsed = parse_options(argc, argv, &command);
-    if (parsed)
+    if (parsed) {
+        cli_common_options_free(&command.common);
         return parsed < 0 ? 0 : parsed;
+    }
     culprit_spectra spectra;
     culprit_spectra_init(&spectra);
     culprit_program_graph graph;
@@ -674,8 +685,8 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     culprit_error err;
     rank_result result = {0};
     culprit_failure_clusters clusters = {0};
-    bool *blamed = NULL;
-    culprit_status status = load(context, &command, &spectra, &graph, &clusters, &err);
+    bool *blamed = NULL, *kept_files = NULL;
+    culprit_status status = load(context, &command, &spectra, &graph, &clusters, &kept_files, &err);
     if (!status)
         choose_default_kinds(&command, &spectra);
     if (!status)
@@ -688,6 +699,7 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
                                          .mapping = command.mapping};
         status = culprit_rank_method(command.method_given ? &command.method : NULL, &input, &command.rank,
                                      &result.ranked, &err);
+        culprit_ranking_keep_files(&result.ranked.ranking, kept_files, NULL);
         const culprit_technique *technique = result.ranked.method.technique;
         result.detail_name = technique ? technique->detail_name : NULL;
         result.deciders = decides_elsewhere(&command, technique);
@@ -702,6 +714,8 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     culprit_method_ranking_free(&result.ranked);
     culprit_failure_clusters_free(&clusters);
     free(blamed);
+    free(kept_files);
+    cli_common_options_free(&command.common);
     culprit_program_graph_free(&graph);
     culprit_spectra_free(&spectra);
     return status ? cli_report(&err) : 0;

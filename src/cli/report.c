@@ -8,7 +8,9 @@
  * method `culprit rank` uses by default, on which the page opens.  Tests, failure
  * clusters and output maps come from the judgements in the store.  The
  * writers are the library's (src/report/); this file loads, computes and
- * frees.
+ * frees.  The path filters (--include, --exclude, the store's config file)
+ * drop the lines of the files they leave out from every ranking, and then
+ * the files themselves from the page.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,7 +31,7 @@ const char cli_usage_report[] =
     "usage: culprit report [--html DIR] [--sarif FILE] [--json[=FILE]] [--formula NAME]...\n"
     "                      [--technique NAME|none]... [--source-root DIR] [--top N]\n"
     "                      [--threshold SCORE] [--ties worst|best|average] [--program HASH]\n"
-    "                      [--store DIR]\n\n"
+    "                      [--include GLOB]... [--exclude GLOB]... [--no-config] [--store DIR]\n\n"
     "Writes the line ranking of the program for developers and tools.\n\n"
     "outputs (at least one):\n"
     "   --html DIR        DIR/index.html: every source file with each line colored by\n"
@@ -54,7 +56,8 @@ const char cli_usage_report[] =
     "   --threshold SCORE SARIF: also every line scoring at least SCORE\n"
     "   --ties POLICY     the rank shown for tied lines (default worst)\n"
     "   --errors-as fail|pass|skip, --timeouts-as fail|pass|skip\n"
-    "                     how error and timeout verdicts count (default: fail)\n"
+    "                     how error and timeout verdicts count (default: fail)\n" CLI_USAGE_PATH_FILTERS
+    "                     (files left out are not shown at all)\n"
     "   --program HASH    a stored program other than the current one\n"
     "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n\n"
     "Missing source files are reported, and their lines ranked without text.  Each path\n"
@@ -81,6 +84,7 @@ typedef struct report_data {
     culprit_program_graph graph;
     culprit_failure_clusters failures;
     bool has_failures;
+    bool *kept_files; /* the files the path filters keep; NULL: all */
     culprit_tally *tallies;
     size_t method_count;
     culprit_report_method methods[MAX_METHODS];
@@ -194,6 +198,9 @@ static int parse_options(int argc, char **argv, report_command *command)
         {"timeouts-as", required_argument, NULL, 'T'},
         CLI_OPT_PROGRAM,
         CLI_OPT_STORE,
+        CLI_OPT_INCLUDE,
+        CLI_OPT_EXCLUDE,
+        CLI_OPT_NO_CONFIG,
         CLI_OPT_HELP,
         CLI_OPT_END,
     };
@@ -230,6 +237,7 @@ static culprit_status add_method(report_data *data, const culprit_method *method
     const culprit_formula *formula = method->formula.formula;
     culprit_method_ranking ranked;
     culprit_status status = culprit_rank_method(method, input, options, &ranked, err);
+    culprit_ranking_keep_files(&ranked.ranking, data->kept_files, NULL);
     culprit_ranking ranking = ranked.ranking;
     ranked.ranking = (culprit_ranking){0};
     /* A technique goes by its own name on the page, a formula by its label ("dstar3"). */
@@ -329,6 +337,20 @@ static const culprit_technique *rank_default_first(report_data *data, const repo
     return method.technique;
 }
 
+/* The pages list every file of the spectra: the files the path filters
+ * leave out go from it once every ranking has dropped their lines. */
+static culprit_status forget_files(report_data *data, culprit_error *err)
+{
+    uint32_t *renumbered = malloc((data->spectra.file_count + 1) * sizeof *renumbered);
+    if (!renumbered)
+        return culprit_fail_memory(err);
+    culprit_status status = culprit_spectra_keep_files(&data->spectra, data->kept_files, renumbered, err);
+    for (size_t m = 0; !status && m < data->method_count; m++)
+        culprit_ranking_keep_files(&data->methods[m].ranking, data->kept_files, renumbered);
+    free(renumbered);
+    return status;
+}
+
 static culprit_status rank_all(report_data *data, const report_command *command, culprit_error *err)
 {
     culprit_rank_options options = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE};
@@ -349,6 +371,8 @@ static culprit_status rank_all(report_data *data, const report_command *command,
     if (!status)
         status = rank_techniques(data, command, &input, &options, first, err);
     data->report.totals = totals;
+    if (!status && data->kept_files)
+        status = forget_files(data, err);
     return status;
 }
 
@@ -372,7 +396,7 @@ static void load_output_maps(report_data *data, culprit_store *store, int64_t pr
     }
 }
 
-static culprit_status load(const cli_context *context, const report_command *command, report_data *data,
+static culprit_status load(const cli_context *context, report_command *command, report_data *data,
                            culprit_error *err)
 {
     culprit_store *store;
@@ -381,6 +405,8 @@ static culprit_status load(const cli_context *context, const report_command *com
     if (status)
         return status;
     status = culprit_store_load(store, program, &data->spectra, err);
+    if (!status)
+        status = cli_path_filter_files(context, &command->common, &data->spectra, &data->kept_files, err);
     if (!status) /* the stored identity, which --program takes: a collected program's covers its units too */
         status = culprit_store_program_hash(store, program, data->hash, err);
     if (!status)
@@ -406,6 +432,7 @@ static void report_data_free(report_data *data)
     if (data->has_failures)
         culprit_failure_clusters_free(&data->failures);
     culprit_sources_free(&data->sources);
+    free(data->kept_files);
     free(data->tallies);
     culprit_program_graph_free(&data->graph);
     culprit_spectra_free(&data->spectra);
@@ -483,10 +510,13 @@ int cmd_report(int argc, char **argv, const cli_context *context)
 {
     report_command command;
     int parsed = parse_options(argc, argv, &command);
-    if (parsed)
+    if (parsed) {
+        cli_common_options_free(&command.common);
         return parsed < 0 ? 0 : parsed;
+    }
     report_data *data = calloc(1, sizeof *data);
     if (!data) {
+        cli_common_options_free(&command.common);
         fputs("culprit: out of memory\n", stderr);
         return 3;
     }
@@ -507,5 +537,6 @@ int cmd_report(int argc, char **argv, const cli_context *context)
         status = culprit_fail(&err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
     report_data_free(data);
     free(data);
+    cli_common_options_free(&command.common);
     return status ? cli_report(&err) : 0;
 }

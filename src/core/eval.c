@@ -295,6 +295,21 @@ void culprit_program_lines_free(culprit_program_lines *lines)
     memset(lines, 0, sizeof *lines);
 }
 
+void culprit_program_lines_keep_files(culprit_program_lines *lines, const bool *kept_files)
+{
+    if (!kept_files)
+        return;
+    size_t kept = 0;
+    lines->executed_count = 0;
+    for (size_t i = 0; i < lines->count; i++) {
+        if (!kept_files[lines->lines[i].file])
+            continue;
+        lines->executed_count += lines->lines[i].executed;
+        lines->lines[kept++] = lines->lines[i];
+    }
+    lines->count = kept;
+}
+
 static const culprit_program_line *find_program_line(const culprit_program_lines *lines, uint32_t file,
                                                      uint32_t line)
 {

@@ -8,6 +8,9 @@
  * keys; scores that differ by rounding only (relative 1e-12) count as equal,
  * because one rational value computed along two paths can differ in the
  * last bit.
+ *
+ * culprit_ranking_keep_files drops the entries of files the path filters
+ * leave out (path_filter.h) after ranking, and renumbers the rest.
  */
 #include "culprit/rank.h"
 
@@ -197,6 +200,17 @@ static size_t keep_best_per_line(rank_key *keys, size_t count)
     return kept;
 }
 
+/* The entries [start, end) form one tie group. */
+static void rank_tie_group(culprit_ranking *ranking, size_t start, size_t end)
+{
+    for (size_t i = start; i < end; i++) {
+        culprit_ranked *entry = &ranking->entries[i];
+        entry->best_rank = (double)start + 1;
+        entry->worst_rank = (double)end;
+        entry->average_rank = (entry->best_rank + entry->worst_rank) / 2;
+    }
+}
+
 static void assign_ranks(culprit_ranking *ranking, const rank_key *keys)
 {
     size_t start = 0;
@@ -204,12 +218,7 @@ static void assign_ranks(culprit_ranking *ranking, const rank_key *keys)
         size_t end = start + 1;
         while (end < ranking->count && same_tie_group(&keys[end - 1], &keys[end]))
             end++;
-        for (size_t i = start; i < end; i++) {
-            culprit_ranked *entry = &ranking->entries[i];
-            entry->best_rank = (double)start + 1;
-            entry->worst_rank = (double)end;
-            entry->average_rank = (entry->best_rank + entry->worst_rank) / 2;
-        }
+        rank_tie_group(ranking, start, end);
         start = end;
     }
 }
@@ -270,4 +279,29 @@ culprit_status culprit_rank(const culprit_spectra *spectra, const culprit_tally 
     assign_ranks(ranking, keys);
     free(keys);
     return CULPRIT_OK;
+}
+
+void culprit_ranking_keep_files(culprit_ranking *ranking, const bool *kept_files, const uint32_t *renumbered)
+{
+    if (!kept_files)
+        return;
+    size_t count = 0;
+    for (size_t i = 0; i < ranking->count; i++) {
+        culprit_ranked entry = ranking->entries[i];
+        if (entry.file != CULPRIT_NO_FILE && !kept_files[entry.file])
+            continue;
+        if (entry.file != CULPRIT_NO_FILE && renumbered)
+            entry.file = renumbered[entry.file];
+        ranking->entries[count++] = entry;
+    }
+    ranking->count = count;
+    /* A tie group is a run of entries with one best rank; it is found before its ranks change. */
+    size_t start = 0;
+    while (start < count) {
+        size_t end = start + 1;
+        while (end < count && ranking->entries[end].best_rank == ranking->entries[start].best_rank)
+            end++;
+        rank_tie_group(ranking, start, end);
+        start = end;
+    }
 }

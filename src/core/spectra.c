@@ -164,6 +164,42 @@ culprit_status culprit_spectra_add_file(culprit_spectra *spectra, const char *pa
     return CULPRIT_OK;
 }
 
+static void file_index_free(culprit_spectra *spectra)
+{
+    file_index *index = spectra->file_index;
+    if (index)
+        free(index->slots);
+    free(index);
+    spectra->file_index = NULL;
+}
+
+culprit_status culprit_spectra_keep_files(culprit_spectra *spectra, const bool *kept_files,
+                                          uint32_t *renumbered, culprit_error *err)
+{
+    size_t count = 0;
+    for (size_t f = 0; f < spectra->file_count; f++) {
+        if (kept_files[f]) {
+            renumbered[f] = (uint32_t)count;
+            spectra->files[count++] = spectra->files[f];
+        } else {
+            renumbered[f] = CULPRIT_NO_FILE;
+            free(spectra->files[f]);
+        }
+    }
+    spectra->file_count = count;
+    for (size_t e = 0; e < spectra->element_count; e++) {
+        culprit_element *element = &spectra->elements[e];
+        if (element->file != CULPRIT_NO_FILE)
+            element->file = renumbered[element->file];
+    }
+    /* The index maps paths to the old numbers: build it anew. */
+    file_index_free(spectra);
+    while (count > 0 && (!spectra->file_index || count * 2 > ((file_index *)spectra->file_index)->capacity))
+        if (file_index_grow(spectra) != 0)
+            return culprit_fail_memory(err);
+    return CULPRIT_OK;
+}
+
 void culprit_spectra_init(culprit_spectra *spectra)
 {
     memset(spectra, 0, sizeof *spectra);
@@ -174,10 +210,7 @@ void culprit_spectra_free(culprit_spectra *spectra)
     for (size_t i = 0; i < spectra->file_count; i++)
         free(spectra->files[i]);
     free(spectra->files);
-    file_index *index = spectra->file_index;
-    if (index)
-        free(index->slots);
-    free(index);
+    file_index_free(spectra);
     for (size_t i = 0; i < spectra->element_count; i++)
         free(spectra->elements[i].name);
     free(spectra->elements);

@@ -68,6 +68,16 @@ expect_same() {
     if cmp -s "$1" "$2"; then pass; else fail "$1 and $2 differ: $(diff "$1" "$2" | head -20)"; fi
 }
 
+# rank_into NAME ARGS... : `culprit rank ARGS` exits 0 and writes nothing
+# on stderr; its stdout becomes $WORK/NAME.
+rank_into() {
+    rank_into_name=$1
+    shift
+    run 0 "$CULPRIT" rank "$@"
+    cp "$WORK/out" "$WORK/$rank_into_name"
+    if [ -s "$WORK/err" ]; then fail "rank $* wrote on stderr: $(head -c 300 "$WORK/err")"; else pass; fi
+}
+
 # need_culprit_cc [TOOL...]: sets $culprit_cc (beside $CULPRIT); when it,
 # python3 or one of the TOOLs is missing, says so and ends the test, skipped.
 need_culprit_cc() {

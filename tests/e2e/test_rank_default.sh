@@ -7,16 +7,6 @@
 # culprit-cc or the runtime has not been built.
 . "$(dirname "$0")/lib.sh"
 
-# rank_into NAME ARGS... : `culprit rank ARGS` exits 0, writes nothing
-# on stderr, and its stdout becomes $WORK/NAME.
-rank_into() {
-    name=$1
-    shift
-    run 0 "$CULPRIT" rank "$@"
-    cp "$WORK/out" "$WORK/$name"
-    if [ -s "$WORK/err" ]; then fail "rank $* wrote on stderr: $(head -c 300 "$WORK/err")"; else pass; fi
-}
-
 # json_field FILE FIELD : the top-level FIELD of a JSON ranking ("-" when absent).
 json_field() {
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], "-"))' "$1" "$2"
