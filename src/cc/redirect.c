@@ -1,7 +1,7 @@
 /*
  * redirect.c - points calls at the runtime's wrappers (docs/collector.md
  * §1): calls of libc's functions that end the process or replace it
- * (_exit, exec*) and pthread_create, in both modes, and in full mode its
+ * (_exit, quick_exit, exec*) and pthread_create, in both modes, and in full mode its
  * output functions (printf, write ...), each to __culprit_rt_<name>.  The
  * driver calls it last, after the map is built, so that the map names
  * the functions the user called.
@@ -14,8 +14,8 @@
 
 static const char *const output_functions[] = {"printf",  "fprintf", "vprintf", "vfprintf", "puts", "fputs",
                                                "putchar", "fputc",   "putc",    "fwrite",   "write"};
-static const char *const ending_functions[] = {"_exit",  "_Exit", "execv",  "execvp",
-                                               "execve", "execl", "execlp", "execle"};
+static const char *const ending_functions[] = {"_exit",  "_Exit", "quick_exit", "execv", "execvp",
+                                               "execve", "execl", "execlp",     "execle"};
 /* Redirected in both modes too: each new thread gets a signal stack for crash dumps (src/rt/rt_threads.c). */
 static const char *const thread_functions[] = {"pthread_create"};
 

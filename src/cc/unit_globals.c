@@ -5,7 +5,7 @@
  * thread-local shadow stack; then, once every function is instrumented,
  * the map text in its `culprit_map` section, its hash, the implied-hit
  * table, the descriptor of §3, and the constructor that registers it with
- * the runtime.  The layouts here are the runtime's structs
+ * the runtime (and the destructor that unregisters it).  The layouts here are the runtime's structs
  * (src/rt/culprit_rt.h).
  */
 #include <stdlib.h>
@@ -15,7 +15,8 @@
 #include "rt/culprit_rt.h"
 
 /* Constructor priority: low, so the runtime's atexit handler is registered
- * before the program's and therefore runs after them. */
+ * before the program's and therefore runs after them.  The destructor's
+ * runs after the program's destructors, whose counts it keeps. */
 enum { CONSTRUCTOR_PRIORITY = 101 };
 
 /* ---- the counters and the shadow stack ------------------------------------------------------------ */
@@ -160,17 +161,19 @@ static LLVMValueRef create_descriptor(unit *u, LLVMValueRef map, size_t map_size
     return descriptor;
 }
 
-/* An internal constructor that calls __culprit_rt_register(&descriptor). */
-static culprit_status create_constructor(unit *u, LLVMValueRef descriptor, culprit_error *err)
+/* An internal function that calls runtime_name(&descriptor), listed in
+ * array (llvm.global_ctors or llvm.global_dtors). */
+static culprit_status create_registration(unit *u, LLVMValueRef descriptor, const char *runtime_name,
+                                          const char *name, const char *array, culprit_error *err)
 {
     LLVMTypeRef void_type = LLVMVoidTypeInContext(u->context);
     LLVMTypeRef register_params[1] = {LLVMTypeOf(descriptor)};
     LLVMTypeRef register_type = LLVMFunctionType(void_type, register_params, 1, 0);
-    LLVMValueRef register_function = LLVMGetNamedFunction(u->module, "__culprit_rt_register");
+    LLVMValueRef register_function = LLVMGetNamedFunction(u->module, runtime_name);
     if (!register_function)
-        register_function = LLVMAddFunction(u->module, "__culprit_rt_register", register_type);
+        register_function = LLVMAddFunction(u->module, runtime_name, register_type);
     LLVMTypeRef constructor_type = LLVMFunctionType(void_type, NULL, 0, 0);
-    LLVMValueRef constructor = LLVMAddFunction(u->module, "__culprit_unit_register", constructor_type);
+    LLVMValueRef constructor = LLVMAddFunction(u->module, name, constructor_type);
     LLVMSetLinkage(constructor, LLVMInternalLinkage);
     LLVMPositionBuilderAtEnd(u->builder, LLVMAppendBasicBlockInContext(u->context, constructor, "entry"));
     LLVMValueRef callee = register_function;
@@ -184,8 +187,20 @@ static culprit_status create_constructor(unit *u, LLVMValueRef descriptor, culpr
     LLVMTypeRef entry_type = LLVMStructTypeInContext(u->context, entry_fields, 3, 0);
     LLVMValueRef entry_values[3] = {LLVMConstInt(u->i32, CONSTRUCTOR_PRIORITY, 0), constructor,
                                     LLVMConstNull(u->byte_pointer)};
-    return append_to_array(u, "llvm.global_ctors", entry_type,
-                           LLVMConstStructInContext(u->context, entry_values, 3, 0), err);
+    return append_to_array(u, array, entry_type, LLVMConstStructInContext(u->context, entry_values, 3, 0),
+                           err);
+}
+
+/* The constructor registers the descriptor; the destructor unregisters
+ * it, which matters when dlclose unloads the unit (src/rt/rt_units.c). */
+static culprit_status create_constructor(unit *u, LLVMValueRef descriptor, culprit_error *err)
+{
+    culprit_status status = create_registration(u, descriptor, "__culprit_rt_register",
+                                                "__culprit_unit_register", "llvm.global_ctors", err);
+    if (status == CULPRIT_OK)
+        status = create_registration(u, descriptor, "__culprit_rt_unregister", "__culprit_unit_unregister",
+                                     "llvm.global_dtors", err);
+    return status;
 }
 
 culprit_status cc_embed_map(unit *u, culprit_error *err)

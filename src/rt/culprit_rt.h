@@ -69,6 +69,10 @@ struct culprit_rt_unit {
  * several threads).  The first call reads CULPRIT_COLLECT_DIR. */
 void __culprit_rt_register(struct culprit_rt_unit *unit);
 
+/* Called by each unit's destructor: at exit, and when dlclose() unloads
+ * the unit's object, whose hits the runtime then keeps in a copy. */
+void __culprit_rt_unregister(struct culprit_rt_unit *unit);
+
 /* One shadow-stack frame: the unit's counters array (0: no frame) and the
  * block counter within it that the function last recorded. */
 struct culprit_rt_frame {
@@ -119,6 +123,8 @@ int __culprit_rt_start_main(int argc, char **argv, char **envp, int (*program_ma
  * records (they are in the dump already) and returns libc's result. */
 void __culprit_rt__exit(int status) __attribute__((noreturn));
 void __culprit_rt__Exit(int status) __attribute__((noreturn));
+/* quick_exit: keeps the status for the runtime's at_quick_exit handler, which dumps. */
+void __culprit_rt_quick_exit(int status) __attribute__((noreturn));
 int __culprit_rt_execv(const char *path, char *const argv[]);
 int __culprit_rt_execvp(const char *file, char *const argv[]);
 int __culprit_rt_execve(const char *path, char *const argv[], char *const envp[]);

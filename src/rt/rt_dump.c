@@ -143,32 +143,9 @@ static uint64_t counter_value(const struct culprit_rt_unit *unit, uint32_t count
     return ((const volatile uint8_t *)unit->counters)[counter];
 }
 
-/* Sets the flags of the blocks that have none of their own (descriptor's
- * `implied`) from their sources', until a pass sets none: a function's
- * entry can follow from a call site in a function later in the list
- * (docs/collector.md §1), so one pass in list order is not always enough.
- * Every pass but the last sets a flag, so there are at most block_count + 1.
- * Only ever sets flags of blocks that ran, so doing it again at a later
- * dump, or while threads run, is harmless. */
-static void complete_implied_hits(const struct culprit_rt_unit *unit)
-{
-    if (unit->version == CULPRIT_RT_UNIT_VERSION_1 || unit->mode != CULPRIT_RT_MODE_LINES)
-        return;
-    volatile uint8_t *flags = unit->counters;
-    int changed = 1;
-    while (changed) {
-        changed = 0;
-        for (uint32_t k = 0; k < unit->implied_count; k++)
-            if (flags[unit->implied[2 * k + 1]] && !flags[unit->implied[2 * k]]) {
-                flags[unit->implied[2 * k]] = 1;
-                changed = 1;
-            }
-    }
-}
-
 static void write_unit(struct rt_dump_writer *writer, const struct culprit_rt_unit *unit)
 {
-    complete_implied_hits(unit);
+    culprit_rt_unit_complete_hits(unit);
     writer_put(writer, unit->hash, CULPRIT_DUMP_HASH_SIZE);
     writer_u32(writer, unit->counter_count);
     uint64_t count_position = writer_position(writer);

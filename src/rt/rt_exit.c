@@ -1,11 +1,24 @@
 /*
  * rt_exit.c - the ends of a process image that are not signals: exit (and
- * return from main), _exit/_Exit, and exec (docs/collector.md §4).
+ * return from main), quick_exit, _exit/_Exit, and exec (docs/collector.md
+ * §4).
  *
  * exit: glibc's on_exit() (rather than atexit) hands the handler the exit
  * status.  It is registered by the first registration, i.e. from the first
  * instrumented constructor, so it runs after every exit handler the program
- * registers later and their output and counts are in the dump.
+ * registers later and their output and counts are in the dump.  When the
+ * runtime in use lives in a shared object rather than in the program (an
+ * uninstrumented program loading instrumented libraries), dlclose() may
+ * unmap it, and an on_exit handler cannot be taken back: the handler is
+ * then registered with __cxa_atexit under the object's own handle, as
+ * atexit() in a shared object does, so glibc runs it when the object is
+ * unloaded (or at exit, whichever comes first).  It dumps (without the
+ * status, which it cannot know) and puts back the default actions of the
+ * signals whose handlers would otherwise point into unmapped code.
+ *
+ * quick_exit runs at_quick_exit handlers only: the runtime registers one
+ * beside the exit handler.  A call of quick_exit from instrumented code goes
+ * through __culprit_rt_quick_exit, which keeps the status for it.
  *
  * _exit/_Exit and exec*: the wrappers dump first.  When collecting is off
  * the dump is a no-op and the wrappers are plain calls.  A failed exec
@@ -18,17 +31,64 @@
 #include "rt/rt_internal.h"
 
 #include <errno.h>
+#include <link.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+/* This object's handle (crtbegin's), as atexit() passes it. */
+extern void *__dso_handle __attribute__((weak));
+int __cxa_atexit(void (*function)(void *), void *argument, void *dso_handle);
 
 static void on_process_exit(int status, void *unused)
 {
     culprit_rt_dump(CULPRIT_DUMP_END_EXIT, status & 0xff); /* what the parent will see */
 }
 
+static void on_object_unload(void *unused)
+{
+    culprit_rt_dump(CULPRIT_DUMP_END_EXIT, 0);
+    culprit_rt_signals_uninstall();
+}
+
+static void on_quick_exit(void)
+{
+    culprit_rt_dump(CULPRIT_DUMP_END_EXIT, atomic_load(&culprit_rt_state.quick_exit_status));
+}
+
+/* dl_iterate_phdr lists the program first: is this code in one of its
+ * loaded segments? */
+static int find_in_program(struct dl_phdr_info *info, size_t size, void *found)
+{
+    uintptr_t code = (uintptr_t)&on_process_exit;
+    for (size_t i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + segment->p_vaddr;
+        if (segment->p_type == PT_LOAD && code >= start && code - start < segment->p_memsz)
+            *(int *)found = 1;
+    }
+    return 1; /* the program only */
+}
+
+static int runtime_in_program(void)
+{
+    int found = 0;
+    dl_iterate_phdr(find_in_program, &found);
+    return found;
+}
+
 void culprit_rt_exit_install(void)
 {
-    on_exit(on_process_exit, NULL);
+    if (runtime_in_program())
+        on_exit(on_process_exit, NULL);
+    else
+        __cxa_atexit(on_object_unload, NULL, &__dso_handle ? __dso_handle : NULL);
+    at_quick_exit(on_quick_exit);
+}
+
+void __culprit_rt_quick_exit(int status)
+{
+    atomic_store(&culprit_rt_state.quick_exit_status, status & 0xff);
+    quick_exit(status);
 }
 
 void __culprit_rt__exit(int status)

@@ -106,7 +106,8 @@ struct rt_state {
     pid_t pid;
     pid_t parent_pid;
     uint32_t dump_sequence;
-    _Atomic int dump_phase; /* enum rt_dump_phase */
+    _Atomic int dump_phase;        /* enum rt_dump_phase */
+    _Atomic int quick_exit_status; /* given to __culprit_rt_quick_exit (rt_exit.c) */
 
     /* Scratch of the dump, usable only while dump_phase == RT_DUMP_WRITING. */
     struct rt_dump_writer writer;
@@ -150,6 +151,8 @@ RT_HIDDEN uint32_t culprit_rt_units_published(void);
 /* Unit index (below culprit_rt_units_published()); async-signal-safe. */
 RT_HIDDEN struct culprit_rt_unit *culprit_rt_unit_at(uint32_t index);
 RT_HIDDEN void culprit_rt_units_zero_counters(void);
+/* Applies a lines-mode unit's implied pairs to its flags (async-signal-safe). */
+RT_HIDDEN void culprit_rt_unit_complete_hits(const struct culprit_rt_unit *unit);
 /* Sorts units [0, count) for culprit_rt_units_resolve (dump only). */
 RT_HIDDEN void culprit_rt_units_sort_by_address(uint32_t count);
 RT_HIDDEN int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counter);
@@ -180,8 +183,11 @@ RT_HIDDEN int culprit_rt_signal_stack_use(void *memory);
 
 /* Installers run once by the first registration when collecting. */
 RT_HIDDEN void culprit_rt_signals_install(void); /* rt_signals.c */
-RT_HIDDEN void culprit_rt_fork_install(void);    /* rt_fork.c */
-RT_HIDDEN void culprit_rt_exit_install(void);    /* rt_exit.c */
+/* Puts back the default action where the runtime's handler still is, and
+ * drops the runtime's signal stack from the calling thread (rt_signals.c). */
+RT_HIDDEN void culprit_rt_signals_uninstall(void);
+RT_HIDDEN void culprit_rt_fork_install(void); /* rt_fork.c */
+RT_HIDDEN void culprit_rt_exit_install(void); /* rt_exit.c */
 
 /* Capture the calling thread's shadow stack, frame 0 first (rt_state.c).
  * Returns the number of entries written (at most capacity). */

@@ -42,6 +42,8 @@ static int open_temporary(const char *name)
 
 void culprit_rt_write_map(const struct culprit_rt_unit *unit)
 {
+    if (!unit->map) /* a retired unit's copy (rt_units.c): its map was written at registration */
+        return;
     struct rt_path final_name, temporary_name;
     culprit_rt_path_start(&final_name, culprit_rt_state.dir);
     culprit_rt_path_bytes(&final_name, unit->hash, CULPRIT_DUMP_HASH_SIZE);

@@ -13,7 +13,8 @@
  * thread the program creates with pthread_create.
  *
  * The handler only calls culprit_rt_dump (async-signal-safe, see rt_dump.c),
- * sigaction and raise.
+ * sigaction and raise.  When the runtime's own shared object is unloaded,
+ * culprit_rt_signals_uninstall takes the handlers and the stack back.
  */
 #include "rt/rt_internal.h"
 
@@ -36,13 +37,18 @@ static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT,
  * pending; it is delivered with the default action as soon as the handler
  * returns (for a fault, before the faulting instruction would run again).
  * abort() does the same on its own when a SIGABRT handler returns. */
-static void die_by_default_action(int signal_number)
+static void restore_default_action(int signal_number)
 {
     struct sigaction default_action;
     memset(&default_action, 0, sizeof default_action);
     default_action.sa_handler = SIG_DFL;
     sigemptyset(&default_action.sa_mask);
     sigaction(signal_number, &default_action, NULL);
+}
+
+static void die_by_default_action(int signal_number)
+{
+    restore_default_action(signal_number);
     raise(signal_number);
 }
 
@@ -104,4 +110,22 @@ void culprit_rt_signals_install(void)
     provide_alternate_stack();
     for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
         install_handler(fatal_signals[i]);
+}
+
+/* The runtime's object is being unloaded (rt_exit.c): a signal must not
+ * find a handler, or a signal stack, in unmapped memory.  Only our own
+ * handlers are reset; ones the program installed since stay. */
+void culprit_rt_signals_uninstall(void)
+{
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+        struct sigaction current;
+        if (sigaction(fatal_signals[i], NULL, &current) == 0 && !(current.sa_flags & SA_SIGINFO) &&
+            current.sa_handler == on_fatal_signal)
+            restore_default_action(fatal_signals[i]);
+    }
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && current.ss_sp == (void *)culprit_rt_state.alt_stack) {
+        stack_t none = {.ss_flags = SS_DISABLE};
+        sigaltstack(&none, NULL);
+    }
 }

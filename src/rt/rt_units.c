@@ -12,9 +12,17 @@
  * take it: a unit becomes visible by the release-store of unit_count after
  * its slot, and its chunk, are filled.
  *
+ * Each unit's destructor calls __culprit_rt_unregister(&descriptor).  When
+ * dlclose() unloads the unit's object before this image has dumped, the
+ * descriptor and counters are about to be unmapped: the unit's slot then
+ * takes a copy the runtime owns (retire_unit), with the counts so far, so
+ * the dump at exit still has the library's hits and reads no freed memory.
+ * A reloaded library registers again, in a new slot, under the same hash;
+ * the collector adds the two up.
+ *
  * It also answers the dump's questions about the units: which (unit,
- * counter) a shadow-stack address names, and zeroing all counters (after
- * fork and after a failed exec).
+ * counter) a shadow-stack address names, completing implied hits, and
+ * zeroing all counters (after fork and after a failed exec).
  */
 #include "rt/rt_internal.h"
 
@@ -174,6 +182,97 @@ void culprit_rt_units_zero_counters(void)
         const struct culprit_rt_unit *unit = culprit_rt_unit_at(i);
         memset(unit->counters, 0, (size_t)counter_slots(unit) * counter_size(unit));
     }
+}
+
+/* Sets the flags of the blocks that have none of their own (descriptor's
+ * `implied`) from their sources', until a pass sets none: a function's
+ * entry can follow from a call site in a function later in the list
+ * (docs/collector.md §1), so one pass in list order is not always enough.
+ * Every pass but the last sets a flag, so there are at most block_count + 1.
+ * Only ever sets flags of blocks that ran, so doing it again at a later
+ * dump, or while threads run, is harmless.  Async-signal-safe. */
+void culprit_rt_unit_complete_hits(const struct culprit_rt_unit *unit)
+{
+    if (unit->version == CULPRIT_RT_UNIT_VERSION_1 || unit->mode != CULPRIT_RT_MODE_LINES)
+        return;
+    volatile uint8_t *flags = unit->counters;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (uint32_t k = 0; k < unit->implied_count; k++)
+            if (flags[unit->implied[2 * k + 1]] && !flags[unit->implied[2 * k]]) {
+                flags[unit->implied[2 * k]] = 1;
+                changed = 1;
+            }
+    }
+}
+
+/* A retired unit: the descriptor, its hash and its counters, in one
+ * mapping the runtime owns.  Version 1: no implied pairs (they were
+ * applied before the copy), no map (it was written at registration). */
+struct rt_retired_unit {
+    struct culprit_rt_unit unit;
+    char hash[CULPRIT_DUMP_HASH_SIZE + 1];
+};
+
+/* When even the copy cannot be mapped: a unit with no counters whose hash
+ * names no map, so the test is recorded with unreadable coverage instead
+ * of the dump reading unmapped memory. */
+static char lost_hash[CULPRIT_DUMP_HASH_SIZE + 1] =
+    "0000000000000000000000000000000000000000000000000000000000000000";
+static struct culprit_rt_unit lost_unit = {
+    .version = CULPRIT_RT_UNIT_VERSION_1, .mode = CULPRIT_RT_MODE_LINES, .hash = lost_hash};
+
+static struct culprit_rt_unit *retired_copy(const struct culprit_rt_unit *unit)
+{
+    size_t counters_size = (size_t)unit->counter_count * counter_size(unit);
+    struct rt_retired_unit *copy = culprit_rt_map_zeroed(sizeof *copy + counters_size);
+    if (!copy)
+        return &lost_unit;
+    culprit_rt_unit_complete_hits(unit);
+    void *counters = copy + 1; /* the struct's size keeps its 8-byte alignment */
+    memcpy(counters, unit->counters, counters_size);
+    memcpy(copy->hash, unit->hash, CULPRIT_DUMP_HASH_SIZE);
+    copy->unit = (struct culprit_rt_unit){.version = CULPRIT_RT_UNIT_VERSION_1,
+                                          .mode = unit->mode,
+                                          .counter_count = unit->counter_count,
+                                          .block_count = unit->block_count,
+                                          .counters = counters,
+                                          .hash = copy->hash};
+    return &copy->unit;
+}
+
+/* The slot holding unit, searched from the newest: destructors run in the
+ * reverse order of the constructors, so at exit each is found at once. */
+static struct culprit_rt_unit **registered_slot(const struct culprit_rt_unit *unit)
+{
+    for (uint32_t i = culprit_rt_units_published(); i-- > 0;) {
+        struct culprit_rt_unit **slot =
+            i < RT_UNIT_CHUNK ? &culprit_rt_state.first_units[i]
+                              : &atomic_load_explicit(&culprit_rt_state.unit_chunks[i / RT_UNIT_CHUNK],
+                                                      memory_order_acquire)[i % RT_UNIT_CHUNK];
+        if (*slot == unit)
+            return slot;
+    }
+    return NULL;
+}
+
+/* Nothing to do once this image has dumped (the normal exit: on_exit runs
+ * before the destructors) or when not collecting (nothing will read the
+ * unit).  Otherwise the object is being unloaded while the program goes
+ * on, and its slot takes a copy.  A dump on another thread at this very
+ * moment may still read the old descriptor, which is mapped until the
+ * destructors return. */
+void __culprit_rt_unregister(struct culprit_rt_unit *unit)
+{
+    if (!atomic_load(&culprit_rt_state.collecting) ||
+        atomic_load(&culprit_rt_state.dump_phase) == RT_DUMP_DONE)
+        return;
+    pthread_mutex_lock(&culprit_rt_state.register_lock);
+    struct culprit_rt_unit **slot = registered_slot(unit);
+    if (slot)
+        *slot = retired_copy(unit);
+    pthread_mutex_unlock(&culprit_rt_state.register_lock);
 }
 
 static uintptr_t counters_base(uint32_t unit)
