@@ -99,11 +99,7 @@ static LLVMValueRef musttail_call_before(LLVMValueRef ret)
 /* Does this call return twice (setjmp, sigsetjmp, vfork...)? */
 static bool returns_twice(LLVMValueRef call)
 {
-    unsigned kind = LLVMGetEnumAttributeKindForName("returns_twice", 13);
-    if (LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind))
-        return true;
-    LLVMValueRef callee = cc_ir_called_value(call);
-    return LLVMIsAFunction(callee) && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind);
+    return cc_ir_call_has_attribute(call, "returns_twice");
 }
 
 /* After a call that returns twice, depth = the function's own depth: when

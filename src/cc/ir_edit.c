@@ -1,6 +1,6 @@
 /*
  * ir_edit.c - IR edits the LLVM-C API lacks, and blocks split after calls
- * (ir_edit.h).
+ * and before calls that never return (ir_edit.h).
  *
  * Why split: a block is the unit of coverage.  Its flag (lines mode) or
  * counter (full mode) is set when it is entered, so a run that crashes,
@@ -12,6 +12,10 @@
  * calling frames exact; the crashing frame's own block still runs to the
  * end in the record (a split after every access that can fault would cost
  * a flag per statement).
+ *
+ * A call that never returns (abort, exit) also begins a block, when code
+ * on other lines precedes it in its block: the crash site of a process
+ * that aborts is its crashing frame's block, named by its first line.
  *
  * The split moves the instructions after the call into a new block; the
  * PHIs of the moved terminator's successors are rebuilt to come from it.
@@ -246,6 +250,43 @@ static void choose_splits(const block_view *view, line_set *set, bool *split)
     }
 }
 
+/* Does the call end the run for good (abort, exit, __assert_fail, longjmp)? */
+static bool is_ending_call(LLVMValueRef instruction)
+{
+    return cc_ir_is_source_call(instruction) && cc_ir_call_has_attribute(instruction, "noreturn");
+}
+
+/* Marks split[i - 1] for each call at i that never returns when its block,
+ * as split so far, has code on another line before it: the call then
+ * begins a block of its own, and a crash in it (an abort() after other
+ * statements, typical of a signal handler) is placed on its line, not on
+ * the block's first.  Such a call runs at most once per run, so the extra
+ * block costs nothing measurable.  A block's lines are tracked as its
+ * first line and whether it has a second, so this stays one pass. */
+static void choose_splits_before_endings(const block_view *view, bool *split)
+{
+    source_line first = {0};
+    bool several = false;
+    for (size_t i = 0; i < view->count; i++) {
+        LLVMValueRef in = view->instructions[i];
+        source_line at = line_of(in);
+        if (is_ending_call(in) && at.line != 0 && i > 0 && view->last_alloca <= i - 1 && first.line != 0 &&
+            (several || first.line != at.line || first.file != at.file)) {
+            split[i - 1] = true;
+            first = (source_line){0};
+            several = false;
+        }
+        if (at.line != 0 && first.line == 0)
+            first = at;
+        else if (at.line != 0 && (at.line != first.line || at.file != first.file))
+            several = true;
+        if (split[i]) {
+            first = (source_line){0};
+            several = false;
+        }
+    }
+}
+
 /* Moves everything after `instruction` into a new block placed after its
  * own, which then jumps there. */
 static void split_after(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef instruction)
@@ -293,6 +334,7 @@ static void split_block(LLVMContextRef context, LLVMBuilderRef builder, LLVMBasi
     if (block_view_init(&view, block) && line_set_init(&set, view.count) &&
         (split = calloc(view.count + 1, sizeof *split))) {
         choose_splits(&view, &set, split);
+        choose_splits_before_endings(&view, split);
         for (size_t i = view.count; i-- > 0;)
             if (split[i])
                 split_after(context, builder, view.instructions[i]);

@@ -1,8 +1,8 @@
 /*
  * ir_edit.h - edits of LLVM IR that the LLVM-C API of LLVM 14 lacks, and
  * the one structural change culprit-cc makes before it numbers blocks:
- * splitting a block after each call that can end the run
- * (docs/collector.md §1, "Blocks end after calls").
+ * splitting a block after each call that can end the run, and before each
+ * call that never returns (docs/collector.md §1, "Blocks end after calls").
  *
  * instrument.c calls cc_ir_split_after_calls on every function it
  * instruments, first of all, so that the map, the counters and the flags
@@ -34,7 +34,10 @@ void cc_ir_split_edge(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueR
  * source line the block has not reached yet: that code goes to a new block
  * right after, entered by an unconditional branch.  A run that stops in
  * the callee then leaves the new block, and its lines, unrecorded; before,
- * they counted as run.  Short of memory, a block stays whole. */
+ * they counted as run.  A call that never returns (noreturn: abort, exit)
+ * also begins a new block when code of another line precedes it, so that
+ * a crash in it is placed on its line.  Short of memory, a block stays
+ * whole. */
 void cc_ir_split_after_calls(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef function);
 
 #endif

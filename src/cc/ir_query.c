@@ -46,6 +46,15 @@ bool cc_ir_is_source_call(LLVMValueRef instruction)
     return !(LLVMIsAFunction(callee) && LLVMGetIntrinsicID(callee) != 0);
 }
 
+bool cc_ir_call_has_attribute(LLVMValueRef call, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    if (LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind))
+        return true;
+    LLVMValueRef callee = cc_ir_called_value(call);
+    return LLVMIsAFunction(callee) && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind);
+}
+
 bool cc_ir_is_debug_intrinsic(LLVMValueRef instruction)
 {
     if (!cc_ir_is_call(instruction))

@@ -25,6 +25,8 @@ LLVMValueRef cc_ir_called_value(LLVMValueRef call);
 bool cc_ir_is_call(LLVMValueRef instruction);
 /* A call the source wrote: not an intrinsic (debug, lifetime, memcpy), not inline assembly. */
 bool cc_ir_is_source_call(LLVMValueRef instruction);
+/* Does the call, or its callee, carry the function attribute name ("noreturn", "returns_twice")? */
+bool cc_ir_call_has_attribute(LLVMValueRef call, const char *name);
 bool cc_ir_is_debug_intrinsic(LLVMValueRef instruction);
 
 /* Can a load (writes false) or store through pointer fault? */
