@@ -4,6 +4,8 @@
  * failure signature that clusters equivalent failures (TECHNIQUES.md §3).
  *
  * The rules apply in this order (docs/oracles.md has them for users):
+ *   0. could not be started: error ("command not found" when it does not
+ *      exist, also when the shell running it says so and exits 127);
  *   1. killed at the timeout: timeout;
  *   2. a sanitizer report on stderr: fail, whatever the exit status
  *      (UBSan in recovery mode exits 0);
@@ -21,6 +23,7 @@
  * crash site for crashes: two tests with equal signatures failed the same
  * way.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,32 +32,52 @@
 #include "culprit/oracle.h"
 #include "run/oracle_internal.h"
 
-enum { EXIT_SKIP = 77, EXIT_HARD_ERROR = 99 };
+enum { EXIT_SKIP = 77, EXIT_HARD_ERROR = 99, EXIT_NOT_FOUND = 127 };
 
+/* The message of rule 0 for a command that does not exist, whether
+ * culprit executed it or a shell did (and exited 127). */
+#define COMMAND_NOT_FOUND "command not found"
+
+/* The name of a signal, from the <signal.h> macros so that the numbers are
+ * the platform's own; "SIGRTMIN+N" for real-time signals.  The text is in
+ * a static buffer only for those, which the callers copy at once. */
 static const char *signal_name(int number)
 {
-    switch (number) {
-    case SIGSEGV:
-        return "SIGSEGV";
-    case SIGABRT:
-        return "SIGABRT";
-    case SIGBUS:
-        return "SIGBUS";
-    case SIGFPE:
-        return "SIGFPE";
-    case SIGILL:
-        return "SIGILL";
-    case SIGKILL:
-        return "SIGKILL";
-    case SIGTERM:
-        return "SIGTERM";
-    case SIGPIPE:
-        return "SIGPIPE";
-    case SIGTRAP:
-        return "SIGTRAP";
-    default:
-        return "a signal";
+    static const struct {
+        int number;
+        const char *name;
+    } names[] = {
+        {SIGHUP, "SIGHUP"},       {SIGINT, "SIGINT"},       {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},
+        {SIGTRAP, "SIGTRAP"},     {SIGABRT, "SIGABRT"},     {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+        {SIGKILL, "SIGKILL"},     {SIGUSR1, "SIGUSR1"},     {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
+        {SIGPIPE, "SIGPIPE"},     {SIGALRM, "SIGALRM"},     {SIGTERM, "SIGTERM"}, {SIGCHLD, "SIGCHLD"},
+        {SIGCONT, "SIGCONT"},     {SIGSTOP, "SIGSTOP"},     {SIGTSTP, "SIGTSTP"}, {SIGTTIN, "SIGTTIN"},
+        {SIGTTOU, "SIGTTOU"},     {SIGURG, "SIGURG"},       {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
+        {SIGSYS, "SIGSYS"},       {SIGVTALRM, "SIGVTALRM"}, {SIGPROF, "SIGPROF"},
+#ifdef SIGSTKFLT
+        {SIGSTKFLT, "SIGSTKFLT"},
+#endif
+#ifdef SIGWINCH
+        {SIGWINCH, "SIGWINCH"},
+#endif
+#ifdef SIGIO
+        {SIGIO, "SIGIO"},
+#endif
+#ifdef SIGPWR
+        {SIGPWR, "SIGPWR"},
+#endif
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (names[i].number == number)
+            return names[i].name;
+#ifdef SIGRTMIN
+    static _Thread_local char realtime[24];
+    if (number >= SIGRTMIN && number <= SIGRTMAX) {
+        snprintf(realtime, sizeof realtime, "SIGRTMIN+%d", number - SIGRTMIN);
+        return realtime;
     }
+#endif
+    return "an unknown signal";
 }
 
 /* What the judge read: stdout and stderr, and the stderr report. */
@@ -87,7 +110,9 @@ static bool judge_crash(const culprit_run_result *result, const judged_run *run,
     const oracle_report *report = &run->report;
     const char *site = result->crash_site && *result->crash_site ? result->crash_site : report->site;
     char message[ORACLE_MESSAGE_SIZE];
-    if (result->exec_error) {
+    if (result->exec_error == ENOENT) {
+        set_outcome(judgement, CULPRIT_VERDICT_ERROR, COMMAND_NOT_FOUND, COMMAND_NOT_FOUND, false, NULL);
+    } else if (result->exec_error) {
         snprintf(message, sizeof message, "cannot run the command: %s", strerror(result->exec_error));
         set_outcome(judgement, CULPRIT_VERDICT_ERROR, message, message, false, NULL);
     } else if (result->timed_out) {
@@ -111,16 +136,43 @@ static bool judge_crash(const culprit_run_result *result, const judged_run *run,
     return true;
 }
 
+/* Did the shell that ran a manifest's command say it found no such
+ * command?  Its last line of stderr: dash's "sh: 1: NAME: not found",
+ * bash's "sh: line 1: NAME: command not found" or "sh: NAME: No such file
+ * or directory". */
+static bool shell_found_no_command(const judged_run *run)
+{
+    const char *text = run->stderr_text;
+    size_t end = run->stderr_size;
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+        end--;
+    size_t start = end;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    static const char *const endings[] = {": not found", ": command not found",
+                                          ": No such file or directory"};
+    if (end - start < 4 || strncmp(text + start, "sh: ", 4) != 0)
+        return false;
+    for (size_t i = 0; i < sizeof endings / sizeof *endings; i++) {
+        size_t length = strlen(endings[i]);
+        if (end - start > length && memcmp(text + end - length, endings[i], length) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* Rule 4; false when the status is the expected one. */
 static bool judge_status(const culprit_oracle *oracle, const culprit_run_result *result,
-                         culprit_judgement *judgement)
+                         const judged_run *run, culprit_judgement *judgement)
 {
     int expected = oracle->has_expect_exit ? oracle->expect_exit : 0;
     int status = result->exit_status;
     char message[ORACLE_MESSAGE_SIZE];
     if (status == expected)
         return false;
-    if (status == EXIT_SKIP) {
+    if (status == EXIT_NOT_FOUND && run->stderr_text && shell_found_no_command(run)) {
+        set_outcome(judgement, CULPRIT_VERDICT_ERROR, COMMAND_NOT_FOUND, COMMAND_NOT_FOUND, false, NULL);
+    } else if (status == EXIT_SKIP) {
         set_outcome(judgement, CULPRIT_VERDICT_SKIP, "skipped (exit status 77)", "skipped", false, NULL);
     } else if (status == EXIT_HARD_ERROR) {
         set_outcome(judgement, CULPRIT_VERDICT_ERROR, "hard error (exit status 99)", "hard error", false,
@@ -224,7 +276,7 @@ static void move_findings(oracle_finding *finding, culprit_judgement *judgement)
 static culprit_status judge_exit(const culprit_oracle *oracle, const culprit_run_result *result,
                                  const judged_run *run, culprit_judgement *judgement, culprit_error *err)
 {
-    bool status_decided = judge_status(oracle, result, judgement);
+    bool status_decided = judge_status(oracle, result, run, judgement);
     if (status_decided && judgement->verdict != CULPRIT_VERDICT_FAIL)
         return CULPRIT_OK;
     oracle_finding finding = {0};

@@ -15,6 +15,8 @@
 
 #include "culprit/harness.h"
 
+enum { EXIT_CANNOT_START = 127 };
+
 /* "file:line (function)" of the block the crashed process ran last, into
  * text; false when the dumps name no crash site. */
 static bool describe_crash_site(const culprit_unit_set *maps, const culprit_collected *collected, char *text,
@@ -65,8 +67,12 @@ static culprit_status judge_and_save(culprit_store *store, const culprit_record_
         .name = request->name,
         .verdict = recorded->judgement.verdict,
         .duration_seconds = result.duration_seconds,
-        .exit_status = result.exited ? result.exit_status : -1,
-        .signal = result.exited ? 0 : result.signal,
+        /* A command that could not be started is recorded as a shell
+         * records it (127), whatever became of the process that tried. */
+        .exit_status = result.exec_error ? EXIT_CANNOT_START
+                       : result.exited   ? result.exit_status
+                                         : -1,
+        .signal = result.exited || result.exec_error ? 0 : result.signal,
         .maps = maps,
         .collected = collected,
         .judgement = &recorded->judgement,

@@ -6,6 +6,7 @@
  * test_differences.c has the rest of what is kept of wrong lines.
  */
 #include <errno.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -83,7 +84,30 @@ static void test_expected_failure_and_exec_error(void)
     culprit_error error;
     CHECK_INT(culprit_oracle_judge(&none, &result, &j, &error), CULPRIT_OK);
     CHECK_INT(j.verdict, CULPRIT_VERDICT_ERROR);
-    CHECK_STR(j.message, "cannot run the command: No such file or directory");
+    CHECK_STR(j.message, "command not found");
+    CHECK_STR(j.signature, "command not found");
+    culprit_judgement_free(&j);
+    result.exec_error = EACCES;
+    CHECK_INT(culprit_oracle_judge(&none, &result, &j, &error), CULPRIT_OK);
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_ERROR);
+    CHECK_STR(j.message, "cannot run the command: Permission denied");
+    culprit_judgement_free(&j);
+
+    /* The same missing command in a manifest, run by sh -c: dash's and bash's words. */
+    j = judge_exit(&none, 127, "", "sh: 1: ./missing: not found\n");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_ERROR);
+    CHECK_STR(j.message, "command not found");
+    culprit_judgement_free(&j);
+    j = judge_exit(&none, 127, "", "sh: line 1: missing: command not found\n");
+    CHECK_STR(j.message, "command not found");
+    culprit_judgement_free(&j);
+    j = judge_exit(&none, 127, "", "usage: prog FILE\n"); /* a program's own 127 */
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL);
+    CHECK_STR(j.message, "exit status 127, expected 0");
+    culprit_judgement_free(&j);
+    culprit_oracle expects_127 = {.has_expect_exit = true, .expect_exit = 127};
+    j = judge_exit(&expects_127, 127, "", "sh: 1: ./missing: not found\n");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_PASS);
     culprit_judgement_free(&j);
 }
 
@@ -111,6 +135,23 @@ static void test_timeout_and_signals(void)
     CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL);
     CHECK_STR(j.message, "killed by signal 11 (SIGSEGV)");
     CHECK_STR(j.signature, "killed by signal 11 (SIGSEGV) at prog.c:12 (main)");
+    culprit_judgement_free(&j);
+
+    /* Every signal by its name, not "a signal". */
+    result.signal = SIGXFSZ;
+    result.crash_site = NULL;
+    CHECK_INT(culprit_oracle_judge(&none, &result, &j, &error), CULPRIT_OK);
+    char expected[64];
+    snprintf(expected, sizeof expected, "killed by signal %d (SIGXFSZ)", SIGXFSZ);
+    CHECK_STR(j.message, expected);
+    culprit_judgement_free(&j);
+    result.signal = SIGRTMIN + 2;
+    CHECK_INT(culprit_oracle_judge(&none, &result, &j, &error), CULPRIT_OK);
+    CHECK_CONTAINS(j.message, "(SIGRTMIN+2)");
+    culprit_judgement_free(&j);
+    result.signal = SIGALRM;
+    CHECK_INT(culprit_oracle_judge(&none, &result, &j, &error), CULPRIT_OK);
+    CHECK_CONTAINS(j.message, "(SIGALRM)");
     culprit_judgement_free(&j);
 
     result.signal = 6;
