@@ -10,6 +10,7 @@
 #include "cc/map_text.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,7 +237,9 @@ culprit_status cc_map_digest_sources(cc_map *map, culprit_error *err)
         char *bytes = NULL;
         size_t size = 0;
         culprit_error ignored;
-        if (culprit_read_whole_file(map->paths[i], &bytes, &size, &ignored) != CULPRIT_OK)
+        /* no bound of its own: clang has just compiled it */
+        if (culprit_read_whole_file(map->paths[i], SIZE_MAX, "a source file", &bytes, &size, &ignored) !=
+            CULPRIT_OK)
             continue;
         culprit_sha256 sha;
         unsigned char digest[CULPRIT_SHA256_DIGEST_SIZE];

@@ -11,11 +11,15 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/grow.h"
+#include "core/input_limits.h"
+#include "core/read_file.h"
 #include "culprit/collect.h"
 
 typedef struct name_list {
@@ -81,6 +85,13 @@ static culprit_status list_directory(const char *directory, name_list *maps, nam
     while (status == CULPRIT_OK && (entry = readdir(handle))) {
         if (entry->d_name[0] == '.')
             continue;
+        if (maps->count + dumps->count >= CULPRIT_LIMIT_TEST_FILES) {
+            status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                                  "%s: more than %d maps and dumps, the most culprit reads for a test "
+                                  "(docs/formats.md, Bounds)",
+                                  directory, CULPRIT_LIMIT_TEST_FILES);
+            break;
+        }
         if (has_suffix(entry->d_name, ".map"))
             status = add_name(maps, directory, entry->d_name, err);
         else if (has_suffix(entry->d_name, ".dump"))
@@ -102,9 +113,17 @@ static int compare_dumps(const void *a, const void *b)
     return strcmp(left->name, right->name);
 }
 
+/* All of a test's dumps are in memory at once: their bytes together are
+ * bounded as well as each file's (core/input_limits.h). */
 static culprit_status load_dumps(const name_list *paths, loaded_dump *dumps, culprit_error *err)
 {
+    size_t total = 0, limit = (size_t)CULPRIT_LIMIT_TEST_DUMPS_MIB * CULPRIT_MIB;
     for (size_t i = 0; i < paths->count; i++) {
+        struct stat info; /* a file past a dump's own bound fails as such when read */
+        if (stat(paths->names[i], &info) == 0 && S_ISREG(info.st_mode) &&
+            (uintmax_t)info.st_size <= (uintmax_t)CULPRIT_LIMIT_DUMP_MIB * CULPRIT_MIB &&
+            (total += (size_t)info.st_size) > limit)
+            return culprit_fail_too_large(err, paths->names[i], "the dumps of one test", limit);
         dumps[i].name = paths->names[i];
         culprit_status status = culprit_dump_read_file(paths->names[i], &dumps[i].dump, err);
         if (status != CULPRIT_OK)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/input_limits.h"
 #include "core/read_file.h"
 #include "culprit/collect.h"
 
@@ -283,7 +284,8 @@ culprit_status culprit_dump_read_file(const char *path, culprit_dump *dump, culp
     char *bytes = NULL;
     size_t size = 0;
     *dump = (culprit_dump){0};
-    culprit_status status = culprit_read_whole_file(path, &bytes, &size, err);
+    culprit_status status = culprit_read_whole_file(path, (size_t)CULPRIT_LIMIT_DUMP_MIB * CULPRIT_MIB,
+                                                    "a dump", &bytes, &size, err);
     if (status == CULPRIT_OK)
         status = culprit_dump_parse((const unsigned char *)bytes, size, path, dump, err);
     free(bytes);

@@ -10,7 +10,9 @@
  * i-th entry of its "branches" the branch element "path:LINE:branch#i".
  * "file" is kept as gcov wrote it (relative to the directory gcc ran in).
  * Syntax errors are reported at their line and column; structural ones by
- * JSON path, as in spectra_json.c.
+ * JSON path, as in spectra_json.c.  The decompressed bytes and the JSON
+ * values are bounded (core/input_limits.h), so neither /dev/zero nor a
+ * gzip bomb can take all memory.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -19,8 +21,11 @@
 #include <zlib.h>
 
 #include "core/grow.h"
+#include "core/input_limits.h"
+#include "core/read_file.h"
 #include "culprit/interchange.h"
 #include "interchange/coverage_set.h"
+#include "interchange/json_bounds.h"
 
 typedef struct gcov_reader {
     const char *path;
@@ -54,7 +59,13 @@ static culprit_status read_all(const char *path, byte_buffer *buffer, culprit_er
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot open: %s", path,
                             errno ? strerror(errno) : "out of memory");
     culprit_status status = CULPRIT_OK;
+    size_t limit =
+        (size_t)CULPRIT_LIMIT_IMPORT_MIB * CULPRIT_MIB; /* after decompression: a gzip bomb stops here */
     for (;;) {
+        if (buffer->length > limit) {
+            status = culprit_fail_too_large(err, path, "an import file, decompressed", limit);
+            break;
+        }
         /* Room for one gzread of 65536 bytes. */
         if (!CULPRIT_GROW(buffer->data, buffer->capacity, buffer->length + 65536, 262144)) {
             status = culprit_fail_memory(err);
@@ -232,6 +243,8 @@ static culprit_status read_gcov_file(coverage_set *set, const char *path, culpri
         status = read_all(path, &buffer, err);
     if (!status && memchr(buffer.data, '\0', buffer.length))
         status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: expected JSON text, found a NUL byte", path);
+    if (!status)
+        status = json_check_bounds(buffer.data, buffer.length, path, err);
     if (!status) {
         buffer.data[buffer.length] = '\0'; /* read_all leaves room: strspn needs an end */
         gcov_reader reader = {.path = path, .set = set, .err = err};

@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/input_limits.h"
+#include "core/read_file.h"
 #include "culprit/interchange.h"
+#include "interchange/json_bounds.h"
 
 enum { SPECTRA_JSON_VERSION = 1 };
 
@@ -359,7 +362,16 @@ culprit_status culprit_json_read(const char *path, culprit_spectra *spectra,
                                  culprit_program_structure *structure, culprit_error *err)
 {
     json_error_t error;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &error);
+    char *text = NULL;
+    size_t size = 0;
+    culprit_status read = culprit_read_bounded(path, (size_t)CULPRIT_LIMIT_IMPORT_MIB * CULPRIT_MIB,
+                                               "an import file", &text, &size, err);
+    if (read == CULPRIT_OK)
+        read = json_check_bounds(text, size, path, err);
+    json_t *root = read == CULPRIT_OK ? json_loadb(text, size, JSON_REJECT_DUPLICATES, &error) : NULL;
+    free(text);
+    if (read != CULPRIT_OK)
+        return read;
     if (!root) {
         if (error.line < 0)
             return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: %s", path, error.text);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/input_limits.h"
 #include "core/read_file.h"
 #include "core/sha256.h"
 #include "culprit/program.h"
@@ -507,6 +508,12 @@ static culprit_status parse_unit_line(map_parser *parser, culprit_unit *unit)
         status = parse_number(parser, &record, 4, "a block count", &unit->block_count);
     if (status == CULPRIT_OK && unit->block_count > unit->counter_count)
         return fail_field(parser, &record, 4, "a block count no larger than the counter count");
+    /* Every counter has a record of its own (a block, edge or return line,
+     * tens of bytes each) after this one: a count past the bytes left is
+     * corrupt, and would make the collector allocate for it. */
+    if (status == CULPRIT_OK && unit->counter_count > parser->size - parser->position)
+        return fail_field(parser, &record, 3,
+                          "a counter count no larger than the bytes of the map that follow");
     return status;
 }
 
@@ -687,7 +694,8 @@ culprit_status culprit_map_read_file(const char *path, culprit_unit_set *set, cu
 {
     char *text = NULL;
     size_t size = 0;
-    culprit_status status = culprit_read_whole_file(path, &text, &size, err);
+    culprit_status status = culprit_read_whole_file(path, (size_t)CULPRIT_LIMIT_MAP_MIB * CULPRIT_MIB,
+                                                    "a program map", &text, &size, err);
     if (status == CULPRIT_OK)
         status = culprit_map_parse(text, size, path, set, err);
     free(text);

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 
 #include "core/grow.h"
+#include "core/input_limits.h"
+#include "core/read_file.h"
 #include "run/manifest_internal.h"
 
 void culprit_manifest_init(culprit_manifest *manifest)
@@ -373,25 +375,10 @@ culprit_status culprit_manifest_parse(const char *text, size_t size, const char 
 culprit_status culprit_manifest_read_file(const char *path, const culprit_manifest_options *overrides,
                                           culprit_manifest *manifest, culprit_error *err)
 {
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: %s", path, strerror(errno));
     char *text = NULL;
-    size_t size = 0, capacity = 0;
-    culprit_status status = CULPRIT_OK;
-    for (;;) {
-        if (!CULPRIT_GROW(text, capacity, size + 65536, 131072)) {
-            status = culprit_fail_memory(err);
-            break;
-        }
-        size_t got = fread(text + size, 1, capacity - size, file);
-        size += got;
-        if (got == 0)
-            break;
-    }
-    if (status == CULPRIT_OK && ferror(file))
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot read", path);
-    fclose(file);
+    size_t size = 0;
+    culprit_status status = culprit_read_bounded(path, (size_t)CULPRIT_LIMIT_MANIFEST_MIB * CULPRIT_MIB,
+                                                 "a manifest", &text, &size, err);
     if (status == CULPRIT_OK)
         status = culprit_manifest_parse(text, size, path, overrides, manifest, err);
     free(text);

@@ -2,7 +2,9 @@
  * mjson.c - the manifest JSON reader: recursive descent keeping line and
  * column of every value and key (see mjson.h for why not jansson).  Strict
  * RFC 8259: no comments, no trailing commas, strings must be valid escapes;
- * nesting is limited so a hostile manifest cannot exhaust the stack.
+ * nesting is limited so a hostile manifest cannot exhaust the stack, and
+ * the number of values so that it cannot exhaust memory (a value costs
+ * some 100 bytes: "[[],[],...]" took 30 times its size).
  */
 #include "run/mjson.h"
 
@@ -11,12 +13,14 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/input_limits.h"
 
 enum { MAX_DEPTH = 64 };
 
 typedef struct reader {
     const char *text, *source;
     size_t size, at, line, line_start;
+    size_t values; /* made so far: bounded by CULPRIT_LIMIT_MANIFEST_VALUES */
     culprit_error *err;
 } reader;
 
@@ -362,6 +366,10 @@ static culprit_status read_value(reader *r, int depth, mjson_value **out)
 {
     *out = NULL;
     skip_blanks(r);
+    if (++r->values > CULPRIT_LIMIT_MANIFEST_VALUES)
+        return culprit_fail_at(r->err, r->source, r->line, column_of(r),
+                               "more than %d JSON values, the most culprit reads (docs/formats.md, Bounds)",
+                               CULPRIT_LIMIT_MANIFEST_VALUES);
     if (depth > MAX_DEPTH)
         return fail_here(r, "less nesting");
     if (r->at >= r->size)

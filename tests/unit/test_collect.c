@@ -252,6 +252,9 @@ static void test_map_malformed(void)
                     "branch\t1\t0\t1\t1\tmaybe\t0\nend\n",
                     "m.map:6:16: expected an outcome: true, false, 'case VALUE' or default");
     check_malformed("full\t1\t1", "file\t0\t/a.c\tx\nend\n", "m.map:3:12: expected the end of the record");
+    /* A count the records cannot hold: the collector would allocate 32 GB for it. */
+    check_malformed("full\t4000000000\t1", "end\n",
+                    "m.map:2:76: expected a counter count no larger than the bytes of the map that follow");
     check_malformed("full\t1\t1", "end\n", "m.map:3:1: expected 1 block records before 'end', found 0");
     check_malformed("full\t1\t0", "file\t0\t/a.c\n",
                     "m.map:4:1: expected more records or 'end' before the end");

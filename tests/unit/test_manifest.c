@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/input_limits.h"
 #include "culprit/harness.h"
 #include "culprit/manifest.h"
 
@@ -195,6 +196,31 @@ static void test_json_errors(void)
     culprit_manifest_free(&m);
 }
 
+/* A manifest past its bounds is an error, not all the memory there is. */
+static void test_manifest_bounds(void)
+{
+    size_t values = (size_t)CULPRIT_LIMIT_MANIFEST_VALUES + 2, size = 3 * values + 8;
+    char *text = malloc(size);
+    size_t used = 0;
+    text[used++] = '[';
+    for (size_t i = 0; i < values; i++) {
+        memcpy(text + used, i ? ",[]" : "[]", i ? 3 : 2);
+        used += i ? 3 : 2;
+    }
+    text[used++] = ']';
+    culprit_manifest m;
+    culprit_error err;
+    culprit_manifest_init(&m);
+    CHECK_INT(culprit_manifest_parse(text, used, manifest_path, NULL, &m, &err), CULPRIT_ERROR_INPUT);
+    CHECK_CONTAINS(err.message, "more than 4194304 JSON values");
+    culprit_manifest_free(&m);
+    free(text);
+    culprit_manifest_init(&m);
+    CHECK_INT(culprit_manifest_read_file("/dev/zero", NULL, &m, &err), CULPRIT_ERROR_INPUT);
+    CHECK_CONTAINS(err.message, "/dev/zero: larger than 64 MiB, the most culprit reads for a manifest");
+    culprit_manifest_free(&m);
+}
+
 static void test_limits_default(void)
 {
     culprit_limits limits = culprit_limits_default();
@@ -215,6 +241,7 @@ int main(void)
     test_plain_errors();
     test_json_form();
     test_json_errors();
+    test_manifest_bounds();
     test_limits_default();
     culprit_remove_tree(directory);
     printf("test_manifest: %d passed, %d failed\n", check_passed, check_failed);
