@@ -359,6 +359,13 @@ culprit_status culprit_manifest_parse(const char *text, size_t size, const char 
 {
     culprit_manifest_free(manifest);
     culprit_status status = set_locations(path, manifest, err);
+    /* A UTF-8 byte-order mark (Windows editors write one) is no text: with
+     * it kept, a JSON manifest was read as a plain one whose first test ran
+     * the JSON as a shell command. */
+    if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        size -= 3;
+    }
     size_t first = 0;
     while (first < size &&
            (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' || text[first] == '\n'))

@@ -196,6 +196,30 @@ static void test_json_errors(void)
     culprit_manifest_free(&m);
 }
 
+/* A UTF-8 byte-order mark is skipped, in both forms: with it, a JSON
+ * manifest was taken for a plain one, and its text run as a command. */
+static void test_byte_order_mark(void)
+{
+    culprit_manifest m;
+    culprit_error err;
+    CHECK_INT(parse("\xEF\xBB\xBF[{\"name\": \"a\", \"argv\": [\"./prog\"]}]\n", NULL, &m, &err), CULPRIT_OK);
+    CHECK_INT(m.count, 1);
+    if (m.count == 1)
+        CHECK(m.tests[0].argv && strcmp(m.tests[0].argv[0], "./prog") == 0 && !m.tests[0].shell_command);
+    culprit_manifest_free(&m);
+    CHECK_INT(parse("\xEF\xBB\xBF  \n{\"tests\": []}", NULL, &m, &err), CULPRIT_ERROR_INPUT);
+    CHECK_RECORD(!strstr(err.message, "expected 'NAME: COMMAND'"), "read as plain: %s", err.message);
+    culprit_manifest_free(&m);
+    CHECK_INT(parse("\xEF\xBB\xBF"
+                    "a: ./prog a\n",
+                    NULL, &m, &err),
+              CULPRIT_OK);
+    CHECK_INT(m.count, 1);
+    if (m.count == 1)
+        CHECK_STR(m.tests[0].name, "a");
+    culprit_manifest_free(&m);
+}
+
 /* A manifest past its bounds is an error, not all the memory there is. */
 static void test_manifest_bounds(void)
 {
@@ -241,6 +265,7 @@ int main(void)
     test_plain_errors();
     test_json_form();
     test_json_errors();
+    test_byte_order_mark();
     test_manifest_bounds();
     test_limits_default();
     culprit_remove_tree(directory);
