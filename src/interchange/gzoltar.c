@@ -92,6 +92,11 @@ static culprit_status read_test_names(const char *path, name_list *list, culprit
     }
     if (!status && more < 0)
         status = err->status;
+    /* An empty tests file is no license to invent names: it is as short as
+     * a tests file can be. */
+    if (!status && list->count == 0)
+        status = culprit_fail_at(err, path, lines.number + 1, 1,
+                                 "expected a test name per matrix row, found none");
     text_lines_close(&lines);
     return status;
 }

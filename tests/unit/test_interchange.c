@@ -493,6 +493,42 @@ static void test_json_structure(void)
     culprit_program_structure_free(&structure);
 }
 
+/* A tests file must name every matrix row: an empty one (or one with only
+ * GZoltar's header) was taken as no tests file, and the rows got invented
+ * names (and UBSan saw memcpy from NULL checking them for duplicates). */
+static void test_gzoltar_tests_file(void)
+{
+    write_file("g-spectra.csv", "name\na.c:1\na.c:2\n");
+    write_file("g-matrix.txt", "1 0 +\n1 1 -\n");
+    write_file("g-header.csv", "name,outcome,runtime,stacktrace\n");
+    write_file("g-empty.csv", "");
+    write_file("g-short.csv", "name,outcome,runtime,stacktrace\nt1,PASS,1,\n");
+    write_file("g-full.csv", "t1\nt2\n");
+    const char *const files[] = {"g-header.csv", "g-empty.csv", "g-short.csv"};
+    const char *const messages[] = {
+        "g-header.csv:2:1: expected a test name per matrix row, found none",
+        "g-empty.csv:1:1: expected a test name per matrix row, found none",
+        "g-matrix.txt:2:1: the tests file names 1 tests, but the matrix has more rows"};
+    for (size_t i = 0; i < 3; i++) {
+        culprit_spectra spectra;
+        culprit_spectra_init(&spectra);
+        culprit_error err = {0};
+        CHECK_INT(culprit_gzoltar_read("g-spectra.csv", "g-matrix.txt", files[i], &spectra, &err),
+                  CULPRIT_ERROR_INPUT);
+        CHECK_STR(err.message, messages[i]);
+        culprit_spectra_free(&spectra);
+    }
+    culprit_spectra spectra;
+    culprit_spectra_init(&spectra);
+    culprit_error err;
+    CHECK_INT(culprit_gzoltar_read("g-spectra.csv", "g-matrix.txt", "g-full.csv", &spectra, &err),
+              CULPRIT_OK);
+    CHECK_INT(spectra.test_count, 2);
+    if (spectra.test_count == 2)
+        CHECK_STR(spectra.tests[1].name, "t2");
+    culprit_spectra_free(&spectra);
+}
+
 int main(void)
 {
     char directory[] = "/tmp/culprit-test-interchange.XXXXXX";
@@ -509,6 +545,7 @@ int main(void)
     test_verdict_matching();
     test_component_names();
     test_json_structure();
+    test_gzoltar_tests_file();
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", directory);
     if (chdir("/") != 0 || system(command) != 0)
