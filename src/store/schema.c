@@ -5,14 +5,18 @@
  * it.  A new database starts at version 0 and runs them all; a database of
  * an older culprit runs the ones it lacks.  To change the schema, append a
  * step (never edit a released one: stores in the field have already run
- * it), bump CULPRIT_STORE_SCHEMA_VERSION in store.h, update
- * culprit_store_check_tables if a table appears, and document the change in
- * docs/store.md.  All steps run in the caller's single write transaction, so
- * an interrupted upgrade leaves the database at its old version.
+ * it), bump CULPRIT_STORE_SCHEMA_VERSION in store.h, and document the
+ * change in docs/store.md; update culprit_store_check_tables if a table
+ * appears.  culprit_store_check_schema compares a store's tables and
+ * columns with the ones the migrations make.  All steps run in the caller's single write
+ * transaction, so an interrupted upgrade leaves the database at its old version.
  */
 #include "store/store_internal.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
 
 #include "culprit/error.h"
 
@@ -181,28 +185,106 @@ culprit_status culprit_store_migrate(const culprit_store *store, int version, cu
     return CULPRIT_OK;
 }
 
+/* The columns of table, in order, as "a,b,c" into text ("" when there is
+ * no such table); false when SQLite fails (*code says how). */
+static bool table_columns(sqlite3 *database, const char *table, char *text, size_t size, int *code)
+{
+    sqlite3_stmt *statement;
+    text[0] = '\0';
+    *code = sqlite3_prepare_v2(database, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", -1,
+                               &statement, NULL);
+    if (*code == SQLITE_OK)
+        *code = sqlite3_bind_text(statement, 1, table, -1, SQLITE_STATIC);
+    size_t used = 0;
+    while (*code == SQLITE_OK && (*code = sqlite3_step(statement)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(statement, 0);
+        used += (size_t)snprintf(text + used, used < size ? size - used : 0, "%s%s", used ? "," : "",
+                                 name ? name : "");
+        *code = SQLITE_OK;
+    }
+    sqlite3_finalize(statement);
+    return *code == SQLITE_DONE;
+}
+
+/* Reading one row touches the table's root page, where damage to a small
+ * store usually is, at the cost of a page read. */
+static culprit_status read_first_row(const culprit_store *store, const char *table, culprit_error *err)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", table);
+    sqlite3_stmt *statement;
+    int code = sqlite3_prepare_v2(store->database, sql, -1, &statement, NULL);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    sqlite3_finalize(statement);
+    if (code != SQLITE_ROW && code != SQLITE_DONE)
+        return culprit_store_sqlite_error(store, code, "checking the store", err);
+    return CULPRIT_OK;
+}
+
+/* Compares every table's columns with a database the migrations build in
+ * memory (culprit_store_check_schema). */
+static culprit_status compare_tables(const culprit_store *store, const culprit_store *reference,
+                                     culprit_error *err)
+{
+    sqlite3_stmt *tables; /* not culprit_store_prepare, which calls back here when it fails */
+    int code = sqlite3_prepare_v2(reference->database,
+                                  "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", -1,
+                                  &tables, NULL);
+    culprit_status status =
+        code == SQLITE_OK ? CULPRIT_OK
+                          : culprit_store_sqlite_error(reference, code, "building the reference schema", err);
+    while (status == CULPRIT_OK && (code = sqlite3_step(tables)) == SQLITE_ROW) {
+        const char *table = (const char *)sqlite3_column_text(tables, 0);
+        char expected[1024], found[1024];
+        int column_code;
+        if (!table_columns(reference->database, table, expected, sizeof expected, &column_code))
+            status = culprit_store_sqlite_error(reference, column_code, "building the reference schema", err);
+        else if (!table_columns(store->database, table, found, sizeof found, &column_code))
+            status = culprit_store_sqlite_error(store, column_code, "checking the store", err);
+        else if (!found[0])
+            status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: table '%s' is missing",
+                                  store->path, table);
+        else if (strcasecmp(found, expected) != 0) /* SQL names ignore case */
+            status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                                  "%s: store is corrupt: table '%s' has the columns (%.300s), not (%.300s)",
+                                  store->path, table, found, expected);
+        else
+            status = read_first_row(store, table, err);
+    }
+    if (status == CULPRIT_OK && code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(reference, code, "building the reference schema", err);
+    sqlite3_finalize(tables);
+    return status;
+}
+
+culprit_status culprit_store_check_schema(const culprit_store *store, culprit_error *err)
+{
+    culprit_store reference = {.database = NULL, .path = ":memory:"};
+    int code = sqlite3_open(":memory:", &reference.database);
+    culprit_status status =
+        code == SQLITE_OK
+            ? culprit_store_migrate(&reference, 0, err)
+            : culprit_store_sqlite_error(&reference, code, "building the reference schema", err);
+    if (status == CULPRIT_OK)
+        status = compare_tables(store, &reference, err);
+    sqlite3_close(reference.database);
+    return status;
+}
+
 culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err)
 {
     static const char *const tables[] = {"meta",  "programs",      "files",      "elements",  "tests",
                                          "units", "program_units", "test_units", "test_runs", "judgements"};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
-        /* Reading one row touches the table's root page, where damage to a
-         * small store usually is, at the cost of a page read. */
-        char sql[64];
-        snprintf(sql, sizeof sql, "SELECT 1 FROM %s LIMIT 1", tables[i]);
-        sqlite3_stmt *statement;
-        int code = sqlite3_prepare_v2(store->database, sql, -1, &statement, NULL);
-        if (code == SQLITE_ERROR) {
-            sqlite3_finalize(statement);
+        char columns[8];
+        int code;
+        if (!table_columns(store->database, tables[i], columns, sizeof columns, &code))
+            return culprit_store_sqlite_error(store, code, "checking the store", err);
+        if (!columns[0])
             return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: table '%s' is missing",
                                 store->path, tables[i]);
-        }
-        if (code == SQLITE_OK)
-            code = sqlite3_step(statement);
-        culprit_status status = CULPRIT_OK;
-        if (code != SQLITE_ROW && code != SQLITE_DONE)
-            status = culprit_store_sqlite_error(store, code, "checking the store", err);
-        sqlite3_finalize(statement);
+        culprit_status status = read_first_row(store, tables[i], err);
         if (status != CULPRIT_OK)
             return status;
     }

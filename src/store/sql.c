@@ -35,6 +35,12 @@ culprit_status culprit_store_sqlite_error(const culprit_store *store, int code, 
                             message);
     case SQLITE_NOMEM:
         return culprit_fail_memory(err);
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM:
+        /* the store's files or directory, not culprit: an input error */
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: %s: %s (check the store's permissions)",
+                            store->path, doing, message);
     default:
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: %s: %s", store->path, doing, message);
     }
@@ -47,6 +53,10 @@ culprit_status culprit_store_prepare(const culprit_store *store, const char *sql
     if (code != SQLITE_OK) {
         sqlite3_finalize(*statement);
         *statement = NULL;
+        /* culprit's queries fit its schema: when one does not, the store's
+         * schema is the likelier culprit (check_schema says if it is). */
+        if ((code & 0xff) == SQLITE_ERROR && culprit_store_check_schema(store, err) != CULPRIT_OK)
+            return err->status;
         return culprit_store_sqlite_error(store, code, "preparing a query", err);
     }
     return CULPRIT_OK;

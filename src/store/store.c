@@ -5,7 +5,8 @@
  * connection that could write ever touches a file before it is known to be
  * ours:
  *   1. check: the file's first bytes by hand, then a read-only connection
- *      identifies it (identify.c) - foreign files are reported, untouched;
+ *      identifies it (identify.c) - foreign files are reported, untouched
+ *      (a store the user may only read is opened immutable: open_reader);
  *   2. upgrade: only for a new or older database, a read-write connection
  *      creates or migrates the schema in one transaction (schema.c);
  *   3. work: the connection handed to the caller, tuned for many concurrent
@@ -100,6 +101,48 @@ static culprit_status open_connection(culprit_store *connection, int flags, culp
     return CULPRIT_OK;
 }
 
+/* "file:PATH?immutable=1" with PATH percent-encoded where URIs need it. */
+static char *immutable_uri(const char *path)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-";
+    size_t length = strlen(path);
+    char *uri = malloc(3 * length + 32);
+    if (!uri)
+        return NULL;
+    char *at = uri + sprintf(uri, path[0] == '/' ? "file://" : "file:");
+    for (const char *c = path; *c; c++)
+        at += *c && strchr(plain, *c) ? sprintf(at, "%c", *c) : sprintf(at, "%%%02X", (unsigned char)*c);
+    strcpy(at, "?immutable=1");
+    return uri;
+}
+
+/* A read-only connection to a store in WAL mode needs the -shm file, and
+ * creates it when missing: in a directory the user can only read, every
+ * query failed ("attempt to write a readonly database"), even `culprit
+ * tests`.  Such a store is opened immutable instead: nothing this user
+ * runs can be changing it, and its -wal file, if any, can only be stale
+ * with no -shm beside it.  A writer of another user working at the same
+ * time is not seen (and may make reads fail as corrupt). */
+static culprit_status open_reader(culprit_store *connection, culprit_error *err)
+{
+    culprit_status status = open_connection(connection, SQLITE_OPEN_READONLY, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_exec(connection->database, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+    if ((code & 0xff) != SQLITE_READONLY && (code & 0xff) != SQLITE_CANTOPEN)
+        return CULPRIT_OK; /* other errors are reported by the queries that meet them */
+    sqlite3_close(connection->database);
+    connection->database = NULL;
+    char *uri = immutable_uri(connection->path);
+    if (!uri)
+        return culprit_fail_memory(err);
+    code = sqlite3_open_v2(uri, &connection->database, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    if (code != SQLITE_OK)
+        return culprit_store_sqlite_error(connection, code, "opening the database", err);
+    return CULPRIT_OK;
+}
+
 static void close_connection(culprit_store *connection)
 {
     /* Every statement is finalized where it was prepared, or kept and
@@ -114,7 +157,7 @@ static void close_connection(culprit_store *connection)
 static culprit_status probe_version(char *path, int *version, culprit_error *err)
 {
     culprit_store probe = {.database = NULL, .path = path};
-    culprit_status status = open_connection(&probe, SQLITE_OPEN_READONLY, err);
+    culprit_status status = open_reader(&probe, err);
     if (status == CULPRIT_OK)
         status = culprit_store_identify(&probe, version, err);
     close_connection(&probe);
@@ -229,8 +272,8 @@ static culprit_status configure(const culprit_store *store, culprit_store_mode m
 static culprit_status open_working_connection(culprit_store *store, const char *directory,
                                               culprit_store_mode mode, culprit_error *err)
 {
-    int flags = mode == CULPRIT_STORE_READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
-    culprit_status status = open_connection(store, flags, err);
+    culprit_status status = mode == CULPRIT_STORE_READ ? open_reader(store, err)
+                                                       : open_connection(store, SQLITE_OPEN_READWRITE, err);
     int version = 0;
     if (status == CULPRIT_OK)
         status = culprit_store_identify(store, &version, err);

@@ -156,6 +156,13 @@ culprit_status culprit_store_migrate(const culprit_store *store, int version, cu
  * schema exists and its first page can be read. */
 culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err);
 
+/* A thorough one, for when a query of culprit's fails to prepare: every
+ * table has the columns the migrations give it (compared, ignoring case,
+ * with a database they build in memory).  A store whose schema text was
+ * damaged opens, and its queries then failed with "no such column" as if
+ * culprit were broken (exit 3): this names it a corrupt store (exit 2). */
+culprit_status culprit_store_check_schema(const culprit_store *store, culprit_error *err);
+
 /* ---- programs.c, tests.c: the bodies of their transactions, for
  * collected.c and imported.c, which do more in the same transaction ---- */
 
