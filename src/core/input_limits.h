@@ -29,6 +29,8 @@ enum {
     /* Test manifests, both forms: bytes, and values of the JSON form. */
     CULPRIT_LIMIT_MANIFEST_MIB = 64,
     CULPRIT_LIMIT_MANIFEST_VALUES = 4 << 20,
+    /* The config file of path filters (docs/config.md). */
+    CULPRIT_LIMIT_CONFIG_MIB = 1,
     /* A program map file, and a dump file (docs/collector.md §2, §5). */
     CULPRIT_LIMIT_MAP_MIB = 256,
     CULPRIT_LIMIT_DUMP_MIB = 256,

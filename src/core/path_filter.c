@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/grow.h"
+#include "core/input_limits.h"
 #include "core/read_file.h"
 
 /* A list of path components: pointers into one buffer (or to "..").  */
@@ -393,7 +394,8 @@ culprit_status culprit_path_filter_read(culprit_path_filter *filter, const char 
         return CULPRIT_OK;
     char *text;
     size_t size;
-    culprit_status status = culprit_read_whole_file(path, &text, &size, err);
+    culprit_status status = culprit_read_whole_file(path, (size_t)CULPRIT_LIMIT_CONFIG_MIB * CULPRIT_MIB,
+                                                    "a config file", &text, &size, err);
     if (!status)
         status = culprit_path_filter_parse(filter, path, text, size, base, err);
     free(text);
