@@ -8,6 +8,8 @@
  * read in (pid, file name) order so that the record does not depend on
  * directory order.  Dumps refer to units by their position in that dump;
  * the record refers to them by position in its own hash-sorted unit list.
+ * What a test leaves is bounded (core/input_limits.h): the number of maps
+ * and dumps, and the bytes of all its dumps, which are read together.
  */
 #include <dirent.h>
 #include <errno.h>
