@@ -94,6 +94,31 @@ need_culprit_cc() {
     fi
 }
 
+# hit_lines JSON: "file:line" (the file's basename) for each line the
+# first test of a `culprit export json` file hit, sorted.
+hit_lines() {
+    python3 -c '
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+run = d["tests"][0]
+for e in sorted({(os.path.basename(d["elements"][i]["file"]), d["elements"][i]["line"])
+                 for i in run["hits"] if d["elements"][i]["kind"] == "line"}):
+    print("%s:%d" % e)' "$1"
+}
+
+# test_field STORE COLUMN: that column of the first row of `culprit tests
+# --format csv`; expect_test_field STORE COLUMN EXPECTED checks it.
+test_field() {
+    "$CULPRIT" --store "$1" tests --format csv | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+print(rows[0][sys.argv[1]] if rows else "")' "$2"
+}
+expect_test_field() {
+    actual=$(test_field "$1" "$2")
+    if [ "$actual" = "$3" ]; then pass; else fail "$1: $2 is '$actual', expected '$3'"; fi
+}
+
 finish() {
     echo "$E2E_NAME: $e2e_passed passed, $e2e_failed failed"
     [ "$e2e_failed" -eq 0 ]

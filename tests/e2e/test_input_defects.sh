@@ -28,18 +28,6 @@ else
 fi
 chmod 755 "$WORK"
 
-# field STORE COLUMN: that column of the first test's row of `culprit tests --format csv`.
-field() {
-    "$CULPRIT" --store "$1" tests --format csv | python3 -c "
-import csv, sys
-rows = list(csv.DictReader(sys.stdin))
-print(rows[0]['$2'] if rows else '')"
-}
-expect_field() { # STORE COLUMN EXPECTED
-    actual=$(field "$1" "$2")
-    if [ "$actual" = "$3" ]; then pass; else fail "$1: $2 is '$actual', expected '$3'"; fi
-}
-
 printf 'test,verdict,a.c:1,a.c:2\nt1,pass,1,0\nt2,fail,1,1\n' >spectra.csv
 run 0 "$CULPRIT" --store ro import csv spectra.csv
 
@@ -59,15 +47,15 @@ if command -v as_user >/dev/null; then
     mkdir shared && chmod 777 shared
     cd shared || exit 1
     as_user "$CULPRIT" --store st test --name t -- ./missing >/dev/null 2>&1
-    expect_field st verdict error
-    expect_field st exit_status 127
-    expect_field st signal ""
-    expect_field st message "command not found"
+    expect_test_field st verdict error
+    expect_test_field st exit_status 127
+    expect_test_field st signal ""
+    expect_test_field st message "command not found"
     printf 't: ./missing --option\n' >tests.txt
     as_user "$CULPRIT" --store st-run run --tests tests.txt >/dev/null 2>&1
-    expect_field st-run verdict error
-    expect_field st-run exit_status 127
-    expect_field st-run message "command not found"
+    expect_test_field st-run verdict error
+    expect_test_field st-run exit_status 127
+    expect_test_field st-run message "command not found"
     cd "$WORK" || exit 1
 else
     echo "$E2E_NAME: note: root without setpriv; the read-only store and missing command are not checked"
@@ -92,8 +80,8 @@ done
 # A JSON manifest that starts with a byte-order mark.
 printf '\357\273\277[{"name": "bom", "argv": ["sh", "-c", "echo ran"], "expect_stdout": "ran\\n"}]\n' >bom.json
 "$CULPRIT" --store st-bom run --tests bom.json >/dev/null 2>&1
-expect_field st-bom name bom
-expect_field st-bom verdict pass
+expect_test_field st-bom name bom
+expect_test_field st-bom verdict pass
 
 # A GZoltar tests file with GZoltar's header and no names.
 printf 'name\na.c:1\n' >gz-spectra.csv

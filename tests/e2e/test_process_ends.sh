@@ -101,34 +101,14 @@ int main(void)
 END
 line_of() { grep -n "@$1 " "$2" | cut -d: -f1; }
 
-# lines.py JSON: "file:line" for each line the only test hit.
-cat >lines.py <<'END'
-import json, os, sys
-d = json.load(open(sys.argv[1]))
-run = d["tests"][0]
-for e in sorted({(os.path.basename(d["elements"][i]["file"]), d["elements"][i]["line"])
-                 for i in run["hits"] if d["elements"][i]["kind"] == "line"}):
-    print("%s:%d" % e)
-END
 expect_hits() { # STORE FILE:LINE...
     run 0 "$CULPRIT" --store "$1" export json -o "$1.json"
-    python3 lines.py "$1.json" >hits.txt
+    hit_lines "$1.json" >hits.txt
     store=$1
     shift
     for want in "$@"; do
         if grep -qx "$want" hits.txt; then pass; else fail "$store: $want not hit (hits: $(tr '\n' ' ' <hits.txt))"; fi
     done
-}
-# field STORE COLUMN: that column of the only test's row in `culprit tests --format csv`.
-field() {
-    "$CULPRIT" --store "$1" tests --format csv | python3 -c "
-import csv, sys
-rows = list(csv.DictReader(sys.stdin))
-print(rows[0]['$2'] if rows else '')"
-}
-expect_field() { # STORE COLUMN EXPECTED
-    actual=$(field "$1" "$2")
-    if [ "$actual" = "$3" ]; then pass; else fail "$1: $2 is '$actual', expected '$3'"; fi
 }
 
 sum=lib.c:$(line_of sum lib.c) greater=lib.c:$(line_of greater lib.c)
@@ -142,19 +122,19 @@ for mode in lines full; do
         # Load, call, unload, exit 0: a pass with the library's hits.
         store=st-$mode-$program
         run 0 "$CULPRIT" --store "$store" test --name t -- "./$mode/$program" "$PWD/$mode/libx.so"
-        expect_field "$store" verdict pass
+        expect_test_field "$store" verdict pass
         expect_hits "$store" "$sum"
         [ $program = reload ] && expect_hits "$store" "$first"
         # Twice, each time a new copy of the library: both copies' hits.
         store=st-$mode-$program-reload
         run 0 "$CULPRIT" --store "$store" test --name t -- "./$mode/$program" "$PWD/$mode/libx.so" r
-        expect_field "$store" verdict pass
+        expect_test_field "$store" verdict pass
         expect_hits "$store" "$sum" "$greater"
         [ $program = reload ] && expect_hits "$store" "$first" "$second"
         # abort() after the unload dies of SIGABRT, not of a handler left in unmapped code.
         store=st-$mode-$program-abort
         run 134 "$CULPRIT" --store "$store" test --name t -- "./$mode/$program" "$PWD/$mode/libx.so" a
-        expect_field "$store" signal 6
+        expect_test_field "$store" signal 6
         expect_hits "$store" "$sum"
     done
 
@@ -162,7 +142,7 @@ for mode in lines full; do
     run 0 "$culprit_cc" --coverage=$mode -g -O2 -o "$mode/quick" quick.c
     store=st-$mode-quick
     run 3 "$CULPRIT" --store "$store" test --name t -- "./$mode/quick" x
-    expect_field "$store" exit_status 3
+    expect_test_field "$store" exit_status 3
     expect_hits "$store" "quick.c:$(line_of argument quick.c)" "quick.c:$(line_of handler quick.c)"
     rm -rf dumps && mkdir dumps
     CULPRIT_COLLECT_DIR="$PWD/dumps" "./$mode/quick" >/dev/null
@@ -176,7 +156,7 @@ for mode in lines full; do
         run 134 "$CULPRIT" --store "$store" test --name t -- "./$mode/handler"
         expect_hits "$store" "handler.c:$(line_of abort handler.c)"
         if [ $mode = full ]; then
-            expect_field "$store" crash_site "$PWD/handler.c:$(line_of abort handler.c) (on_usr1)"
+            expect_test_field "$store" crash_site "$PWD/handler.c:$(line_of abort handler.c) (on_usr1)"
         fi
     done
 done
@@ -184,5 +164,5 @@ done
 # Every signal by its name.
 run 0 "$culprit_cc" -g -o bigfile bigfile.c
 "$CULPRIT" --store st-bigfile test --name t -- ./bigfile >/dev/null 2>&1
-expect_field st-bigfile message "killed by signal $(kill -l XFSZ 2>/dev/null || echo 25) (SIGXFSZ)"
+expect_test_field st-bigfile message "killed by signal $(kill -l XFSZ 2>/dev/null || echo 25) (SIGXFSZ)"
 finish

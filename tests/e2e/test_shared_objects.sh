@@ -71,26 +71,16 @@ int main(int argc, char **argv)
 END
 line_of() { grep -n "@$1 " "$2" | cut -d: -f1; }
 
-# lines.py JSON: "file:line" for each line the only test hit.
-cat >lines.py <<'END'
-import json, os, sys
-d = json.load(open(sys.argv[1]))
-run = d["tests"][0]
-for e in sorted({(os.path.basename(d["elements"][i]["file"]), d["elements"][i]["line"])
-                 for i in run["hits"] if d["elements"][i]["kind"] == "line"}):
-    print("%s:%d" % e)
-END
-
 # expect_hits JSON FILE:LINE... / expect_no_hits JSON FILE:LINE...
 expect_hits() {
-    python3 lines.py "$1" >hits.txt
+    hit_lines "$1" >hits.txt
     shift
     for want in "$@"; do
         if grep -qx "$want" hits.txt; then pass; else fail "$want not hit (hits: $(tr '\n' ' ' <hits.txt))"; fi
     done
 }
 expect_no_hits() {
-    python3 lines.py "$1" >hits.txt
+    hit_lines "$1" >hits.txt
     shift
     for unwanted in "$@"; do
         if grep -qx "$unwanted" hits.txt; then fail "$unwanted hit though it never ran"; else pass; fi
