@@ -303,15 +303,18 @@ meson_package() {
 
 meson_suite() { # DIR PACKAGE STORE
     rm -rf "$3"
+    logs=$1/build-culprit/meson-logs
+    rm -f "$logs"/testlog*.json
     CULPRIT_STORE=$3 elapsed meson test -C "$1/build-culprit" --num-processes "$jobs" \
         --wrapper "$culprit test --meson --" >"$work/$2-check.log" 2>&1
-    # one JSON object a line; meson's results: OK FAIL SKIP EXPECTEDFAIL UNEXPECTEDPASS TIMEOUT ERROR
+    # testlog-culprit.json (meson names the log after the wrapper), one JSON
+    # object a line; meson's results: OK FAIL SKIP EXPECTEDFAIL UNEXPECTEDPASS TIMEOUT ERROR
     python3 -c 'import json, sys
 verdict = {"OK": "pass", "FAIL": "fail", "SKIP": "skip", "TIMEOUT": "timeout",
            "UNEXPECTEDPASS": "fail", "EXPECTEDFAIL": "skip"}
 for line in open(sys.argv[1]):
     t = json.loads(line)
-    print(t["name"], verdict.get(t["result"], "error"))' "$1/build-culprit/meson-logs/testlog.json" >"$work/$2-harness.txt"
+    print(t["name"], verdict.get(t["result"], "error"))' "$logs"/testlog*.json >"$work/$2-harness.txt"
 }
 
 # ---- plain make ------------------------------------------------------------------------------------------
@@ -487,6 +490,6 @@ for package in "$@"; do
 done
 note "summary (rank: the seeded fault's line, Ochiai, by tuples and by lines)"
 awk '{ printf "%-14s harness %4d  records %4d  verdicts matching %4d (%s%%)%s\n", $1, $2, $3, $4,
-       $2 ? int(100 * $4 / $2) : 0, NF > 4 ? "  rank: " $5 " " $6 ", " $7 " " $8 : "" }' "$work/summary"
+       ($2 ? int(100 * $4 / $2) : 0), (NF > 4 ? "  rank: " $5 " " $6 ", " $7 " " $8 : "") }' "$work/summary"
 echo "mismatches and failures: $failures"
 [ "$failures" -eq 0 ]
