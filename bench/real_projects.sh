@@ -126,7 +126,10 @@ clang_fixes() {
 
 configure_and_make() { # DIR PACKAGE
     clang_fixes "$1" "$2"
+    # jq's source package has no configure script: Debian's dh runs
+    # autoreconf first, and so does this
     (cd "$1" || exit 1
+        [ -f configure ] || autoreconf -fi >"$work/$2-autoreconf.log" 2>&1 || exit 1
         [ -f config.status ] || elapsed ./configure CC="$ccc" >"$work/$2-configure.log" 2>&1) || {
         echo "real_projects.sh: configure of $2 failed; see $work/$2-configure.log and $1/config.log" >&2
         return 1
@@ -146,11 +149,11 @@ configure_and_make() { # DIR PACKAGE
 
 # suite_target PACKAGE : where its own test suite runs (SUBDIR TARGET).  The
 # gnulib-tests directories test the bundled library, not the program, and
-# would add hundreds of test programs to build; sed's suite sits in the top
-# directory, whose check-am target leaves the subdirectories out.
+# would add hundreds of test programs to build; sed's and jq's suites sit in
+# the top directory, whose check-am target leaves the subdirectories out.
 suite_target() {
     case $1 in
-    sed) echo ". check-am" ;;
+    sed | jq) echo ". check-am" ;;
     *) echo "tests check" ;;
     esac
 }

@@ -207,6 +207,23 @@ eval "$(printf '%s\n' "$error_line" | sed 's|--name t2|--name t2_readme|; s|bad-
     pass || fail "README's --expect-exit line: '$(message_of t2_readme)'"
 rm -rf "$CULPRIT_STORE"
 
+# ---- make targets as tests (zlib's make test) ----
+cat >Makefile <<'MAKEFILE'
+teststatic:
+	test "$$(./prog add 2 0)" = 2
+testshared:
+	test "$$(./prog add 2 3)" = 5
+test64:
+	test "$$(./prog mul 2 3)" = 6
+MAKEFILE
+block docs/harness.md "### Suites run by make targets" >targets.sh
+[ -s targets.sh ] && pass || fail "docs/harness.md has no make-targets recipe"
+sh targets.sh >targets.out 2>&1
+expect_verdicts "test64=pass testshared=fail teststatic=pass " "make targets"
+"$CULPRIT" rank --format csv >targets-rank.csv 2>&1 && grep -q 'calc.c' targets-rank.csv &&
+    pass || fail "make targets: no ranking of calc.c: $(head -c 300 targets-rank.csv)"
+rm -rf "$CULPRIT_STORE" Makefile
+
 # ---- culprit test beside the recipes ----
 # A culprit test that the test runs in turn, on the same (protected) store:
 # the inner one's command is part of the outer test, recorded once, with its
