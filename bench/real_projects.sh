@@ -415,7 +415,7 @@ one_package() { # PACKAGE
     apt-get build-dep -y -qq "$1" >"$work/$1-build-dep.log" 2>&1 || echo "warning: apt-get build-dep $1 failed"
     : >"$work/times"
     total_harness=0 total_stored=0 matching=0
-    $(build_system "$1")_package "$dir" "$1" "$work/store-$1" || return 1
+    "$(build_system "$1")_package" "$dir" "$1" "$work/store-$1" || return 1
     "$culprit" --store "$work/store-$1" rank --top 5 || problem "$1: culprit rank failed"
     echo "$1 $total_harness $total_stored $matching" >>"$work/summary"
 }
