@@ -4,11 +4,14 @@
 # culprit through the recipe docs/harness.md gives for its build system, and
 # checks that each test the harness ran has a record in the store with the
 # harness's verdict:
-#   automake (sed diffutils grep)  make check with LOG_COMPILE = culprit test ...
+#   automake (sed diffutils grep   make check with LOG_COMPILE = culprit test ...
+#     gzip patch jq)
 #   CMake/CTest (cjson jansson)    culprit ctest, compared with a plain ctest run
 #   meson (fribidi)                meson test --wrapper 'culprit test --meson --'
 #   plain make (zlib)              culprit test --name TARGET -- make TARGET,
 #                                  one per test target of `make test`
+#   a suite script (m4)            culprit test --name FILE -- check-them FILE,
+#                                  one per check file
 # Then, for sed, cjson and jansson, seeds a fault, rebuilds, re-runs the suite and
 # prints where `culprit rank` puts the faulty line.  At the end, one line per
 # package: tests the harness ran, records, verdicts matching, the seeded
@@ -18,8 +21,8 @@
 #   BUILD_DIR  a culprit build (make BUILD=DIR all): DIR/culprit, DIR/culprit-cc,
 #              DIR/libculprit-rt.a
 #   WORK_DIR   where sources, builds and stores go (created; reused if present)
-#   PACKAGE    any of sed diffutils grep cjson jansson fribidi zlib (default:
-#              all of them)
+#   PACKAGE    any of sed diffutils grep gzip patch jq m4 cjson jansson fribidi
+#              zlib (default: all of them)
 #
 # Not run by `make check` or `make bench`: it needs root (apt-get build-dep),
 # Debian's deb-src archive (it enables it in /etc/apt/sources.list.d if
@@ -31,7 +34,7 @@ set -u
 build=${1:?usage: bench/real_projects.sh BUILD_DIR WORK_DIR [PACKAGE...]}
 work=${2:?usage: bench/real_projects.sh BUILD_DIR WORK_DIR [PACKAGE...]}
 shift 2
-[ $# -eq 0 ] && set -- sed diffutils grep cjson jansson fribidi zlib
+[ $# -eq 0 ] && set -- sed diffutils grep gzip patch jq m4 cjson jansson fribidi zlib
 jobs=${JOBS:-2}
 build=$(cd "$build" && pwd) || exit 1
 mkdir -p "$work" && work=$(cd "$work" && pwd) || exit 1
@@ -236,6 +239,7 @@ build_system() {
     cjson | jansson) echo cmake ;;
     fribidi) echo meson ;;
     zlib) echo make ;;
+    m4) echo script ;;
     *) echo automake ;;
     esac
 }
@@ -382,6 +386,45 @@ make_suite() { # DIR PACKAGE STORE
         echo "$target $v" >>"$work/$2-harness.txt"
     done
     echo "targets $(($(date +%s) - start))" >>"$work/times"
+}
+
+# ---- suites run by their own script -------------------------------------------------------------------
+
+# script_package DIR PACKAGE STORE : autoconf and make as for automake, then
+# m4's suite, which `make check` runs as one script over every check file
+# (checks/check-them, in checks/check-local): the plain `make check-local`
+# gives the harness's verdicts (its "Failed checks were:" and "Skipped checks
+# were:" lists), then check-them runs once per file under culprit test,
+# exiting 77 (skip) when it reports the file skipped (docs/harness.md,
+# "Suites run by their own script").
+script_package() {
+    configure_and_make "$1" "$2" || return 1
+    script_suite "$1" "$2" "$3"
+    echo "seconds: $(tr '\n' ' ' <"$work/times")"
+    compare_lists "$2" "$3" "$work/$2-harness.txt"
+}
+
+script_suite() { # DIR PACKAGE STORE
+    rm -rf "$3"
+    (cd "$1/checks" && make check-local) >"$work/$2-harness.log" 2>&1
+    awk '/^Checking / { n = split($2, p, "/"); name[p[n]] = "pass"; order[++count] = p[n] }
+        /^Failed checks were:/ { list = "fail"; next }
+        /^Skipped checks were:/ { list = "skip"; next }
+        list != "" { for (i = 1; i <= NF; i++) { f = $i; sub(/:.*/, "", f); n = split(f, p, "/"); name[p[n]] = list }; list = "" }
+        END { for (i = 1; i <= count; i++) print order[i], name[order[i]] }' "$work/$2-harness.log" >"$work/$2-harness.txt"
+    start=$(date +%s)
+    (
+        cd "$1/checks" || exit 1
+        PATH=$1/src:$PATH CULPRIT_STORE=$3
+        export PATH CULPRIT_STORE
+        for file in [0-9][0-9][0-9].* stackovf.test; do
+            "$culprit" test --name "$file" -- sh -c 'out=$("$0" -I ../examples "$1"); status=$?
+                printf "%s\n" "$out"
+                case $out in *"Skipped checks were:"*) exit 77 ;; esac
+                exit $status' ./check-them "./$file"
+        done
+    ) >"$work/$2-check.log" 2>&1
+    echo "check $(($(date +%s) - start))" >>"$work/times"
 }
 
 # ---- comparing ----------------------------------------------------------------------------------------
