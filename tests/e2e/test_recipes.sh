@@ -207,6 +207,45 @@ eval "$(printf '%s\n' "$error_line" | sed 's|--name t2|--name t2_readme|; s|bad-
     pass || fail "README's --expect-exit line: '$(message_of t2_readme)'"
 rm -rf "$CULPRIT_STORE"
 
+# ---- make targets as tests (zlib's make test) ----
+cat >Makefile <<'MAKEFILE'
+teststatic:
+	test "$$(./prog add 2 0)" = 2
+testshared:
+	test "$$(./prog add 2 3)" = 5
+test64:
+	test "$$(./prog mul 2 3)" = 6
+MAKEFILE
+block docs/harness.md "### Suites run by make targets" >targets.sh
+[ -s targets.sh ] && pass || fail "docs/harness.md has no make-targets recipe"
+sh targets.sh >targets.out 2>&1
+expect_verdicts "test64=pass testshared=fail teststatic=pass " "make targets"
+"$CULPRIT" rank --format csv >targets-rank.csv 2>&1 && grep -q 'calc.c' targets-rank.csv &&
+    pass || fail "make targets: no ranking of calc.c: $(head -c 300 targets-rank.csv)"
+rm -rf "$CULPRIT_STORE" Makefile
+
+# ---- a suite script run once per test file (m4's check-them) ----
+mkdir -p m4like/checks m4like/src m4like/examples && ln -s ../../prog m4like/src/prog || exit 1
+cat >m4like/checks/check-them <<'SCRIPT'
+#!/bin/sh
+# check-them -I DIR FILE: runs prog with FILE's first line, expects its second
+shift 2
+args=$(sed -n 1p "$1") want=$(sed -n 2p "$1")
+if [ "$args" = skip ]; then printf 'Skipped checks were:\n %s\n' "$1"; exit 0; fi
+[ "$(prog $args)" = "$want" ] && { echo "All checks successful"; exit 0; }
+printf 'Failed checks were:\n %s\n' "$1"
+exit 1
+SCRIPT
+chmod +x m4like/checks/check-them
+printf 'add 2 0\n2\n' >m4like/checks/001.add_zero
+printf 'add 2 3\n5\n' >m4like/checks/002.add_three
+printf 'skip\n\n' >m4like/checks/003.skipped
+block docs/harness.md "### Suites run by their own script" >m4like/script.sh
+[ -s m4like/script.sh ] && pass || fail "docs/harness.md has no suite-script recipe"
+(cd m4like && sh script.sh >script.out 2>&1)
+expect_verdicts "001.add_zero=pass 002.add_three=fail 003.skipped=skip " "suite script"
+rm -rf "$CULPRIT_STORE"
+
 # ---- culprit test beside the recipes ----
 # A culprit test that the test runs in turn, on the same (protected) store:
 # the inner one's command is part of the outer test, recorded once, with its
