@@ -21,6 +21,11 @@
  *     full pipe) and the stream is flagged truncated.
  * Without pidfd_open (old kernels) exits are found by polling waitid every
  * few milliseconds.
+ *
+ * Tests are started by the launcher (launcher.c), which contains them
+ * (contain.c); if it dies, a new one is started.  Only a pool that was
+ * never contained, or a spawn with another sandbox, forks its commands
+ * here.
  */
 #define _GNU_SOURCE /* pipe2(2): close-on-exec pipes in one call, so no test inherits another's */
 
@@ -55,8 +60,9 @@ typedef struct stream {
 typedef struct slot {
     bool busy, done;
     void *tag;
-    pid_t pid;
-    int pidfd; /* -1 when unavailable */
+    pid_t pid;     /* 0 when the command could not be started */
+    pid_t own_pid; /* as it sees itself */
+    int pidfd;     /* -1 when unavailable */
     stream out, err;
     double started, ended, deadline, kill_at, linger_kill_at, abandon_at;
     double grace;
@@ -69,9 +75,10 @@ struct culprit_pool {
     slot *slots;
     struct pollfd *fds; /* 3 per slot: stdout, stderr, pidfd */
     char *buffer;
-    culprit_launcher *launcher;              /* NULL: fork each command */
-    const culprit_sandbox *launcher_sandbox; /* the sandbox the launcher is in */
-    culprit_fork_servers *fork_servers;      /* NULL: no fork servers */
+    culprit_launcher *launcher;         /* NULL: fork each command */
+    bool contained;                     /* culprit_pool_contain was called */
+    culprit_containment containment;    /* to start a new launcher when one dies */
+    culprit_fork_servers *fork_servers; /* NULL: no fork servers */
 };
 
 static double now_seconds(void)
@@ -129,23 +136,45 @@ void culprit_pool_free(culprit_pool *pool)
     for (size_t i = 0; pool->slots && i < pool->workers; i++)
         if (pool->slots[i].busy)
             release_slot(&pool->slots[i]);
-    culprit_launcher_stop(pool->launcher);
+    /* The servers are our children in the launcher's PID namespace: reaped
+     * before the launcher ends it (its init waits for them). */
     culprit_fork_servers_free(pool->fork_servers);
+    culprit_launcher_stop(pool->launcher);
     free(pool->slots);
     free(pool->fds);
     free(pool->buffer);
     free(pool);
 }
 
-culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandbox *sandbox,
-                                         culprit_error *err)
+culprit_status culprit_pool_contain(culprit_pool *pool, const culprit_containment *containment,
+                                    culprit_containment_report *report, culprit_error *err)
 {
     culprit_launcher_stop(pool->launcher);
     pool->launcher = NULL;
-    culprit_status status = culprit_launcher_start(sandbox, &pool->launcher, err);
+    pool->contained = true;
+    pool->containment = *containment;
+    culprit_contain_result result;
+    culprit_status status = culprit_launcher_start(containment, &pool->launcher, &result, err);
     if (status == CULPRIT_OK)
-        pool->launcher_sandbox = sandbox;
+        culprit_contain_describe(&result, containment->processes, report);
+    else
+        pool->contained = false; /* as documented: commands are forked here */
     return status;
+}
+
+/* The launcher for spawn, started again if the last one died; NULL when
+ * spawn is to be forked here. */
+static culprit_launcher *launcher_for(culprit_pool *pool, const culprit_spawn *spawn)
+{
+    if (!pool->contained || spawn->sandbox != pool->containment.sandbox)
+        return NULL;
+    if (!pool->launcher) {
+        culprit_contain_result ignored;
+        culprit_error err;
+        if (culprit_launcher_start(&pool->containment, &pool->launcher, &ignored, &err) != CULPRIT_OK)
+            pool->launcher = NULL;
+    }
+    return pool->launcher;
 }
 
 culprit_status culprit_pool_use_fork_servers(culprit_pool *pool, culprit_error *err)
@@ -230,48 +259,73 @@ int culprit_exec_status(int status_pipe)
     return got == (ssize_t)sizeof error ? error : 0;
 }
 
-/* After fork: waits for exec (the status pipe closes) or its failure. */
+/* The command never ran: it finishes at once with error. */
+static void finish_unstarted(slot *s, int error)
+{
+    s->exec_error = error ? error : ECHILD;
+    s->done = true;
+    s->exited = true;
+    s->ended = now_seconds();
+}
+
+/* After the start: waits for exec (the status pipe closes) or its failure. */
 static void await_exec(slot *s, int status_pipe)
 {
     int error = culprit_exec_status(status_pipe);
-    if (error) {
-        s->exec_error = error;
-        s->done = true;
-        s->exited = true;
-        s->ended = now_seconds();
-    }
+    if (error)
+        finish_unstarted(s, error);
 }
 
-/* The command's main process, from a fork server or through the launcher
- * when they can take it, else by fork; returns its pid, or -1 with errno. */
-static pid_t start_process(culprit_pool *pool, const culprit_spawn *spawn, int stdout_pipe, int stderr_pipe,
-                           int status_pipe)
+/* Starts spawn through the launcher: 1 started (*pid), 0 not started
+ * (errno: recorded as the command's failure), -1 when the launcher died
+ * and cannot be started again (errno). */
+static int start_by_launcher(culprit_pool *pool, const culprit_spawn *spawn,
+                             const culprit_child_descriptors *descriptors, pid_t *pid, pid_t *own_pid)
 {
-    pid_t served;
-    if (pool->fork_servers &&
-        culprit_fork_servers_spawn(pool->fork_servers, spawn, stdout_pipe, stderr_pipe, status_pipe, &served))
-        return served;
-    if (pool->launcher && spawn->sandbox == pool->launcher_sandbox) {
-        pid_t pid = -1;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        culprit_launcher *launcher = launcher_for(pool, spawn);
+        if (!launcher)
+            break;
         int error = 0;
-        switch (culprit_launcher_spawn(pool->launcher, spawn, stdout_pipe, stderr_pipe, status_pipe, &pid,
-                                       &error)) {
+        switch (culprit_launcher_spawn(launcher, spawn, descriptors, pid, own_pid, &error)) {
         case CULPRIT_LAUNCH_STARTED:
-            return pid;
+            return 1;
         case CULPRIT_LAUNCH_FAILED:
             errno = error;
-            return -1;
-        case CULPRIT_LAUNCH_BROKEN: /* it died (or could not enter the sandbox): fork from now on */
+            return 0;
+        case CULPRIT_LAUNCH_UNSUITABLE:
+            errno = E2BIG;
+            return 0;
+        case CULPRIT_LAUNCH_BROKEN: /* it died: a new one for this test */
             culprit_launcher_stop(pool->launcher);
             pool->launcher = NULL;
             break;
-        case CULPRIT_LAUNCH_UNSUITABLE:
-            break;
         }
     }
-    pid_t pid = fork();
+    errno = ECHILD;
+    return -1;
+}
+
+/* The command's main process, from a fork server or through the launcher
+ * when they can take it, else by fork; its pid, 0 with errno when it could
+ * not be started, or -1 with errno when it cannot be started at all. */
+static pid_t start_process(culprit_pool *pool, const culprit_spawn *spawn,
+                           const culprit_child_descriptors *descriptors, pid_t *own_pid)
+{
+    pid_t pid = 0;
+    bool here = !pool->contained || spawn->sandbox != pool->containment.sandbox;
+    culprit_launcher *launcher = launcher_for(pool, spawn);
+    if (pool->fork_servers && (here || launcher) &&
+        culprit_fork_servers_spawn(pool->fork_servers, launcher, spawn, descriptors, &pid, own_pid))
+        return pid;
+    if (!here) {
+        int started = start_by_launcher(pool, spawn, descriptors, &pid, own_pid);
+        return started > 0 ? pid : started;
+    }
+    pid = fork();
     if (pid == 0)
-        culprit_spawn_child(spawn, stdout_pipe, stderr_pipe, status_pipe);
+        culprit_spawn_child(spawn, descriptors);
+    *own_pid = pid;
     return pid;
 }
 
@@ -312,18 +366,24 @@ culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn
         release_slot(s);
         return status;
     }
-    s->pid = start_process(pool, spawn, out_pipe[1], err_pipe[1], status_pipe[1]);
-    int fork_error = errno;
+    const culprit_child_descriptors descriptors = {out_pipe[1], err_pipe[1], status_pipe[1], -1, -1};
+    s->pid = start_process(pool, spawn, &descriptors, &s->own_pid);
+    int start_error = errno;
     close(out_pipe[1]);
     close(err_pipe[1]);
     close(status_pipe[1]);
     if (s->pid < 0) {
         close(status_pipe[0]);
         release_slot(s);
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot fork: %s", strerror(fork_error));
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot start the test: %s%s", strerror(start_error),
+                            start_error == ECHILD ? " (the launcher died and cannot be started again)" : "");
     }
-    setpgid(s->pid, s->pid); /* also here: no race with our kill(-pgid) */
-    s->pidfd = open_pidfd(s->pid);
+    if (s->pid == 0) { /* recorded as a command that could not be run */
+        close(status_pipe[0]);
+        finish_unstarted(s, start_error);
+        return CULPRIT_OK;
+    }
+    s->pidfd = open_pidfd(s->pid); /* the child made its own session (and group) before exec */
     await_exec(s, status_pipe[0]);
     return CULPRIT_OK;
 }
@@ -469,6 +529,7 @@ static void fill_finished(const slot *s, int wait_status, culprit_finished *fini
     memset(finished, 0, sizeof *finished);
     finished->tag = s->tag;
     finished->pid = s->pid;
+    finished->own_pid = s->own_pid;
     finished->exec_error = s->exec_error;
     finished->exited = WIFEXITED(wait_status);
     finished->exit_status = finished->exited ? WEXITSTATUS(wait_status) : -1;
@@ -486,9 +547,11 @@ static void fill_finished(const slot *s, int wait_status, culprit_finished *fini
 static void harvest(slot *s, culprit_finished *finished)
 {
     int wait_status = 0;
-    kill(-s->pid, SIGKILL); /* anything of the group still alive */
-    while (waitpid(s->pid, &wait_status, 0) < 0 && errno == EINTR)
-        ;
+    if (s->pid > 0) {
+        kill(-s->pid, SIGKILL); /* anything of the group still alive */
+        while (waitpid(s->pid, &wait_status, 0) < 0 && errno == EINTR)
+            ;
+    }
     fill_finished(s, wait_status, finished);
     s->pid = 0;
     release_slot(s);
