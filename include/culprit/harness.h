@@ -96,7 +96,8 @@ typedef struct culprit_finished {
     int signal;
     pid_t own_pid; /* its pid as it saw it (in its PID namespace): the pid in its dumps */
     bool timed_out;
-    bool lingering_killed; /* processes of its group outlived it and were killed */
+    double timeout_seconds; /* the limit it had (0: none) */
+    bool lingering_killed;  /* processes of its group outlived it and were killed */
     bool stdout_truncated, stderr_truncated;
     uint64_t stdout_bytes, stderr_bytes; /* all of it, kept or not */
     double duration_seconds;             /* start to the main process's exit */

@@ -252,6 +252,7 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
         .exit_status = finished->exit_status,
         .signal = finished->signal,
         .timed_out = finished->timed_out,
+        .timeout_seconds = finished->timeout_seconds,
         .exec_error = finished->exec_error,
         .stdout_path = paths->stdout_path,
         .stderr_path = paths->stderr_path,

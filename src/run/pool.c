@@ -10,6 +10,9 @@
  * what keeps the harness near the speed of a plain shell loop.
  *
  * The rules (docs/harness.md, "Process control"):
+ *   - a main process that has exited is never judged by its deadline: the
+ *     exit is looked for first, since the loop may come back late (the
+ *     caller was busy recording, a validator was slow);
  *   - at the timeout: SIGTERM to the group (the runtime dumps on it), and
  *     SIGKILL after the grace period;
  *   - when the main process has exited but the pipes are still held open,
@@ -65,7 +68,7 @@ typedef struct slot {
     int pidfd;     /* -1 when unavailable */
     stream out, err;
     double started, ended, deadline, kill_at, linger_kill_at, abandon_at;
-    double grace;
+    double grace, timeout;
     bool exited, timed_out, terminated, killed, lingering;
     int exec_error;
 } slot;
@@ -344,7 +347,8 @@ static void arm_slot(slot *s, const culprit_spawn *spawn, void *tag)
     s->pidfd = -1;
     s->out.pipe = s->out.file = s->err.pipe = s->err.file = -1;
     s->started = now_seconds();
-    s->deadline = spawn->timeout_seconds > 0 ? s->started + spawn->timeout_seconds : 0;
+    s->timeout = spawn->timeout_seconds > 0 ? spawn->timeout_seconds : 0;
+    s->deadline = s->timeout > 0 ? s->started + s->timeout : 0;
     s->grace = spawn->kill_grace_seconds > 0 ? spawn->kill_grace_seconds : 2.0;
 }
 
@@ -457,9 +461,12 @@ static void on_main_exit(slot *s, char *buffer, double now)
     }
 }
 
-/* Timeouts and lingering children; marks the slot done when it is. */
+/* Exits, timeouts and lingering children, in that order; marks the slot
+ * done when it is. */
 static void advance(slot *s, char *buffer, double now)
 {
+    if (!s->exited && main_has_exited(s))
+        on_main_exit(s, buffer, now);
     if (!s->exited && s->deadline && now >= s->deadline && !s->terminated) {
         s->timed_out = s->terminated = true;
         s->kill_at = now + s->grace;
@@ -469,8 +476,6 @@ static void advance(slot *s, char *buffer, double now)
         s->killed = true;
         kill(-s->pid, SIGKILL);
     }
-    if (!s->exited && main_has_exited(s))
-        on_main_exit(s, buffer, now);
     if (s->exited && s->lingering && s->linger_kill_at && now >= s->linger_kill_at) {
         s->linger_kill_at = 0;
         kill(-s->pid, SIGKILL);
@@ -535,6 +540,7 @@ static void fill_finished(const slot *s, int wait_status, culprit_finished *fini
     finished->exit_status = finished->exited ? WEXITSTATUS(wait_status) : -1;
     finished->signal = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
     finished->timed_out = s->timed_out;
+    finished->timeout_seconds = s->timeout;
     finished->lingering_killed = s->lingering;
     finished->stdout_truncated = s->out.truncated;
     finished->stderr_truncated = s->err.truncated;

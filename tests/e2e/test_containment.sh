@@ -4,7 +4,8 @@
 # by ptrace; fork past the process limit, as root too; outlive the run
 # (setsid children, kill -9 of culprit run and culprit test, and the
 # temporary directories after it); stop on, or write to, the user's
-# terminal.  Every hostile program here is bounded: the fork bomb makes at
+# terminal; and be judged a timeout for a deadline that passed after it had
+# exited.  Every hostile program here is bounded: the fork bomb makes at
 # most 364 processes, each of which lives about a second, and runs under
 # `ulimit -u` and `timeout` of its own, so it cannot hurt the machine even
 # when containment fails.
@@ -369,5 +370,21 @@ if command -v script >/dev/null; then
 else
     echo "$E2E_NAME: note: script(1) is missing; the terminal is not tested"
 fi
+
+# ---- 5. a test that exited is not a timeout, however late we look ----
+export CULPRIT_STORE="$WORK/store-late"
+cat >slow-validator.sh <<'EOF'
+sleep 0.8
+exit 0
+EOF
+printf 'q1: %s a\nq2: %s b\nq3: %s c\n' "$HOSTILE" "$HOSTILE" "$HOSTILE" >late.txt
+for jobs in 1 2; do
+    run 0 timeout 60 "$CULPRIT" run --tests late.txt -j $jobs --timeout 0.5 --rerun --validator "sh $WORK/slow-validator.sh"
+    expect_contains "$WORK/out" "3 tests: 3 passed, 0 failed, 0 errors, 0 timeouts"
+done
+# The timeout message gives the limit.
+printf 'hang: %s hang\n' "$HOSTILE" >limit.txt
+run 1 timeout 60 "$CULPRIT" run --tests limit.txt --timeout 0.5 --kill-grace 0.2
+expect_contains "$WORK/out" "(the limit is 0.5 s)"
 
 finish
