@@ -11,9 +11,11 @@
  * itself in, while it still has the host's credentials; every test it
  * starts is born there.  The tests then see the hierarchy read-only
  * (culprit_cgroup_seal), so that a test running as root cannot move itself
- * out.  When the launcher ends it moves back and removes the cgroup; a
- * cgroup left by a launcher that was killed is removed by the next one
- * made beside it (rmdir only succeeds on an empty cgroup).
+ * out.  When the run ends, culprit removes the cgroup once it has reaped
+ * the launcher; when culprit died, the launcher moves back and removes it
+ * (moving costs an RCU grace period in cgroup v1, about 10 ms: once per
+ * run is enough).  A cgroup left by a launcher that was killed is removed
+ * by the next one made beside it (rmdir only succeeds on an empty cgroup).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -177,10 +179,13 @@ static int write_at(int directory, const char *name, const char *text)
 }
 
 /* Makes culprit.PID in parent with pids.max = limit and moves us into it. */
-static int make_and_join(culprit_cgroup *cgroup, uint64_t limit, const char **step)
+static int make_and_join(culprit_cgroup *cgroup, const char *directory, uint64_t limit, const char **step)
 {
     snprintf(cgroup->name, sizeof cgroup->name, "culprit.%ld", (long)getpid());
     *step = "making a pids cgroup";
+    if ((size_t)snprintf(cgroup->path, sizeof cgroup->path, "%s/%s", directory, cgroup->name) >=
+        sizeof cgroup->path)
+        return ENAMETOOLONG;
     if (mkdirat(cgroup->parent, cgroup->name, 0755) != 0)
         return errno;
     int made = openat(cgroup->parent, cgroup->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -203,7 +208,7 @@ int culprit_cgroup_enter(uint64_t limit, culprit_cgroup *cgroup, const char **st
 {
     char directory[PATH_MAX];
     cgroup->parent = cgroup->home = -1;
-    cgroup->name[0] = '\0';
+    cgroup->name[0] = cgroup->path[0] = '\0';
     *step = "finding a cgroup hierarchy with the pids controller";
     if (!find_hierarchy(directory, cgroup->mount_point))
         return ENOENT;
@@ -227,13 +232,13 @@ int culprit_cgroup_enter(uint64_t limit, culprit_cgroup *cgroup, const char **st
             continue;
         }
         sweep(cgroup->parent);
-        error = make_and_join(cgroup, limit, step);
+        error = make_and_join(cgroup, directory, limit, step);
         if (!error)
             return 0;
         close(cgroup->parent);
         cgroup->parent = -1;
     }
-    culprit_cgroup_leave(cgroup);
+    culprit_cgroup_leave(cgroup, false);
     return error ? error : EACCES;
 }
 
@@ -246,21 +251,31 @@ int culprit_cgroup_seal(const culprit_cgroup *cgroup)
                : errno;
 }
 
-void culprit_cgroup_leave(culprit_cgroup *cgroup)
+/* rmdir, again while the last processes are going away (up to 2 s). */
+static void remove_when_empty(int directory, const char *name)
 {
-    if (cgroup->home >= 0 && cgroup->name[0]) {
+    for (int tries = 0; tries < 200; tries++) {
+        if (unlinkat(directory, name, AT_REMOVEDIR) == 0 || errno != EBUSY)
+            return;
+        usleep(10 * 1000);
+    }
+}
+
+void culprit_cgroup_remove(const char *path)
+{
+    remove_when_empty(AT_FDCWD, path);
+}
+
+void culprit_cgroup_leave(culprit_cgroup *cgroup, bool remove)
+{
+    if (remove && cgroup->home >= 0 && cgroup->name[0]) {
         (void)!write(cgroup->home, "0\n", 2);
-        /* The tests' processes may take a moment to be gone. */
-        for (int tries = 0; tries < 200; tries++) {
-            if (unlinkat(cgroup->parent, cgroup->name, AT_REMOVEDIR) == 0 || errno != EBUSY)
-                break;
-            usleep(10 * 1000);
-        }
+        remove_when_empty(cgroup->parent, cgroup->name);
     }
     if (cgroup->home >= 0)
         close(cgroup->home);
     if (cgroup->parent >= 0)
         close(cgroup->parent);
     cgroup->home = cgroup->parent = -1;
-    cgroup->name[0] = '\0';
+    cgroup->name[0] = cgroup->path[0] = '\0';
 }

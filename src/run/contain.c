@@ -29,8 +29,8 @@
  *
  * When the launcher ends - culprit stopped it, or culprit died and its
  * socket closed - culprit_contained_end kills the init, which takes the
- * namespace with it, removes the cgroup and, after culprit's death, the
- * run's temporary directory.
+ * namespace with it; after culprit's death it also removes the cgroup and
+ * the run's temporary directory (else culprit removes the cgroup).
  */
 #define _GNU_SOURCE /* unshare(2), CLONE_NEW*, close_range */
 
@@ -210,6 +210,7 @@ int culprit_contain(const culprit_containment *containment, const char *here, cu
         say(result->limit_problem, step, error);
         result->limited = false;
     }
+    snprintf(result->cgroup, sizeof result->cgroup, "%s", contained->cgroup.path);
     bool own_users = true;
     if (containment->sandbox) {
         if (culprit_sandbox_enter(containment->sandbox) != 0 || chdir(here) != 0)
@@ -252,7 +253,7 @@ int culprit_contain(const culprit_containment *containment, const char *here, cu
 fatal:
     if (self >= 0)
         close(self);
-    culprit_contained_end(contained, NULL);
+    culprit_contained_end(contained, true, NULL);
     return -1;
 }
 
@@ -277,16 +278,16 @@ static void reap_patiently(pid_t child)
     }
 }
 
-void culprit_contained_end(culprit_contained *contained, const char *remove_directory)
+void culprit_contained_end(culprit_contained *contained, bool culprit_died, const char *remove_directory)
 {
     if (contained->init > 0) {
         kill(contained->init, SIGKILL);
         reap_patiently(contained->init);
         contained->init = 0;
     }
-    if (remove_directory)
+    if (culprit_died && remove_directory)
         culprit_remove_tree(remove_directory);
-    culprit_cgroup_leave(&contained->cgroup);
+    culprit_cgroup_leave(&contained->cgroup, culprit_died);
 }
 
 void culprit_contain_describe(const culprit_contain_result *result, uint64_t processes,

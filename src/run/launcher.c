@@ -62,6 +62,7 @@ struct culprit_launcher {
     pid_t pid;
     int socket; /* culprit's end */
     bool separate_pids;
+    char cgroup[PATH_MAX]; /* to remove once the launcher is gone ("": none) */
 };
 
 typedef struct request_header {
@@ -316,7 +317,7 @@ serve(int socket, const culprit_containment *containment, const char *here)
     keep_only(socket, &contained);
     bool stopped = send(socket, &result, sizeof result, MSG_NOSIGNAL) == (ssize_t)sizeof result &&
                    serve_requests(socket);
-    culprit_contained_end(&contained, stopped ? NULL : containment->temporary_directory);
+    culprit_contained_end(&contained, !stopped, containment->temporary_directory);
     _exit(0);
 }
 
@@ -333,7 +334,9 @@ static culprit_status await_result(culprit_launcher *launcher, culprit_contain_r
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "the launcher could not enter the sandbox");
     result->isolation_problem[sizeof result->isolation_problem - 1] = '\0';
     result->limit_problem[sizeof result->limit_problem - 1] = '\0';
+    result->cgroup[sizeof result->cgroup - 1] = '\0';
     launcher->separate_pids = result->separate_pids;
+    memcpy(launcher->cgroup, result->cgroup, sizeof launcher->cgroup);
     return CULPRIT_OK;
 }
 
@@ -383,6 +386,8 @@ void culprit_launcher_stop(culprit_launcher *launcher)
     close(launcher->socket); /* the launcher ends its namespace and exits */
     while (waitpid(launcher->pid, NULL, 0) < 0 && errno == EINTR)
         ;
+    if (launcher->cgroup[0])
+        culprit_cgroup_remove(launcher->cgroup);
     free(launcher);
 }
 

@@ -56,6 +56,7 @@ typedef struct culprit_cgroup {
     int parent;                 /* the directory it was made in; -1: none */
     int home;                   /* cgroup.procs of the cgroup we came from; -1: none */
     char name[32];              /* "culprit.PID"; "" when none was made */
+    char path[PATH_MAX];        /* its directory */
     char mount_point[PATH_MAX]; /* of its hierarchy */
 } culprit_cgroup;
 
@@ -66,8 +67,11 @@ int culprit_cgroup_enter(uint64_t limit, culprit_cgroup *cgroup, const char **st
 /* Makes the hierarchy read-only in the caller's mount namespace, so that
  * no test can move itself out; 0 or an errno value. */
 int culprit_cgroup_seal(const culprit_cgroup *cgroup);
-/* Moves the caller back, and removes the cgroup once it is empty. */
-void culprit_cgroup_leave(culprit_cgroup *cgroup);
+/* Closes what cgroup holds; with remove, moves the caller back first and
+ * removes the cgroup once it is empty. */
+void culprit_cgroup_leave(culprit_cgroup *cgroup, bool remove);
+/* Removes the cgroup at path once it is empty (after its last process). */
+void culprit_cgroup_remove(const char *path);
 
 /* ---- contain.c: the launcher's containment ---- */
 
@@ -80,6 +84,7 @@ typedef struct culprit_contain_result {
     bool limited;       /* the process limit holds (or there is none) */
     char isolation_problem[CULPRIT_CONTAIN_PROBLEM_SIZE]; /* "step: error" when not hidden */
     char limit_problem[CULPRIT_CONTAIN_PROBLEM_SIZE];     /* "step: error" when not limited */
+    char cgroup[PATH_MAX]; /* the cgroup's directory, for culprit to remove ("": none) */
 } culprit_contain_result;
 
 /* The launcher's side of it: what culprit_contained_end undoes. */
@@ -96,9 +101,10 @@ typedef struct culprit_contained {
  * the kernel refused. */
 int culprit_contain(const culprit_containment *containment, const char *here, culprit_contained *contained,
                     culprit_contain_result *result);
-/* Kills the tests' PID namespace, removes remove_directory (NULL: none)
- * once its processes are gone, and the cgroup. */
-void culprit_contained_end(culprit_contained *contained, const char *remove_directory);
+/* Kills the tests' PID namespace.  After culprit's death (culprit_died),
+ * also removes remove_directory (NULL: none) once its processes are gone,
+ * and the cgroup, which culprit removes otherwise. */
+void culprit_contained_end(culprit_contained *contained, bool culprit_died, const char *remove_directory);
 /* result as the sentences of a public report (processes: the limit). */
 void culprit_contain_describe(const culprit_contain_result *result, uint64_t processes,
                               culprit_containment_report *report);
