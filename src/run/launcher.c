@@ -49,6 +49,15 @@
 
 #include "run/run_internal.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+/* A test's frames on the shared stack are left poisoned (it execs and
+ * never returns): clear them before the stack serves the next test. */
+#define UNPOISON_STACK(stack, size) __asan_unpoison_memory_region((stack), (size))
+#else
+#define UNPOISON_STACK(stack, size) ((void)(stack), (void)(size))
+#endif
+
 enum {
     REQUEST_MAGIC = 0x434c4e32,        /* "CLN2" */
     STOP_MAGIC = 0x53544f50,           /* "STOP": culprit is done */
@@ -257,6 +266,7 @@ static reply launch_one(char *message, size_t size, const int *descriptors, size
         /* Returns once the test has exec'd (or failed to): CLONE_VFORK. */
         pid_t pid = clone(start_child, stack + CHILD_STACK_SIZE,
                           CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD, &start);
+        UNPOISON_STACK(stack, CHILD_STACK_SIZE);
         answer.pid = pid > 0 ? pid : 0;
         answer.own_pid = pid > 0 ? start.own_pid : 0;
         answer.error = pid > 0 ? 0 : errno;
