@@ -11,17 +11,9 @@
 # when containment fails.
 . "$(dirname "$0")/lib.sh"
 
-BUILD_DIR=$(dirname "$CULPRIT")
-CC_WRAPPER="$BUILD_DIR/culprit-cc"
-for tool in sqlite3 timeout pgrep; do
-    if ! command -v $tool >/dev/null; then
-        echo "$E2E_NAME: note: $tool is missing; skipping"
-        finish
-        exit 0
-    fi
-done
-if [ ! -x "$CC_WRAPPER" ] || [ ! -f "$BUILD_DIR/libculprit-rt.a" ]; then
-    echo "$E2E_NAME: note: $CC_WRAPPER or the runtime is not built; skipping"
+need_culprit_cc sqlite3 timeout pgrep
+if [ ! -f "$(dirname "$CULPRIT")/libculprit-rt.a" ]; then
+    echo "$E2E_NAME: note: the runtime is not built; skipping"
     finish
     exit 0
 fi
@@ -251,7 +243,7 @@ int main(int argc, char **argv)
     return 0;
 }
 EOF
-if ! "$CC_WRAPPER" -g -o hostile hostile.c 2>"$WORK/cc.err"; then
+if ! "$culprit_cc" -g -o hostile hostile.c 2>"$WORK/cc.err"; then
     fail "culprit-cc hostile.c: $(head -c 300 "$WORK/cc.err")"
     finish
     exit 1
@@ -279,26 +271,24 @@ expect_contains "$WORK/out" "reached 0"
 expect_sql "PRAGMA integrity_check" ok
 
 # ---- 1. signals and ptrace at culprit ----
+# attacked ARGS...: culprit ARGS in the background, its pid in culprit.pid
+# for the test to attack; $code is its exit status, $runner its pid.
+attacked() {
+    rm -f culprit.pid
+    "$CULPRIT" "$@" >"$WORK/out" 2>"$WORK/err" &
+    runner=$!
+    watch $runner
+    echo $runner >culprit.pid
+    wait $runner
+    code=$?
+    unwatch
+}
 export CULPRIT_STORE="$WORK/store-attack"
-rm -f culprit.pid
 printf 'attack: %s attack %s\nafter: %s after\n' "$HOSTILE" "$WORK/culprit.pid" "$HOSTILE" >attack.txt
-"$CULPRIT" run --tests attack.txt -j 1 >"$WORK/out" 2>"$WORK/err" &
-runner=$!
-watch $runner
-echo $runner >culprit.pid
-wait $runner
-code=$?
-unwatch
+attacked run --tests attack.txt -j 1
 [ $code -eq 0 ] && pass || fail "culprit run with a test that signals and ptraces it exited $code: $(head -c 300 "$WORK/err")"
 expect_sql "SELECT count(*) FROM tests" 2
-rm -f culprit.pid
-"$CULPRIT" test --name attack -- "$HOSTILE" attack "$WORK/culprit.pid" >"$WORK/out" 2>"$WORK/err" &
-runner=$!
-watch $runner
-echo $runner >culprit.pid
-wait $runner
-code=$?
-unwatch
+attacked test --name attack -- "$HOSTILE" attack "$WORK/culprit.pid"
 [ $code -eq 0 ] && pass || fail "culprit test with a test that signals and ptraces it exited $code"
 if grep -qE "^(ptraced|killed)" "$WORK/out"; then fail "the test reached culprit test: $(cat "$WORK/out")"; else pass; fi
 expect_contains "$WORK/out" "attacked $runner"
