@@ -86,7 +86,7 @@ static bool judge_crash(const culprit_run_result *result, const judged_run *run,
         set_outcome(judgement, CULPRIT_VERDICT_ERROR, message, message, false, NULL);
     } else if (result->timed_out) {
         if (result->timeout_seconds > 0)
-            snprintf(message, sizeof message, "timed out after %.1f s (the limit is %g s)",
+            snprintf(message, sizeof message, "timed out after %.1f s; the limit is %g s",
                      result->duration_seconds, result->timeout_seconds);
         else
             snprintf(message, sizeof message, "timed out after %.1f s", result->duration_seconds);

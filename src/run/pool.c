@@ -28,7 +28,11 @@
  * Tests are started by the launcher (launcher.c), which contains them
  * (contain.c); if it dies, a new one is started.  Only a pool that was
  * never contained, or a spawn with another sandbox, forks its commands
- * here.
+ * here.  The process limit is shared by all the tests: a test that cannot
+ * start because the others hold it (a fork bomb) waits in its slot and is
+ * tried again every RETRY_SECONDS, rather than being recorded as an error;
+ * it gives up at its timeout, or after ALONE_SECONDS with no other test
+ * running (the limit is then held by processes that outlived their tests).
  */
 #define _GNU_SOURCE /* pipe2(2): close-on-exec pipes in one call, so no test inherits another's */
 
@@ -51,6 +55,9 @@ enum {
 };
 static const double LINGER_SECONDS = 0.25; /* SIGTERM -> SIGKILL for lingering children */
 static const double ABANDON_SECONDS = 1.0; /* pipes held by processes that left the group */
+static const double RETRY_SECONDS = 0.05;  /* a start refused for the process limit, tried again */
+static const double ALONE_SECONDS = 2.0;   /* ... and given up with no other test running */
+static const double PATIENCE_SECONDS = 60; /* ... or without a timeout of its own */
 
 typedef struct stream {
     int pipe; /* read end, non-blocking; -1 once at EOF */
@@ -71,6 +78,12 @@ typedef struct slot {
     double grace, timeout;
     bool exited, timed_out, terminated, killed, lingering;
     int exec_error;
+    /* Until the process starts: */
+    bool waiting; /* refused for the process limit: tried again at retry_at */
+    double retry_at, give_up_at;
+    culprit_spawn spawn;             /* its strings are borrowed until the test ends */
+    culprit_child_descriptors child; /* the test's ends of its pipes */
+    int status_pipe;                 /* ours of the exec-status pipe */
 } slot;
 
 struct culprit_pool {
@@ -117,9 +130,20 @@ static void close_stream(stream *s)
     s->pipe = s->file = -1;
 }
 
+static void close_child_ends(slot *s)
+{
+    int *ends[] = {&s->child.stdout_pipe, &s->child.stderr_pipe, &s->child.status_pipe, &s->status_pipe};
+    for (size_t i = 0; i < sizeof ends / sizeof *ends; i++)
+        if (*ends[i] >= 0) {
+            close(*ends[i]);
+            *ends[i] = -1;
+        }
+}
+
 /* Reaps the main process (killing its group first) and frees the slot. */
 static void release_slot(slot *s)
 {
+    close_child_ends(s);
     if (s->pid > 0) {
         kill(-s->pid, SIGKILL);
         while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
@@ -198,6 +222,15 @@ size_t culprit_pool_running(const culprit_pool *pool)
 bool culprit_pool_full(const culprit_pool *pool)
 {
     return culprit_pool_running(pool) == pool->workers;
+}
+
+/* Whether another slot than s has a process running. */
+static bool others_running(const culprit_pool *pool, const slot *s)
+{
+    for (size_t i = 0; i < pool->workers; i++)
+        if (&pool->slots[i] != s && pool->slots[i].busy && pool->slots[i].pid > 0 && !pool->slots[i].exited)
+            return true;
+    return false;
 }
 
 void culprit_pool_signal(culprit_pool *pool, int sig)
@@ -346,10 +379,56 @@ static void arm_slot(slot *s, const culprit_spawn *spawn, void *tag)
     s->tag = tag;
     s->pidfd = -1;
     s->out.pipe = s->out.file = s->err.pipe = s->err.file = -1;
+    s->child = (culprit_child_descriptors){-1, -1, -1, -1, -1};
+    s->status_pipe = -1;
+    s->spawn = *spawn;
     s->started = now_seconds();
     s->timeout = spawn->timeout_seconds > 0 ? spawn->timeout_seconds : 0;
     s->deadline = s->timeout > 0 ? s->started + s->timeout : 0;
     s->grace = spawn->kill_grace_seconds > 0 ? spawn->kill_grace_seconds : 2.0;
+}
+
+/* Starts the slot's process.  Refused for the process limit (EAGAIN),
+ * it waits (see the top of the file); when it can never start, it finishes
+ * at once as a command that could not be run.  An error only when culprit
+ * cannot start processes at all (the first attempt only: later ones have
+ * no caller to tell). */
+static culprit_status launch(culprit_pool *pool, slot *s, culprit_error *err)
+{
+    double now = now_seconds();
+    s->pid = start_process(pool, &s->spawn, &s->child, &s->own_pid);
+    int start_error = errno;
+    if (s->pid <= 0 && start_error == EAGAIN && now < s->give_up_at &&
+        (others_running(pool, s) || now < s->started + ALONE_SECONDS)) {
+        s->pid = 0;
+        s->waiting = true;
+        s->retry_at = now + RETRY_SECONDS;
+        return CULPRIT_OK;
+    }
+    bool first = !s->waiting;
+    s->waiting = false;
+    close(s->child.stdout_pipe);
+    close(s->child.stderr_pipe);
+    close(s->child.status_pipe);
+    s->child.stdout_pipe = s->child.stderr_pipe = s->child.status_pipe = -1;
+    if (s->pid < 0 && start_error != EAGAIN && first) {
+        release_slot(s);
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot start the test: %s%s", strerror(start_error),
+                            start_error == ECHILD ? " (the launcher died and cannot be started again)" : "");
+    }
+    if (s->pid <= 0) { /* recorded as a command that could not be run */
+        s->pid = 0;
+        close(s->status_pipe);
+        s->status_pipe = -1;
+        finish_unstarted(s, start_error);
+        return CULPRIT_OK;
+    }
+    s->started = now; /* its timeout counts from here, not from its wait */
+    s->deadline = s->timeout > 0 ? now + s->timeout : 0;
+    s->pidfd = open_pidfd(s->pid); /* the child made its own session (and group) before exec */
+    await_exec(s, s->status_pipe);
+    s->status_pipe = -1;
+    return CULPRIT_OK;
 }
 
 culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn, void *tag,
@@ -370,26 +449,10 @@ culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn
         release_slot(s);
         return status;
     }
-    const culprit_child_descriptors descriptors = {out_pipe[1], err_pipe[1], status_pipe[1], -1, -1};
-    s->pid = start_process(pool, spawn, &descriptors, &s->own_pid);
-    int start_error = errno;
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    close(status_pipe[1]);
-    if (s->pid < 0) {
-        close(status_pipe[0]);
-        release_slot(s);
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot start the test: %s%s", strerror(start_error),
-                            start_error == ECHILD ? " (the launcher died and cannot be started again)" : "");
-    }
-    if (s->pid == 0) { /* recorded as a command that could not be run */
-        close(status_pipe[0]);
-        finish_unstarted(s, start_error);
-        return CULPRIT_OK;
-    }
-    s->pidfd = open_pidfd(s->pid); /* the child made its own session (and group) before exec */
-    await_exec(s, status_pipe[0]);
-    return CULPRIT_OK;
+    s->child = (culprit_child_descriptors){out_pipe[1], err_pipe[1], status_pipe[1], -1, -1};
+    s->status_pipe = status_pipe[0];
+    s->give_up_at = s->started + (s->timeout > 0 ? s->timeout : PATIENCE_SECONDS);
+    return launch(pool, s, err);
 }
 
 /* ---- supervising ---- */
@@ -519,7 +582,7 @@ static int poll_timeout(const culprit_pool *pool, int timeout_ms, double now)
         const slot *s = &pool->slots[i];
         if (!s->busy || s->done)
             continue;
-        double at = next_deadline(s);
+        double at = s->waiting ? s->retry_at : next_deadline(s);
         int until = at > 0 ? (int)((at - now) * 1000.0) + 1 : -1;
         if (!s->exited && s->pidfd < 0)
             until = until < 0 || until > NO_PIDFD_POLL_MS ? NO_PIDFD_POLL_MS : until;
@@ -580,7 +643,7 @@ static int poll_once(culprit_pool *pool, int timeout_ms)
     int count = 0;
     for (size_t i = 0; i < pool->workers; i++) {
         slot *s = &pool->slots[i];
-        if (!s->busy || s->done)
+        if (!s->busy || s->done || s->waiting)
             continue;
         count = add_descriptor(fds, count, s->out.pipe);
         count = add_descriptor(fds, count, s->err.pipe);
@@ -595,6 +658,12 @@ static int poll_once(culprit_pool *pool, int timeout_ms)
         slot *s = &pool->slots[i];
         if (!s->busy || s->done)
             continue;
+        if (s->waiting) {
+            culprit_error ignored;
+            if (now >= s->retry_at)
+                launch(pool, s, &ignored);
+            continue;
+        }
         pump(&s->out, pool->buffer);
         pump(&s->err, pool->buffer);
         advance(s, pool->buffer, now);
