@@ -2,15 +2,20 @@
  * harness.h - running test commands under control and recording them
  * (issue 4; docs/harness.md is the user's view).
  *
- * Three pieces, shared by `culprit run` (many tests, -j N) and
+ * Four pieces, shared by `culprit run` (many tests, -j N) and
  * `culprit test` (one test inside someone else's harness):
  *   - a sandbox: a user + mount namespace, made once per culprit process,
  *     in which the store directory is a locked read-only bind mount, so no
- *     test can delete or corrupt the store;
- *   - a pool: up to N commands at once, each in its own process group with
- *     resource limits, stdout/stderr captured to files up to a cap (and
- *     optionally copied through), a timeout that stops the whole group, and
- *     lingering children killed once the main process has exited;
+ *     test can delete or corrupt the store by its name;
+ *   - containment: the pool's tests in a PID namespace of their own, with
+ *     their own /proc, so that none can reach culprit (which holds the
+ *     store open) and none outlives the run, and a process limit that
+ *     holds for root too;
+ *   - a pool: up to N commands at once, each in its own session and
+ *     process group with resource limits, stdout/stderr captured to files
+ *     up to a cap (and optionally copied through), a timeout that stops the
+ *     whole group, and lingering children killed once the main process has
+ *     exited;
  *   - recording: a finished test's collection directory -> the collector,
  *     the oracle's judgement, and the store (one transaction per test).
  * Library code: nothing prints, every failure is a culprit_error.
@@ -36,7 +41,7 @@ typedef struct culprit_limits {
     uint64_t cpu_seconds;  /* RLIMIT_CPU, per process */
     uint64_t memory_bytes; /* RLIMIT_DATA: heap and private mappings, per process */
     uint64_t file_bytes;   /* RLIMIT_FSIZE: the largest file a test may write */
-    uint64_t processes;    /* RLIMIT_NPROC: counted inside the sandbox's user namespace */
+    uint64_t processes;    /* not per test: culprit_containment's limit says how it is enforced */
 } culprit_limits;
 
 /* The defaults of docs/harness.md: 600 s CPU, memory = physical RAM, 4 GiB
@@ -89,8 +94,10 @@ typedef struct culprit_finished {
     bool exited;    /* exit_status valid; else signal */
     int exit_status;
     int signal;
+    pid_t own_pid; /* its pid as it saw it (in its PID namespace): the pid in its dumps */
     bool timed_out;
-    bool lingering_killed; /* processes of its group outlived it and were killed */
+    double timeout_seconds; /* the limit it had (0: none) */
+    bool lingering_killed;  /* processes of its group outlived it and were killed */
     bool stdout_truncated, stderr_truncated;
     uint64_t stdout_bytes, stderr_bytes; /* all of it, kept or not */
     double duration_seconds;             /* start to the main process's exit */
@@ -102,12 +109,31 @@ CULPRIT_API culprit_status culprit_pool_create(size_t workers, culprit_pool **po
 /* Kills (SIGKILL to each group) and reaps whatever still runs. */
 CULPRIT_API void culprit_pool_free(culprit_pool *pool);
 
-/* From now on, starts commands whose spawn names sandbox (NULL: none)
- * from a small launcher process inside it instead of forking culprit for
- * each (src/run/launcher.c says why).  Others are still forked.  When the
- * launcher cannot start, the pool keeps forking and the error says why. */
-CULPRIT_API culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandbox *sandbox,
-                                                     culprit_error *err);
+/* How a pool contains its tests (docs/harness.md, "Containment"). */
+typedef struct culprit_containment {
+    const culprit_sandbox *sandbox;  /* the store's protection, or NULL */
+    uint64_t processes;              /* processes (threads) of all the tests together; 0: no limit */
+    const char *temporary_directory; /* removed if culprit dies before the pool ends; may be NULL */
+} culprit_containment;
+
+enum { CULPRIT_CONTAINMENT_PROBLEM_SIZE = 512 };
+
+/* What the kernel allowed; each problem is one sentence ("" when none). */
+typedef struct culprit_containment_report {
+    bool isolated;          /* tests cannot see culprit; nothing they start outlives the pool */
+    bool processes_limited; /* the process limit holds (or there is none) */
+    char isolation_problem[CULPRIT_CONTAINMENT_PROBLEM_SIZE];
+    char limit_problem[CULPRIT_CONTAINMENT_PROBLEM_SIZE];
+} culprit_containment_report;
+
+/* From now on, starts the commands whose spawn names containment's
+ * sandbox from a small launcher process (src/run/launcher.c) that contains
+ * them as containment says, instead of forking culprit for each; the
+ * strings are borrowed until the pool is freed.  report says what could
+ * not be enforced.  Fails when the launcher cannot start at all (the pool
+ * then forks each command, uncontained, and the error says why). */
+CULPRIT_API culprit_status culprit_pool_contain(culprit_pool *pool, const culprit_containment *containment,
+                                                culprit_containment_report *report, culprit_error *err);
 
 /* From now on, a command that runs a program built by culprit-cc (a plain
  * program call, no shell) is forked from a server copy of that program,

@@ -70,9 +70,10 @@ typedef struct culprit_oracle {
 typedef struct culprit_run_result {
     bool exited; /* exited normally: exit_status is valid */
     int exit_status;
-    int signal;     /* the signal that killed it, when !exited */
-    bool timed_out; /* the harness killed it at its timeout */
-    int exec_error; /* errno when the command could not be started at all; 0 when it ran */
+    int signal;             /* the signal that killed it, when !exited */
+    bool timed_out;         /* the harness killed it at its timeout */
+    double timeout_seconds; /* that timeout (0: none, or not known) */
+    int exec_error;         /* errno when the command could not be started at all; 0 when it ran */
     const char *stdout_path;
     const char *stderr_path;
     bool stdout_truncated; /* the capture cap was reached */

@@ -142,6 +142,23 @@ culprit_sandbox *harness_make_sandbox(const harness_options *options, const char
     return sandbox;
 }
 
+void harness_contain(culprit_pool *pool, const harness_options *options, const culprit_sandbox *sandbox,
+                     const char *temporary)
+{
+    culprit_containment containment = {
+        .sandbox = sandbox, .processes = options->limits.processes, .temporary_directory = temporary};
+    culprit_containment_report report;
+    culprit_error err;
+    if (culprit_pool_contain(pool, &containment, &report, &err) != CULPRIT_OK) {
+        fprintf(stderr, "culprit: warning: %s; tests are forked one by one, not contained\n", err.message);
+        return;
+    }
+    if (report.isolation_problem[0])
+        fprintf(stderr, "culprit: warning: %s\n", report.isolation_problem);
+    if (report.limit_problem[0])
+        fprintf(stderr, "culprit: warning: %s\n", report.limit_problem);
+}
+
 culprit_status harness_make_temporary(char *directory, size_t size, const char *label, culprit_error *err)
 {
     const char *parent = getenv("TMPDIR");
@@ -217,11 +234,7 @@ void harness_spawn_defaults(culprit_spawn *spawn, const harness_options *options
     spawn->copy_stdout_to = spawn->copy_stderr_to = -1;
     spawn->timeout_seconds = options->timeout;
     spawn->kill_grace_seconds = options->kill_grace;
-    spawn->limits = options->limits;
-    /* RLIMIT_NPROC counts every process of the user outside a user
-     * namespace: only a per-test count inside the sandbox is safe. */
-    if (!sandbox && !options->processes_given)
-        spawn->limits.processes = 0;
+    spawn->limits = options->limits; /* the process limit is the pool's: harness_contain */
     spawn->sandbox = sandbox;
 }
 
@@ -249,6 +262,7 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
         .exit_status = finished->exit_status,
         .signal = finished->signal,
         .timed_out = finished->timed_out,
+        .timeout_seconds = finished->timeout_seconds,
         .exec_error = finished->exec_error,
         .stdout_path = paths->stdout_path,
         .stderr_path = paths->stderr_path,
@@ -260,7 +274,7 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
         .oracle = oracle,
         .result = &result,
         .collect_directory = paths->collect,
-        .pid = finished->pid,
+        .pid = finished->own_pid,
         .map_cache = map_cache,
     };
     return culprit_record_test(store, &request, recorded, err);

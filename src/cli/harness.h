@@ -72,6 +72,12 @@ int harness_parse_option(const char *command, int option, const char *value, har
  * stderr) when the options or the kernel do not allow one. */
 culprit_sandbox *harness_make_sandbox(const harness_options *options, const char *store_directory);
 
+/* Contains pool's tests (culprit_pool_contain): sandbox (NULL: none), the
+ * process limit of options, and temporary, the directory to remove if we
+ * die before the end; says on stderr what cannot be enforced. */
+void harness_contain(culprit_pool *pool, const harness_options *options, const culprit_sandbox *sandbox,
+                     const char *temporary);
+
 /* When saved started a new program over an earlier one (a rebuild), says
  * so on stderr, with both programs' hashes: the earlier tests stay with the
  * old program, and `culprit rank --program` still ranks them. */

@@ -542,8 +542,7 @@ static int prepare(const cli_context *context, run_state *state)
     if (culprit_pool_create(state->options->jobs, &state->pool, &err) != CULPRIT_OK)
         return cli_report(&err);
     state->sandbox = harness_make_sandbox(&state->options->harness, directory);
-    if (culprit_pool_use_launcher(state->pool, state->sandbox, &err) != CULPRIT_OK)
-        fprintf(stderr, "culprit: warning: %s; tests are forked one by one\n", err.message);
+    harness_contain(state->pool, &state->options->harness, state->sandbox, state->temporary);
     if (state->options->fork_server && culprit_pool_use_fork_servers(state->pool, &err) != CULPRIT_OK)
         fprintf(stderr, "culprit: warning: %s; tests are executed one by one\n", err.message);
     return 0;

@@ -174,13 +174,14 @@ static culprit_status run_command(const test_options *options, const harness_pat
     culprit_spawn spawn = {0};
     harness_spawn_defaults(&spawn, &options->harness, paths, sandbox);
     spawn.argv = options->command;
-    spawn.inherit_stdin = true;
+    spawn.inherit_stdin = !isatty(STDIN_FILENO); /* a test gets no terminal of the user's */
     spawn.copy_stdout_to = STDOUT_FILENO;
     spawn.copy_stderr_to = STDERR_FILENO;
     culprit_pool *pool;
     culprit_status status = culprit_pool_create(1, &pool, err);
     if (status != CULPRIT_OK)
         return status;
+    harness_contain(pool, &options->harness, sandbox, paths->directory);
     fflush(stdout);
     status = culprit_pool_start(pool, &spawn, NULL, err);
     bool got = false;

@@ -18,6 +18,12 @@
  * and linked), and any failure of a server, which is then retired.  A
  * server serves one program file (device, inode and modification time: a
  * rebuilt program gets a new server).
+ *
+ * A server is started through the launcher when there is one, so that it
+ * and the tests it forks are contained like every other test (contain.c).
+ * The server then sees the tests' pids in their PID namespace: the pid it
+ * replies is the test's own, and ours is found among our children
+ * (our_pid_of).
  */
 #define _GNU_SOURCE /* pipe2(2) */
 
@@ -62,6 +68,7 @@ typedef struct fork_server {
     culprit_limits limits;
     pid_t pid;
     int socket;
+    bool separate_pids; /* it replies pids of the tests' PID namespace */
 } fork_server;
 
 struct culprit_fork_servers {
@@ -216,10 +223,40 @@ static bool server_is_ready(int socket, const culprit_spawn *spawn)
     return got == 1 && ready == CULPRIT_FORK_READY;
 }
 
-/* Forks and execs path as a server for spawn's sandbox and limits, with
- * spawn's settings and collection directory; false when it cannot. */
-static bool start_server(const culprit_spawn *spawn, const char *path, fork_server *server)
+static const char *children_path(char *buffer, size_t size)
 {
+    snprintf(buffer, size, "/proc/self/task/%ld/children", (long)getpid());
+    return buffer;
+}
+
+/* Starts the server's process with descriptors: through launcher when
+ * there is one, else by fork; its pid, or -1. */
+static pid_t start_server_process(culprit_launcher *launcher, const culprit_spawn *server_spawn,
+                                  const culprit_child_descriptors *descriptors)
+{
+    if (!launcher) {
+        pid_t pid = fork();
+        if (pid == 0)
+            culprit_spawn_child(server_spawn, descriptors);
+        return pid;
+    }
+    pid_t pid, own_pid;
+    int error;
+    return culprit_launcher_spawn(launcher, server_spawn, descriptors, &pid, &own_pid, &error) ==
+                   CULPRIT_LAUNCH_STARTED
+               ? pid
+               : -1;
+}
+
+/* Starts path as a server for spawn's sandbox and limits, with spawn's
+ * settings and collection directory; false when it cannot. */
+static bool start_server(culprit_launcher *launcher, const culprit_spawn *spawn, const char *path,
+                         fork_server *server)
+{
+    char children[64];
+    server->separate_pids = launcher && culprit_launcher_separate_pids(launcher);
+    if (server->separate_pids && access(children_path(children, sizeof children), R_OK) != 0)
+        return false; /* no way to learn our pids of its tests */
     int sockets[2], status_pipe[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sockets) != 0)
         return false;
@@ -240,13 +277,12 @@ static bool start_server(const culprit_spawn *spawn, const char *path, fork_serv
                                       .collect_directory = spawn->collect_directory,
                                       .limits = spawn->limits,
                                       .sandbox = spawn->sandbox};
-        server->pid = fork();
-        if (server->pid == 0) {
-            fcntl(server_end, F_SETFD, 0); /* the one descriptor the server keeps */
-            culprit_spawn_child(&server_spawn, null_output, null_output, status_pipe[1]);
-        }
+        /* The socket is the one descriptor the server keeps across exec. */
+        const culprit_child_descriptors descriptors = {null_output, null_output, status_pipe[1], server_end,
+                                                       server_end};
+        server->pid = start_server_process(launcher, &server_spawn, &descriptors);
         close(status_pipe[1]);
-        int exec_error = culprit_exec_status(status_pipe[0]); /* 0 at once when the fork failed */
+        int exec_error = culprit_exec_status(status_pipe[0]); /* 0 at once when the start failed */
         ready = server->pid > 0 && exec_error == 0;
         if (!ready && server->pid > 0)
             waitpid(server->pid, NULL, 0);
@@ -270,8 +306,8 @@ static bool start_server(const culprit_spawn *spawn, const char *path, fork_serv
 
 /* The server for program, started if there is room and the file can serve;
  * NULL when the test must go the usual way. */
-static fork_server *server_for(culprit_fork_servers *servers, const culprit_spawn *spawn, const char *path,
-                               const program_identity *program)
+static fork_server *server_for(culprit_fork_servers *servers, culprit_launcher *launcher,
+                               const culprit_spawn *spawn, const char *path, const program_identity *program)
 {
     for (size_t i = 0; i < servers->server_count; i++) {
         fork_server *server = &servers->servers[i];
@@ -285,7 +321,7 @@ static fork_server *server_for(culprit_fork_servers *servers, const culprit_spaw
     if (servers->server_count == MAX_SERVERS)
         return NULL;
     fork_server *server = &servers->servers[servers->server_count];
-    if (!culprit_program_can_serve(path) || !start_server(spawn, path, server)) {
+    if (!culprit_program_can_serve(path) || !start_server(launcher, spawn, path, server)) {
         mark_unsuitable(servers, program);
         return NULL;
     }
@@ -376,8 +412,9 @@ void culprit_fork_servers_free(culprit_fork_servers *servers)
 
 /* The server that can run spawn, with the words of its command in words
  * (backed by copy) and its directory; NULL when it must go the usual way. */
-static fork_server *choose_server(culprit_fork_servers *servers, const culprit_spawn *spawn, char *copy,
-                                  size_t copy_size, char **words, char *const **argv, char *directory)
+static fork_server *choose_server(culprit_fork_servers *servers, culprit_launcher *launcher,
+                                  const culprit_spawn *spawn, char *copy, size_t copy_size, char **words,
+                                  char *const **argv, char *directory)
 {
     *argv = spawn->argv;
     if (!spawn->argv) {
@@ -395,23 +432,24 @@ static fork_server *choose_server(culprit_fork_servers *servers, const culprit_s
         !S_ISREG(status.st_mode))
         return NULL;
     program_identity program = {status.st_dev, status.st_ino, status.st_mtim};
-    return server_for(servers, spawn, path, &program);
+    return server_for(servers, launcher, spawn, path, &program);
 }
 
 /* Sends the request for spawn to its program's server; that server, or
  * NULL when the test must go the usual way. */
-static fork_server *send_request(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
-                                 int stderr_pipe, int status_pipe)
+static fork_server *send_request(culprit_fork_servers *servers, culprit_launcher *launcher,
+                                 const culprit_spawn *spawn, const culprit_child_descriptors *passed)
 {
     char copy[4096], *words[MAX_WORDS], directory[PATH_MAX];
     char *const *argv;
-    fork_server *server = choose_server(servers, spawn, copy, sizeof copy, words, &argv, directory);
+    fork_server *server = choose_server(servers, launcher, spawn, copy, sizeof copy, words, &argv, directory);
     if (!server || !encode_request(&servers->request, spawn, argv, directory))
         return NULL;
     int input = open_stdin(servers, spawn);
     if (input < 0)
         return NULL; /* the usual way reports why */
-    const int descriptors[CULPRIT_FORK_DESCRIPTORS] = {input, stdout_pipe, stderr_pipe, status_pipe};
+    const int descriptors[CULPRIT_FORK_DESCRIPTORS] = {input, passed->stdout_pipe, passed->stderr_pipe,
+                                                       passed->status_pipe};
     bool sent = culprit_send_with_descriptors(server->socket, servers->request.bytes, servers->request.size,
                                               descriptors, CULPRIT_FORK_DESCRIPTORS);
     close(input);
@@ -422,24 +460,88 @@ static fork_server *send_request(culprit_fork_servers *servers, const culprit_sp
     return server;
 }
 
+/* The last number of the NSpid line of /proc/PID/status (the pid as the
+ * process sees itself), and how many numbers the line has. */
+static bool own_pid_of(pid_t pid, pid_t *own_pid, int *levels)
+{
+    char path[64], text[4096];
+    snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t got = descriptor >= 0 ? read(descriptor, text, sizeof text - 1) : -1;
+    if (descriptor >= 0)
+        close(descriptor);
+    if (got <= 0)
+        return false;
+    text[got] = '\0';
+    char *line = strstr(text, "\nNSpid:");
+    if (!line)
+        return false;
+    *levels = 0;
+    for (char *at = line + 7, *end; *at && *at != '\n'; at = end) {
+        long value = strtol(at, &end, 10);
+        if (end == at)
+            break;
+        *own_pid = (pid_t)value;
+        ++*levels;
+    }
+    return *levels > 0;
+}
+
+/* Our pid of the child of ours that is own_pid in a PID namespace below
+ * ours (a server's test: the server replies the pid it sees); 0 when none.
+ * The children list is newest last, so the first look is usually right. */
+static pid_t our_pid_of(pid_t own_pid)
+{
+    char path[64], text[16384];
+    int descriptor = open(children_path(path, sizeof path), O_RDONLY | O_CLOEXEC);
+    size_t size = 0;
+    ssize_t got = 0;
+    while (descriptor >= 0 && size < sizeof text - 1 &&
+           (got = read(descriptor, text + size, sizeof text - 1 - size)) > 0)
+        size += (size_t)got;
+    if (descriptor >= 0)
+        close(descriptor);
+    text[size] = '\0';
+    for (size_t end = size; end > 0;) {
+        while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\n'))
+            text[--end] = '\0';
+        size_t start = end;
+        while (start > 0 && text[start - 1] != ' ')
+            start--;
+        pid_t child = (pid_t)strtol(text + start, NULL, 10), seen = 0;
+        int levels = 0;
+        if (child > 0 && own_pid_of(child, &seen, &levels) && levels > 1 && seen == own_pid)
+            return child;
+        end = start;
+    }
+    return 0;
+}
+
 /* The server's reply: the test's pid, or 0 (the fork failed: the server
  * stays; or the server is gone or stuck past its patience: it is retired). */
-static pid_t receive_reply(culprit_fork_servers *servers, fork_server *server)
+static pid_t receive_reply(culprit_fork_servers *servers, fork_server *server, pid_t *own_pid)
 {
     struct culprit_fork_reply reply;
     ssize_t got;
     while ((got = recv(server->socket, &reply, sizeof reply, 0)) < 0 && errno == EINTR)
         ;
-    if (got == (ssize_t)sizeof reply)
-        return reply.pid > 0 ? reply.pid : 0;
+    if (got == (ssize_t)sizeof reply && reply.pid <= 0)
+        return 0;
+    if (got == (ssize_t)sizeof reply) {
+        *own_pid = reply.pid;
+        pid_t pid = server->separate_pids ? our_pid_of(reply.pid) : reply.pid;
+        if (pid > 0)
+            return pid;
+    }
     retire_server(servers, server);
     return 0;
 }
 
-bool culprit_fork_servers_spawn(culprit_fork_servers *servers, const culprit_spawn *spawn, int stdout_pipe,
-                                int stderr_pipe, int status_pipe, pid_t *pid)
+bool culprit_fork_servers_spawn(culprit_fork_servers *servers, culprit_launcher *launcher,
+                                const culprit_spawn *spawn, const culprit_child_descriptors *descriptors,
+                                pid_t *pid, pid_t *own_pid)
 {
-    fork_server *server = send_request(servers, spawn, stdout_pipe, stderr_pipe, status_pipe);
-    *pid = server ? receive_reply(servers, server) : 0;
+    fork_server *server = send_request(servers, launcher, spawn, descriptors);
+    *pid = server ? receive_reply(servers, server, own_pid) : 0;
     return *pid > 0;
 }

@@ -116,7 +116,11 @@ static bool judge_crash(const culprit_run_result *result, const judged_run *run,
         snprintf(message, sizeof message, "cannot run the command: %s", strerror(result->exec_error));
         set_outcome(judgement, CULPRIT_VERDICT_ERROR, message, message, false, NULL);
     } else if (result->timed_out) {
-        snprintf(message, sizeof message, "timed out after %.1f s", result->duration_seconds);
+        if (result->timeout_seconds > 0)
+            snprintf(message, sizeof message, "timed out after %.1f s; the limit is %g s",
+                     result->duration_seconds, result->timeout_seconds);
+        else
+            snprintf(message, sizeof message, "timed out after %.1f s", result->duration_seconds);
         set_outcome(judgement, CULPRIT_VERDICT_TIMEOUT, message, "timed out", false, NULL);
     } else if (report->sanitizer && reports_count) {
         /* the sanitizer's own frame is more precise than culprit's last block */

@@ -10,6 +10,9 @@
  * what keeps the harness near the speed of a plain shell loop.
  *
  * The rules (docs/harness.md, "Process control"):
+ *   - a main process that has exited is never judged by its deadline: the
+ *     exit is looked for first, since the loop may come back late (the
+ *     caller was busy recording, a validator was slow);
  *   - at the timeout: SIGTERM to the group (the runtime dumps on it), and
  *     SIGKILL after the grace period;
  *   - when the main process has exited but the pipes are still held open,
@@ -21,6 +24,15 @@
  *     full pipe) and the stream is flagged truncated.
  * Without pidfd_open (old kernels) exits are found by polling waitid every
  * few milliseconds.
+ *
+ * Tests are started by the launcher (launcher.c), which contains them
+ * (contain.c); if it dies, a new one is started.  Only a pool that was
+ * never contained, or a spawn with another sandbox, forks its commands
+ * here.  The process limit is shared by all the tests: a test that cannot
+ * start because the others hold it (a fork bomb) waits in its slot and is
+ * tried again every RETRY_SECONDS, rather than being recorded as an error;
+ * it gives up at its timeout, or after ALONE_SECONDS with no other test
+ * running (the limit is then held by processes that outlived their tests).
  */
 #define _GNU_SOURCE /* pipe2(2): close-on-exec pipes in one call, so no test inherits another's */
 
@@ -43,6 +55,9 @@ enum {
 };
 static const double LINGER_SECONDS = 0.25; /* SIGTERM -> SIGKILL for lingering children */
 static const double ABANDON_SECONDS = 1.0; /* pipes held by processes that left the group */
+static const double RETRY_SECONDS = 0.05;  /* a start refused for the process limit, tried again */
+static const double ALONE_SECONDS = 2.0;   /* ... and given up with no other test running */
+static const double PATIENCE_SECONDS = 60; /* ... or without a timeout of its own */
 
 typedef struct stream {
     int pipe; /* read end, non-blocking; -1 once at EOF */
@@ -55,13 +70,20 @@ typedef struct stream {
 typedef struct slot {
     bool busy, done;
     void *tag;
-    pid_t pid;
-    int pidfd; /* -1 when unavailable */
+    pid_t pid;     /* 0 when the command could not be started */
+    pid_t own_pid; /* as it sees itself */
+    int pidfd;     /* -1 when unavailable */
     stream out, err;
     double started, ended, deadline, kill_at, linger_kill_at, abandon_at;
-    double grace;
+    double grace, timeout;
     bool exited, timed_out, terminated, killed, lingering;
     int exec_error;
+    /* Until the process starts: */
+    bool waiting; /* refused for the process limit: tried again at retry_at */
+    double retry_at, give_up_at;
+    culprit_spawn spawn;             /* its strings are borrowed until the test ends */
+    culprit_child_descriptors child; /* the test's ends of its pipes */
+    int status_pipe;                 /* ours of the exec-status pipe */
 } slot;
 
 struct culprit_pool {
@@ -69,9 +91,10 @@ struct culprit_pool {
     slot *slots;
     struct pollfd *fds; /* 3 per slot: stdout, stderr, pidfd */
     char *buffer;
-    culprit_launcher *launcher;              /* NULL: fork each command */
-    const culprit_sandbox *launcher_sandbox; /* the sandbox the launcher is in */
-    culprit_fork_servers *fork_servers;      /* NULL: no fork servers */
+    culprit_launcher *launcher;         /* NULL: fork each command */
+    bool contained;                     /* culprit_pool_contain was called */
+    culprit_containment containment;    /* to start a new launcher when one dies */
+    culprit_fork_servers *fork_servers; /* NULL: no fork servers */
 };
 
 static double now_seconds(void)
@@ -107,9 +130,20 @@ static void close_stream(stream *s)
     s->pipe = s->file = -1;
 }
 
+static void close_child_ends(slot *s)
+{
+    int *ends[] = {&s->child.stdout_pipe, &s->child.stderr_pipe, &s->child.status_pipe, &s->status_pipe};
+    for (size_t i = 0; i < sizeof ends / sizeof *ends; i++)
+        if (*ends[i] >= 0) {
+            close(*ends[i]);
+            *ends[i] = -1;
+        }
+}
+
 /* Reaps the main process (killing its group first) and frees the slot. */
 static void release_slot(slot *s)
 {
+    close_child_ends(s);
     if (s->pid > 0) {
         kill(-s->pid, SIGKILL);
         while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
@@ -129,23 +163,45 @@ void culprit_pool_free(culprit_pool *pool)
     for (size_t i = 0; pool->slots && i < pool->workers; i++)
         if (pool->slots[i].busy)
             release_slot(&pool->slots[i]);
-    culprit_launcher_stop(pool->launcher);
+    /* The servers are our children in the launcher's PID namespace: reaped
+     * before the launcher ends it (its init waits for them). */
     culprit_fork_servers_free(pool->fork_servers);
+    culprit_launcher_stop(pool->launcher);
     free(pool->slots);
     free(pool->fds);
     free(pool->buffer);
     free(pool);
 }
 
-culprit_status culprit_pool_use_launcher(culprit_pool *pool, const culprit_sandbox *sandbox,
-                                         culprit_error *err)
+culprit_status culprit_pool_contain(culprit_pool *pool, const culprit_containment *containment,
+                                    culprit_containment_report *report, culprit_error *err)
 {
     culprit_launcher_stop(pool->launcher);
     pool->launcher = NULL;
-    culprit_status status = culprit_launcher_start(sandbox, &pool->launcher, err);
+    pool->contained = true;
+    pool->containment = *containment;
+    culprit_contain_result result;
+    culprit_status status = culprit_launcher_start(containment, &pool->launcher, &result, err);
     if (status == CULPRIT_OK)
-        pool->launcher_sandbox = sandbox;
+        culprit_contain_describe(&result, containment->processes, report);
+    else
+        pool->contained = false; /* as documented: commands are forked here */
     return status;
+}
+
+/* The launcher for spawn, started again if the last one died; NULL when
+ * spawn is to be forked here. */
+static culprit_launcher *launcher_for(culprit_pool *pool, const culprit_spawn *spawn)
+{
+    if (!pool->contained || spawn->sandbox != pool->containment.sandbox)
+        return NULL;
+    if (!pool->launcher) {
+        culprit_contain_result ignored;
+        culprit_error err;
+        if (culprit_launcher_start(&pool->containment, &pool->launcher, &ignored, &err) != CULPRIT_OK)
+            pool->launcher = NULL;
+    }
+    return pool->launcher;
 }
 
 culprit_status culprit_pool_use_fork_servers(culprit_pool *pool, culprit_error *err)
@@ -166,6 +222,15 @@ size_t culprit_pool_running(const culprit_pool *pool)
 bool culprit_pool_full(const culprit_pool *pool)
 {
     return culprit_pool_running(pool) == pool->workers;
+}
+
+/* Whether another slot than s has a process running. */
+static bool others_running(const culprit_pool *pool, const slot *s)
+{
+    for (size_t i = 0; i < pool->workers; i++)
+        if (&pool->slots[i] != s && pool->slots[i].busy && pool->slots[i].pid > 0 && !pool->slots[i].exited)
+            return true;
+    return false;
 }
 
 void culprit_pool_signal(culprit_pool *pool, int sig)
@@ -230,48 +295,73 @@ int culprit_exec_status(int status_pipe)
     return got == (ssize_t)sizeof error ? error : 0;
 }
 
-/* After fork: waits for exec (the status pipe closes) or its failure. */
+/* The command never ran: it finishes at once with error. */
+static void finish_unstarted(slot *s, int error)
+{
+    s->exec_error = error ? error : ECHILD;
+    s->done = true;
+    s->exited = true;
+    s->ended = now_seconds();
+}
+
+/* After the start: waits for exec (the status pipe closes) or its failure. */
 static void await_exec(slot *s, int status_pipe)
 {
     int error = culprit_exec_status(status_pipe);
-    if (error) {
-        s->exec_error = error;
-        s->done = true;
-        s->exited = true;
-        s->ended = now_seconds();
-    }
+    if (error)
+        finish_unstarted(s, error);
 }
 
-/* The command's main process, from a fork server or through the launcher
- * when they can take it, else by fork; returns its pid, or -1 with errno. */
-static pid_t start_process(culprit_pool *pool, const culprit_spawn *spawn, int stdout_pipe, int stderr_pipe,
-                           int status_pipe)
+/* Starts spawn through the launcher: 1 started (*pid), 0 not started
+ * (errno: recorded as the command's failure), -1 when the launcher died
+ * and cannot be started again (errno). */
+static int start_by_launcher(culprit_pool *pool, const culprit_spawn *spawn,
+                             const culprit_child_descriptors *descriptors, pid_t *pid, pid_t *own_pid)
 {
-    pid_t served;
-    if (pool->fork_servers &&
-        culprit_fork_servers_spawn(pool->fork_servers, spawn, stdout_pipe, stderr_pipe, status_pipe, &served))
-        return served;
-    if (pool->launcher && spawn->sandbox == pool->launcher_sandbox) {
-        pid_t pid = -1;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        culprit_launcher *launcher = launcher_for(pool, spawn);
+        if (!launcher)
+            break;
         int error = 0;
-        switch (culprit_launcher_spawn(pool->launcher, spawn, stdout_pipe, stderr_pipe, status_pipe, &pid,
-                                       &error)) {
+        switch (culprit_launcher_spawn(launcher, spawn, descriptors, pid, own_pid, &error)) {
         case CULPRIT_LAUNCH_STARTED:
-            return pid;
+            return 1;
         case CULPRIT_LAUNCH_FAILED:
             errno = error;
-            return -1;
-        case CULPRIT_LAUNCH_BROKEN: /* it died (or could not enter the sandbox): fork from now on */
+            return 0;
+        case CULPRIT_LAUNCH_UNSUITABLE:
+            errno = E2BIG;
+            return 0;
+        case CULPRIT_LAUNCH_BROKEN: /* it died: a new one for this test */
             culprit_launcher_stop(pool->launcher);
             pool->launcher = NULL;
             break;
-        case CULPRIT_LAUNCH_UNSUITABLE:
-            break;
         }
     }
-    pid_t pid = fork();
+    errno = ECHILD;
+    return -1;
+}
+
+/* The command's main process, from a fork server or through the launcher
+ * when they can take it, else by fork; its pid, 0 with errno when it could
+ * not be started, or -1 with errno when it cannot be started at all. */
+static pid_t start_process(culprit_pool *pool, const culprit_spawn *spawn,
+                           const culprit_child_descriptors *descriptors, pid_t *own_pid)
+{
+    pid_t pid = 0;
+    bool here = !pool->contained || spawn->sandbox != pool->containment.sandbox;
+    culprit_launcher *launcher = launcher_for(pool, spawn);
+    if (pool->fork_servers && (here || launcher) &&
+        culprit_fork_servers_spawn(pool->fork_servers, launcher, spawn, descriptors, &pid, own_pid))
+        return pid;
+    if (!here) {
+        int started = start_by_launcher(pool, spawn, descriptors, &pid, own_pid);
+        return started > 0 ? pid : started;
+    }
+    pid = fork();
     if (pid == 0)
-        culprit_spawn_child(spawn, stdout_pipe, stderr_pipe, status_pipe);
+        culprit_spawn_child(spawn, descriptors);
+    *own_pid = pid;
     return pid;
 }
 
@@ -289,9 +379,56 @@ static void arm_slot(slot *s, const culprit_spawn *spawn, void *tag)
     s->tag = tag;
     s->pidfd = -1;
     s->out.pipe = s->out.file = s->err.pipe = s->err.file = -1;
+    s->child = (culprit_child_descriptors){-1, -1, -1, -1, -1};
+    s->status_pipe = -1;
+    s->spawn = *spawn;
     s->started = now_seconds();
-    s->deadline = spawn->timeout_seconds > 0 ? s->started + spawn->timeout_seconds : 0;
+    s->timeout = spawn->timeout_seconds > 0 ? spawn->timeout_seconds : 0;
+    s->deadline = s->timeout > 0 ? s->started + s->timeout : 0;
     s->grace = spawn->kill_grace_seconds > 0 ? spawn->kill_grace_seconds : 2.0;
+}
+
+/* Starts the slot's process.  Refused for the process limit (EAGAIN),
+ * it waits (see the top of the file); when it can never start, it finishes
+ * at once as a command that could not be run.  An error only when culprit
+ * cannot start processes at all (the first attempt only: later ones have
+ * no caller to tell). */
+static culprit_status launch(culprit_pool *pool, slot *s, culprit_error *err)
+{
+    double now = now_seconds();
+    s->pid = start_process(pool, &s->spawn, &s->child, &s->own_pid);
+    int start_error = errno;
+    if (s->pid <= 0 && start_error == EAGAIN && now < s->give_up_at &&
+        (others_running(pool, s) || now < s->started + ALONE_SECONDS)) {
+        s->pid = 0;
+        s->waiting = true;
+        s->retry_at = now + RETRY_SECONDS;
+        return CULPRIT_OK;
+    }
+    bool first = !s->waiting;
+    s->waiting = false;
+    close(s->child.stdout_pipe);
+    close(s->child.stderr_pipe);
+    close(s->child.status_pipe);
+    s->child.stdout_pipe = s->child.stderr_pipe = s->child.status_pipe = -1;
+    if (s->pid < 0 && start_error != EAGAIN && first) {
+        release_slot(s);
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot start the test: %s%s", strerror(start_error),
+                            start_error == ECHILD ? " (the launcher died and cannot be started again)" : "");
+    }
+    if (s->pid <= 0) { /* recorded as a command that could not be run */
+        s->pid = 0;
+        close(s->status_pipe);
+        s->status_pipe = -1;
+        finish_unstarted(s, start_error);
+        return CULPRIT_OK;
+    }
+    s->started = now; /* its timeout counts from here, not from its wait */
+    s->deadline = s->timeout > 0 ? now + s->timeout : 0;
+    s->pidfd = open_pidfd(s->pid); /* the child made its own session (and group) before exec */
+    await_exec(s, s->status_pipe);
+    s->status_pipe = -1;
+    return CULPRIT_OK;
 }
 
 culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn, void *tag,
@@ -312,20 +449,10 @@ culprit_status culprit_pool_start(culprit_pool *pool, const culprit_spawn *spawn
         release_slot(s);
         return status;
     }
-    s->pid = start_process(pool, spawn, out_pipe[1], err_pipe[1], status_pipe[1]);
-    int fork_error = errno;
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    close(status_pipe[1]);
-    if (s->pid < 0) {
-        close(status_pipe[0]);
-        release_slot(s);
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot fork: %s", strerror(fork_error));
-    }
-    setpgid(s->pid, s->pid); /* also here: no race with our kill(-pgid) */
-    s->pidfd = open_pidfd(s->pid);
-    await_exec(s, status_pipe[0]);
-    return CULPRIT_OK;
+    s->child = (culprit_child_descriptors){out_pipe[1], err_pipe[1], status_pipe[1], -1, -1};
+    s->status_pipe = status_pipe[0];
+    s->give_up_at = s->started + (s->timeout > 0 ? s->timeout : PATIENCE_SECONDS);
+    return launch(pool, s, err);
 }
 
 /* ---- supervising ---- */
@@ -397,9 +524,12 @@ static void on_main_exit(slot *s, char *buffer, double now)
     }
 }
 
-/* Timeouts and lingering children; marks the slot done when it is. */
+/* Exits, timeouts and lingering children, in that order; marks the slot
+ * done when it is. */
 static void advance(slot *s, char *buffer, double now)
 {
+    if (!s->exited && main_has_exited(s))
+        on_main_exit(s, buffer, now);
     if (!s->exited && s->deadline && now >= s->deadline && !s->terminated) {
         s->timed_out = s->terminated = true;
         s->kill_at = now + s->grace;
@@ -409,8 +539,6 @@ static void advance(slot *s, char *buffer, double now)
         s->killed = true;
         kill(-s->pid, SIGKILL);
     }
-    if (!s->exited && main_has_exited(s))
-        on_main_exit(s, buffer, now);
     if (s->exited && s->lingering && s->linger_kill_at && now >= s->linger_kill_at) {
         s->linger_kill_at = 0;
         kill(-s->pid, SIGKILL);
@@ -454,7 +582,7 @@ static int poll_timeout(const culprit_pool *pool, int timeout_ms, double now)
         const slot *s = &pool->slots[i];
         if (!s->busy || s->done)
             continue;
-        double at = next_deadline(s);
+        double at = s->waiting ? s->retry_at : next_deadline(s);
         int until = at > 0 ? (int)((at - now) * 1000.0) + 1 : -1;
         if (!s->exited && s->pidfd < 0)
             until = until < 0 || until > NO_PIDFD_POLL_MS ? NO_PIDFD_POLL_MS : until;
@@ -469,11 +597,13 @@ static void fill_finished(const slot *s, int wait_status, culprit_finished *fini
     memset(finished, 0, sizeof *finished);
     finished->tag = s->tag;
     finished->pid = s->pid;
+    finished->own_pid = s->own_pid;
     finished->exec_error = s->exec_error;
     finished->exited = WIFEXITED(wait_status);
     finished->exit_status = finished->exited ? WEXITSTATUS(wait_status) : -1;
     finished->signal = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
     finished->timed_out = s->timed_out;
+    finished->timeout_seconds = s->timeout;
     finished->lingering_killed = s->lingering;
     finished->stdout_truncated = s->out.truncated;
     finished->stderr_truncated = s->err.truncated;
@@ -486,9 +616,11 @@ static void fill_finished(const slot *s, int wait_status, culprit_finished *fini
 static void harvest(slot *s, culprit_finished *finished)
 {
     int wait_status = 0;
-    kill(-s->pid, SIGKILL); /* anything of the group still alive */
-    while (waitpid(s->pid, &wait_status, 0) < 0 && errno == EINTR)
-        ;
+    if (s->pid > 0) {
+        kill(-s->pid, SIGKILL); /* anything of the group still alive */
+        while (waitpid(s->pid, &wait_status, 0) < 0 && errno == EINTR)
+            ;
+    }
     fill_finished(s, wait_status, finished);
     s->pid = 0;
     release_slot(s);
@@ -511,7 +643,7 @@ static int poll_once(culprit_pool *pool, int timeout_ms)
     int count = 0;
     for (size_t i = 0; i < pool->workers; i++) {
         slot *s = &pool->slots[i];
-        if (!s->busy || s->done)
+        if (!s->busy || s->done || s->waiting)
             continue;
         count = add_descriptor(fds, count, s->out.pipe);
         count = add_descriptor(fds, count, s->err.pipe);
@@ -526,6 +658,12 @@ static int poll_once(culprit_pool *pool, int timeout_ms)
         slot *s = &pool->slots[i];
         if (!s->busy || s->done)
             continue;
+        if (s->waiting) {
+            culprit_error ignored;
+            if (now >= s->retry_at)
+                launch(pool, s, &ignored);
+            continue;
+        }
         pump(&s->out, pool->buffer);
         pump(&s->err, pool->buffer);
         advance(s, pool->buffer, now);

@@ -15,8 +15,11 @@
  * second step is what makes it stick: mounts inherited by a less privileged
  * mount namespace are locked, so even a test running as root inside cannot
  * unmount the bind or remount it writable.  The parent keeps descriptors of
- * the holder's namespaces and every test joins them with setns(2), which
- * costs two system calls instead of copying the mount table per test.
+ * the holder's namespaces; the launcher joins them with setns(2) once, and
+ * contains the tests further from there (contain.c: their own PID
+ * namespace and /proc, so that culprit's open descriptors of the store are
+ * out of their reach too).  A test forked without the launcher joins them
+ * itself, which costs two system calls instead of copying the mount table.
  */
 #define _GNU_SOURCE /* unshare(2), setns(2) and the CLONE_NEW* flags are Linux-only */
 
@@ -63,9 +66,9 @@ typedef struct setup_failure {
     int stage, error;
 } setup_failure;
 
-static int write_text_file(const char *path, const char *text)
+static int write_text_file(int directory, const char *name, const char *text)
 {
-    int descriptor = open(path, O_WRONLY | O_CLOEXEC);
+    int descriptor = openat(directory, name, O_WRONLY | O_CLOEXEC);
     if (descriptor < 0)
         return -1;
     ssize_t length = (ssize_t)strlen(text);
@@ -74,22 +77,19 @@ static int write_text_file(const char *path, const char *text)
     return written == length ? 0 : -1;
 }
 
-/* Maps uid and gid to themselves in the namespace just unshared. */
-static int map_identity(uid_t uid, gid_t gid)
+int culprit_map_identity(int self, uid_t uid, gid_t gid)
 {
     char line[64];
-    if (write_text_file("/proc/self/setgroups", "deny") != 0 && errno != ENOENT)
+    if (write_text_file(self, "setgroups", "deny") != 0 && errno != ENOENT)
         return -1;
     snprintf(line, sizeof line, "%lu %lu 1\n", (unsigned long)uid, (unsigned long)uid);
-    if (write_text_file("/proc/self/uid_map", line) != 0)
+    if (write_text_file(self, "uid_map", line) != 0)
         return -1;
     snprintf(line, sizeof line, "%lu %lu 1\n", (unsigned long)gid, (unsigned long)gid);
-    return write_text_file("/proc/self/gid_map", line);
+    return write_text_file(self, "gid_map", line);
 }
 
-/* A remount inside a user namespace must keep the flags the original mount
- * has (they are locked), so they are read back and added. */
-static unsigned long kept_mount_flags(const char *path)
+unsigned long culprit_kept_mount_flags(const char *path)
 {
     struct statvfs info;
     unsigned long flags = 0;
@@ -117,10 +117,11 @@ static setup_failure build_namespaces(const char *directory)
     gid_t gid = getgid();
     setup_failure failure = {0, 0};
     int stage = STAGE_UNSHARE_OUTER;
-    if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+    int self = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (self < 0 || unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
         goto failed;
     stage = STAGE_MAP_OUTER;
-    if (map_identity(uid, gid) != 0)
+    if (culprit_map_identity(self, uid, gid) != 0)
         goto failed;
     stage = STAGE_PRIVATE;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
@@ -129,14 +130,14 @@ static setup_failure build_namespaces(const char *directory)
     if (mount(directory, directory, NULL, MS_BIND | MS_REC, NULL) != 0)
         goto failed;
     stage = STAGE_READ_ONLY;
-    if (mount(NULL, directory, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | kept_mount_flags(directory), NULL) !=
-        0)
+    if (mount(NULL, directory, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | culprit_kept_mount_flags(directory),
+              NULL) != 0)
         goto failed;
     stage = STAGE_UNSHARE_INNER;
     if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
         goto failed;
     stage = STAGE_MAP_INNER;
-    if (map_identity(uid, gid) != 0)
+    if (culprit_map_identity(self, uid, gid) != 0)
         goto failed;
     return failure;
 failed:

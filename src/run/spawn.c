@@ -1,10 +1,13 @@
 /*
  * spawn.c - the child's side of starting a test: between fork and exec.
  *
- * Order matters: the process group first (so a timeout can reach anything
- * the test starts, even before exec), then the sandbox (setns resets the
- * working directory to the namespace's root, hence the chdir after it),
- * limits, descriptors, environment, exec.
+ * Order matters: a session of its own first - a new process group, so that
+ * a timeout can reach anything the test starts, even before exec, and no
+ * controlling terminal, so that no test can stop on SIGTTOU or write to
+ * the user's terminal through /dev/tty - then the sandbox (setns resets
+ * the working directory to the namespace's root, hence the chdir after
+ * it), limits, descriptors, environment, exec.  The process limit is not
+ * set here: it covers all the tests together (contain.c).
  *
  * Nothing here allocates or writes memory it does not own: the launcher
  * (launcher.c) runs this in a child that shares its memory (CLONE_VM), so
@@ -20,6 +23,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -51,10 +55,22 @@ static int apply_limits(const culprit_limits *limits)
 {
     if (lower_limit(RLIMIT_CPU, limits->cpu_seconds) != 0 ||
         lower_limit(RLIMIT_DATA, limits->memory_bytes) != 0 ||
-        lower_limit(RLIMIT_FSIZE, limits->file_bytes) != 0 ||
-        lower_limit(RLIMIT_NPROC, limits->processes) != 0)
+        lower_limit(RLIMIT_FSIZE, limits->file_bytes) != 0)
         return -1;
     return 0;
+}
+
+/* The extra descriptor at its number, inherited across exec; *status_pipe
+ * moved out of its way first (stdout and stderr are in place already). */
+static int place_extra(const culprit_child_descriptors *descriptors, int *status_pipe)
+{
+    if (descriptors->extra < 0)
+        return 0;
+    if (*status_pipe == descriptors->extra_as && (*status_pipe = fcntl(*status_pipe, F_DUPFD_CLOEXEC, 3)) < 0)
+        return -1;
+    if (descriptors->extra == descriptors->extra_as)
+        return fcntl(descriptors->extra, F_SETFD, 0);
+    return dup2(descriptors->extra, descriptors->extra_as) < 0 ? -1 : 0;
 }
 
 /* stdin from a file, /dev/null or ours; stdout and stderr into the pipes. */
@@ -191,9 +207,11 @@ static void exec_command(const culprit_spawn *spawn, char **environment)
     execve("/bin/sh", shell, environment);
 }
 
-void culprit_spawn_child(const culprit_spawn *spawn, int stdout_pipe, int stderr_pipe, int status_pipe)
+void culprit_spawn_child(const culprit_spawn *spawn, const culprit_child_descriptors *descriptors)
 {
-    setpgid(0, 0);
+    int status_pipe = descriptors->status_pipe;
+    setsid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* when culprit dies; its PID namespace covers the rest */
     /* The parent may block or catch signals; the test starts with defaults. */
     sigset_t none;
     sigemptyset(&none);
@@ -213,7 +231,9 @@ void culprit_spawn_child(const culprit_spawn *spawn, int stdout_pipe, int stderr
     if (spawn->collect_directory && !culprit_join_setting(collect_setting, sizeof collect_setting,
                                                           "CULPRIT_COLLECT_DIR=", spawn->collect_directory))
         report_and_exit(status_pipe, ENAMETOOLONG);
-    if (apply_limits(&spawn->limits) != 0 || wire_descriptors(spawn, stdout_pipe, stderr_pipe) != 0 ||
+    if (apply_limits(&spawn->limits) != 0 ||
+        wire_descriptors(spawn, descriptors->stdout_pipe, descriptors->stderr_pipe) != 0 ||
+        place_extra(descriptors, &status_pipe) != 0 ||
         culprit_spawn_environment(spawn, environment, spawn->collect_directory ? collect_setting : NULL) != 0)
         report_and_exit(status_pipe, errno);
     exec_command(spawn, environment);
