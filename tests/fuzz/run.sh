@@ -38,11 +38,13 @@ for target in "$@"; do
     artifacts=$build/fuzz/crashes/$target
     log=$build/fuzz/$target.log
     mkdir -p "$corpus" "$artifacts"
+    start=$(date +%s)
     TMPDIR=$scratch "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "$corpus" "$top/tests/fuzz/corpus/$target" >"$log" 2>&1
     code=$?
+    elapsed=$(($(date +%s) - start))
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+    rate=$((${runs:-0} / (elapsed > 0 ? elapsed : 1)))
     found=0
     if [ "$code" -ne 0 ]; then
         found=1
@@ -50,7 +52,7 @@ for target in "$@"; do
         echo "fuzz_$target: FINDING (exit $code): ${artifact:-see $log}" >&2
         grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -n 3 >&2
     fi
-    echo "fuzz_$target: ${runs:-0} executions in $seconds s (${rate:-0}/s), $found crashes," \
+    echo "fuzz_$target: ${runs:-0} executions in $elapsed s ($rate/s), $found crashes," \
         "corpus $(find "$corpus" -type f | wc -l) inputs"
     targets=$((targets + 1))
     executions=$((executions + ${runs:-0}))
