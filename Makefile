@@ -1,7 +1,8 @@
 # culprit - top-level build.  `make` builds build/culprit and libculprit;
 # `make check` installs missing Debian packages, then runs the unit tests
-# (plain and under ASan+UBSan) and the end-to-end tests; `make bench` runs
-# the benchmarks; `make demo` ranks the bundled example.  Sources are picked
+# (plain and under ASan+UBSan), the end-to-end tests and a short run of the
+# fuzz targets; `make fuzz` fuzzes every parser for a while (tests/fuzz/);
+# `make bench` runs the benchmarks; `make demo` ranks the bundled example.  Sources are picked
 # up by directory, so a new module is just a new file.
 
 PREFIX ?= /usr/local
@@ -32,6 +33,7 @@ RT_SRC := $(sort $(wildcard src/rt/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
@@ -41,15 +43,18 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/asan/unit/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 HEADERS := $(wildcard include/culprit/*.h src/*/*.h)
 
 VERSION := 0.1.0
 
 # The sanitized objects are only prerequisites of the ASan unit tests; keep
 # them so that the next `make check` does not rebuild the library.
-.SECONDARY: $(ASAN_LIB_OBJ)
+.SECONDARY: $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)
 
-.PHONY: all deps deps-graph check check-run unit unit-asan e2e bench bench-run eval eval-run demo demo-run install clean format
+.PHONY: all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run demo demo-run \
+        install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
      $(BUILD)/libculprit-rt.a
@@ -118,12 +123,26 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libculprit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libculprit.a $(PKG_LIBS)
 
+# The fuzz targets (tests/fuzz/): libFuzzer needs clang, so the library is
+# compiled again with clang-14, coverage instrumentation and ASan+UBSan.
+FUZZ_CC ?= clang-14
+FUZZ_CFLAGS = $(ALL_CFLAGS) -O1 $(SANITIZE)
+FUZZ_SECONDS ?= 60
+
+$(BUILD)/fuzz/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS)
+
 # The public entry points install what is missing, then re-enter make so
 # that pkg-config sees the installed packages.
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: all $(UNIT_BIN) $(ASAN_UNIT_BIN)
+check-run: all $(UNIT_BIN) $(ASAN_UNIT_BIN) $(FUZZ_BIN)
 	@sh tests/run.sh $(BUILD)
 
 unit: $(UNIT_BIN)
@@ -134,6 +153,14 @@ unit-asan: $(ASAN_UNIT_BIN)
 
 e2e: $(BUILD)/culprit
 	@sh tests/run.sh $(BUILD) e2e
+
+# Every fuzz target for FUZZ_SECONDS (default 60) each, one after another;
+# FUZZ_TARGETS="dump map" picks some (tests/fuzz/run.sh).
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-run
+
+fuzz-run: $(FUZZ_BIN)
+	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
@@ -170,7 +197,8 @@ install: all
 	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(CC_SRC) $(RT_SRC) $(UNIT_SRC) $(BENCH_SRC) $(HEADERS)
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(CC_SRC) $(RT_SRC) $(UNIT_SRC) $(BENCH_SRC) $(FUZZ_SRC) $(HEADERS) \
+	    tests/fuzz/fuzz.h
 
 clean:
 	rm -rf build

@@ -1,12 +1,14 @@
 #!/bin/sh
 # Runs culprit's tests and prints one closing line "N passed, N failed".
-# usage: tests/run.sh BUILD_DIR [unit|unit-asan|e2e]...  (default: all three)
+# usage: tests/run.sh BUILD_DIR [unit|unit-asan|e2e|fuzz]...  (default: all four)
 # Unit test programs print "NAME: N passed, N failed"; e2e scripts print the
-# same through tests/e2e/lib.sh.  This script adds the counts up.
+# same through tests/e2e/lib.sh, and tests/fuzz/smoke.sh for each fuzz target
+# built (a short run; `make fuzz` is the long one).  This script adds the
+# counts up.
 set -u
 build=$1
 shift
-[ $# -eq 0 ] && set -- unit unit-asan e2e
+[ $# -eq 0 ] && set -- unit unit-asan e2e fuzz
 top=$(cd "$(dirname "$0")/.." && pwd)
 case $build in /*) binary_dir=$build ;; *) binary_dir=$top/$build ;; esac
 log=$(mktemp)
@@ -46,6 +48,10 @@ for part in "$@"; do
     e2e)
         for t in "$top"/tests/e2e/test_*.sh; do
             CULPRIT="$binary_dir/culprit" run_one "e2e/$(basename "$t")" sh "$t"
+        done ;;
+    fuzz)
+        for t in "$build"/fuzz/fuzz_*; do
+            [ -f "$t" ] && [ -x "$t" ] && run_one "fuzz/$(basename "$t")" sh "$top/tests/fuzz/smoke.sh" "$t"
         done ;;
     *) echo "tests/run.sh: unknown part '$part'" >&2; exit 2 ;;
     esac

@@ -194,7 +194,8 @@ static culprit_status check_unique_names(const char *path, const name_list *list
     char **sorted = malloc((list->count + 1) * sizeof *sorted);
     if (!sorted)
         return culprit_fail_memory(err);
-    memcpy(sorted, list->names, list->count * sizeof *sorted);
+    if (list->count) /* names is NULL when the file named no test */
+        memcpy(sorted, list->names, list->count * sizeof *sorted);
     qsort(sorted, list->count, sizeof *sorted, compare_strings);
     culprit_status status = CULPRIT_OK;
     for (size_t i = 1; i < list->count && !status; i++)

@@ -5,7 +5,8 @@
  * and the exact message of every kind of malformed input; and the
  * component names of GZoltar and CSV (line, GZoltar-named and opaque
  * elements); and the optional structure of the JSON spectra (files
- * without it still read; test_techniques.sh checks it on a real program).  Inputs are
+ * without it still read; test_techniques.sh checks it on a real program);
+ * a GZoltar tests file that names no test.  Inputs are
  * written to a fresh temporary directory; messages name files relative to
  * it, so the test changes into it.
  */
@@ -444,6 +445,23 @@ static void test_component_names(void)
     culprit_spectra_free(&s);
 }
 
+/* A GZoltar tests file without a name used to reach memcpy(dst, NULL, 0),
+ * undefined behaviour that UBSan stops at (found by
+ * tests/fuzz/fuzz_import_gzoltar.c).  Whether such a file is an error is
+ * the reader's to say; here only that it answers. */
+static void test_gzoltar_empty_tests_file(void)
+{
+    write_file("gz-spectra.txt", "name\na.c:1\n");
+    write_file("gz-matrix.txt", "1 -\n");
+    write_file("gz-tests.txt", "");
+    culprit_spectra s;
+    culprit_spectra_init(&s);
+    culprit_error err = {0};
+    culprit_status status = culprit_gzoltar_read("gz-spectra.txt", "gz-matrix.txt", "gz-tests.txt", &s, &err);
+    CHECK(status == CULPRIT_OK || status == CULPRIT_ERROR_INPUT);
+    culprit_spectra_free(&s);
+}
+
 /* A JSON spectra of one line and one failing test, with extra text
  * (fields) in the root and in the test. */
 static void write_json(const char *path, const char *root_extra, const char *test_extra)
@@ -546,6 +564,7 @@ int main(void)
     test_component_names();
     test_json_structure();
     test_gzoltar_tests_file();
+    test_gzoltar_empty_tests_file();
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", directory);
     if (chdir("/") != 0 || system(command) != 0)
