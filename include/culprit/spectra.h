@@ -134,9 +134,11 @@ CULPRIT_API culprit_status culprit_spectra_add_test(culprit_spectra *spectra, co
                                                     culprit_verdict verdict, size_t *index,
                                                     culprit_error *err);
 
+/* Test test's row of words_per_test words; NULL when rows are empty (no
+ * elements: the matrix is never allocated, and NULL + 0 is undefined). */
 static inline uint64_t *culprit_spectra_row(const culprit_spectra *spectra, size_t test)
 {
-    return spectra->hits + test * spectra->words_per_test;
+    return spectra->words_per_test ? spectra->hits + test * spectra->words_per_test : NULL;
 }
 
 static inline void culprit_spectra_set_hit(culprit_spectra *spectra, size_t test, uint32_t element)

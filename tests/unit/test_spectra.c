@@ -151,6 +151,27 @@ static void test_tally(void)
     culprit_spectra_free(&s);
 }
 
+/* Tests but no elements (a JSON import may hold that): the rows are empty
+ * and the matrix was never allocated, so a row is NULL rather than NULL +
+ * 0, which C leaves undefined.  clang's UBSan stops at it, gcc's does not:
+ * the input that found it, in tests/fuzz/corpus/spectra_json/, is the
+ * test that fails without the fix (make check's fuzz smoke run). */
+static void test_no_elements(void)
+{
+    culprit_spectra s;
+    culprit_error err;
+    culprit_spectra_init(&s);
+    CHECK_INT(culprit_spectra_add_test(&s, "t1", CULPRIT_VERDICT_FAIL, NULL, &err), 0);
+    CHECK_INT(culprit_spectra_add_test(&s, "t2", CULPRIT_VERDICT_PASS, NULL, &err), 0);
+    CHECK(culprit_spectra_row(&s, 1) == NULL);
+    culprit_tally tally;
+    culprit_totals totals;
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    CHECK_INT(culprit_spectra_tally(&s, &policy, &tally, &totals, &err), 0);
+    CHECK(totals.failing == 1 && totals.passing == 1);
+    culprit_spectra_free(&s);
+}
+
 /* Reserving first gives the same matrix as growing one test at a time. */
 static void test_reserve(void)
 {
@@ -250,5 +271,6 @@ int main(void)
     test_names();
     test_tables();
     test_tally();
+    test_no_elements();
     return check_report("spectra");
 }
