@@ -63,7 +63,7 @@ int harness_parse_option(const char *command, int option, const char *value, har
     "   --memory-limit SIZE  data segment per process (default: physical RAM; 0: none;\n"                    \
     "                        sanitizer builds need 0)\n"                                                     \
     "   --file-limit SIZE    largest file a test may write (default 4G; 0: none)\n"                          \
-    "   --process-limit N    processes at once, inside the sandbox (default 1024)\n"                         \
+    "   --process-limit N    processes of all the tests together, root too (default 1024)\n"                 \
     "   --kill-grace S       seconds from SIGTERM to SIGKILL at a timeout (default 2)\n"                     \
     "   --no-protect         run tests without the sandbox that makes the store\n"                           \
     "                        read-only to them\n"
