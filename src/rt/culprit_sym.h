@@ -1,0 +1,113 @@
+/*
+ * culprit_sym.h - the ABI between code built by `culprit-cc
+ * --coverage=symbolic` and the runtime's symbolic half (src/rt/sym_*.c;
+ * docs/symbolic.md is the reference).
+ *
+ * Every integer or pointer SSA value of instrumented code has a shadow: a
+ * culprit_sym_expr, the number of a node in the runtime's expression table
+ * that says how the value was computed from input, or 0 when the value is
+ * concrete (does not depend on input).  The instrumenter keeps shadows as
+ * i32 SSA values beside the values they shadow, knows at compile time that
+ * constants and most values are 0 and then emits nothing, and otherwise
+ * calls the builders below.  Builders return 0 at once when all their
+ * shadow operands are 0 and when symbolic execution is off (CULPRIT_SYM
+ * unset), so a run without input-dependent values pays calls, not work.
+ *
+ * Shadows cross memory through a shadow memory (one expression per byte,
+ * little-endian), and cross calls through the calling thread's call area.
+ * Values the runtime cannot model are used concretely and counted by kind
+ * (sym_format.h, CULPRIT_SYM_STAT_CONCRETIZED_*).
+ */
+#ifndef CULPRIT_SYM_H
+#define CULPRIT_SYM_H
+
+#include <stdint.h>
+
+#include "culprit/sym_format.h"
+
+typedef uint32_t culprit_sym_expr; /* 0: concrete */
+
+/* ---- calls ----
+ * Before a call to a function that is not an intrinsic, the caller stores
+ * the callee's address in `callee`, each argument's shadow in args[i]
+ * (i < CULPRIT_SYM_MAX_ARGS; the rest are concrete), and 0 in `ret`.  An
+ * instrumented function's entry compares `callee` with its own address:
+ * equal, it takes its parameters' shadows from args and sets callee to 0;
+ * different (it was called from uninstrumented code, through a callback,
+ * or the caller's store was for another call), its parameters are
+ * concrete.  Before it returns it stores its result's shadow in `ret`,
+ * which the caller reads right after the call.  After a call with a
+ * symbolic argument the caller calls __culprit_sym_call_returned(), which
+ * counts a CONCRETIZED_CALL when callee is still set (nobody took them). */
+struct culprit_sym_call_area {
+    const void *callee;
+    culprit_sym_expr ret;
+    culprit_sym_expr args[CULPRIT_SYM_MAX_ARGS];
+};
+extern __thread struct culprit_sym_call_area __culprit_sym_call __attribute__((tls_model("initial-exec")));
+
+void __culprit_sym_call_returned(void);
+
+/* ---- values ----
+ * va, vb, vc: the operands' concrete values, zero-extended to 64 bits
+ * (the runtime makes constants of the concrete operands of a symbolic
+ * operation).  bits: the width of the operands (1..64); wider integers
+ * and vectors are not modelled: the instrumenter concretizes them. */
+
+/* op: CULPRIT_SYM_ADD .. CULPRIT_SYM_XOR. */
+culprit_sym_expr __culprit_sym_binary(uint32_t op, culprit_sym_expr a, culprit_sym_expr b, uint64_t va,
+                                      uint64_t vb, uint32_t bits);
+/* op: CULPRIT_SYM_EQ .. CULPRIT_SYM_SLE; the result has width 1. */
+culprit_sym_expr __culprit_sym_compare(uint32_t op, culprit_sym_expr a, culprit_sym_expr b, uint64_t va,
+                                       uint64_t vb, uint32_t bits);
+/* op: CULPRIT_SYM_ZEXT, SEXT or TRUNC, from from_bits to to_bits. */
+culprit_sym_expr __culprit_sym_cast(uint32_t op, culprit_sym_expr a, uint64_t va, uint32_t from_bits,
+                                    uint32_t to_bits);
+/* condition ? a : b (a select instruction). */
+culprit_sym_expr __culprit_sym_select(culprit_sym_expr condition, culprit_sym_expr a, culprit_sym_expr b,
+                                      uint64_t vcondition, uint64_t va, uint64_t vb, uint32_t bits);
+
+/* A value the runtime does not model met a symbolic operand (kind: a
+ * CULPRIT_SYM_STAT_CONCRETIZED_* value): counts it; the result is concrete. */
+void __culprit_sym_concretize(culprit_sym_expr value, uint32_t kind);
+
+/* ---- branches ----
+ * unit: the unit's descriptor (struct culprit_rt_unit *), block: the block
+ * counter of the block the branch or switch ends.  Record a constraint
+ * only when condition is not 0; the caps of docs/symbolic.md apply. */
+void __culprit_sym_branch(culprit_sym_expr condition, uint32_t taken, const void *unit, uint32_t block);
+void __culprit_sym_switch(culprit_sym_expr condition, uint64_t value, uint32_t bits, const void *unit,
+                          uint32_t block);
+
+/* ---- memory ----
+ * Loads and stores of integers and pointers of 1..8 bytes: the shadow of
+ * the bytes at address.  A store of a concrete value (0) clears the
+ * shadow, cheaply when the memory never held symbolic bytes.  Stores of
+ * anything else (floating point, aggregates, vectors) store 0. */
+culprit_sym_expr __culprit_sym_load(const void *address, uint32_t bytes);
+void __culprit_sym_store(void *address, uint32_t bytes, culprit_sym_expr value);
+/* Beside llvm.memcpy / memmove / memset: the shadow moves (or is set to
+ * value's byte, whose shadow is byte). */
+void __culprit_sym_memcpy(void *destination, const void *source, uint64_t bytes);
+void __culprit_sym_memmove(void *destination, const void *source, uint64_t bytes);
+void __culprit_sym_memset(void *destination, culprit_sym_expr byte, uint64_t bytes);
+
+/* ---- models ----
+ * culprit-cc redirects calls to these libc functions, in symbolic mode,
+ * to __culprit_sym_w_<name>, which have libc's signatures, do what libc
+ * does, and use the call area like instrumented functions:
+ *   input:    read fread fgets getc fgetc getchar _IO_getc getline getdelim
+ *             ungetc scanf fscanf sscanf
+ *             (sources: docs/symbolic.md, "Input model")
+ *   files:    open open64 openat fopen fopen64 fdopen close fclose
+ *             (which descriptors and streams read a declared source)
+ *   fields:   strtol strtoul strtoll strtoull atoi atol atoll
+ *   memory:   memcpy memmove memset memcmp bcmp strlen strnlen strcmp strncmp
+ *             strchr strrchr strcpy strncpy strcat strdup
+ *   ctype:    isdigit isalpha isalnum isspace isupper islower isxdigit
+ *             toupper tolower (glibc's macros read __ctype_b_loc() tables:
+ *             the table load with a symbolic index is modelled instead)
+ * The list is sym_models.c's table; culprit-cc reads the same names from
+ * culprit_sym_models.h. */
+
+#endif
