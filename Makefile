@@ -10,7 +10,7 @@ PREFIX ?= /usr/local
 BUILD ?= build
 CC ?= cc
 OPTIMIZE ?= -O2
-PKGS := sqlite3 jansson zlib tidy
+PKGS := sqlite3 jansson zlib tidy z3
 LLVM_CONFIG ?= llvm-config-14
 # Recursively expanded on purpose: pkg-config runs only when a recipe needs
 # it, after `deps` has had the chance to install the packages.
@@ -27,7 +27,7 @@ ALL_CFLAGS = $(BASE_CFLAGS) $(OPTIMIZE) -fPIC $(PKG_CFLAGS) $(CFLAGS)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/program/*.c src/store/*.c src/collect/*.c src/interchange/*.c \
-                               src/run/*.c src/judgement/*.c src/techniques/*.c src/report/*.c))
+                               src/run/*.c src/judgement/*.c src/techniques/*.c src/report/*.c src/concolic/*.c))
 CC_SRC := $(sort $(wildcard src/cc/*.c))
 RT_SRC := $(sort $(wildcard src/rt/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
@@ -96,7 +96,7 @@ $(BUILD)/culprit-cc: $(CC_OBJ) $(BUILD)/libculprit.a
 # dependencies beyond libc and pthreads, position-independent.
 RT_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude -Isrc $(WARNINGS) -O2 -g -fPIC -fno-omit-frame-pointer $(CFLAGS)
 
-$(BUILD)/rt/%.o: %.c $(wildcard src/rt/*.h) include/culprit/dump_format.h
+$(BUILD)/rt/%.o: %.c $(wildcard src/rt/*.h) include/culprit/dump_format.h include/culprit/sym_format.h
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 

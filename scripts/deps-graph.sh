@@ -59,6 +59,7 @@ cc          4   includes rt/*.h, the runtime formats
 judgement   5   (planned)
 techniques  6
 report      7
+concolic    7   culprit gen: path constraints, Z3, the concolic loop (docs/symbolic.md)
 cli         8
 '
 
