@@ -47,9 +47,17 @@ typedef struct culprit_dump {
     culprit_dump_unit *units;
     size_t output_count;
     culprit_output_record *outputs;
+    /* The path-constraint trailer (culprit/sym_format.h) of a symbolic
+     * run, a copy of its bytes from the magic "CULPSYM1" to the end, or
+     * NULL; culprit/concolic.h reads it.  sym_offset: where it starts in
+     * the dump. */
+    unsigned char *sym_trailer;
+    size_t sym_size, sym_offset;
 } culprit_dump;
 
-/* Parses a dump; source names it in messages, which are
+/* Parses a dump; bytes after the output records are an error unless they
+ * start with the symbolic trailer's magic (kept, not parsed, here).
+ * source names it in messages, which are
  * "SOURCE: truncated at byte N: expected ..." (N is where the bytes end) or
  * "SOURCE: at byte N: expected ..." (N is where the bad field starts). */
 CULPRIT_API culprit_status culprit_dump_parse(const unsigned char *bytes, size_t size, const char *source,

@@ -16,6 +16,7 @@
 #include "core/input_limits.h"
 #include "core/read_file.h"
 #include "culprit/collect.h"
+#include "culprit/sym_format.h"
 
 typedef struct dump_reader {
     const unsigned char *bytes;
@@ -243,6 +244,25 @@ static culprit_status check_stack(const dump_reader *reader, const culprit_dump 
     return CULPRIT_OK;
 }
 
+/* What follows the output records: a symbolic run's trailer, kept whole
+ * for the concolic reader (which checks it), or garbage. */
+static culprit_status keep_trailer(dump_reader *reader, culprit_dump *dump)
+{
+    size_t left = reader->size - reader->position;
+    if (left < CULPRIT_SYM_MAGIC_SIZE ||
+        memcmp(reader->bytes + reader->position, CULPRIT_SYM_MAGIC, CULPRIT_SYM_MAGIC_SIZE) != 0)
+        return garbage_at(reader, reader->position,
+                          "the end of the dump or the symbolic trailer \"" CULPRIT_SYM_MAGIC "\"");
+    dump->sym_trailer = malloc(left);
+    if (!dump->sym_trailer)
+        return culprit_fail_memory(reader->err);
+    memcpy(dump->sym_trailer, reader->bytes + reader->position, left);
+    dump->sym_size = left;
+    dump->sym_offset = reader->position;
+    reader->position = reader->size;
+    return CULPRIT_OK;
+}
+
 static culprit_status parse_body(dump_reader *reader, culprit_dump *dump)
 {
     uint32_t unit_count = 0;
@@ -264,7 +284,7 @@ static culprit_status parse_body(dump_reader *reader, culprit_dump *dump)
     if (status == CULPRIT_OK)
         status = read_outputs(reader, dump);
     if (status == CULPRIT_OK && reader->position != reader->size)
-        return garbage_at(reader, reader->position, "the end of the dump");
+        status = keep_trailer(reader, dump);
     return status;
 }
 
@@ -300,5 +320,6 @@ void culprit_dump_free(culprit_dump *dump)
     }
     free(dump->units);
     free(dump->outputs);
+    free(dump->sym_trailer);
     *dump = (culprit_dump){0};
 }

@@ -394,7 +394,21 @@ static void test_dump(void)
     dump_bytes.data[dump_bytes.size++] = 0;
     CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),
               CULPRIT_ERROR_INPUT);
-    CHECK_STR(err.message, "d.dump: at byte 200: expected the end of the dump");
+    CHECK_STR(err.message,
+              "d.dump: at byte 200: expected the end of the dump or the symbolic trailer \"CULPSYM1\"");
+    /* A symbolic run's trailer is kept as bytes (culprit/concolic.h reads it). */
+    crashed_dump(&dump_bytes, hash_a, 100);
+    put_raw(&dump_bytes, "CULPSYM1tail", 12);
+    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err), CULPRIT_OK);
+    CHECK_INT(dump.sym_size, 12);
+    CHECK_INT(dump.sym_offset, 200);
+    CHECK(dump.sym_trailer && memcmp(dump.sym_trailer, "CULPSYM1tail", 12) == 0);
+    culprit_dump_free(&dump);
+    crashed_dump(&dump_bytes, hash_a, 100);
+    put_raw(&dump_bytes, "CULPSYM", 7);
+    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),
+              CULPRIT_ERROR_INPUT);
+    CHECK_CONTAINS(err.message, "d.dump: at byte 200: expected the end of the dump or the symbolic");
     crashed_dump(&dump_bytes, hash_a, 100);
     dump_bytes.data[36] = 65; /* stack depth */
     CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),

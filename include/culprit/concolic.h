@@ -1,0 +1,259 @@
+/*
+ * concolic.h - failure-directed concolic test generation (issue 17,
+ * TECHNIQUES.md §6, seeds/001 §3-§4; docs/symbolic.md §4 is the user's
+ * view).  Five pieces, each usable alone:
+ *   - the path constraint of one run, read from a dump's trailer
+ *     (culprit/sym_format.h): sources, an expression DAG, constraints;
+ *   - similarity between runs: path-constraint similarity (PCS, subset and
+ *     subsequence forms) and input similarity (IS);
+ *   - solving c1 .. c(i-1) and not ci with Z3, on the variables ci depends
+ *     on (the independence optimisation);
+ *   - the input model: a run's input (stdin, declared files, argv) and a
+ *     solver model applied to it (changed bytes replaced, changed typed
+ *     fields re-rendered as text);
+ *   - the generational search, independent of processes: it asks a
+ *     callback to run each input it makes.
+ * Library code: nothing prints, every failure is a culprit_error.
+ */
+#ifndef CULPRIT_CONCOLIC_H
+#define CULPRIT_CONCOLIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "culprit/collect.h"
+#include "culprit/error.h"
+#include "culprit/sym_format.h"
+
+/* ---- the path constraint of one run ---- */
+
+typedef struct culprit_path_source {
+    uint32_t kind;   /* culprit_sym_source_kind */
+    uint32_t index;  /* argv position, --input-file order, 0 for stdin */
+    uint64_t length; /* bytes the run read */
+    uint32_t flags;  /* culprit_sym_source_flag */
+    char *name;      /* owned, NUL-terminated (may be empty) */
+} culprit_path_source;
+
+typedef struct culprit_path_node {
+    uint8_t op, bits; /* culprit_sym_op; the result's width */
+    uint16_t flags;
+    uint32_t a, b, c;
+    uint64_t value;
+} culprit_path_node;
+
+typedef struct culprit_path_constraint {
+    uint32_t kind;       /* culprit_sym_constraint_kind */
+    uint32_t expression; /* a node number */
+    uint32_t unit, block;
+    uint64_t value;
+} culprit_path_constraint;
+
+typedef struct culprit_path {
+    size_t source_count;
+    culprit_path_source *sources;
+    size_t node_count;        /* nodes are numbered 1..node_count */
+    culprit_path_node *nodes; /* nodes[0] is unused (0 is "concrete") */
+    size_t constraint_count;
+    culprit_path_constraint *constraints;
+    uint64_t statistics[CULPRIT_SYM_STAT_COUNT];
+} culprit_path;
+
+/* Parses a trailer (from its magic to the end of bytes).  Messages are
+ * those of the dump reader: "SOURCE: truncated at byte N: expected ..." and
+ * "SOURCE: at byte N: expected ...", N counted from the trailer's start
+ * plus base (the trailer's offset in its dump, so N is the dump's byte).
+ * Rejects operands that are not earlier nodes, widths that do not suit the
+ * op, and sources, nodes or constraints the bytes cannot hold. */
+CULPRIT_API culprit_status culprit_path_parse(const unsigned char *bytes, size_t size, size_t base,
+                                              const char *source, culprit_path *path, culprit_error *err);
+/* Parses the trailer of a dump read by culprit_dump_parse; an input error
+ * when the dump has none (the program was not built in symbolic mode, or
+ * ran without CULPRIT_SYM). */
+CULPRIT_API culprit_status culprit_path_from_dump(const culprit_dump *dump, const char *source,
+                                                  culprit_path *path, culprit_error *err);
+CULPRIT_API void culprit_path_free(culprit_path *path);
+
+/* ---- similarity (seeds/001 §4) ---- */
+
+/* One evaluated condition: the branch site (a hash of the unit's hash and
+ * the block; culprit_condition_site) and what it evaluated to (a branch's
+ * 0 or 1, a switch's value). */
+typedef struct culprit_condition {
+    uint64_t site;
+    uint64_t outcome;
+} culprit_condition;
+
+/* No outcome matches it: a switch negated to "any other value". */
+#define CULPRIT_OUTCOME_OTHER UINT64_MAX
+
+CULPRIT_API uint64_t culprit_condition_site(const char *unit_hash, uint32_t block);
+
+/* The conditions of path in order, into a malloc'd array of
+ * path->constraint_count (NULL when 0).  dump (may be NULL) names the
+ * units: a site keys the unit's hash, else its index. */
+CULPRIT_API culprit_status culprit_path_conditions(const culprit_path *path, const culprit_dump *dump,
+                                                   culprit_condition **conditions, culprit_error *err);
+
+/* Path-constraint similarity in [0, 1].  A condition is keyed by its site
+ * and its occurrence at that site (the k-th evaluation of site s); subset:
+ * the keys evaluated identically in both / the keys of either; subsequence:
+ * the longest run of consecutive positions whose keys and outcomes agree /
+ * the keys of either.  Two empty sequences are identical (1). */
+CULPRIT_API double culprit_pcs_subset(const culprit_condition *a, size_t a_count, const culprit_condition *b,
+                                      size_t b_count);
+CULPRIT_API double culprit_pcs_subsequence(const culprit_condition *a, size_t a_count,
+                                           const culprit_condition *b, size_t b_count);
+
+/* ---- the input model (docs/symbolic.md §3) ---- */
+
+/* One source's bytes: stdin, a declared file, or an argv string. */
+typedef struct culprit_input_part {
+    uint32_t kind; /* culprit_sym_source_kind */
+    uint32_t index;
+    unsigned char *bytes; /* owned */
+    size_t length;
+} culprit_input_part;
+
+typedef struct culprit_input {
+    size_t part_count;
+    culprit_input_part *parts; /* stdin, then files by index, then argv by index */
+} culprit_input;
+
+/* Adds (or replaces) a part with a copy of bytes. */
+CULPRIT_API culprit_status culprit_input_set(culprit_input *input, uint32_t kind, uint32_t index,
+                                             const void *bytes, size_t length, culprit_error *err);
+CULPRIT_API const culprit_input_part *culprit_input_find(const culprit_input *input, uint32_t kind,
+                                                         uint32_t index);
+CULPRIT_API culprit_status culprit_input_copy(const culprit_input *from, culprit_input *to, culprit_error *err);
+CULPRIT_API bool culprit_input_equal(const culprit_input *a, const culprit_input *b);
+CULPRIT_API uint64_t culprit_input_hash(const culprit_input *input);
+CULPRIT_API void culprit_input_free(culprit_input *input);
+
+/* Input similarity in [0, 1]: the share of fields identical at the same
+ * position, over the larger field count, summed over the parts.  Fields:
+ * the blank-separated tokens of a text part (no NUL, mostly printable), the
+ * bytes of a binary one, an argv string whole. */
+CULPRIT_API double culprit_input_similarity(const culprit_input *a, const culprit_input *b);
+
+/* A variable's new value in a solver model: a BYTE or FIELD node. */
+typedef struct culprit_assignment {
+    uint32_t node;
+    uint64_t value;
+} culprit_assignment;
+
+typedef struct culprit_model {
+    size_t count;
+    culprit_assignment *assignments; /* owned */
+} culprit_model;
+
+CULPRIT_API void culprit_model_free(culprit_model *model);
+
+/* The value a BYTE or FIELD node of path had in input (a byte past a
+ * part's end is 0; a field's text parsed in its kind).  False when the node
+ * is not a variable or its source is not in input. */
+CULPRIT_API bool culprit_input_variable_value(const culprit_input *input, const culprit_path *path,
+                                              uint32_t node, uint64_t *value);
+
+/* child = parent with model applied: changed bytes replaced (a part grows
+ * when a byte lies past its end), changed fields re-rendered as text in
+ * their kind, edits applied from the end so offsets stay valid.  Fails
+ * with an input error "cannot re-render ..." when a field's text range
+ * leaves its part, overlaps another changed field or a changed byte, or a
+ * value cannot be written there (a NUL byte in an argv string). */
+CULPRIT_API culprit_status culprit_input_apply(const culprit_input *parent, const culprit_path *path,
+                                               const culprit_model *model, culprit_input *child,
+                                               culprit_error *err);
+
+/* Renders value as a field of kind (culprit_sym_field_kind) into buffer;
+ * original (may be NULL) is the text it replaces, whose 0x / 0 prefix is
+ * kept.  Returns the length, or 0 when it does not fit. */
+CULPRIT_API size_t culprit_field_render(uint64_t value, uint32_t kind, const char *original,
+                                        size_t original_length, char *buffer, size_t size);
+
+/* ---- solving ---- */
+
+typedef enum culprit_solve_result {
+    CULPRIT_SOLVE_SAT,
+    CULPRIT_SOLVE_UNSAT,
+    CULPRIT_SOLVE_UNKNOWN /* the per-query timeout, or Z3 gave up */
+} culprit_solve_result;
+
+typedef struct culprit_solver_stats {
+    size_t queries, sat, unsat, unknown;
+    size_t constraints_kept, constraints_dropped; /* by the independence optimisation */
+} culprit_solver_stats;
+
+typedef struct culprit_solver culprit_solver;
+
+/* timeout_ms: per query (0: none). */
+CULPRIT_API culprit_status culprit_solver_create(unsigned timeout_ms, culprit_solver **solver,
+                                                 culprit_error *err);
+CULPRIT_API void culprit_solver_free(culprit_solver *solver);
+CULPRIT_API culprit_solver_stats culprit_solver_statistics(const culprit_solver *solver);
+
+/* Solves c1 .. c(flip-1) and not c(flip) of path (flip: 0-based), keeping
+ * of the prefix only the constraints that share variables, transitively,
+ * with c(flip).  On SAT, model holds the values of those variables (the
+ * others keep the parent's values). */
+CULPRIT_API culprit_status culprit_solve_flip(culprit_solver *solver, const culprit_path *path, size_t flip,
+                                              culprit_solve_result *result, culprit_model *model,
+                                              culprit_error *err);
+
+/* ---- the search (seeds/001 Figure 2) ---- */
+
+typedef enum culprit_gen_strategy {
+    CULPRIT_GEN_BASE,     /* from the empty input, FIFO, uncovered branches first */
+    CULPRIT_GEN_COVERAGE, /* the same from the failing input */
+    CULPRIT_GEN_PCS,      /* the candidate most similar to a failing run, PCS subset */
+    CULPRIT_GEN_PCS_SEQ,  /* the same, PCS subsequence */
+    CULPRIT_GEN_IS,       /* the input most similar to a failing run's */
+    CULPRIT_GEN_STRATEGY_COUNT
+} culprit_gen_strategy;
+
+CULPRIT_API const char *culprit_gen_strategy_name(culprit_gen_strategy strategy);
+CULPRIT_API bool culprit_gen_strategy_parse(const char *name, culprit_gen_strategy *strategy);
+
+/* What running one input gave: the callback fills it. */
+typedef struct culprit_gen_run {
+    bool failing;
+    culprit_path path;              /* owned by the search once returned */
+    culprit_condition *conditions;  /* path.constraint_count, owned likewise */
+    bool stop;                      /* the callback asks the search to stop (the ranking is stable) */
+} culprit_gen_run;
+
+/* Runs input (test number `number`, 0 for the seed) and fills run.  An
+ * error stops the search and is returned by culprit_gen_search. */
+typedef culprit_status (*culprit_gen_runner)(void *context, size_t number, const culprit_input *input,
+                                             culprit_gen_run *run, culprit_error *err);
+
+typedef struct culprit_gen_options {
+    culprit_gen_strategy strategy;
+    size_t budget_tests;   /* generated tests (the seed not counted); 0: no limit */
+    double budget_seconds; /* 0: no limit */
+    unsigned solver_timeout_ms;
+    /* The bytes appended to a source the run read past its end, to make a
+     * "grow" candidate (NULL: "1\n"). */
+    const char *grow_text;
+} culprit_gen_options;
+
+typedef struct culprit_gen_stats {
+    size_t tests, failing;
+    size_t candidates, duplicate_paths, duplicate_inputs;
+    size_t render_failures;
+    char first_render_failure[CULPRIT_ERROR_MESSAGE_SIZE];
+    culprit_solver_stats solver;
+    bool exhausted; /* no candidate left */
+    bool stopped;   /* the runner asked to stop */
+} culprit_gen_stats;
+
+/* Runs the seed (the failing input, which must fail; culprit_gen_search
+ * says so otherwise), then, per the strategy, generated inputs until the
+ * budget, the runner's stop or no candidate left.  base explores from the
+ * input with every stdin and file part empty (argv kept). */
+CULPRIT_API culprit_status culprit_gen_search(const culprit_gen_options *options, const culprit_input *seed,
+                                              culprit_gen_runner runner, void *context,
+                                              culprit_gen_stats *stats, culprit_error *err);
+
+#endif

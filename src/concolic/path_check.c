@@ -1,0 +1,111 @@
+/*
+ * path_check.c - the well-formedness rules of a path constraint's DAG
+ * (culprit/sym_format.h): what each op takes and makes.  The reader
+ * applies them node by node, so everything downstream (the solver's
+ * translation, similarity, the input model) may assume a well-sorted DAG
+ * without cycles.
+ */
+#include <stdio.h>
+
+#include "concolic/path_internal.h"
+
+enum { MAX_FIELD_TEXT = 4096, MAX_WIDTH = 64 };
+
+size_t culprit_path_operand_count(uint8_t op)
+{
+    if (op >= CULPRIT_SYM_ADD && op <= CULPRIT_SYM_XOR)
+        return 2;
+    if (op >= CULPRIT_SYM_EQ && op <= CULPRIT_SYM_SLE)
+        return 2;
+    if (op == CULPRIT_SYM_CONCAT)
+        return 2;
+    if (op == CULPRIT_SYM_ITE)
+        return 3;
+    if ((op >= CULPRIT_SYM_ZEXT && op <= CULPRIT_SYM_EXTRACT) || op == CULPRIT_SYM_NOT)
+        return 1;
+    return 0;
+}
+
+static bool known_op(uint8_t op)
+{
+    return op == CULPRIT_SYM_CONST || op == CULPRIT_SYM_BYTE || op == CULPRIT_SYM_FIELD ||
+           culprit_path_operand_count(op) > 0;
+}
+
+static bool fail(char *problem, size_t size, const char *text)
+{
+    snprintf(problem, size, "%s", text);
+    return false;
+}
+
+/* The width each op requires of its result and operands. */
+static bool widths_valid(const culprit_path *path, const culprit_path_node *node, char *problem, size_t size)
+{
+    unsigned a = node->a ? path->nodes[node->a].bits : 0, b = node->b ? path->nodes[node->b].bits : 0;
+    unsigned c = node->c ? path->nodes[node->c].bits : 0, bits = node->bits;
+    uint8_t op = node->op;
+    if (op >= CULPRIT_SYM_ADD && op <= CULPRIT_SYM_XOR && (a != bits || b != bits))
+        return fail(problem, size, "a node whose operands have its width");
+    if (op >= CULPRIT_SYM_EQ && op <= CULPRIT_SYM_SLE && (bits != 1 || a != b))
+        return fail(problem, size, "a comparison of width 1 between operands of one width");
+    if ((op == CULPRIT_SYM_ZEXT || op == CULPRIT_SYM_SEXT) && bits < a)
+        return fail(problem, size, "an extension no narrower than its operand");
+    if (op == CULPRIT_SYM_TRUNC && bits > a)
+        return fail(problem, size, "a truncation no wider than its operand");
+    if (op == CULPRIT_SYM_EXTRACT && (node->value >= a || node->value + bits > a))
+        return fail(problem, size, "an extraction within its operand's bits");
+    if (op == CULPRIT_SYM_CONCAT && bits != a + b)
+        return fail(problem, size, "a concatenation as wide as its operands together");
+    if (op == CULPRIT_SYM_ITE && (a != 1 || b != bits || c != bits))
+        return fail(problem, size, "an if-then-else on a width-1 condition between values of its width");
+    if (op == CULPRIT_SYM_NOT && (a != 1 || bits != 1))
+        return fail(problem, size, "a negation of width 1");
+    return true;
+}
+
+static bool variable_valid(const culprit_path *path, const culprit_path_node *node, char *problem, size_t size)
+{
+    if (node->a >= path->source_count)
+        return fail(problem, size, "a variable whose source is one of the trailer's sources");
+    if (node->op == CULPRIT_SYM_BYTE && node->bits != 8)
+        return fail(problem, size, "an input byte of width 8");
+    if (node->op == CULPRIT_SYM_FIELD && node->bits != 64)
+        return fail(problem, size, "a field of width 64");
+    if (node->op == CULPRIT_SYM_FIELD && (node->b == 0 || node->b > MAX_FIELD_TEXT))
+        return fail(problem, size, "a field's text length from 1 to 4096");
+    if (node->op == CULPRIT_SYM_FIELD && node->c > CULPRIT_SYM_FIELD_OCTAL)
+        return fail(problem, size, "a field kind 0 to 3 (decimal, unsigned, hex, octal)");
+    return true;
+}
+
+bool culprit_path_node_valid(const culprit_path *path, uint32_t number, char *problem, size_t size)
+{
+    const culprit_path_node *node = &path->nodes[number];
+    if (!known_op(node->op))
+        return fail(problem, size, "a node op of sym_format.h");
+    if (node->bits == 0 || node->bits > MAX_WIDTH)
+        return fail(problem, size, "a node width from 1 to 64");
+    if (node->op == CULPRIT_SYM_BYTE || node->op == CULPRIT_SYM_FIELD)
+        return variable_valid(path, node, problem, size);
+    size_t operands = culprit_path_operand_count(node->op);
+    const uint32_t operand[3] = {node->a, node->b, node->c};
+    for (size_t i = 0; i < operands; i++)
+        if (operand[i] == 0 || operand[i] >= number)
+            return fail(problem, size, "operands that are earlier nodes");
+    return widths_valid(path, node, problem, size);
+}
+
+bool culprit_path_constraint_valid(const culprit_path *path, const culprit_path_constraint *constraint,
+                                   char *problem, size_t size)
+{
+    if (constraint->kind > CULPRIT_SYM_SWITCH)
+        return fail(problem, size, "a constraint kind 0 (branch) or 1 (switch)");
+    if (constraint->expression == 0 || constraint->expression > path->node_count)
+        return fail(problem, size, "a constraint's expression that is a node");
+    const culprit_path_node *node = &path->nodes[constraint->expression];
+    if (constraint->kind == CULPRIT_SYM_BRANCH && (node->bits != 1 || constraint->value > 1))
+        return fail(problem, size, "a branch on a width-1 expression with outcome 0 or 1");
+    if (constraint->kind == CULPRIT_SYM_SWITCH && node->bits < 64 && constraint->value >> node->bits)
+        return fail(problem, size, "a switch value within its expression's width");
+    return true;
+}

@@ -1,0 +1,354 @@
+/*
+ * search.c - the generational concolic search of seeds/001 Figure 2,
+ * directed by a selection strategy (TECHNIQUES.md §6).
+ *
+ * Every run of an input yields candidates: for each constraint i past the
+ * run's bound, "its first i-1 constraints, then ci negated".  A child made
+ * by negating constraint i gets bound i+1, as in SAGE's generational
+ * search, so it never re-negates what its parent already explored.  A
+ * source the run read past its end also yields a "grow" candidate (the
+ * input with more bytes there): that is how base, starting from the empty
+ * input, reaches code behind the first read.
+ *
+ * A candidate is scored on its predicted path - the parent's conditions up
+ * to i, then the negated one - against every failing run (the maximum), so
+ * PCS orders candidates before solving any of them; the solver runs only
+ * on the candidate picked, and a candidate that turns out unsat, unknown
+ * or not renderable is dropped for the next.  IS needs the input itself,
+ * so under IS candidates are solved as they are made.
+ *
+ * The search knows nothing of processes: a callback runs each input.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "concolic/search_internal.h"
+
+static const char DEFAULT_GROW_TEXT[] = "1\n";
+
+static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base", "coverage", "pcs", "pcs-seq",
+                                                                         "is"};
+
+const char *culprit_gen_strategy_name(culprit_gen_strategy strategy)
+{
+    return strategy < CULPRIT_GEN_STRATEGY_COUNT ? strategy_names[strategy] : "?";
+}
+
+bool culprit_gen_strategy_parse(const char *name, culprit_gen_strategy *strategy)
+{
+    for (size_t i = 0; i < CULPRIT_GEN_STRATEGY_COUNT; i++)
+        if (strcmp(name, strategy_names[i]) == 0) {
+            *strategy = (culprit_gen_strategy)i;
+            return true;
+        }
+    return false;
+}
+
+static double now_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* ---- scoring ---- */
+
+static bool uses_paths(culprit_gen_strategy strategy)
+{
+    return strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ;
+}
+
+/* The candidate's similarity to one failing run. */
+static double similarity_to(const gen_search *search, const gen_candidate *candidate, const gen_run *failing)
+{
+    if (search->options.strategy == CULPRIT_GEN_IS)
+        return culprit_input_similarity(&candidate->input, &failing->input);
+    if (search->options.strategy == CULPRIT_GEN_PCS)
+        return culprit_pcs_subset(candidate->predicted, candidate->predicted_count, failing->run.conditions,
+                                  failing->run.path.constraint_count);
+    return culprit_pcs_subsequence(candidate->predicted, candidate->predicted_count, failing->run.conditions,
+                                   failing->run.path.constraint_count);
+}
+
+static void rescore(gen_search *search, gen_candidate *candidate, const gen_run *failing)
+{
+    if (!uses_paths(search->options.strategy) && search->options.strategy != CULPRIT_GEN_IS)
+        return;
+    double score = similarity_to(search, candidate, failing);
+    if (score > candidate->score)
+        candidate->score = score;
+}
+
+/* A new failing run raises the candidates as similar to it. */
+static void rescore_all(gen_search *search, const gen_run *failing)
+{
+    for (size_t i = 0; i < search->candidate_count; i++)
+        rescore(search, &search->candidates[i], failing);
+}
+
+static bool flip_uncovered(const gen_search *search, const gen_candidate *candidate)
+{
+    if (candidate->grow)
+        return true;
+    const culprit_condition *flipped = &candidate->predicted[candidate->predicted_count - 1];
+    return flipped->outcome != CULPRIT_OUTCOME_OTHER && !gen_set_has(&search->covered, gen_outcome_key(flipped));
+}
+
+/* Whether a should be picked before b. */
+static bool better(const gen_search *search, const gen_candidate *a, const gen_candidate *b)
+{
+    if (search->options.strategy != CULPRIT_GEN_BASE && search->options.strategy != CULPRIT_GEN_COVERAGE &&
+        a->score != b->score)
+        return a->score > b->score;
+    bool a_new = flip_uncovered(search, a), b_new = flip_uncovered(search, b);
+    if (a_new != b_new)
+        return a_new;
+    return a->order < b->order;
+}
+
+/* Takes the best candidate out of the queue into *picked; false when empty. */
+static bool pick(gen_search *search, gen_candidate *picked)
+{
+    if (search->candidate_count == 0)
+        return false;
+    size_t best = 0;
+    for (size_t i = 1; i < search->candidate_count; i++)
+        if (better(search, &search->candidates[i], &search->candidates[best]))
+            best = i;
+    *picked = search->candidates[best];
+    search->candidates[best] = search->candidates[--search->candidate_count];
+    return true;
+}
+
+/* ---- runs ---- */
+
+static void note_coverage(gen_search *search, const gen_run *run)
+{
+    uint64_t prefix = GEN_HASH_START;
+    for (size_t i = 0; i < run->run.path.constraint_count; i++) {
+        gen_set_add(&search->covered, gen_outcome_key(&run->run.conditions[i]));
+        prefix = gen_hash_condition(prefix, &run->run.conditions[i]);
+        gen_set_add(&search->paths, prefix);
+    }
+}
+
+/* Runs input as test number; the run (and input) joins search->runs. */
+static culprit_status run_input(gen_search *search, culprit_input *input, size_t bound, size_t *index,
+                                culprit_error *err)
+{
+    culprit_status status = gen_runs_reserve(search, err);
+    if (status != CULPRIT_OK) {
+        culprit_input_free(input);
+        return status;
+    }
+    gen_run *run = &search->runs[search->run_count];
+    *run = (gen_run){.input = *input, .bound = bound};
+    *input = (culprit_input){0};
+    gen_set_add(&search->inputs, culprit_input_hash(&run->input));
+    status = search->runner(search->context, search->run_count, &run->input, &run->run, err);
+    *index = search->run_count++;
+    if (status != CULPRIT_OK)
+        return status;
+    search->stats->tests = search->run_count;
+    note_coverage(search, run);
+    if (run->run.failing) {
+        search->stats->failing++;
+        rescore_all(search, run);
+    }
+    search->stats->stopped = run->run.stop;
+    return CULPRIT_OK;
+}
+
+/* ---- candidates ---- */
+
+static culprit_status add_candidate(gen_search *search, gen_candidate *candidate, culprit_error *err)
+{
+    uint64_t hash = GEN_HASH_START;
+    for (size_t i = 0; i < candidate->predicted_count; i++)
+        hash = gen_hash_condition(hash, &candidate->predicted[i]);
+    if (gen_set_has(&search->paths, hash)) {
+        search->stats->duplicate_paths++;
+        gen_candidate_free(candidate);
+        return CULPRIT_OK;
+    }
+    gen_set_add(&search->paths, hash);
+    candidate->order = search->next_order++;
+    if (search->options.strategy == CULPRIT_GEN_IS && !candidate->grow) {
+        bool usable = false;
+        culprit_status status = gen_solve_candidate(search, candidate, &usable, err);
+        if (status != CULPRIT_OK || !usable) {
+            gen_candidate_free(candidate);
+            return status;
+        }
+    }
+    for (size_t i = 0; i < search->run_count; i++)
+        if (search->runs[i].run.failing)
+            rescore(search, candidate, &search->runs[i]);
+    search->stats->candidates++;
+    return gen_queue_push(search, candidate, err);
+}
+
+/* "Constraints 0 .. flip-1 of the run, then flip negated". */
+static culprit_status flip_candidate(gen_search *search, size_t run_index, size_t flip, culprit_error *err)
+{
+    const gen_run *run = &search->runs[run_index];
+    gen_candidate candidate = {.run = run_index, .flip = flip, .predicted_count = flip + 1};
+    candidate.predicted = malloc(candidate.predicted_count * sizeof *candidate.predicted);
+    if (!candidate.predicted)
+        return culprit_fail_memory(err);
+    memcpy(candidate.predicted, run->run.conditions, flip * sizeof *candidate.predicted);
+    const culprit_path_constraint *constraint = &run->run.path.constraints[flip];
+    candidate.predicted[flip] = run->run.conditions[flip];
+    candidate.predicted[flip].outcome =
+        constraint->kind == CULPRIT_SYM_BRANCH ? 1 - constraint->value : CULPRIT_OUTCOME_OTHER;
+    return add_candidate(search, &candidate, err);
+}
+
+/* The run's path, then a marker for "source grew past length". */
+static culprit_status grow_candidate(gen_search *search, size_t run_index, size_t source, culprit_error *err)
+{
+    const gen_run *run = &search->runs[run_index];
+    const culprit_path_source *grown = &run->run.path.sources[source];
+    size_t count = run->run.path.constraint_count;
+    gen_candidate candidate = {.run = run_index, .grow = true, .grow_source = source, .predicted_count = count + 1};
+    candidate.predicted = malloc(candidate.predicted_count * sizeof *candidate.predicted);
+    if (!candidate.predicted)
+        return culprit_fail_memory(err);
+    if (count)
+        memcpy(candidate.predicted, run->run.conditions, count * sizeof *candidate.predicted);
+    candidate.predicted[count] = (culprit_condition){gen_grow_site(grown), grown->length};
+    culprit_status status = add_candidate(search, &candidate, err);
+    /* The marker is no condition the failing runs could share. */
+    return status;
+}
+
+static culprit_status expand(gen_search *search, size_t run_index, culprit_error *err)
+{
+    const gen_run *run = &search->runs[run_index];
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = run->bound; i < run->run.path.constraint_count && status == CULPRIT_OK; i++)
+        status = flip_candidate(search, run_index, i, err);
+    for (size_t s = 0; s < run->run.path.source_count && status == CULPRIT_OK; s++) {
+        const culprit_path_source *source = &search->runs[run_index].run.path.sources[s];
+        if ((source->flags & CULPRIT_SYM_SOURCE_READ_PAST_END) && source->kind != CULPRIT_SYM_SOURCE_ARGV)
+            status = grow_candidate(search, run_index, s, err);
+    }
+    return status;
+}
+
+/* The input a picked candidate makes; *usable false when it makes none
+ * (unsat, unknown, not renderable, a duplicate input). */
+static culprit_status candidate_input(gen_search *search, gen_candidate *candidate, culprit_input *input,
+                                      bool *usable, culprit_error *err)
+{
+    *usable = false;
+    culprit_status status = CULPRIT_OK;
+    if (candidate->grow)
+        status = gen_grow_input(search, candidate, err);
+    else if (!candidate->solved)
+        status = gen_solve_candidate(search, candidate, usable, err);
+    if (status != CULPRIT_OK || !candidate->solved)
+        return status;
+    if (gen_set_has(&search->inputs, culprit_input_hash(&candidate->input))) {
+        search->stats->duplicate_inputs++;
+        return CULPRIT_OK;
+    }
+    *input = candidate->input;
+    candidate->input = (culprit_input){0};
+    candidate->solved = false;
+    *usable = true;
+    return CULPRIT_OK;
+}
+
+static bool out_of_budget(const gen_search *search, size_t generated)
+{
+    const culprit_gen_options *options = &search->options;
+    if (options->budget_tests && generated >= options->budget_tests)
+        return true;
+    return options->budget_seconds > 0 && now_seconds() - search->started >= options->budget_seconds;
+}
+
+/* The loop of Figure 2, after the seed. */
+static culprit_status explore(gen_search *search, culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    size_t generated = search->run_count - 1;
+    while (status == CULPRIT_OK && !search->stats->stopped && !out_of_budget(search, generated)) {
+        gen_candidate candidate;
+        if (!pick(search, &candidate)) {
+            search->stats->exhausted = true;
+            break;
+        }
+        culprit_input input = {0};
+        bool usable = false;
+        status = candidate_input(search, &candidate, &input, &usable, err);
+        size_t bound = candidate.grow ? search->runs[candidate.run].run.path.constraint_count : candidate.flip + 1;
+        gen_candidate_free(&candidate);
+        size_t index = 0;
+        if (status == CULPRIT_OK && usable) {
+            status = run_input(search, &input, bound, &index, err);
+            generated++;
+            if (status == CULPRIT_OK)
+                status = expand(search, index, err);
+        }
+    }
+    return status;
+}
+
+/* base explores from the seed with its stdin and files emptied. */
+static culprit_status start_input(const culprit_gen_options *options, const culprit_input *seed,
+                                  culprit_input *start, culprit_error *err)
+{
+    culprit_status status = culprit_input_copy(seed, start, err);
+    for (size_t i = 0; status == CULPRIT_OK && i < start->part_count; i++)
+        if (options->strategy == CULPRIT_GEN_BASE && start->parts[i].kind != CULPRIT_SYM_SOURCE_ARGV)
+            start->parts[i].length = 0;
+    return status;
+}
+
+static culprit_status search_from_seed(gen_search *search, const culprit_input *seed, culprit_error *err)
+{
+    culprit_input first = {0};
+    size_t index = 0;
+    culprit_status status = culprit_input_copy(seed, &first, err);
+    if (status == CULPRIT_OK)
+        status = run_input(search, &first, 0, &index, err);
+    if (status == CULPRIT_OK && !search->runs[0].run.failing)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "the failing input passes: nothing to localize (give an input on which the "
+                            "program fails, or an oracle that judges it failing)");
+    if (status != CULPRIT_OK || search->stats->stopped)
+        return status;
+    if (search->options.strategy != CULPRIT_GEN_BASE)
+        status = expand(search, 0, err);
+    else if (!out_of_budget(search, 0)) {
+        culprit_input start = {0};
+        status = start_input(&search->options, seed, &start, err);
+        if (status == CULPRIT_OK)
+            status = run_input(search, &start, 0, &index, err);
+        if (status == CULPRIT_OK)
+            status = expand(search, index, err);
+    }
+    if (status == CULPRIT_OK)
+        status = explore(search, err);
+    return status;
+}
+
+culprit_status culprit_gen_search(const culprit_gen_options *options, const culprit_input *seed,
+                                  culprit_gen_runner runner, void *context, culprit_gen_stats *stats,
+                                  culprit_error *err)
+{
+    *stats = (culprit_gen_stats){0};
+    gen_search search = {.options = *options, .runner = runner, .context = context, .stats = stats,
+                         .started = now_seconds()};
+    if (!search.options.grow_text)
+        search.options.grow_text = DEFAULT_GROW_TEXT;
+    culprit_status status = culprit_solver_create(options->solver_timeout_ms, &search.solver, err);
+    if (status == CULPRIT_OK)
+        status = search_from_seed(&search, seed, err);
+    if (search.solver)
+        stats->solver = culprit_solver_statistics(search.solver);
+    gen_search_free(&search);
+    return status;
+}
