@@ -1,0 +1,223 @@
+/*
+ * test_concolic_search.c - the generational search (src/concolic/search.c)
+ * against a fake program: a C function that computes, from an input, the
+ * verdict and path constraint an instrumented run of seeds/001's running
+ * example would give (no process, no instrumentation).  Checks that PCS
+ * runs the candidate most similar to the failing run first, that the
+ * strategies order differently, that base grows the empty input, and the
+ * budget, the runner's stop, de-duplication and a passing seed.
+ */
+#include <stdio.h>
+
+#include "check.h"
+#include "path_fixture.h"
+
+enum { MAX_RUNS = 64 };
+
+/* What the fake program saw: every input it ran, in order. */
+typedef struct fake_log {
+    size_t count;
+    char stdin_text[MAX_RUNS][64];
+    bool failing[MAX_RUNS];
+    size_t stop_after; /* ask the search to stop after this many runs (0: never) */
+} fake_log;
+
+/* "x y sx sy" (decimal integers): with all four, the point (x, y) is
+ * scaled by (sx, sy) and the origin divides by zero (fails).  Conditions:
+ * x == 0 (site 1), y == 0 (site 2), sx > 10 (site 3).  Fewer than four
+ * numbers: stdin was read past its end. */
+static void fake_program(const culprit_input_part *in, culprit_path *path, bool *failing)
+{
+    fixture_init(path);
+    uint32_t source = fixture_source(path, CULPRIT_SYM_SOURCE_STDIN, 0, in ? in->length : 0, 0, "");
+    char text[64] = "";
+    if (in && in->length < sizeof text)
+        memcpy(text, in->bytes, in->length), text[in->length] = '\0';
+    uint32_t field[4];
+    long long value[4];
+    size_t count = 0, at = 0;
+    while (count < 4) {
+        while (text[at] == ' ' || text[at] == '\n')
+            at++;
+        char *end;
+        value[count] = strtoll(text + at, &end, 10);
+        if (end == text + at)
+            break;
+        field[count] = fixture_field(path, source, at, (uint32_t)(end - (text + at)), CULPRIT_SYM_FIELD_DECIMAL);
+        at = (size_t)(end - text);
+        count++;
+    }
+    *failing = false;
+    if (count < 4) {
+        path->sources[source].flags = CULPRIT_SYM_SOURCE_READ_PAST_END;
+        return;
+    }
+    uint32_t zero = fixture_const(path, 64, 0);
+    fixture_branch(path, fixture_binary(path, CULPRIT_SYM_EQ, field[0], zero), 1, value[0] == 0);
+    fixture_branch(path, fixture_binary(path, CULPRIT_SYM_EQ, field[1], zero), 2, value[1] == 0);
+    uint32_t ten = fixture_const(path, 64, 10);
+    fixture_branch(path, fixture_binary(path, CULPRIT_SYM_SGT, field[2], ten), 3, value[2] > 10);
+    *failing = value[0] == 0 && value[1] == 0;
+}
+
+static culprit_status fake_runner(void *context, size_t number, const culprit_input *input, culprit_gen_run *run,
+                                  culprit_error *err)
+{
+    fake_log *log = context;
+    const culprit_input_part *in = culprit_input_find(input, CULPRIT_SYM_SOURCE_STDIN, 0);
+    CHECK_INT(number, log->count);
+    fake_program(in, &run->path, &run->failing);
+    if (log->count < MAX_RUNS) {
+        snprintf(log->stdin_text[log->count], sizeof log->stdin_text[0], "%.*s", in ? (int)in->length : 0,
+                 in ? (const char *)in->bytes : "");
+        log->failing[log->count] = run->failing;
+    }
+    log->count++;
+    run->stop = log->stop_after && log->count >= log->stop_after;
+    return culprit_path_conditions(&run->path, NULL, &run->conditions, err);
+}
+
+static culprit_status search(culprit_gen_strategy strategy, size_t budget, const char *seed_text, fake_log *log,
+                             culprit_gen_stats *stats, culprit_error *err)
+{
+    culprit_input seed = {0};
+    culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, seed_text, strlen(seed_text), err);
+    culprit_gen_options options = {.strategy = strategy, .budget_tests = budget, .solver_timeout_ms = 5000};
+    culprit_status status = culprit_gen_search(&options, &seed, fake_runner, log, stats, err);
+    culprit_input_free(&seed);
+    return status;
+}
+
+/* The first generated input: which constraint of the failing run it
+ * negated shows in what changed. */
+static void test_pcs_picks_most_similar(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    CHECK_INT(search(CULPRIT_GEN_PCS, 1, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+    CHECK_INT(log.count, 2);
+    CHECK(log.failing[0]);
+    /* flipping sx > 10 keeps x == 0 and y == 0: 2 of 3 conditions alike */
+    long long x, y, sx, sy;
+    CHECK_INT(sscanf(log.stdin_text[1], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
+    CHECK(x == 0 && y == 0 && sx > 10 && sy == 3);
+    CHECK_INT(stats.tests, 2);
+    CHECK_INT(stats.failing, 2);
+    CHECK_INT(stats.candidates, 3);
+    CHECK_INT(stats.solver.queries, 1); /* solved only the candidate picked */
+}
+
+static void test_strategies_differ(void)
+{
+    fake_log pcs = {0}, coverage = {0}, seq = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    CHECK_INT(search(CULPRIT_GEN_PCS, 3, "0 0 1 3\n", &pcs, &stats, &err), CULPRIT_OK);
+    CHECK_INT(search(CULPRIT_GEN_COVERAGE, 3, "0 0 1 3\n", &coverage, &stats, &err), CULPRIT_OK);
+    CHECK_INT(search(CULPRIT_GEN_PCS_SEQ, 3, "0 0 1 3\n", &seq, &stats, &err), CULPRIT_OK);
+    /* coverage: FIFO, so the first constraint first: x != 0 */
+    long long x, y, sx, sy;
+    CHECK_INT(sscanf(coverage.stdin_text[1], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
+    CHECK(x != 0 && sx == 1);
+    CHECK(strcmp(pcs.stdin_text[1], coverage.stdin_text[1]) != 0);
+    /* PCS's second pick: y != 0 (1 of 3 alike) before x != 0 (0 of 3) */
+    CHECK_INT(sscanf(pcs.stdin_text[2], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
+    CHECK(x == 0 && y != 0);
+    CHECK(!pcs.failing[2]);
+    CHECK_STR(seq.stdin_text[1], pcs.stdin_text[1]);
+}
+
+/* base starts from the empty input and grows it where the run read past
+ * its end. */
+static void test_base_grows(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    CHECK_INT(search(CULPRIT_GEN_BASE, 5, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+    CHECK_INT(log.count, 6);
+    CHECK_STR(log.stdin_text[1], "");
+    CHECK_STR(log.stdin_text[2], "1\n");
+    CHECK_STR(log.stdin_text[5], "1\n1\n1\n1\n");
+    CHECK(!log.failing[5]);
+    CHECK_INT(stats.failing, 1);
+}
+
+/* Every path of the fake program is reached once, then the queue is
+ * empty: no input runs twice. */
+static void test_exhaustion_and_duplicates(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    CHECK_INT(search(CULPRIT_GEN_PCS, 100, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+    CHECK(stats.exhausted);
+    CHECK_INT(log.count, 8); /* 2^3 outcomes of three independent conditions */
+    for (size_t i = 0; i < log.count; i++)
+        for (size_t j = i + 1; j < log.count; j++)
+            CHECK(strcmp(log.stdin_text[i], log.stdin_text[j]) != 0);
+    size_t failing = 0;
+    for (size_t i = 0; i < log.count; i++)
+        failing += log.failing[i];
+    CHECK_INT(failing, 2); /* x == y == 0, sx either side of 10 */
+    CHECK_INT(stats.failing, 2);
+}
+
+static void test_stop_and_budget(void)
+{
+    fake_log log = {.stop_after = 2};
+    culprit_gen_stats stats;
+    culprit_error err;
+    CHECK_INT(search(CULPRIT_GEN_COVERAGE, 0, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+    CHECK_INT(log.count, 2);
+    CHECK(stats.stopped);
+    CHECK(!stats.exhausted);
+    fake_log budget = {0};
+    CHECK_INT(search(CULPRIT_GEN_COVERAGE, 2, "0 0 1 3\n", &budget, &stats, &err), CULPRIT_OK);
+    CHECK_INT(budget.count, 3);
+}
+
+/* IS needs inputs to compare: every candidate is solved when it is made. */
+static void test_input_similarity_strategy(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    CHECK_INT(search(CULPRIT_GEN_IS, 1, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+    CHECK_INT(log.count, 2);
+    /* the seed's three, then the generated run's own candidates */
+    CHECK(stats.solver.queries >= 3);
+    CHECK_INT(stats.solver.queries, stats.candidates + stats.solver.unsat + stats.solver.unknown);
+}
+
+static void test_passing_seed(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    CHECK_INT(search(CULPRIT_GEN_PCS, 5, "1 1 1 1\n", &log, &stats, &err), CULPRIT_ERROR_INPUT);
+    CHECK_CONTAINS(err.message, "the failing input passes: nothing to localize");
+    CHECK_INT(log.count, 1);
+}
+
+static void test_strategy_names(void)
+{
+    culprit_gen_strategy strategy;
+    CHECK(culprit_gen_strategy_parse("pcs-seq", &strategy) && strategy == CULPRIT_GEN_PCS_SEQ);
+    CHECK(!culprit_gen_strategy_parse("random", &strategy));
+    CHECK_STR(culprit_gen_strategy_name(CULPRIT_GEN_IS), "is");
+}
+
+int main(void)
+{
+    test_pcs_picks_most_similar();
+    test_strategies_differ();
+    test_base_grows();
+    test_exhaustion_and_duplicates();
+    test_stop_and_budget();
+    test_input_similarity_strategy();
+    test_passing_seed();
+    test_strategy_names();
+    return check_report("test_concolic_search");
+}
