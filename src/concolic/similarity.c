@@ -101,8 +101,10 @@ static keyed *key_conditions(const culprit_condition *conditions, size_t count, 
 static void count_keys(keyed *a, size_t a_count, keyed *b, size_t b_count, size_t *union_count,
                        size_t *same_count)
 {
-    qsort(a, a_count, sizeof *a, by_key);
-    qsort(b, b_count, sizeof *b, by_key);
+    if (a_count)
+        qsort(a, a_count, sizeof *a, by_key);
+    if (b_count)
+        qsort(b, b_count, sizeof *b, by_key);
     size_t i = 0, j = 0;
     *union_count = *same_count = 0;
     while (i < a_count || j < b_count) {
