@@ -15,6 +15,7 @@ static const cli_command commands[] = {
     {"rank", cmd_rank, "rank program elements by suspiciousness", cli_usage_rank},
     {"run", cmd_run, "run a test suite from a manifest and record every test", cli_usage_run},
     {"test", cmd_test, "run one test command and record its spectra and verdict", cli_usage_test},
+    {"gen", cmd_gen, "generate the tests that localize a failure (concolic, symbolic builds)", cli_usage_gen},
     {"ctest", cmd_ctest, "run a CMake build's tests as ctest would and record each", cli_usage_ctest},
     {"tests", cmd_tests, "list the recorded tests with verdicts and failure signatures", cli_usage_tests},
     {"failures", cmd_failures, "list clusters of equivalent failures", cli_usage_failures},
