@@ -273,6 +273,10 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
         note_failure(state, &recorded.judgement);
     culprit_judgement_free(&recorded.judgement);
     state->tests++;
+    /* A seed that passes ends the search (with its own message) whatever
+     * the build: say that first. */
+    if (number == 0 && !run->failing)
+        return CULPRIT_OK;
     status = read_path(state, finished.own_pid, run, err);
     if (status == CULPRIT_OK)
         gen_update_ranking(state, recorded.saved.program_id);
