@@ -35,11 +35,15 @@ void cc_sym_create_call_area(unit *u)
 {
     LLVMTypeRef fields[3] = {u->byte_pointer, u->i32, LLVMArrayType(u->i32, CULPRIT_SYM_MAX_ARGS)};
     u->sym_call_type = LLVMStructTypeInContext(u->context, fields, 3, 0);
-    u->sym_call = LLVMGetNamedGlobal(u->module, "__culprit_sym_call");
-    if (!u->sym_call)
-        u->sym_call = LLVMAddGlobal(u->module, u->sym_call_type, "__culprit_sym_call");
-    LLVMSetThreadLocal(u->sym_call, 1);
-    LLVMSetThreadLocalMode(u->sym_call, LLVMInitialExecTLSModel);
+    LLVMValueRef global = LLVMGetNamedGlobal(u->module, "__culprit_sym_call");
+    if (!global)
+        global = LLVMAddGlobal(u->module, u->sym_call_type, "__culprit_sym_call");
+    LLVMSetThreadLocal(global, 1);
+    LLVMSetThreadLocalMode(global, LLVMInitialExecTLSModel);
+    u->sym_call = global;
+    /* A unit that declares the area itself, with a type of its own. */
+    if (LLVMGlobalGetValueType(global) != u->sym_call_type)
+        u->sym_call = LLVMConstBitCast(global, LLVMPointerType(u->sym_call_type, 0));
 }
 
 static LLVMValueRef area_field(unit *u, unsigned field)
