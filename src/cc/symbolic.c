@@ -62,13 +62,49 @@ LLVMValueRef cc_sym_as_bytes(unit *u, LLVMValueRef pointer)
     return LLVMBuildPointerCast(u->builder, pointer, u->byte_pointer, "");
 }
 
+static void add_attribute(unit *u, LLVMValueRef function, const char *attribute)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(attribute, strlen(attribute));
+    LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(u->context, kind, 0));
+}
+
+/* What the optimiser may assume of a runtime function.  The builders'
+ * results depend on their arguments alone (the table is hash-consed), so
+ * they are readnone: -O2 merges the same cast of one byte made three times
+ * and drops the shadows nobody uses.  Shadow memory, constraints and
+ * statistics are the runtime's own memory, never the program's
+ * (inaccessiblememonly), so the program's values stay in registers across
+ * them.  __culprit_sym_call_returned reads the call area, which the
+ * program's code writes: it keeps the default. */
+static void describe_runtime_function(unit *u, LLVMValueRef function, const char *name)
+{
+    static const char *const pure[] = {"__culprit_sym_binary", "__culprit_sym_compare", "__culprit_sym_cast",
+                                       "__culprit_sym_select"};
+    static const char *const runtime_memory[] = {
+        "__culprit_sym_concretize", "__culprit_sym_branch", "__culprit_sym_switch",  "__culprit_sym_load",
+        "__culprit_sym_store",      "__culprit_sym_memcpy", "__culprit_sym_memmove", "__culprit_sym_memset"};
+    bool is_pure = false, is_runtime_memory = false;
+    for (size_t i = 0; i < sizeof pure / sizeof *pure; i++)
+        is_pure |= strcmp(name, pure[i]) == 0;
+    for (size_t i = 0; i < sizeof runtime_memory / sizeof *runtime_memory; i++)
+        is_runtime_memory |= strcmp(name, runtime_memory[i]) == 0;
+    if (!is_pure && !is_runtime_memory)
+        return;
+    add_attribute(u, function, "nounwind");
+    add_attribute(u, function, "willreturn");
+    add_attribute(u, function, is_pure ? "readnone" : "inaccessiblememonly");
+}
+
 LLVMValueRef cc_sym_call_runtime(unit *u, const char *name, LLVMTypeRef result, LLVMTypeRef *parameters,
                                  unsigned count, LLVMValueRef *arguments)
 {
     LLVMTypeRef type = LLVMFunctionType(result, parameters, count, 0);
     LLVMValueRef function = LLVMGetNamedFunction(u->module, name);
-    if (!function)
+    if (!function) {
         function = LLVMAddFunction(u->module, name, type);
+        describe_runtime_function(u, function, name);
+    }
     LLVMValueRef callee = function;
     if (LLVMGlobalGetValueType(function) != type)
         callee = LLVMConstBitCast(function, LLVMPointerType(type, 0));

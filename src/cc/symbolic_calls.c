@@ -117,6 +117,9 @@ static void emit_memory_intrinsic(unit *u, sym_function *f, LLVMValueRef call, b
 {
     LLVMValueRef destination = LLVMGetOperand(call, 0), source = LLVMGetOperand(call, 1),
                  length = LLVMGetOperand(call, 2);
+    sym_value *local = cc_sym_local_of(f, destination);
+    if (local && local->local == SYM_LOCAL_PRIVATE)
+        return; /* a private local that never holds symbolic bytes (symbolic_decide.c) */
     cc_sym_concretize(u, f, destination, CULPRIT_SYM_STAT_CONCRETIZED_ADDRESS);
     cc_sym_concretize(u, f, length, CULPRIT_SYM_STAT_CONCRETIZED_OTHER);
     LLVMValueRef bytes = cc_sym_as_u64(u, length);

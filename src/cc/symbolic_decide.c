@@ -20,7 +20,8 @@
  * symbolic is ever stored into it, its loads are concrete and its stores
  * need no shadow code at all; a private scalar that does hold symbolic
  * values keeps its shadow in an i32 alloca beside it (which the optimiser
- * turns into a register as it does the variable).  Everything else goes
+ * turns into a register as it does the variable).  A memset of the local
+ * (`= {0}`) counts as a store.  Everything else goes
  * through the runtime's shadow memory.
  *
  * Symbolic values: parameters (the caller may pass shadows), call results,
@@ -150,6 +151,21 @@ bool cc_sym_is_symbolic(sym_function *f, LLVMValueRef value)
 
 /* ---- locals --------------------------------------------------------------------------------------- */
 
+static bool is_intrinsic(LLVMValueRef call, const char *prefix)
+{
+    LLVMValueRef callee = cc_ir_called_value(call);
+    return LLVMIsAFunction(callee) && cc_ir_name_has_prefix(callee, prefix);
+}
+
+/* A memset's destination, or a lifetime marker's object. */
+static bool is_private_intrinsic_use(LLVMValueRef call, LLVMValueRef pointer)
+{
+    if (is_intrinsic(call, "llvm.lifetime."))
+        return true;
+    return is_intrinsic(call, "llvm.memset.") && LLVMGetOperand(call, 0) == pointer &&
+           LLVMGetOperand(call, 2) != pointer;
+}
+
 /* Does the address flow only into the pointer operands of loads and
  * stores (through GEPs and casts)?  *scalar stays true while every access
  * is a direct one of the alloca's own type. */
@@ -175,6 +191,11 @@ static bool used_only_as_address(LLVMValueRef pointer, LLVMTypeRef allocated, bo
         case LLVMBitCast:
             if (!used_only_as_address(user, allocated, false, scalar))
                 return false;
+            continue;
+        case LLVMCall: /* `= {0}` clears a local with llvm.memset; lifetime markers touch nothing */
+            if (!is_private_intrinsic_use(user, pointer))
+                return false;
+            *scalar = false;
             continue;
         default:
             return false;
@@ -285,11 +306,15 @@ static bool computes_symbolic(sym_function *f, LLVMValueRef in)
     }
 }
 
-/* A store of a symbolic value into a private local makes it symbolic. */
+/* A store (or memset) of a symbolic value into a private local makes it symbolic. */
 static bool mark_stored_local(sym_function *f, LLVMValueRef store)
 {
-    sym_value *local = cc_sym_local_of(f, LLVMGetOperand(store, 1));
-    if (!local || local->local != SYM_LOCAL_PRIVATE || !cc_sym_is_symbolic(f, LLVMGetOperand(store, 0)))
+    bool is_store = LLVMGetInstructionOpcode(store) == LLVMStore;
+    if (!is_store && !is_intrinsic(store, "llvm.memset."))
+        return false;
+    sym_value *local = cc_sym_local_of(f, LLVMGetOperand(store, is_store ? 1 : 0));
+    if (!local || local->local != SYM_LOCAL_PRIVATE ||
+        !cc_sym_is_symbolic(f, LLVMGetOperand(store, is_store ? 0 : 1)))
         return false;
     local->local = local->scalar_access ? SYM_LOCAL_COMPANION : SYM_LOCAL_PRIVATE_SYMBOLIC;
     return true;
@@ -303,9 +328,12 @@ static bool analyse_once(sym_function *f)
             sym_value *entry = cc_sym_lookup(f, in);
             if (!entry || !entry->original)
                 continue;
-            if (LLVMGetInstructionOpcode(in) == LLVMStore)
+            LLVMOpcode opcode = LLVMGetInstructionOpcode(in);
+            if (opcode == LLVMStore || opcode == LLVMCall)
                 changed |= mark_stored_local(f, in);
-            else if (!entry->symbolic && computes_symbolic(f, in))
+            if (opcode == LLVMStore)
+                continue;
+            if (!entry->symbolic && computes_symbolic(f, in))
                 changed = entry->symbolic = true;
         }
     return changed;
