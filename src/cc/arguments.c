@@ -301,18 +301,28 @@ static culprit_status add_input(cc_command *command, size_t position, const char
     return CULPRIT_OK;
 }
 
+/* Sets the coverage mode a --coverage= or CULPRIT_COVERAGE value names:
+ * symbolic is full mode plus the symbolic instrumentation (the map is full
+ * mode's, docs/symbolic.md §1).  False when the name is none of them. */
+static bool choose_coverage(cc_command *command, const char *name)
+{
+    if (strcmp(name, "full") != 0 && strcmp(name, "lines") != 0 && strcmp(name, "symbolic") != 0)
+        return false;
+    command->coverage = strcmp(name, "lines") == 0 ? CC_COVERAGE_LINES : CC_COVERAGE_FULL;
+    command->symbolic = strcmp(name, "symbolic") == 0;
+    return true;
+}
+
 /* Handles culprit-cc's own flags; *consumed says the argument was one. */
 static culprit_status own_flag(cc_command *command, const char *argument, bool *consumed, culprit_error *err)
 {
     *consumed = true;
-    if (strcmp(argument, "--coverage=lines") == 0)
-        command->coverage = CC_COVERAGE_LINES;
-    else if (strcmp(argument, "--coverage=full") == 0)
-        command->coverage = CC_COVERAGE_FULL;
-    else if (starts_with(argument, "--coverage="))
-        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: expected --coverage=full or --coverage=lines",
-                            argument);
-    else if (strcmp(argument, "--counters=atomic") == 0 || strcmp(argument, "--counters=plain") == 0) {
+    if (starts_with(argument, "--coverage=")) {
+        if (!choose_coverage(command, argument + strlen("--coverage=")))
+            return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                                "%s: expected --coverage=full, --coverage=lines or --coverage=symbolic",
+                                argument);
+    } else if (strcmp(argument, "--counters=atomic") == 0 || strcmp(argument, "--counters=plain") == 0) {
         command->atomic_counters = strcmp(argument, "--counters=atomic") == 0;
         command->counters_chosen = true;
     } else if (starts_with(argument, "--counters="))
@@ -438,10 +448,8 @@ culprit_status cc_parse_command(int argc, char **argv, const char *environment_c
 {
     memset(command, 0, sizeof *command);
     command->coverage = CC_COVERAGE_FULL;
-    if (environment_coverage && strcmp(environment_coverage, "lines") == 0)
-        command->coverage = CC_COVERAGE_LINES;
-    else if (environment_coverage && *environment_coverage && strcmp(environment_coverage, "full") != 0)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT, "CULPRIT_COVERAGE=%s: expected full or lines",
+    if (environment_coverage && *environment_coverage && !choose_coverage(command, environment_coverage))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "CULPRIT_COVERAGE=%s: expected full, lines or symbolic",
                             environment_coverage);
     culprit_status status = collect_arguments(argc, argv, command, err);
     bool pass_through = false, compile_only = false;

@@ -50,6 +50,7 @@ typedef struct cc_command {
     cc_args original; /* the arguments as given, minus culprit flags: for pass-through */
     cc_action action;
     cc_coverage coverage;
+    bool symbolic; /* --coverage=symbolic: full mode plus shadows and path constraints (docs/symbolic.md) */
     cc_input *inputs;
     size_t input_count;
     const char *output;          /* -o value, or NULL */
@@ -97,11 +98,12 @@ culprit_status cc_find_runtime(char *buffer, size_t size, culprit_error *err);
 culprit_status cc_drive(const cc_command *command, const char *clang, int *exit_status, culprit_error *err);
 
 /* Instruments the bitcode in input_path into output_path.  source names the
- * user's file in messages; atomic_counters makes full-mode increments atomic
+ * user's file in messages; symbolic (full mode only) adds the symbolic
+ * instrumentation of docs/symbolic.md §1; atomic_counters makes full-mode increments atomic
  * (exact counts under threads); strip_debug_info removes the debug
  * information culprit-cc asked for when the user did not. */
 culprit_status cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
-                                     cc_coverage coverage, bool atomic_counters, bool strip_debug_info,
-                                     culprit_error *err);
+                                     cc_coverage coverage, bool symbolic, bool atomic_counters,
+                                     bool strip_debug_info, culprit_error *err);
 
 #endif

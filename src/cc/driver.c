@@ -278,8 +278,9 @@ static culprit_status compile_c_input(session *s, const cc_input *input, const c
         status = emit_bitcode(s, input, bitcode, exit_status, err);
     if (status != CULPRIT_OK || *exit_status != 0)
         return status;
-    status = cc_instrument_bitcode(bitcode, instrumented, input->path, s->command->coverage,
-                                   s->command->atomic_counters, !s->command->has_debug_flag, err);
+    status =
+        cc_instrument_bitcode(bitcode, instrumented, input->path, s->command->coverage, s->command->symbolic,
+                              s->command->atomic_counters, !s->command->has_debug_flag, err);
     if (status == CULPRIT_OK)
         status = compile_bitcode(s, instrumented, object, exit_status, err);
     unlink(bitcode);
@@ -381,6 +382,9 @@ static culprit_status link_arguments(session *s, char (*objects)[PATH_MAX], cons
          * preemptible: the program crashed relocating itself at start. */
         if (status == CULPRIT_OK && !command->links_statically)
             status = cc_args_push(args, "-Wl,--export-dynamic-symbol=__culprit_rt_*", err);
+        /* The same for symbolic mode's builders, call area and models. */
+        if (status == CULPRIT_OK && !command->links_statically && command->symbolic)
+            status = cc_args_push(args, "-Wl,--export-dynamic-symbol=__culprit_sym_*", err);
     }
     return status;
 }

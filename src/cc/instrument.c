@@ -11,6 +11,7 @@
  *   emit_frames.c        the shadow stack: depth and frames
  *   unit_globals.c       the counters array, the descriptor, its constructor, the embedded map
  *   redirect.c           calls to libc's output, exit and thread functions moved to the runtime
+ *   symbolic*.c          symbolic mode: shadows of input-dependent values, after each function's counters
  *
  * Written against LLVM 14's C API only.  The walk happens twice: a counting
  * pass (cc_count_counters) fixes counter_count (the counters array must
@@ -86,10 +87,18 @@ static culprit_status function_walk_init(unit *u, LLVMValueRef function, functio
 static culprit_status instrument_function(unit *u, LLVMValueRef function, culprit_error *err)
 {
     u->leaf_function = cc_calls_nothing(function);
+    sym_function *symbolic = NULL;
+    if (u->symbolic) {
+        culprit_status status = cc_symbolic_begin(u, function, &symbolic, err);
+        if (status != CULPRIT_OK)
+            return status;
+    }
     function_walk walk;
     culprit_status status = function_walk_init(u, function, &walk, err);
-    if (status != CULPRIT_OK)
+    if (status != CULPRIT_OK) {
+        cc_symbolic_free(symbolic);
         return status;
+    }
     status = cc_map_function(u, &walk, err);
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_FULL)
         status = cc_group_conditions(u, &walk, err);
@@ -120,6 +129,9 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
     }
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
         cc_instrument_edge_flags(u, &walk);
+    if (status == CULPRIT_OK && symbolic)
+        status = cc_symbolic_instrument(u, &walk, symbolic, err);
+    cc_symbolic_free(symbolic);
     u->next_block += walk.block_total;
     free(implied);
     function_walk_free(&walk);
@@ -187,11 +199,12 @@ static culprit_status verify_and_write(unit *u, const char *output_path, culprit
     return CULPRIT_OK;
 }
 
-static void unit_init(unit *u, const char *source, cc_coverage coverage, bool atomic)
+static void unit_init(unit *u, const char *source, cc_coverage coverage, bool symbolic, bool atomic)
 {
     memset(u, 0, sizeof *u);
     u->source = source;
     u->coverage = coverage;
+    u->symbolic = symbolic && coverage == CC_COVERAGE_FULL;
     u->atomic = atomic && coverage == CC_COVERAGE_FULL;
     u->context = LLVMContextCreate();
     u->builder = LLVMCreateBuilderInContext(u->context);
@@ -216,11 +229,11 @@ static void unit_free(unit *u)
 }
 
 culprit_status cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
-                                     cc_coverage coverage, bool atomic_counters, bool strip_debug_info,
-                                     culprit_error *err)
+                                     cc_coverage coverage, bool symbolic, bool atomic_counters,
+                                     bool strip_debug_info, culprit_error *err)
 {
     unit u;
-    unit_init(&u, source, coverage, atomic_counters);
+    unit_init(&u, source, coverage, symbolic, atomic_counters);
     culprit_status status = read_module(&u, input_path, err);
     if (status == CULPRIT_OK)
         status = instrument_module(&u, err);

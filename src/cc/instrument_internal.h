@@ -7,7 +7,8 @@
  * instrument.c drives; instrument_decide.c says what is instrumented and
  * what is not; map_unit.c writes the map; emit_counters.c and
  * emit_frames.c insert the code; unit_globals.c adds the unit's globals;
- * redirect.c points calls at the runtime's wrappers.  Only these files and
+ * redirect.c points calls at the runtime's wrappers; symbolic*.c add
+ * symbolic mode's shadows (docs/symbolic.md §1).  Only these files and
  * call_sites.c include this header; the rest of culprit-cc calls
  * cc_instrument_bitcode (cc.h).
  */
@@ -30,7 +31,8 @@ typedef struct unit {
     LLVMBuilderRef builder;
     const char *source;
     cc_coverage coverage;
-    bool atomic; /* full mode: atomicrmw add instead of load/add/store */
+    bool symbolic; /* full mode plus symbolic*.c's shadows */
+    bool atomic;   /* full mode: atomicrmw add instead of load/add/store */
     cc_map map;
     LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, frame_type, stack_type;
     LLVMValueRef counters, depth, stack, leaf;
@@ -52,6 +54,11 @@ typedef struct unit {
     cc_flow_implied_list entry_calls;
     size_t entry_cursor;
     uint32_t next_block, next_edge, next_return, next_condition;
+    /* Symbolic mode: a stand-in for the unit's descriptor, which exists only
+     * once every function is instrumented (cc_symbolic_bind_unit replaces
+     * it), and the thread's call area (culprit_sym.h). */
+    LLVMValueRef sym_unit, sym_call;
+    LLVMTypeRef sym_call_type;
     /* The last debug-info file seen, so each instruction does not search the file table. */
     const char *cached_directory, *cached_filename;
     uint32_t cached_file;
@@ -137,5 +144,21 @@ culprit_status cc_embed_map(unit *u, culprit_error *err);
 /* ---- redirect.c: calls to the runtime's wrappers */
 
 void cc_redirect_calls(unit *u);
+/* The runtime's wrapper a call to callee will be pointed at (declared on
+ * demand), or NULL when its calls stay. */
+LLVMValueRef cc_redirect_target(unit *u, LLVMValueRef callee);
+
+/* ---- symbolic*.c: symbolic mode's shadows (docs/symbolic.md §1) */
+
+typedef struct sym_function sym_function;
+/* Before a function's coverage instrumentation: notes its instructions
+ * (what is not among them afterwards is culprit's own code). */
+culprit_status cc_symbolic_begin(unit *u, LLVMValueRef function, sym_function **state, culprit_error *err);
+/* After it: the shadows, with walk's block counters naming the branch sites. */
+culprit_status cc_symbolic_instrument(unit *u, const function_walk *walk, sym_function *state,
+                                      culprit_error *err);
+void cc_symbolic_free(sym_function *state);
+/* Once the descriptor exists: the branch sites name it. */
+void cc_symbolic_bind_unit(unit *u, LLVMValueRef descriptor);
 
 #endif

@@ -38,7 +38,7 @@ bool cc_ir_is_call(LLVMValueRef instruction)
 
 bool cc_ir_is_source_call(LLVMValueRef instruction)
 {
-    if (!cc_ir_is_call(instruction))
+    if (!cc_ir_is_call(instruction) || cc_ir_is_symbolic_runtime_call(instruction))
         return false;
     LLVMValueRef callee = cc_ir_called_value(instruction);
     if (LLVMIsAInlineAsm(callee))
@@ -94,9 +94,22 @@ bool cc_ir_division_may_trap(LLVMValueRef division)
     return LLVMConstIntGetZExtValue(divisor) == 0 || (is_signed && LLVMConstIntGetSExtValue(divisor) == -1);
 }
 
+/* Symbolic mode's builders and shadow-memory calls (__culprit_sym_*, not
+ * the models __culprit_sym_w_*, which are libc's functions): they neither
+ * write output nor end the run, so they never split a block and a unit's
+ * map is the same in full and symbolic mode (docs/symbolic.md §1). */
+bool cc_ir_is_symbolic_runtime_call(LLVMValueRef instruction)
+{
+    if (!cc_ir_is_call(instruction))
+        return false;
+    LLVMValueRef callee = cc_ir_called_value(instruction);
+    return LLVMIsAFunction(callee) && cc_ir_name_has_prefix(callee, "__culprit_sym_") &&
+           !cc_ir_name_has_prefix(callee, "__culprit_sym_w_");
+}
+
 /* Calls (output, exit, abort, and any callee's own frames), loads and
  * stores through pointers, trapping divisions, unreachable.  Debug and
- * lifetime markers are no code. */
+ * lifetime markers are no code, symbolic mode's builders no stop. */
 bool cc_ir_instruction_can_stop(LLVMValueRef in)
 {
     switch (LLVMGetInstructionOpcode(in)) {
@@ -105,7 +118,7 @@ bool cc_ir_instruction_can_stop(LLVMValueRef in)
         if (!LLVMIsAFunction(callee))
             return true;
         return !cc_ir_name_has_prefix(callee, "llvm.dbg.") &&
-               !cc_ir_name_has_prefix(callee, "llvm.lifetime.");
+               !cc_ir_name_has_prefix(callee, "llvm.lifetime.") && !cc_ir_is_symbolic_runtime_call(in);
     }
     case LLVMLoad:
         return cc_ir_access_may_fault(LLVMGetOperand(in, 0), false);

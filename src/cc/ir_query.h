@@ -23,7 +23,10 @@ bool cc_ir_name_has_prefix(LLVMValueRef value, const char *prefix);
 /* The called value, without the bitcasts clang puts around mismatched prototypes. */
 LLVMValueRef cc_ir_called_value(LLVMValueRef call);
 bool cc_ir_is_call(LLVMValueRef instruction);
-/* A call the source wrote: not an intrinsic (debug, lifetime, memcpy), not inline assembly. */
+/* A call of symbolic mode's runtime (__culprit_sym_*, but not a model __culprit_sym_w_*). */
+bool cc_ir_is_symbolic_runtime_call(LLVMValueRef instruction);
+/* A call the source wrote: not an intrinsic (debug, lifetime, memcpy), not inline assembly,
+ * not symbolic mode's runtime. */
 bool cc_ir_is_source_call(LLVMValueRef instruction);
 /* Does the call, or its callee, carry the function attribute name ("noreturn", "returns_twice")? */
 bool cc_ir_call_has_attribute(LLVMValueRef call, const char *name);

@@ -17,7 +17,7 @@
 #define CULPRIT_CC_VERSION "0.1.0"
 
 static const char help_text[] =
-    "usage: culprit-cc [--coverage=full|lines] [--counters=atomic|plain] [--lifetime-markers]\n"
+    "usage: culprit-cc [--coverage=full|lines|symbolic] [--counters=atomic|plain] [--lifetime-markers]\n"
     "                  [CLANG ARGUMENTS...]\n"
     "\n"
     "Compiles and links C like clang; every C translation unit is instrumented\n"
@@ -27,6 +27,8 @@ static const char help_text[] =
     "\n"
     "  --coverage=full     blocks, edges, branches, return values, stack, output map (default)\n"
     "  --coverage=lines    block hits only (lighter)\n"
+    "  --coverage=symbolic full, plus symbolic shadows of input-dependent values and the\n"
+    "                      path constraint (for `culprit gen`; CULPRIT_SYM=1 at run time)\n"
     "  --counters=atomic   full mode: atomic increments, exact counts under threads\n"
     "                      (the default with -pthread; --counters=plain turns it off)\n"
     "  --lifetime-markers  keep clang's scope markers, so locals of disjoint scopes share\n"
@@ -36,7 +38,7 @@ static const char help_text[] =
     "  --culprit-version   culprit-cc's version\n"
     "\n"
     "Environment: CULPRIT_CLANG (clang to run), CULPRIT_RT (runtime archive),\n"
-    "CULPRIT_COVERAGE (full|lines), CULPRIT_CC_DISABLE=1 (plain clang).\n";
+    "CULPRIT_COVERAGE (full|lines|symbolic), CULPRIT_CC_DISABLE=1 (plain clang).\n";
 
 /* Whether the user asked clang for its help: culprit-cc's own options
  * come first then, so that `culprit-cc --help` shows them. */

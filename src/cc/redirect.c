@@ -2,15 +2,19 @@
  * redirect.c - points calls at the runtime's wrappers (docs/collector.md
  * §1): calls of libc's functions that end the process or replace it
  * (_exit, quick_exit, exec*) and pthread_create, in both modes, and in full mode its
- * output functions (printf, write ...), each to __culprit_rt_<name>.  The
- * driver calls it last, after the map is built, so that the map names
- * the functions the user called.
+ * output functions (printf, write ...), each to __culprit_rt_<name>; in
+ * symbolic mode, the libc functions the runtime models (src/rt/sym_models.h)
+ * to __culprit_sym_w_<name>.  The driver calls it last, after the map is
+ * built, so that the map names the functions the user called; symbolic.c
+ * asks cc_redirect_target earlier, since a call's call-area entry must name
+ * the function that will really be called.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cc/instrument_internal.h"
 #include "cc/ir_query.h"
+#include "rt/sym_models.h"
 
 static const char *const output_functions[] = {"printf",  "fprintf", "vprintf", "vfprintf", "puts", "fputs",
                                                "putchar", "fputc",   "putc",    "fwrite",   "write"};
@@ -18,6 +22,10 @@ static const char *const ending_functions[] = {"_exit",  "_Exit", "quick_exit", 
                                                "execve", "execl", "execlp",     "execle"};
 /* Redirected in both modes too: each new thread gets a signal stack for crash dumps (src/rt/rt_threads.c). */
 static const char *const thread_functions[] = {"pthread_create"};
+
+#define CULPRIT_SYM_MODEL_NAME(name) #name,
+static const char *const model_functions[] = {CULPRIT_SYM_MODELS(CULPRIT_SYM_MODEL_NAME)};
+#undef CULPRIT_SYM_MODEL_NAME
 
 static bool is_one_of(const char *name, const char *const *names, size_t count)
 {
@@ -29,22 +37,38 @@ static bool is_one_of(const char *name, const char *const *names, size_t count)
 
 #define IS_ONE_OF(name, names) is_one_of(name, names, sizeof names / sizeof *names)
 
-static bool is_redirected(unit *u, const char *name)
+/* The prefix of the wrapper a call to name goes to, or NULL when it stays. */
+static const char *wrapper_prefix(unit *u, const char *name)
 {
     if (IS_ONE_OF(name, ending_functions) || IS_ONE_OF(name, thread_functions))
-        return true;
-    return u->coverage == CC_COVERAGE_FULL && IS_ONE_OF(name, output_functions);
+        return "__culprit_rt_";
+    if (u->symbolic && IS_ONE_OF(name, model_functions))
+        return "__culprit_sym_w_";
+    if (u->coverage == CC_COVERAGE_FULL && IS_ONE_OF(name, output_functions))
+        return "__culprit_rt_";
+    return NULL;
 }
 
-/* Points one call at __culprit_rt_<name>, declared with the libc function's own type. */
-static void redirect_call(unit *u, LLVMValueRef call, LLVMValueRef libc_function)
+/* Only calls to libc's functions move: a program's own `write` (defined here) keeps its calls. */
+LLVMValueRef cc_redirect_target(unit *u, LLVMValueRef callee)
 {
+    if (!LLVMIsAFunction(callee))
+        return NULL;
+    bool external = LLVMIsDeclaration(callee) || LLVMGetLinkage(callee) == LLVMAvailableExternallyLinkage;
+    const char *prefix = external ? wrapper_prefix(u, cc_ir_name(callee)) : NULL;
+    if (!prefix)
+        return NULL;
     char wrapper_name[64];
-    snprintf(wrapper_name, sizeof wrapper_name, "__culprit_rt_%s", cc_ir_name(libc_function));
-    LLVMTypeRef type = LLVMGlobalGetValueType(libc_function);
+    snprintf(wrapper_name, sizeof wrapper_name, "%s%s", prefix, cc_ir_name(callee));
     LLVMValueRef wrapper = LLVMGetNamedFunction(u->module, wrapper_name);
     if (!wrapper)
-        wrapper = LLVMAddFunction(u->module, wrapper_name, type);
+        wrapper = LLVMAddFunction(u->module, wrapper_name, LLVMGlobalGetValueType(callee));
+    return wrapper;
+}
+
+/* Points one call at the wrapper, declared with the libc function's own type. */
+static void redirect_call(LLVMValueRef call, LLVMValueRef wrapper)
+{
     unsigned callee_operand = (unsigned)LLVMGetNumOperands(call) - 1;
     LLVMValueRef old_callee = LLVMGetOperand(call, callee_operand);
     LLVMValueRef new_callee = wrapper;
@@ -53,7 +77,6 @@ static void redirect_call(unit *u, LLVMValueRef call, LLVMValueRef libc_function
     LLVMSetOperand(call, callee_operand, new_callee);
 }
 
-/* Only calls to libc's functions move: a program's own `write` (defined here) keeps its calls. */
 void cc_redirect_calls(unit *u)
 {
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn; fn = LLVMGetNextFunction(fn)) {
@@ -63,13 +86,9 @@ void cc_redirect_calls(unit *u)
             for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
                 if (!cc_ir_is_call(in))
                     continue;
-                LLVMValueRef callee = cc_ir_called_value(in);
-                if (!LLVMIsAFunction(callee))
-                    continue;
-                bool external =
-                    LLVMIsDeclaration(callee) || LLVMGetLinkage(callee) == LLVMAvailableExternallyLinkage;
-                if (external && is_redirected(u, cc_ir_name(callee)))
-                    redirect_call(u, in, callee);
+                LLVMValueRef wrapper = cc_redirect_target(u, cc_ir_called_value(in));
+                if (wrapper)
+                    redirect_call(in, wrapper);
             }
         }
     }

@@ -218,6 +218,8 @@ culprit_status cc_embed_map(unit *u, culprit_error *err)
     free(result.text);
     if (!descriptor)
         return culprit_fail_memory(err);
+    if (u->symbolic)
+        cc_symbolic_bind_unit(u, descriptor);
     status = create_constructor(u, descriptor, err);
     if (status == CULPRIT_OK)
         status = append_to_array(u, "llvm.used", u->byte_pointer, as_byte_pointer(u, map), err);

@@ -1,7 +1,8 @@
 /*
  * rt_dump.c - writes the dump (docs/collector.md §5, dump_format.h): the
  * end of this process image, the crashing thread's shadow stack, every
- * unit's nonzero counters and the output records.
+ * unit's nonzero counters and the output records, then, in symbolic mode,
+ * the path-constraint trailer (sym_dump.c).
  *
  * It runs from signal handlers (possibly on the small alternate stack of a
  * thread that overflowed its own), from exit handlers and from the _exit and
@@ -19,6 +20,7 @@
  * its final name DIR/<pid>.<seq>.dump.
  */
 #include "rt/rt_internal.h"
+#include "rt/sym_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,6 +74,11 @@ static void writer_u64(struct rt_dump_writer *writer, uint64_t value)
     for (int i = 0; i < 8; i++)
         bytes[i] = (unsigned char)(value >> (8 * i));
     writer_put(writer, bytes, sizeof bytes);
+}
+
+void culprit_rt_dump_put(struct rt_dump_writer *writer, const void *data, size_t size)
+{
+    writer_put(writer, data, size);
 }
 
 static uint64_t writer_position(const struct rt_dump_writer *writer)
@@ -199,6 +206,7 @@ static void write_contents(struct rt_dump_writer *writer, enum culprit_dump_end 
     for (uint32_t i = 0; i < unit_count; i++)
         write_unit(writer, culprit_rt_unit_at(i));
     write_output_records(writer);
+    culprit_rt_sym_write_trailer(writer); /* only in symbolic mode (sym_dump.c) */
     writer_flush(writer);
 }
 

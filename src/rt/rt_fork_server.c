@@ -32,6 +32,7 @@
 
 #include "rt/fork_server_format.h"
 #include "rt/rt_internal.h"
+#include "rt/sym_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -344,10 +345,13 @@ static void serve(int socket, struct rt_fork_request *request)
 int __culprit_rt_start_main(int argc, char **argv, char **envp, int (*program_main)(int, char **, char **))
 {
     int socket = server_socket();
-    if (socket < 0)
+    if (socket < 0) {
+        culprit_rt_sym_argv(argc, argv); /* symbolic mode starts here at the latest */
         return program_main(argc, argv, envp);
+    }
     unsetenv(CULPRIT_FORK_SERVER_ENV); /* nothing the tests start may serve */
     struct rt_fork_request request;
     serve(socket, &request);
+    culprit_rt_sym_argv(request.argument_count, request.arguments);
     return program_main(request.argument_count, request.arguments, request.environment);
 }

@@ -1,0 +1,146 @@
+/*
+ * sym_dump.c - writes the path-constraint trailer (sym_format.h) after a
+ * dump's output records, when symbolic execution is on.
+ *
+ * It runs inside the dump writer, so it is async-signal-safe like
+ * rt_dump.c: no lock, no allocation, no recursion.  Only the nodes the
+ * recorded constraints reach are written, renumbered from 1 with operands
+ * first: since a node's operands are always older nodes, one pass from the
+ * newest node down marks what is reachable and one pass up numbers it, in
+ * the renumbering array mapped at start.  Counts are snapshots taken
+ * first (acquire): threads that keep running add nodes and constraints the
+ * trailer simply does not include.
+ */
+#include "rt/sym_internal.h"
+
+#include <string.h>
+
+static void put_u32(struct rt_dump_writer *writer, uint32_t value)
+{
+    unsigned char bytes[4];
+    for (int i = 0; i < 4; i++)
+        bytes[i] = (unsigned char)(value >> (8 * i));
+    culprit_rt_dump_put(writer, bytes, sizeof bytes);
+}
+
+static void put_u64(struct rt_dump_writer *writer, uint64_t value)
+{
+    unsigned char bytes[8];
+    for (int i = 0; i < 8; i++)
+        bytes[i] = (unsigned char)(value >> (8 * i));
+    culprit_rt_dump_put(writer, bytes, sizeof bytes);
+}
+
+/* How many of a node's a, b, c are node numbers. */
+static int node_operands(const struct rt_sym_node *node)
+{
+    switch (node->op) {
+    case CULPRIT_SYM_CONST:
+    case CULPRIT_SYM_BYTE:
+    case CULPRIT_SYM_FIELD:
+        return 0;
+    case CULPRIT_SYM_ZEXT:
+    case CULPRIT_SYM_SEXT:
+    case CULPRIT_SYM_TRUNC:
+    case CULPRIT_SYM_EXTRACT:
+    case CULPRIT_SYM_NOT:
+        return 1;
+    case CULPRIT_SYM_ITE:
+        return 3;
+    default:
+        return 2;
+    }
+}
+
+/* Marks the nodes reachable from constraints [0, constraints) with 1 in
+ * renumber[], then numbers them 1.. in ascending order; returns how many. */
+static uint32_t number_reachable(uint32_t nodes, uint32_t constraints)
+{
+    struct rt_sym_state *state = &culprit_rt_sym_state;
+    uint32_t *renumber = state->renumber;
+    memset(renumber, 0, (size_t)nodes * sizeof *renumber);
+    for (uint32_t i = 0; i < constraints; i++)
+        renumber[state->constraints[i].expression] = 1;
+    for (uint32_t n = nodes; n-- > 1;) {
+        if (!renumber[n])
+            continue;
+        const struct rt_sym_node *node = &state->nodes[n];
+        int operands = node_operands(node);
+        if (operands >= 1)
+            renumber[node->a] = 1;
+        if (operands >= 2)
+            renumber[node->b] = 1;
+        if (operands >= 3)
+            renumber[node->c] = 1;
+    }
+    uint32_t next = 0;
+    for (uint32_t n = 1; n < nodes; n++)
+        if (renumber[n])
+            renumber[n] = ++next;
+    return next;
+}
+
+static void write_sources(struct rt_dump_writer *writer, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const struct rt_sym_source *source = &culprit_rt_sym_state.sources[i];
+        put_u32(writer, source->kind);
+        put_u32(writer, source->index);
+        put_u64(writer, atomic_load(&source->length));
+        put_u32(writer, atomic_load(&source->flags));
+        put_u32(writer, source->name_length);
+        culprit_rt_dump_put(writer, source->name, source->name_length);
+    }
+}
+
+static void write_nodes(struct rt_dump_writer *writer, uint32_t nodes)
+{
+    const struct rt_sym_state *state = &culprit_rt_sym_state;
+    const uint32_t *renumber = state->renumber;
+    for (uint32_t n = 1; n < nodes; n++) {
+        if (!renumber[n])
+            continue;
+        const struct rt_sym_node *node = &state->nodes[n];
+        int operands = node_operands(node);
+        unsigned char head[4] = {node->op, node->bits, 0, 0};
+        culprit_rt_dump_put(writer, head, sizeof head);
+        put_u32(writer, operands >= 1 ? renumber[node->a] : node->a);
+        put_u32(writer, operands >= 2 ? renumber[node->b] : node->b);
+        put_u32(writer, operands >= 3 ? renumber[node->c] : node->c);
+        put_u64(writer, node->value);
+    }
+}
+
+static void write_constraints(struct rt_dump_writer *writer, uint32_t count)
+{
+    const struct rt_sym_state *state = &culprit_rt_sym_state;
+    for (uint32_t i = 0; i < count; i++) {
+        const struct rt_sym_constraint *constraint = &state->constraints[i];
+        put_u32(writer, constraint->kind);
+        put_u32(writer, state->renumber[constraint->expression]);
+        put_u32(writer, constraint->unit);
+        put_u32(writer, constraint->block);
+        put_u64(writer, constraint->value);
+    }
+}
+
+void culprit_rt_sym_write_trailer(struct rt_dump_writer *writer)
+{
+    struct rt_sym_state *state = &culprit_rt_sym_state;
+    if (atomic_load_explicit(&state->mode, memory_order_acquire) != RT_SYM_ON)
+        return;
+    uint32_t sources = atomic_load_explicit(&state->source_count, memory_order_acquire);
+    uint32_t constraints = atomic_load_explicit(&state->constraint_count, memory_order_acquire);
+    uint32_t nodes = atomic_load_explicit(&state->node_count, memory_order_acquire);
+    uint32_t written_nodes = number_reachable(nodes, constraints);
+    culprit_rt_dump_put(writer, CULPRIT_SYM_MAGIC, CULPRIT_SYM_MAGIC_SIZE);
+    put_u32(writer, CULPRIT_SYM_VERSION);
+    put_u32(writer, sources);
+    put_u32(writer, written_nodes);
+    put_u32(writer, constraints);
+    write_sources(writer, sources);
+    write_nodes(writer, nodes);
+    write_constraints(writer, constraints);
+    for (int i = 0; i < CULPRIT_SYM_STAT_COUNT; i++)
+        put_u64(writer, atomic_load_explicit(&state->stats[i], memory_order_relaxed));
+}
