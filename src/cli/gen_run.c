@@ -196,7 +196,8 @@ static culprit_status read_main_dump(const gen_state *state, pid_t pid, culprit_
 }
 
 /* The run's path constraint and conditions. */
-static culprit_status read_path(gen_state *state, pid_t pid, culprit_gen_run *run, culprit_error *err)
+static culprit_status read_path(gen_state *state, size_t number, pid_t pid, culprit_gen_run *run,
+                                culprit_error *err)
 {
     culprit_dump dump;
     char source[PATH_MAX + 300];
@@ -207,6 +208,14 @@ static culprit_status read_path(gen_state *state, pid_t pid, culprit_gen_run *ru
     if (status == CULPRIT_OK)
         status = culprit_path_conditions(&run->path, &dump, &run->conditions, err);
     culprit_dump_free(&dump);
+    /* A full-mode build run with CULPRIT_SYM=1 still writes a trailer, with
+     * nothing symbolic in it. */
+    if (status == CULPRIT_OK && number == 0 && run->path.statistics[CULPRIT_SYM_STAT_NODES] == 0 &&
+        run->path.constraint_count == 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "%s: no path constraint: the program was not built with culprit-cc "
+                              "--coverage=symbolic (its run made no symbolic value from its input)",
+                              state->options->command[0]);
     if (status == CULPRIT_OK && run->path.statistics[CULPRIT_SYM_STAT_UNDECLARED_INPUT] > 0 &&
         !state->undeclared_warned++)
         fprintf(stderr,
@@ -277,7 +286,7 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
      * the build: say that first. */
     if (number == 0 && !run->failing)
         return CULPRIT_OK;
-    status = read_path(state, finished.own_pid, run, err);
+    status = read_path(state, number, finished.own_pid, run, err);
     if (status == CULPRIT_OK)
         gen_update_ranking(state, recorded.saved.program_id);
     return status;

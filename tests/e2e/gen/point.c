@@ -3,7 +3,8 @@
  * point's magnitude (sx, sy) to its own, read from stdin with a precision p.
  * The fault: the origin has magnitude 0, and the division by it kills the
  * program (SIGFPE) - only when the scale is larger than the point, so the
- * failure needs a relation between the inputs.  point_fixed.c leaves the
+ * failure needs a relation between the inputs.  (The faulty line has a
+ * branch of its own, so that a passing run can take its other side.)  point_fixed.c leaves the
  * origin unscaled. */
 #include <stdio.h>
 
@@ -18,7 +19,7 @@ int main(void)
     long magnitude = x * x + y * y;
     long factor = 1;
     if (scale > magnitude)
-        factor = scale / magnitude; /* the fault */
+        factor = x != 0 ? scale / magnitude : scale / (y * y); /* the fault: y may be 0 too */
     printf("%ld %ld %ld\n", x * factor, y * factor, p);
     return 0;
 }
