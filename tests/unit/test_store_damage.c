@@ -521,5 +521,5 @@ int main(void)
     test_writer_waits();
     test_killed_writer();
     test_directory();
-    return check_report("store damage");
+    return check_report("store_damage");
 }
