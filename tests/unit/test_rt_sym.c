@@ -78,6 +78,14 @@ static int scenario_scanf(void)
     CALL(__culprit_sym_w_getchar);
     CHECK_INT(__culprit_sym_w_getchar(), EOF);
     CHECK_INT(RET, 0);
+    __culprit_sym_switch(sa, (uint32_t)a, 32, &unit, 5);
+    /* a call nobody took, and what the instrumenter concretizes */
+    call_area((const void *)scenario_scanf, sa, 0);
+    __culprit_sym_call_returned();
+    CHECK(__culprit_sym_call.callee == NULL);
+    __culprit_sym_call_returned(); /* nothing pending: not counted */
+    __culprit_sym_concretize(sa, CULPRIT_SYM_STAT_CONCRETIZED_FLOAT);
+    __culprit_sym_concretize(0, CULPRIT_SYM_STAT_CONCRETIZED_FLOAT); /* concrete: not counted */
     return check_failed != 0;
 }
 
@@ -399,7 +407,7 @@ static void test_scanf(void)
     CHECK_INT(t.sources[0].kind, CULPRIT_SYM_SOURCE_STDIN);
     CHECK_INT(t.sources[0].length, 10);
     CHECK_INT(t.sources[0].flags, CULPRIT_SYM_SOURCE_READ_PAST_END);
-    CHECK_INT(t.constraint_count, 3);
+    CHECK_INT(t.constraint_count, 4);
     CHECK_INT(t.constraints[0].kind, CULPRIT_SYM_BRANCH);
     CHECK_INT(t.constraints[0].unit, 0);
     CHECK_INT(t.constraints[0].block, 2);
@@ -413,7 +421,14 @@ static void test_scanf(void)
     CHECK_INT(node(&t, newline->a)->value, 9);
     CHECK_INT(node(&t, newline->b)->op, CULPRIT_SYM_CONST);
     CHECK_INT(node(&t, newline->b)->value, '\n');
-    CHECK_INT(t.stats[CULPRIT_SYM_STAT_CONSTRAINTS], 3);
+    CHECK_INT(t.constraints[3].kind, CULPRIT_SYM_SWITCH);
+    CHECK_INT(t.constraints[3].value, 12);
+    CHECK_INT(t.constraints[3].block, 5);
+    check_field(node(&t, node(&t, t.constraints[3].expression)->a), 2, 2, CULPRIT_SYM_FIELD_DECIMAL);
+    CHECK_INT(node(&t, t.constraints[3].expression)->op, CULPRIT_SYM_EXTRACT);
+    CHECK_INT(t.stats[CULPRIT_SYM_STAT_CONSTRAINTS], 4);
+    CHECK_INT(t.stats[CULPRIT_SYM_STAT_CONCRETIZED_CALL], 1);
+    CHECK_INT(t.stats[CULPRIT_SYM_STAT_CONCRETIZED_FLOAT], 1);
 }
 
 static void test_strings(void)
