@@ -9,12 +9,16 @@
  * no dump written yet.  The child has a single thread, so nothing here
  * races.  The registry lock is taken around fork so that a registration
  * running on another thread (dlopen) cannot leave it locked forever in the
- * child; the output records need no such care, they use no lock.
+ * child; the output records need no such care, they use no lock.  The
+ * symbolic state is kept (the child's path constraint starts with its
+ * parent's), but its spinlock, which another thread may have held, is
+ * released.
  * A vfork child shares the parent's memory and gets no such treatment: it
  * runs no handler, so its pid differs from the one recorded here, and the
  * dump (rt_dump.c) leaves it out: what it ran is in the parent's counters.
  */
 #include "rt/rt_internal.h"
+#include "rt/sym_internal.h"
 
 #include <unistd.h>
 
@@ -37,6 +41,7 @@ static void reset_in_child(void)
     culprit_rt_units_zero_counters();
     culprit_rt_output_reset();
     culprit_rt_dump_rearm();
+    culprit_rt_sym_after_fork();
 }
 
 void culprit_rt_fork_install(void)

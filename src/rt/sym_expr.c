@@ -146,30 +146,85 @@ static int fold_binary(uint32_t op, uint64_t a, uint64_t b, uint32_t bits, uint6
     b &= m;
     int64_t sa = signed_of(a, bits), sb = signed_of(b, bits);
     switch (op) {
-    case CULPRIT_SYM_ADD: *result = a + b; break;
-    case CULPRIT_SYM_SUB: *result = a - b; break;
-    case CULPRIT_SYM_MUL: *result = a * b; break;
-    case CULPRIT_SYM_AND: *result = a & b; break;
-    case CULPRIT_SYM_OR: *result = a | b; break;
-    case CULPRIT_SYM_XOR: *result = a ^ b; break;
-    case CULPRIT_SYM_SHL: *result = b >= bits ? 0 : a << b; break;
-    case CULPRIT_SYM_LSHR: *result = b >= bits ? 0 : a >> b; break;
-    case CULPRIT_SYM_ASHR: *result = (uint64_t)(sa >> (b >= bits ? bits - 1 : b)); break;
-    case CULPRIT_SYM_UDIV: if (!b) return 0; *result = a / b; break;
-    case CULPRIT_SYM_UREM: if (!b) return 0; *result = a % b; break;
-    case CULPRIT_SYM_SDIV: if (!b || (sb == -1 && sa == INT64_MIN)) return 0; *result = (uint64_t)(sa / sb); break;
-    case CULPRIT_SYM_SREM: if (!b || (sb == -1 && sa == INT64_MIN)) return 0; *result = (uint64_t)(sa % sb); break;
-    case CULPRIT_SYM_EQ: *result = a == b; break;
-    case CULPRIT_SYM_NE: *result = a != b; break;
-    case CULPRIT_SYM_UGT: *result = a > b; break;
-    case CULPRIT_SYM_UGE: *result = a >= b; break;
-    case CULPRIT_SYM_ULT: *result = a < b; break;
-    case CULPRIT_SYM_ULE: *result = a <= b; break;
-    case CULPRIT_SYM_SGT: *result = sa > sb; break;
-    case CULPRIT_SYM_SGE: *result = sa >= sb; break;
-    case CULPRIT_SYM_SLT: *result = sa < sb; break;
-    case CULPRIT_SYM_SLE: *result = sa <= sb; break;
-    default: return 0;
+    case CULPRIT_SYM_ADD:
+        *result = a + b;
+        break;
+    case CULPRIT_SYM_SUB:
+        *result = a - b;
+        break;
+    case CULPRIT_SYM_MUL:
+        *result = a * b;
+        break;
+    case CULPRIT_SYM_AND:
+        *result = a & b;
+        break;
+    case CULPRIT_SYM_OR:
+        *result = a | b;
+        break;
+    case CULPRIT_SYM_XOR:
+        *result = a ^ b;
+        break;
+    case CULPRIT_SYM_SHL:
+        *result = b >= bits ? 0 : a << b;
+        break;
+    case CULPRIT_SYM_LSHR:
+        *result = b >= bits ? 0 : a >> b;
+        break;
+    case CULPRIT_SYM_ASHR:
+        *result = (uint64_t)(sa >> (b >= bits ? bits - 1 : b));
+        break;
+    case CULPRIT_SYM_UDIV:
+        if (!b)
+            return 0;
+        *result = a / b;
+        break;
+    case CULPRIT_SYM_UREM:
+        if (!b)
+            return 0;
+        *result = a % b;
+        break;
+    case CULPRIT_SYM_SDIV:
+        if (!b || (sb == -1 && sa == INT64_MIN))
+            return 0;
+        *result = (uint64_t)(sa / sb);
+        break;
+    case CULPRIT_SYM_SREM:
+        if (!b || (sb == -1 && sa == INT64_MIN))
+            return 0;
+        *result = (uint64_t)(sa % sb);
+        break;
+    case CULPRIT_SYM_EQ:
+        *result = a == b;
+        break;
+    case CULPRIT_SYM_NE:
+        *result = a != b;
+        break;
+    case CULPRIT_SYM_UGT:
+        *result = a > b;
+        break;
+    case CULPRIT_SYM_UGE:
+        *result = a >= b;
+        break;
+    case CULPRIT_SYM_ULT:
+        *result = a < b;
+        break;
+    case CULPRIT_SYM_ULE:
+        *result = a <= b;
+        break;
+    case CULPRIT_SYM_SGT:
+        *result = sa > sb;
+        break;
+    case CULPRIT_SYM_SGE:
+        *result = sa >= sb;
+        break;
+    case CULPRIT_SYM_SLT:
+        *result = sa < sb;
+        break;
+    case CULPRIT_SYM_SLE:
+        *result = sa <= sb;
+        break;
+    default:
+        return 0;
     }
     return 1;
 }

@@ -50,7 +50,8 @@ static void add_reader(int fd, FILE *stream, uint32_t source, uint64_t offset)
     struct rt_sym_reader *reader = free_reader();
     if (!reader)
         return;
-    *reader = (struct rt_sym_reader){.used = 1, .fd = fd, .stream = stream, .source = source, .offset = offset};
+    *reader =
+        (struct rt_sym_reader){.used = 1, .fd = fd, .stream = stream, .source = source, .offset = offset};
 }
 
 /* Copies the declared paths into the names area and makes them sources. */
@@ -120,7 +121,8 @@ static struct rt_sym_reader *find_reader(int fd, FILE *stream)
         return NULL;
     for (int i = 0; i < RT_SYM_MAX_READERS && !found; i++) {
         struct rt_sym_reader *reader = &culprit_rt_sym_state.readers[i];
-        if (reader->used && ((stream && reader->stream == stream) || (!stream && fd >= 0 && reader->fd == fd)))
+        if (reader->used &&
+            ((stream && reader->stream == stream) || (!stream && fd >= 0 && reader->fd == fd)))
             found = reader;
     }
     culprit_rt_sym_unlock();
@@ -207,7 +209,8 @@ void culprit_rt_sym_consumed(struct rt_sym_reader *reader, void *buffer, size_t 
 void culprit_rt_sym_read_past_end(struct rt_sym_reader *reader)
 {
     if (reader)
-        atomic_fetch_or(&culprit_rt_sym_state.sources[reader->source].flags, CULPRIT_SYM_SOURCE_READ_PAST_END);
+        atomic_fetch_or(&culprit_rt_sym_state.sources[reader->source].flags,
+                        CULPRIT_SYM_SOURCE_READ_PAST_END);
 }
 
 culprit_sym_expr culprit_rt_sym_field_of_text(const char *text, size_t length, uint32_t kind)
@@ -222,7 +225,8 @@ culprit_sym_expr culprit_rt_sym_field_of_text(const char *text, size_t length, u
     for (size_t i = 0; i < length; i++) {
         culprit_sym_expr byte = culprit_rt_sym_shadow_byte(text + i);
         const struct rt_sym_node *node = byte ? culprit_rt_sym_node(byte) : NULL;
-        if (!node || node->op != CULPRIT_SYM_BYTE || (i > 0 && (node->a != source || node->value != offset + i))) {
+        if (!node || node->op != CULPRIT_SYM_BYTE ||
+            (i > 0 && (node->a != source || node->value != offset + i))) {
             culprit_rt_sym_count(CULPRIT_SYM_STAT_CONCRETIZED_OTHER);
             return 0;
         }

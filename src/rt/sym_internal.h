@@ -150,6 +150,8 @@ static inline int culprit_rt_sym_on(void)
 /* Takes the lock; 0 (not taken) when this thread holds it already. */
 RT_HIDDEN int culprit_rt_sym_lock(void);
 RT_HIDDEN void culprit_rt_sym_unlock(void);
+/* In a fork child (one thread): the lock another thread held is free. */
+RT_HIDDEN void culprit_rt_sym_after_fork(void);
 RT_HIDDEN void culprit_rt_sym_count(enum culprit_sym_stat stat);
 /* e names a node (not 0, not past the table): shadows from instrumented
  * code are checked before the runtime reads their nodes. */

@@ -123,7 +123,8 @@ static culprit_sym_expr character_read(FILE *stream, int character)
         if (feof(stream))
             culprit_rt_sym_read_past_end(reader);
     } else {
-        result = culprit_rt_sym_cast(CULPRIT_SYM_ZEXT, culprit_rt_sym_byte(reader->source, reader->offset), 32);
+        result =
+            culprit_rt_sym_cast(CULPRIT_SYM_ZEXT, culprit_rt_sym_byte(reader->source, reader->offset), 32);
         culprit_rt_sym_consumed(reader, NULL, 1);
     }
     errno = saved;

@@ -150,10 +150,13 @@ static int skips_space(char conversion)
 static uint32_t field_kind(char conversion, const char *text, size_t length)
 {
     switch (conversion) {
-    case 'u': return CULPRIT_SYM_FIELD_UNSIGNED;
+    case 'u':
+        return CULPRIT_SYM_FIELD_UNSIGNED;
     case 'x':
-    case 'X': return CULPRIT_SYM_FIELD_HEX;
-    case 'o': return CULPRIT_SYM_FIELD_OCTAL;
+    case 'X':
+        return CULPRIT_SYM_FIELD_HEX;
+    case 'o':
+        return CULPRIT_SYM_FIELD_OCTAL;
     case 'i': {
         size_t at = length > 0 && (text[0] == '+' || text[0] == '-');
         if (at + 1 < length && text[at] == '0' && (text[at + 1] == 'x' || text[at + 1] == 'X'))
@@ -162,12 +165,14 @@ static uint32_t field_kind(char conversion, const char *text, size_t length)
             return CULPRIT_SYM_FIELD_OCTAL;
         return CULPRIT_SYM_FIELD_DECIMAL;
     }
-    default: return CULPRIT_SYM_FIELD_DECIMAL;
+    default:
+        return CULPRIT_SYM_FIELD_DECIMAL;
     }
 }
 
 /* Runs one piece with counts[0..2] for its three %n; returns scanf's result. */
-static int run_piece(struct scan_input *in, const char *piece, void *argument, int with_argument, int counts[3])
+static int run_piece(struct scan_input *in, const char *piece, void *argument, int with_argument,
+                     int counts[3])
 {
     counts[0] = counts[1] = counts[2] = -1;
     if (in->stream)
@@ -184,8 +189,8 @@ static void copy_input_shadow(struct scan_input *in, size_t start, char *destina
 {
     if (in->reader) {
         for (size_t i = 0; i < length; i++)
-            culprit_rt_sym_shadow_set(destination + i,
-                                      culprit_rt_sym_byte(in->reader->source, in->reader->offset + start + i));
+            culprit_rt_sym_shadow_set(
+                destination + i, culprit_rt_sym_byte(in->reader->source, in->reader->offset + start + i));
     } else if (in->text) {
         __culprit_sym_memmove(destination, in->text + start, length);
     } else {
@@ -200,7 +205,8 @@ static culprit_sym_expr integer_field(struct scan_input *in, const struct direct
         return culprit_rt_sym_field(in->reader->source, in->reader->offset + start, (uint32_t)length,
                                     field_kind(d->conversion, text, length));
     if (in->text)
-        return culprit_rt_sym_field_of_text(in->text + start, length, field_kind(d->conversion, text, length));
+        return culprit_rt_sym_field_of_text(in->text + start, length,
+                                            field_kind(d->conversion, text, length));
     return 0;
 }
 
@@ -240,10 +246,18 @@ static void store_count(const struct directive *d, void *argument, size_t count)
     if (d->suppressed)
         return;
     switch (d->size) {
-    case 1: *(signed char *)argument = (signed char)count; break;
-    case 2: *(short *)argument = (short)count; break;
-    case 8: *(long long *)argument = (long long)count; break;
-    default: *(int *)argument = (int)count; break;
+    case 1:
+        *(signed char *)argument = (signed char)count;
+        break;
+    case 2:
+        *(short *)argument = (short)count;
+        break;
+    case 8:
+        *(long long *)argument = (long long)count;
+        break;
+    default:
+        *(int *)argument = (int)count;
+        break;
     }
     culprit_rt_sym_shadow_clear(argument, (size_t)d->size);
 }

@@ -297,7 +297,8 @@ static int compare_strings(const char *a, const char *b, size_t limit, int resul
     int through = i < limit;
     size_t examined = through ? i + 1 : i;
     culprit_sym_expr shadow = 0;
-    if (culprit_rt_sym_on() && (culprit_rt_sym_shadow_any(a, examined) || culprit_rt_sym_shadow_any(b, examined)))
+    if (culprit_rt_sym_on() &&
+        (culprit_rt_sym_shadow_any(a, examined) || culprit_rt_sym_shadow_any(b, examined)))
         shadow = comparison(a, b, through ? i : i - 1, through, 1);
     culprit_rt_sym_return(shadow);
     return shadow && through ? byte_difference(a, b, i) : result;
@@ -413,12 +414,12 @@ char *__culprit_sym_w_strchr(const char *text, int character)
         return result;
     }
     culprit_sym_expr wanted = searched(args[1], character), zero = culprit_rt_sym_const(0, 8);
-    culprit_sym_expr model =
-        culprit_rt_sym_ite(equal(byte_at(text, last), wanted), pointer_to(text, last), culprit_rt_sym_const(0, 64));
+    culprit_sym_expr model = culprit_rt_sym_ite(equal(byte_at(text, last), wanted), pointer_to(text, last),
+                                                culprit_rt_sym_const(0, 64));
     for (size_t i = last; i-- > 0;)
-        model = culprit_rt_sym_ite(equal(byte_at(text, i), wanted), pointer_to(text, i),
-                                   culprit_rt_sym_ite(equal(byte_at(text, i), zero), culprit_rt_sym_const(0, 64),
-                                                      model));
+        model = culprit_rt_sym_ite(
+            equal(byte_at(text, i), wanted), pointer_to(text, i),
+            culprit_rt_sym_ite(equal(byte_at(text, i), zero), culprit_rt_sym_const(0, 64), model));
     culprit_rt_sym_return(culprit_rt_sym_concrete_or(model));
     return result;
 }
@@ -437,8 +438,8 @@ char *__culprit_sym_w_strrchr(const char *text, int character)
         return result;
     }
     culprit_sym_expr wanted = searched(args[1], character);
-    culprit_sym_expr model = culprit_rt_sym_ite(equal(byte_at(text, length), wanted), pointer_to(text, length),
-                                                culprit_rt_sym_const(0, 64));
+    culprit_sym_expr model = culprit_rt_sym_ite(equal(byte_at(text, length), wanted),
+                                                pointer_to(text, length), culprit_rt_sym_const(0, 64));
     for (size_t i = 0; i < length; i++)
         model = culprit_rt_sym_ite(equal(byte_at(text, i), wanted), pointer_to(text, i), model);
     culprit_rt_sym_return(culprit_rt_sym_concrete_or(model));

@@ -108,7 +108,8 @@ static void record_locked(struct rt_sym_constraint *wanted)
     culprit_rt_sym_count(CULPRIT_SYM_STAT_CONSTRAINTS);
 }
 
-static void record(uint32_t kind, culprit_sym_expr expression, uint64_t value, const void *unit, uint32_t block)
+static void record(uint32_t kind, culprit_sym_expr expression, uint64_t value, const void *unit,
+                   uint32_t block)
 {
     uint64_t constant;
     if (culprit_rt_sym_is_const(expression, &constant))
@@ -138,7 +139,8 @@ void __culprit_sym_switch(culprit_sym_expr condition, uint64_t value, uint32_t b
 {
     if (condition == 0 || !culprit_rt_sym_on())
         return;
-    if (!culprit_rt_sym_valid(condition) || bits == 0 || bits > 64 || culprit_rt_sym_bits(condition) != bits) {
+    if (!culprit_rt_sym_valid(condition) || bits == 0 || bits > 64 ||
+        culprit_rt_sym_bits(condition) != bits) {
         culprit_rt_sym_count(CULPRIT_SYM_STAT_CONCRETIZED_OTHER);
         return;
     }

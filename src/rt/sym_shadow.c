@@ -125,7 +125,8 @@ int culprit_rt_sym_shadow_any(const void *address, size_t size)
 
 /* The expression of bytes [0, count) whose shadows are shadows[] (0:
  * the concrete byte at address + i). */
-static culprit_sym_expr assemble(const unsigned char *address, const culprit_sym_expr *shadows, uint32_t count)
+static culprit_sym_expr assemble(const unsigned char *address, const culprit_sym_expr *shadows,
+                                 uint32_t count)
 {
     culprit_sym_expr base0 = 0;
     uint32_t low0 = 0;

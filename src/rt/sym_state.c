@@ -51,6 +51,12 @@ void culprit_rt_sym_unlock(void)
     atomic_flag_clear_explicit(&culprit_rt_sym_state.lock, memory_order_release);
 }
 
+void culprit_rt_sym_after_fork(void)
+{
+    holding_lock = 0;
+    atomic_flag_clear_explicit(&culprit_rt_sym_state.lock, memory_order_release);
+}
+
 void culprit_rt_sym_count(enum culprit_sym_stat stat)
 {
     atomic_fetch_add_explicit(&culprit_rt_sym_state.stats[stat], 1, memory_order_relaxed);

@@ -140,7 +140,8 @@ static inline int trailer_decode(const unsigned char *data, size_t size, struct 
         node->c = (uint32_t)trailer_le(&c, 4);
         node->value = trailer_le(&c, 8);
         int operands = trailer_operands(node->op);
-        if ((operands >= 1 && (node->a == 0 || node->a >= n)) || (operands >= 2 && (node->b == 0 || node->b >= n)) ||
+        if ((operands >= 1 && (node->a == 0 || node->a >= n)) ||
+            (operands >= 2 && (node->b == 0 || node->b >= n)) ||
             (operands >= 3 && (node->c == 0 || node->c >= n)) || node->bits == 0 || node->bits > 64)
             return 0;
     }

@@ -78,6 +78,14 @@ static int scenario_scanf(void)
     CALL(__culprit_sym_w_getchar);
     CHECK_INT(__culprit_sym_w_getchar(), EOF);
     CHECK_INT(RET, 0);
+    __culprit_sym_switch(sa, (uint32_t)a, 32, &unit, 5);
+    /* a call nobody took, and what the instrumenter concretizes */
+    call_area((const void *)scenario_scanf, sa, 0);
+    __culprit_sym_call_returned();
+    CHECK(__culprit_sym_call.callee == NULL);
+    __culprit_sym_call_returned(); /* nothing pending: not counted */
+    __culprit_sym_concretize(sa, CULPRIT_SYM_STAT_CONCRETIZED_FLOAT);
+    __culprit_sym_concretize(0, CULPRIT_SYM_STAT_CONCRETIZED_FLOAT); /* concrete: not counted */
     return check_failed != 0;
 }
 
@@ -123,8 +131,8 @@ static int scenario_strings(void)
     CALL(__culprit_sym_w___isoc99_sscanf);
     CHECK_INT(__culprit_sym_w___isoc99_sscanf(line + 10, "%d", &value), 1);
     CHECK_INT(value, 42);
-    __culprit_sym_branch(__culprit_sym_compare(CULPRIT_SYM_ULT, __culprit_sym_load(&value, 4), 0, 42, 50, 32), 1,
-                         &unit, 4);
+    __culprit_sym_branch(__culprit_sym_compare(CULPRIT_SYM_ULT, __culprit_sym_load(&value, 4), 0, 42, 50, 32),
+                         1, &unit, 4);
     CALL(__culprit_sym_w_strtol);
     CHECK_INT(__culprit_sym_w_strtol("77", NULL, 10), 77);
     CHECK_INT(RET, 0);
@@ -182,8 +190,8 @@ static int scenario_node_cap(void)
         sum = refused ? sum : next;
     }
     CHECK(refused);
-    __culprit_sym_branch(__culprit_sym_compare(CULPRIT_SYM_EQ, byte_shadow(buffer), 0, buffer[0], 1, 8), 0, &unit,
-                         1);
+    __culprit_sym_branch(__culprit_sym_compare(CULPRIT_SYM_EQ, byte_shadow(buffer), 0, buffer[0], 1, 8), 0,
+                         &unit, 1);
     return check_failed != 0;
 }
 
@@ -200,8 +208,9 @@ static int scenario_files(const char *dir)
     CALL(__culprit_sym_w_fgets);
     CHECK(stream && __culprit_sym_w_fgets(line, sizeof line, stream) == line);
     CHECK(byte_shadow(line) != 0);
-    __culprit_sym_branch(__culprit_sym_compare(CULPRIT_SYM_EQ, byte_shadow(line + 1), 0, (uint8_t)line[1], 'x', 8),
-                         0, &unit, 5);
+    __culprit_sym_branch(
+        __culprit_sym_compare(CULPRIT_SYM_EQ, byte_shadow(line + 1), 0, (uint8_t)line[1], 'x', 8), 0, &unit,
+        5);
     int c;
     do {
         CALL(__culprit_sym_w_getc);
@@ -214,8 +223,9 @@ static int scenario_files(const char *dir)
     CHECK(fd >= 0);
     CALL(__culprit_sym_w_read);
     CHECK_INT(__culprit_sym_w_read(fd, line, 3), 3);
-    __culprit_sym_branch(__culprit_sym_compare(CULPRIT_SYM_EQ, byte_shadow(line + 2), 0, (uint8_t)line[2], 'q', 8),
-                         0, &unit, 6);
+    __culprit_sym_branch(
+        __culprit_sym_compare(CULPRIT_SYM_EQ, byte_shadow(line + 2), 0, (uint8_t)line[2], 'q', 8), 0, &unit,
+        6);
     __culprit_sym_w_close(fd);
     CALL(__culprit_sym_w_fopen);
     FILE *undeclared = __culprit_sym_w_fopen(other, "r");
@@ -238,8 +248,8 @@ static int program_main(int argc, char **argv, char **envp)
     culprit_sym_expr second = byte_shadow(argv[1] + 1);
     CHECK(second != 0);
     CHECK_INT(byte_shadow(argv[0]), 0);
-    __culprit_sym_branch(__culprit_sym_compare(CULPRIT_SYM_EQ, second, 0, (uint8_t)argv[1][1], 'i', 8), 1, &unit,
-                         7);
+    __culprit_sym_branch(__culprit_sym_compare(CULPRIT_SYM_EQ, second, 0, (uint8_t)argv[1][1], 'i', 8), 1,
+                         &unit, 7);
     return check_failed != 0;
 }
 
@@ -316,7 +326,8 @@ static void remove_dumps(const char *collect)
 /* Runs scenario name with stdin from base/input and the given environment
  * (NAME=VALUE entries, NULL-terminated); returns the exit status and loads
  * its one dump into *t (present: it had a trailer). */
-static int run(const char *name, const char *input, const char *const *settings, struct trailer *t, int *present)
+static int run(const char *name, const char *input, const char *const *settings, struct trailer *t,
+               int *present)
 {
     char collect[128], input_path[128];
     snprintf(collect, sizeof collect, "%s/collect", base);
@@ -396,7 +407,7 @@ static void test_scanf(void)
     CHECK_INT(t.sources[0].kind, CULPRIT_SYM_SOURCE_STDIN);
     CHECK_INT(t.sources[0].length, 10);
     CHECK_INT(t.sources[0].flags, CULPRIT_SYM_SOURCE_READ_PAST_END);
-    CHECK_INT(t.constraint_count, 3);
+    CHECK_INT(t.constraint_count, 4);
     CHECK_INT(t.constraints[0].kind, CULPRIT_SYM_BRANCH);
     CHECK_INT(t.constraints[0].unit, 0);
     CHECK_INT(t.constraints[0].block, 2);
@@ -410,7 +421,14 @@ static void test_scanf(void)
     CHECK_INT(node(&t, newline->a)->value, 9);
     CHECK_INT(node(&t, newline->b)->op, CULPRIT_SYM_CONST);
     CHECK_INT(node(&t, newline->b)->value, '\n');
-    CHECK_INT(t.stats[CULPRIT_SYM_STAT_CONSTRAINTS], 3);
+    CHECK_INT(t.constraints[3].kind, CULPRIT_SYM_SWITCH);
+    CHECK_INT(t.constraints[3].value, 12);
+    CHECK_INT(t.constraints[3].block, 5);
+    check_field(node(&t, node(&t, t.constraints[3].expression)->a), 2, 2, CULPRIT_SYM_FIELD_DECIMAL);
+    CHECK_INT(node(&t, t.constraints[3].expression)->op, CULPRIT_SYM_EXTRACT);
+    CHECK_INT(t.stats[CULPRIT_SYM_STAT_CONSTRAINTS], 4);
+    CHECK_INT(t.stats[CULPRIT_SYM_STAT_CONCRETIZED_CALL], 1);
+    CHECK_INT(t.stats[CULPRIT_SYM_STAT_CONCRETIZED_FLOAT], 1);
 }
 
 static void test_strings(void)
@@ -433,7 +451,8 @@ static void test_strings(void)
 
 static void test_caps(void)
 {
-    const char *settings[] = {"CULPRIT_SYM=1", "CULPRIT_SYM_SITE_CAP=3", "CULPRIT_SYM_MAX_CONSTRAINTS=6", NULL};
+    const char *settings[] = {"CULPRIT_SYM=1", "CULPRIT_SYM_SITE_CAP=3", "CULPRIT_SYM_MAX_CONSTRAINTS=6",
+                              NULL};
     struct trailer t;
     int present;
     CHECK_INT(run("caps", "ABCDEFGH", settings, &t, &present), 0);
@@ -455,8 +474,8 @@ static void test_node_cap(void)
     const char *settings[] = {"CULPRIT_SYM=1", "CULPRIT_SYM_MAX_NODES=20", NULL};
     struct trailer t;
     int present;
-    CHECK_INT(run("node_cap", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!?", settings, &t,
-                  &present),
+    CHECK_INT(run("node_cap", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!?", settings,
+                  &t, &present),
               0);
     CHECK(present);
     CHECK_INT(t.stats[CULPRIT_SYM_STAT_NODES], 20);
