@@ -41,8 +41,12 @@ static bool fail(char *problem, size_t size, const char *text)
 /* The width each op requires of its result and operands. */
 static bool widths_valid(const culprit_path *path, const culprit_path_node *node, char *problem, size_t size)
 {
-    unsigned a = node->a ? path->nodes[node->a].bits : 0, b = node->b ? path->nodes[node->b].bits : 0;
-    unsigned c = node->c ? path->nodes[node->c].bits : 0, bits = node->bits;
+    /* Only the operands the op takes were checked to be earlier nodes; the
+     * other fields may hold anything. */
+    size_t operands = culprit_path_operand_count(node->op);
+    unsigned a = operands > 0 ? path->nodes[node->a].bits : 0,
+             b = operands > 1 ? path->nodes[node->b].bits : 0;
+    unsigned c = operands > 2 ? path->nodes[node->c].bits : 0, bits = node->bits;
     uint8_t op = node->op;
     if (op >= CULPRIT_SYM_ADD && op <= CULPRIT_SYM_XOR && (a != bits || b != bits))
         return fail(problem, size, "a node whose operands have its width");
@@ -63,7 +67,8 @@ static bool widths_valid(const culprit_path *path, const culprit_path_node *node
     return true;
 }
 
-static bool variable_valid(const culprit_path *path, const culprit_path_node *node, char *problem, size_t size)
+static bool variable_valid(const culprit_path *path, const culprit_path_node *node, char *problem,
+                           size_t size)
 {
     if (node->a >= path->source_count)
         return fail(problem, size, "a variable whose source is one of the trailer's sources");

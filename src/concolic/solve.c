@@ -52,11 +52,11 @@ culprit_solver_stats culprit_solver_statistics(const culprit_solver *solver)
 
 typedef struct query_plan {
     const culprit_path *path;
-    uint32_t *stamp;   /* per node: the walk that last visited it */
-    uint32_t *stack;   /* node numbers to visit */
-    uint32_t *parent;  /* union-find over nodes (only variables are joined) */
-    bool *needed;      /* per node: translated */
-    bool *kept;        /* per constraint (up to the flip) */
+    uint32_t *stamp;  /* per node: the walk that last visited it */
+    uint32_t *stack;  /* node numbers to visit */
+    uint32_t *parent; /* union-find over nodes (only variables are joined) */
+    bool *needed;     /* per node: translated */
+    bool *kept;       /* per constraint (up to the flip) */
     uint32_t walk;
 } query_plan;
 
@@ -127,7 +127,8 @@ static void plan_query(query_plan *plan, size_t flip, culprit_solver_stats *stat
         plan->parent[i] = i;
     for (size_t j = 0; j <= flip && first_variable; j++)
         first_variable[j] = join_variables(plan, path->constraints[j].expression);
-    uint32_t target = first_variable && first_variable[flip] ? find_root(plan->parent, first_variable[flip]) : 0;
+    uint32_t target =
+        first_variable && first_variable[flip] ? find_root(plan->parent, first_variable[flip]) : 0;
     for (size_t j = 0; j <= flip; j++) {
         plan->kept[j] = target && first_variable[j] && find_root(plan->parent, first_variable[j]) == target;
         if (plan->kept[j])
@@ -162,8 +163,8 @@ static Z3_ast is_one(Z3_context context, Z3_ast bit)
 static Z3_ast variable(Z3_context context, const culprit_path_node *node)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s%u_%llu", node->op == CULPRIT_SYM_BYTE ? "byte" : "field", (unsigned)node->a,
-             (unsigned long long)node->value);
+    snprintf(name, sizeof name, "%s%u_%llu", node->op == CULPRIT_SYM_BYTE ? "byte" : "field",
+             (unsigned)node->a, (unsigned long long)node->value);
     return Z3_mk_const(context, Z3_mk_string_symbol(context, name), Z3_mk_bv_sort(context, node->bits));
 }
 
@@ -171,12 +172,12 @@ typedef Z3_ast (*binary_maker)(Z3_context, Z3_ast, Z3_ast);
 
 static binary_maker binary_of(uint8_t op)
 {
-    static const binary_maker arithmetic[] = {Z3_mk_bvadd,  Z3_mk_bvsub,  Z3_mk_bvmul, Z3_mk_bvudiv,
-                                              Z3_mk_bvsdiv, Z3_mk_bvurem, Z3_mk_bvsrem, Z3_mk_bvshl,
-                                              Z3_mk_bvlshr, Z3_mk_bvashr, Z3_mk_bvand, Z3_mk_bvor,
-                                              Z3_mk_bvxor};
-    static const binary_maker comparison[] = {Z3_mk_eq,    NULL,        Z3_mk_bvugt, Z3_mk_bvuge, Z3_mk_bvult,
-                                              Z3_mk_bvule, Z3_mk_bvsgt, Z3_mk_bvsge, Z3_mk_bvslt, Z3_mk_bvsle};
+    static const binary_maker arithmetic[] = {
+        Z3_mk_bvadd, Z3_mk_bvsub,  Z3_mk_bvmul,  Z3_mk_bvudiv, Z3_mk_bvsdiv, Z3_mk_bvurem, Z3_mk_bvsrem,
+        Z3_mk_bvshl, Z3_mk_bvlshr, Z3_mk_bvashr, Z3_mk_bvand,  Z3_mk_bvor,   Z3_mk_bvxor};
+    static const binary_maker comparison[] = {Z3_mk_eq,    NULL,        Z3_mk_bvugt, Z3_mk_bvuge,
+                                              Z3_mk_bvult, Z3_mk_bvule, Z3_mk_bvsgt, Z3_mk_bvsge,
+                                              Z3_mk_bvslt, Z3_mk_bvsle};
     if (op >= CULPRIT_SYM_ADD && op <= CULPRIT_SYM_XOR)
         return arithmetic[op - CULPRIT_SYM_ADD];
     if (op >= CULPRIT_SYM_EQ && op <= CULPRIT_SYM_SLE)
@@ -188,11 +189,15 @@ static binary_maker binary_of(uint8_t op)
 static Z3_ast translate(Z3_context context, const culprit_path *path, uint32_t number, Z3_ast *terms)
 {
     const culprit_path_node *node = &path->nodes[number];
-    Z3_ast a = node->a ? terms[node->a] : NULL, b = node->b ? terms[node->b] : NULL;
-    unsigned from = node->a ? path->nodes[node->a].bits : 0;
+    /* Only the operands the op takes are nodes (path_check.c); the other
+     * fields may hold anything. */
+    size_t operands = culprit_path_operand_count(node->op);
+    Z3_ast a = operands > 0 ? terms[node->a] : NULL, b = operands > 1 ? terms[node->b] : NULL;
+    unsigned from = operands > 0 ? path->nodes[node->a].bits : 0;
     switch (node->op) {
     case CULPRIT_SYM_CONST:
-        return bv(context, node->bits < 64 ? node->value & ((1ull << node->bits) - 1) : node->value, node->bits);
+        return bv(context, node->bits < 64 ? node->value & ((1ull << node->bits) - 1) : node->value,
+                  node->bits);
     case CULPRIT_SYM_BYTE:
     case CULPRIT_SYM_FIELD:
         return variable(context, node);
@@ -256,7 +261,8 @@ static culprit_status read_model(Z3_context context, Z3_model z3_model, const qu
         uint64_t number = 0;
         if (!Z3_model_eval(context, z3_model, terms[i], true, &value) ||
             !Z3_get_numeral_uint64(context, value, &number))
-            return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "Z3 gave no value for input variable %u", (unsigned)i);
+            return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "Z3 gave no value for input variable %u",
+                                (unsigned)i);
         model->assignments[model->count++] = (culprit_assignment){i, number};
     }
     return CULPRIT_OK;
@@ -299,8 +305,9 @@ static culprit_status run_query(culprit_solver *solver, const query_plan *plan, 
                               Z3_get_error_msg(context, Z3_get_error_code(context)));
     if (status == CULPRIT_OK) {
         Z3_lbool answer = Z3_solver_check(context, z3_solver);
-        *result = answer == Z3_L_TRUE ? CULPRIT_SOLVE_SAT : answer == Z3_L_FALSE ? CULPRIT_SOLVE_UNSAT
-                                                                                 : CULPRIT_SOLVE_UNKNOWN;
+        *result = answer == Z3_L_TRUE    ? CULPRIT_SOLVE_SAT
+                  : answer == Z3_L_FALSE ? CULPRIT_SOLVE_UNSAT
+                                         : CULPRIT_SOLVE_UNKNOWN;
         if (*result == CULPRIT_SOLVE_SAT) {
             Z3_model z3_model = Z3_solver_get_model(context, z3_solver);
             Z3_model_inc_ref(context, z3_model);
@@ -328,8 +335,8 @@ culprit_status culprit_solve_flip(culprit_solver *solver, const culprit_path *pa
     *model = (culprit_model){0};
     *result = CULPRIT_SOLVE_UNSAT;
     if (flip >= path->constraint_count)
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "no constraint %zu to negate (the path has %zu)", flip + 1,
-                            path->constraint_count);
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "no constraint %zu to negate (the path has %zu)",
+                            flip + 1, path->constraint_count);
     size_t nodes = path->node_count + 1;
     query_plan plan = {.path = path,
                        .stamp = calloc(nodes, sizeof *plan.stamp),

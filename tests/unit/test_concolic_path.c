@@ -120,6 +120,22 @@ static void check_malformed(size_t node, culprit_path_node changed, const char *
     culprit_path_free(&built);
 }
 
+/* The fields an op does not take may hold anything (the fuzzer's first
+ * find: an ADD whose unused third operand was a huge node number). */
+static void test_unused_operands_ignored(void)
+{
+    culprit_path built, parsed;
+    fixture_bytes bytes;
+    culprit_error err;
+    sample(&built);
+    built.nodes[3].c = 0x7fffffff; /* node 3 is x + 1: c unused */
+    fixture_write(&built, &bytes);
+    CHECK_INT(culprit_path_parse(bytes.data, bytes.size, 0, "d.dump", &parsed, &err), CULPRIT_OK);
+    CHECK_INT(parsed.nodes[3].op, CULPRIT_SYM_ADD);
+    culprit_path_free(&parsed);
+    culprit_path_free(&built);
+}
+
 static void test_malformed_dag(void)
 {
     /* node 3 is x + 1: operands 1 and 2 */
@@ -201,6 +217,7 @@ int main(void)
     test_truncated();
     test_bad_fields();
     test_malformed_dag();
+    test_unused_operands_ignored();
     test_bad_constraint();
     test_from_dump();
     return check_report("test_concolic_path");
