@@ -209,25 +209,237 @@ static uint32_t condition_number(unit *u, function_walk *walk, unsigned block_in
     return walk->group_condition[root];
 }
 
+/* ---- what is a line ------------------------------------------------------------------------------- */
+
+/*
+ * Which source lines are executable (the map's `line` records, docs/collector.md §2) is decided
+ * here, instruction by instruction, and nowhere else.  The aim is gcov's model: a line is executable
+ * when it holds a statement, a condition or a function's entry.  clang -O0 -g gives a debug location
+ * to far more than that, and every such line used to count, tying with the faulty statement:
+ *
+ * - the jump that ends a block is placed on the `}` that closes the block, the `} else {` before an
+ *   else, the `}` of a loop body, the `do {` of a loop, the `}` of a function (its `ret`, with the
+ *   load of the return value that feeds it).  A jump does nothing a test can tell apart from the
+ *   statement before it: it belongs to that statement, the block's previous line, and makes no line
+ *   of its own;
+ * - except when it is a statement: `break;`, `continue;`, `goto x;` and `return` are jumps too, and
+ *   gcov counts them.  Their locations are the keyword's, which is read from the source at the
+ *   jump's column (a jump whose line cannot be read keeps its line);
+ * - a value computed only to be used by an instruction of the same block on another line (the load
+ *   of an argument on a continuation line of a call, the operands of a multi-line initializer or
+ *   expression) is part of its user's statement: gcc gives such operands the statement's location,
+ *   and a continuation line holding only operands is not a line.  Only instructions without side
+ *   effects are operands (loads, address arithmetic, casts, comparisons, arithmetic other than
+ *   division): a call or a store on a continuation line keeps its line, as gcov's does for calls;
+ * - a function's entry block is also on the line of the function's header (the DISubprogram's line),
+ *   where gcov counts the function's calls.
+ *
+ * Blocks are unchanged; their source ranges span the lines they hold (a block that only jumps holds
+ * none and has the range 0 0 0 0, as blocks without locations always had).  Not matched: gcov also
+ * counts `case` labels and labels of `goto`, which have no instruction in clang's IR, and counts calls
+ * that are arguments of another call on the outer call's line.
+ */
+
+/* An instruction that only passes control on: an unconditional branch, a return, `unreachable`. */
+static bool is_jump(LLVMValueRef in)
+{
+    switch (LLVMGetInstructionOpcode(in)) {
+    case LLVMBr:
+        return !LLVMIsConditional(in);
+    case LLVMRet:
+    case LLVMUnreachable:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* An instruction whose only effect is its value (see the top of the section). */
+static bool is_operand(LLVMValueRef in)
+{
+    switch (LLVMGetInstructionOpcode(in)) {
+    case LLVMLoad:
+        return !LLVMGetVolatile(in);
+    case LLVMGetElementPtr:
+    case LLVMTrunc:
+    case LLVMZExt:
+    case LLVMSExt:
+    case LLVMFPToUI:
+    case LLVMFPToSI:
+    case LLVMUIToFP:
+    case LLVMSIToFP:
+    case LLVMFPTrunc:
+    case LLVMFPExt:
+    case LLVMPtrToInt:
+    case LLVMIntToPtr:
+    case LLVMBitCast:
+    case LLVMAddrSpaceCast:
+    case LLVMICmp:
+    case LLVMFCmp:
+    case LLVMSelect:
+    case LLVMExtractValue:
+    case LLVMInsertValue:
+    case LLVMExtractElement:
+    case LLVMInsertElement:
+    case LLVMShuffleVector:
+    case LLVMFreeze:
+    case LLVMFNeg:
+    case LLVMAdd:
+    case LLVMFAdd:
+    case LLVMSub:
+    case LLVMFSub:
+    case LLVMMul:
+    case LLVMFMul:
+    case LLVMFDiv:
+    case LLVMFRem:
+    case LLVMShl:
+    case LLVMLShr:
+    case LLVMAShr:
+    case LLVMAnd:
+    case LLVMOr:
+    case LLVMXor:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Is the text at column (1-based) of the line a jump statement's keyword? */
+static bool is_jump_statement(unit *u, cc_map_location at)
+{
+    static const char *const keywords[] = {"break", "continue", "goto", "return"};
+    const char *text;
+    size_t length;
+    if (!cc_map_source_line(&u->map, at.file, at.line, &text, &length) || at.column == 0 ||
+        at.column > length)
+        return true; /* cannot tell: keep the line */
+    const char *word = text + at.column - 1;
+    size_t rest = length - (at.column - 1);
+    for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++) {
+        size_t n = strlen(keywords[k]);
+        if (rest >= n && memcmp(word, keywords[k], n) == 0 &&
+            (rest == n || !(word[n] == '_' || (word[n] >= 'a' && word[n] <= 'z') ||
+                            (word[n] >= 'A' && word[n] <= 'Z') || (word[n] >= '0' && word[n] <= '9'))))
+            return true;
+    }
+    return false;
+}
+
+/* One instruction of a block and the statement it belongs to. */
+typedef struct placed {
+    LLVMValueRef instruction;
+    cc_map_location at; /* the statement's location; line 0: on no line of its own */
+} placed;
+
+static int compare_placed(const void *left, const void *right)
+{
+    uintptr_t a = (uintptr_t)((const placed *)left)->instruction;
+    uintptr_t b = (uintptr_t)((const placed *)right)->instruction;
+    return a < b ? -1 : a > b;
+}
+
+/* The statement location of an operand: its users', when they are all later in the block and all
+ * on one line (or all on none); else its own. */
+static cc_map_location operand_location(LLVMValueRef in, LLVMBasicBlockRef block, cc_map_location own,
+                                        const placed *by_address, size_t count)
+{
+    bool any = false;
+    cc_map_location shared = {0};
+    for (LLVMUseRef use = LLVMGetFirstUse(in); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (!LLVMIsAInstruction(user) || LLVMGetInstructionParent(user) != block ||
+            LLVMGetInstructionOpcode(user) == LLVMPHI)
+            return own;
+        placed key = {.instruction = user};
+        const placed *found = bsearch(&key, by_address, count, sizeof key, compare_placed);
+        if (!found)
+            return own;
+        if (any && (found->at.file != shared.file || found->at.line != shared.line))
+            return own;
+        if (!any)
+            shared = found->at;
+        any = true;
+    }
+    return any ? shared : own;
+}
+
+/*
+ * Places every instruction of the block (debug markers aside) on its statement (see the top of the
+ * section), last to first so that an operand's users are placed before it.  *list is in block
+ * order; instructions without a location have line 0.
+ */
+static culprit_status place_block(unit *u, LLVMBasicBlockRef block, placed **list, size_t *count,
+                                  culprit_error *err)
+{
+    *list = NULL;
+    *count = 0;
+    size_t total = 0;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in))
+        total += !cc_ir_is_debug_intrinsic(in);
+    placed *order = calloc(total + 1, sizeof *order);
+    placed *by_address = calloc(total + 1, sizeof *by_address);
+    if (!order || !by_address) {
+        free(order);
+        free(by_address);
+        return culprit_fail_memory(err);
+    }
+    culprit_status status = CULPRIT_OK;
+    size_t n = total, done = 0;
+    for (LLVMValueRef in = LLVMGetLastInstruction(block); in && status == CULPRIT_OK;
+         in = LLVMGetPreviousInstruction(in)) {
+        if (cc_ir_is_debug_intrinsic(in))
+            continue;
+        cc_map_location own = {0};
+        bool found;
+        status = instruction_location(u, in, &own, &found, err);
+        cc_map_location at = own;
+        if (status != CULPRIT_OK || !found)
+            at = (cc_map_location){0};
+        else if (is_jump(in))
+            at = is_jump_statement(u, own) ? own : (cc_map_location){0};
+        else if (is_operand(in))
+            at = operand_location(in, block, own, by_address, done);
+        order[--n] = (placed){.instruction = in, .at = at};
+        /* keep by_address sorted: insertion, since users come later in the block than their operands */
+        size_t k = done++;
+        while (k > 0 && compare_placed(&by_address[k - 1], &order[n]) > 0) {
+            by_address[k] = by_address[k - 1];
+            k--;
+        }
+        by_address[k] = order[n];
+    }
+    free(by_address);
+    if (status != CULPRIT_OK) {
+        free(order);
+        return status;
+    }
+    *list = order;
+    *count = total;
+    return CULPRIT_OK;
+}
+
 /* ---- blocks --------------------------------------------------------------------------------------- */
 
-/* The block record and its line facts, from the locations of its instructions. */
+/* The block record and its `line` facts, from the statements its instructions belong to. */
 culprit_status cc_map_block_lines(unit *u, const function_walk *walk, LLVMBasicBlockRef block,
                                   uint32_t counter, culprit_error *err)
 {
     cc_map_block record = {.counter = counter, .function = walk->number, .file = walk->file};
+    culprit_status status = CULPRIT_OK;
+    LLVMMetadataRef subprogram = LLVMGetSubprogram(walk->function);
+    if (block == LLVMGetEntryBasicBlock(walk->function) && subprogram && LLVMDISubprogramGetLine(subprogram))
+        status = cc_map_add_line(&u->map, walk->file, LLVMDISubprogramGetLine(subprogram), counter, err);
+    placed *list = NULL;
+    size_t count = 0;
+    if (status == CULPRIT_OK)
+        status = place_block(u, block, &list, &count, err);
     bool any = false;
-    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-        if (cc_ir_is_debug_intrinsic(in))
+    for (size_t i = 0; i < count && status == CULPRIT_OK; i++) {
+        cc_map_location at = list[i].at;
+        if (at.line == 0)
             continue;
-        cc_map_location at;
-        bool found;
-        culprit_status status = instruction_location(u, in, &at, &found, err);
-        if (status == CULPRIT_OK && found)
-            status = cc_map_add_line(&u->map, at.file, at.line, counter, err);
-        if (status != CULPRIT_OK)
-            return status;
-        if (!found || (any && at.file != record.file))
+        status = cc_map_add_line(&u->map, at.file, at.line, counter, err);
+        if (any && at.file != record.file)
             continue;
         if (!any || at.line < record.first_line ||
             (at.line == record.first_line && at.column < record.first_column)) {
@@ -242,6 +454,9 @@ culprit_status cc_map_block_lines(unit *u, const function_walk *walk, LLVMBasicB
         record.file = at.file;
         any = true;
     }
+    free(list);
+    if (status != CULPRIT_OK)
+        return status;
     return cc_map_add_block(&u->map, &record, err);
 }
 
