@@ -159,16 +159,31 @@ static unsigned group_root(function_walk *walk, unsigned index)
     return index;
 }
 
-/* The location that decides a branch: its condition's, else the branch's own. */
-static culprit_status condition_location(unit *u, const function_walk *walk, LLVMValueRef terminator,
-                                         cc_map_location *location, culprit_error *err)
+/* The location that decides a branch or switch: its condition's (the comparison's column tells apart
+ * the operands of `a && b`, and the last operand of `if (a ||` / `b)` is on the second line, where
+ * clang puts its branch on the `if`); for a condition that is the phi joining the operands of `&&` or
+ * `||`, which has no location, the first of its incoming values that has one (clang places the
+ * branch ending `do { } while (a && b)` on the `}`); else the terminator's own.  The branch records
+ * and the line model (place_block) both place it here. */
+static culprit_status decision_location(unit *u, LLVMValueRef terminator, cc_map_location *location,
+                                        bool *found, culprit_error *err)
 {
     LLVMValueRef condition = LLVMGetInstructionOpcode(terminator) == LLVMBr ? LLVMGetCondition(terminator)
                                                                             : LLVMGetOperand(terminator, 0);
+    culprit_status status = instruction_location(u, condition, location, found, err);
+    if (status == CULPRIT_OK && !*found && LLVMIsAPHINode(condition))
+        for (unsigned k = 0; k < LLVMCountIncoming(condition) && status == CULPRIT_OK && !*found; k++)
+            status = instruction_location(u, LLVMGetIncomingValue(condition, k), location, found, err);
+    if (status == CULPRIT_OK && !*found)
+        status = instruction_location(u, terminator, location, found, err);
+    return status;
+}
+
+static culprit_status condition_location(unit *u, const function_walk *walk, LLVMValueRef terminator,
+                                         cc_map_location *location, culprit_error *err)
+{
     bool found = false;
-    culprit_status status = instruction_location(u, condition, location, &found, err);
-    if (status == CULPRIT_OK && !found)
-        status = instruction_location(u, terminator, location, &found, err);
+    culprit_status status = decision_location(u, terminator, location, &found, err);
     if (status == CULPRIT_OK && !found)
         *location = (cc_map_location){.file = walk->file, .line = 0, .column = 0};
     return status;
@@ -231,6 +246,9 @@ static uint32_t condition_number(unit *u, function_walk *walk, unsigned block_in
  *   and a continuation line holding only operands is not a line.  Only instructions without side
  *   effects are operands (loads, address arithmetic, casts, comparisons, arithmetic other than
  *   division): a call or a store on a continuation line keeps its line, as gcov's does for calls;
+ * - a conditional branch or a switch is a condition, on the line of the value it decides on (the
+ *   branch records' location too): clang places the branch ending a `do { } while (a && b)` on the
+ *   `}`, while `a && b` is on the next line;
  * - a function's entry block is also on the line of the function's header (the DISubprogram's line),
  *   where gcov counts the function's calls.
  *
@@ -331,17 +349,38 @@ typedef struct placed {
     cc_map_location at; /* the statement's location; line 0: on no line of its own */
 } placed;
 
-static int compare_placed(const void *left, const void *right)
+/* An open-addressing table from instruction to its entry in a block's list (place_block). */
+typedef struct placed_table {
+    const placed **slots;
+    size_t mask;
+} placed_table;
+
+static size_t placed_hash(LLVMValueRef instruction, size_t mask)
 {
-    uintptr_t a = (uintptr_t)((const placed *)left)->instruction;
-    uintptr_t b = (uintptr_t)((const placed *)right)->instruction;
-    return a < b ? -1 : a > b;
+    uintptr_t key = (uintptr_t)instruction;
+    return (size_t)((key >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 17) & mask;
+}
+
+static void placed_insert(placed_table *table, const placed *entry)
+{
+    size_t k = placed_hash(entry->instruction, table->mask);
+    while (table->slots[k])
+        k = (k + 1) & table->mask;
+    table->slots[k] = entry;
+}
+
+static const placed *placed_find(const placed_table *table, LLVMValueRef instruction)
+{
+    for (size_t k = placed_hash(instruction, table->mask); table->slots[k]; k = (k + 1) & table->mask)
+        if (table->slots[k]->instruction == instruction)
+            return table->slots[k];
+    return NULL;
 }
 
 /* The statement location of an operand: its users', when they are all later in the block and all
  * on one line (or all on none); else its own. */
 static cc_map_location operand_location(LLVMValueRef in, LLVMBasicBlockRef block, cc_map_location own,
-                                        const placed *by_address, size_t count)
+                                        const placed_table *placed_so_far)
 {
     bool any = false;
     cc_map_location shared = {0};
@@ -350,8 +389,7 @@ static cc_map_location operand_location(LLVMValueRef in, LLVMBasicBlockRef block
         if (!LLVMIsAInstruction(user) || LLVMGetInstructionParent(user) != block ||
             LLVMGetInstructionOpcode(user) == LLVMPHI)
             return own;
-        placed key = {.instruction = user};
-        const placed *found = bsearch(&key, by_address, count, sizeof key, compare_placed);
+        const placed *found = placed_find(placed_so_far, user);
         if (!found)
             return own;
         if (any && (found->at.file != shared.file || found->at.line != shared.line))
@@ -376,15 +414,18 @@ static culprit_status place_block(unit *u, LLVMBasicBlockRef block, placed **lis
     size_t total = 0;
     for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in))
         total += !cc_ir_is_debug_intrinsic(in);
+    size_t slots = 16;
+    while (slots < 2 * total)
+        slots *= 2;
     placed *order = calloc(total + 1, sizeof *order);
-    placed *by_address = calloc(total + 1, sizeof *by_address);
-    if (!order || !by_address) {
+    placed_table table = {.slots = calloc(slots, sizeof *table.slots), .mask = slots - 1};
+    if (!order || !table.slots) {
         free(order);
-        free(by_address);
+        free(table.slots);
         return culprit_fail_memory(err);
     }
     culprit_status status = CULPRIT_OK;
-    size_t n = total, done = 0;
+    size_t n = total;
     for (LLVMValueRef in = LLVMGetLastInstruction(block); in && status == CULPRIT_OK;
          in = LLVMGetPreviousInstruction(in)) {
         if (cc_ir_is_debug_intrinsic(in))
@@ -397,18 +438,14 @@ static culprit_status place_block(unit *u, LLVMBasicBlockRef block, placed **lis
             at = (cc_map_location){0};
         else if (is_jump(in))
             at = is_jump_statement(u, own) ? own : (cc_map_location){0};
+        else if (cc_is_conditional_branch(in) || LLVMGetInstructionOpcode(in) == LLVMSwitch)
+            status = decision_location(u, in, &at, &found, err);
         else if (is_operand(in))
-            at = operand_location(in, block, own, by_address, done);
+            at = operand_location(in, block, own, &table);
         order[--n] = (placed){.instruction = in, .at = at};
-        /* keep by_address sorted: insertion, since users come later in the block than their operands */
-        size_t k = done++;
-        while (k > 0 && compare_placed(&by_address[k - 1], &order[n]) > 0) {
-            by_address[k] = by_address[k - 1];
-            k--;
-        }
-        by_address[k] = order[n];
+        placed_insert(&table, &order[n]);
     }
-    free(by_address);
+    free(table.slots);
     if (status != CULPRIT_OK) {
         free(order);
         return status;
