@@ -232,14 +232,15 @@ static uint32_t condition_number(unit *u, function_walk *walk, unsigned block_in
  * when it holds a statement, a condition or a function's entry.  clang -O0 -g gives a debug location
  * to far more than that, and every such line used to count, tying with the faulty statement:
  *
- * - the jump that ends a block is placed on the `}` that closes the block, the `} else {` before an
- *   else, the `}` of a loop body, the `do {` of a loop, the `}` of a function (its `ret`, with the
- *   load of the return value that feeds it).  A jump does nothing a test can tell apart from the
- *   statement before it: it belongs to that statement, the block's previous line, and makes no line
- *   of its own;
- * - except when it is a statement: `break;`, `continue;`, `goto x;` and `return` are jumps too, and
- *   gcov counts them.  Their locations are the keyword's, which is read from the source at the
- *   jump's column (a jump whose line cannot be read keeps its line);
+ * - the jump that ends a block (an unconditional branch, a `ret`, `unreachable`) is placed on the
+ *   `}` that closes the block, the `} else {` before an else, the `}` of a loop body, the `do {` of
+ *   a loop, the `for` of `for (;;)`, the `}` of a function (its `ret`, with the load of the return
+ *   value that feeds it).  Such a jump does nothing a test can tell apart from the statement before
+ *   it: it belongs to that statement, the block's previous line, and makes no line of its own.  It
+ *   is told by the source text at the jump's column: a brace or the keyword of a loop or selection
+ *   statement (jump_makes_line);
+ * - other jumps are statements: `break;`, `continue;`, `goto x;` and `return` (placed on their
+ *   keyword), as gcov counts them, and a macro expanding to one of them (placed on its name);
  * - a value computed only to be used by an instruction of the same block on another line (the load
  *   of an argument on a continuation line of a call, the operands of a multi-line initializer or
  *   expression) is part of its user's statement: gcc gives such operands the statement's location,
@@ -322,25 +323,31 @@ static bool is_operand(LLVMValueRef in)
     }
 }
 
-/* Is the text at column (1-based) of the line a jump statement's keyword? */
-static bool is_jump_statement(unit *u, cc_map_location at)
+/* Does a jump at this location make a line of its own?  Not when the text there is a brace or the
+ * keyword of the statement whose structure the jump belongs to (the `do` of `do {`, the `for` of
+ * `for (;;)`, the `while` of `while (1)`); yes for anything else: `break`, `continue`, `goto`,
+ * `return`, and a macro that expands to one of them.  A location whose line cannot be read makes
+ * its line, as all did before. */
+static bool jump_makes_line(unit *u, cc_map_location at)
 {
-    static const char *const keywords[] = {"break", "continue", "goto", "return"};
+    static const char *const structure[] = {"do", "else", "for", "if", "switch", "while"};
     const char *text;
     size_t length;
     if (!cc_map_source_line(&u->map, at.file, at.line, &text, &length) || at.column == 0 ||
         at.column > length)
-        return true; /* cannot tell: keep the line */
+        return true;
     const char *word = text + at.column - 1;
     size_t rest = length - (at.column - 1);
-    for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++) {
-        size_t n = strlen(keywords[k]);
-        if (rest >= n && memcmp(word, keywords[k], n) == 0 &&
-            (rest == n || !(word[n] == '_' || (word[n] >= 'a' && word[n] <= 'z') ||
-                            (word[n] >= 'A' && word[n] <= 'Z') || (word[n] >= '0' && word[n] <= '9'))))
-            return true;
-    }
-    return false;
+    if (word[0] == '}' || word[0] == '{')
+        return false;
+    size_t n = 0;
+    while (n < rest && (word[n] == '_' || (word[n] >= 'a' && word[n] <= 'z') || (word[n] >= 'A' && word[n] <= 'Z') ||
+                        (word[n] >= '0' && word[n] <= '9')))
+        n++;
+    for (size_t k = 0; k < sizeof structure / sizeof *structure; k++)
+        if (n == strlen(structure[k]) && memcmp(word, structure[k], n) == 0)
+            return false;
+    return true;
 }
 
 /* One instruction of a block and the statement it belongs to. */
@@ -437,7 +444,7 @@ static culprit_status place_block(unit *u, LLVMBasicBlockRef block, placed **lis
         if (status != CULPRIT_OK || !found)
             at = (cc_map_location){0};
         else if (is_jump(in))
-            at = is_jump_statement(u, own) ? own : (cc_map_location){0};
+            at = jump_makes_line(u, own) ? own : (cc_map_location){0};
         else if (cc_is_conditional_branch(in) || LLVMGetInstructionOpcode(in) == LLVMSwitch)
             status = decision_location(u, in, &at, &found, err);
         else if (is_operand(in))
