@@ -159,23 +159,35 @@ static unsigned group_root(function_walk *walk, unsigned index)
     return index;
 }
 
+static bool at_closing_brace(unit *u, cc_map_location at);
+
 /* The location that decides a branch or switch: its condition's (the comparison's column tells apart
  * the operands of `a && b`, and the last operand of `if (a ||` / `b)` is on the second line, where
- * clang puts its branch on the `if`); for a condition that is the phi joining the operands of `&&` or
- * `||`, which has no location, the first of its incoming values that has one (clang places the
- * branch ending `do { } while (a && b)` on the `}`); else the terminator's own.  The branch records
- * and the line model (place_block) both place it here. */
+ * clang puts its branch on the `if`); else, for a condition without one (the phi joining the
+ * operands of `&&` or `||`), the terminator's own: the `while` of `while (a && b)`.  But clang
+ * places the branch ending `do { } while (a && b)` on the `}`, which is no line: that one goes to
+ * the first of the phi's incoming values that has a location, on the `while` line.  The branch
+ * records and the line model (place_block) both place it here. */
 static culprit_status decision_location(unit *u, LLVMValueRef terminator, cc_map_location *location,
                                         bool *found, culprit_error *err)
 {
     LLVMValueRef condition = LLVMGetInstructionOpcode(terminator) == LLVMBr ? LLVMGetCondition(terminator)
                                                                             : LLVMGetOperand(terminator, 0);
     culprit_status status = instruction_location(u, condition, location, found, err);
-    if (status == CULPRIT_OK && !*found && LLVMIsAPHINode(condition))
-        for (unsigned k = 0; k < LLVMCountIncoming(condition) && status == CULPRIT_OK && !*found; k++)
-            status = instruction_location(u, LLVMGetIncomingValue(condition, k), location, found, err);
-    if (status == CULPRIT_OK && !*found)
-        status = instruction_location(u, terminator, location, found, err);
+    if (status != CULPRIT_OK || *found)
+        return status;
+    status = instruction_location(u, terminator, location, found, err);
+    if (status != CULPRIT_OK || !*found || !at_closing_brace(u, *location) || !LLVMIsAPHINode(condition))
+        return status;
+    cc_map_location own = *location;
+    bool own_found = *found;
+    *found = false;
+    for (unsigned k = 0; k < LLVMCountIncoming(condition) && status == CULPRIT_OK && !*found; k++)
+        status = instruction_location(u, LLVMGetIncomingValue(condition, k), location, found, err);
+    if (status == CULPRIT_OK && !*found) {
+        *location = own;
+        *found = own_found;
+    }
     return status;
 }
 
@@ -348,6 +360,15 @@ static bool jump_makes_line(unit *u, cc_map_location at)
         if (n == strlen(structure[k]) && memcmp(word, structure[k], n) == 0)
             return false;
     return true;
+}
+
+/* Is the text at the location a `}`? */
+static bool at_closing_brace(unit *u, cc_map_location at)
+{
+    const char *text;
+    size_t length;
+    return cc_map_source_line(&u->map, at.file, at.line, &text, &length) && at.column > 0 &&
+           at.column <= length && text[at.column - 1] == '}';
 }
 
 /* One instruction of a block and the statement it belongs to. */
