@@ -19,6 +19,15 @@
 #include "core/read_file.h"
 #include "core/sha256.h"
 
+/* One source file's text and where its lines start (map_text.h). */
+struct cc_map_source {
+    bool tried;
+    char *bytes;
+    size_t size;
+    size_t *line_starts; /* line_starts[k] = offset of line k + 1 */
+    size_t line_count;
+};
+
 culprit_status cc_text_append(cc_text *text, const char *format, ...)
 {
     va_list args;
@@ -68,6 +77,11 @@ void cc_map_free(cc_map *map)
     cc_text_free(&map->returns);
     free(map->lines);
     free(map->source_digests);
+    for (size_t i = 0; i < map->source_count; i++) {
+        free(map->sources[i].bytes);
+        free(map->sources[i].line_starts);
+    }
+    free(map->sources);
     memset(map, 0, sizeof *map);
 }
 
@@ -227,6 +241,57 @@ static culprit_status assemble_body(cc_map *map, cc_text *body)
     return cc_text_append(body, "end\n");
 }
 
+/* The file's text, read on first use; NULL when it cannot be read. */
+static struct cc_map_source *source_of(cc_map *map, uint32_t file)
+{
+    if (file >= map->path_count)
+        return NULL;
+    if (file >= map->source_count) {
+        if (!CULPRIT_GROW(map->sources, map->source_capacity, map->path_count, 16))
+            return NULL;
+        memset(map->sources + map->source_count, 0,
+               (map->path_count - map->source_count) * sizeof *map->sources);
+        map->source_count = map->path_count;
+    }
+    struct cc_map_source *source = &map->sources[file];
+    if (source->tried)
+        return source->bytes ? source : NULL;
+    source->tried = true;
+    culprit_error ignored;
+    /* no bound of its own: clang has just compiled it */
+    if (culprit_read_whole_file(map->paths[file], SIZE_MAX, "a source file", &source->bytes, &source->size,
+                                &ignored) != CULPRIT_OK) {
+        source->bytes = NULL;
+        return NULL;
+    }
+    size_t count = 1;
+    for (size_t i = 0; i < source->size; i++)
+        count += source->bytes[i] == '\n';
+    source->line_starts = malloc(count * sizeof *source->line_starts);
+    if (!source->line_starts) {
+        free(source->bytes);
+        source->bytes = NULL;
+        return NULL;
+    }
+    source->line_starts[source->line_count++] = 0;
+    for (size_t i = 0; i < source->size; i++)
+        if (source->bytes[i] == '\n')
+            source->line_starts[source->line_count++] = i + 1;
+    return source;
+}
+
+bool cc_map_source_line(cc_map *map, uint32_t file, uint32_t line, const char **text, size_t *length)
+{
+    struct cc_map_source *source = source_of(map, file);
+    if (!source || line == 0 || line > source->line_count)
+        return false;
+    size_t start = source->line_starts[line - 1];
+    size_t end = line < source->line_count ? source->line_starts[line] - 1 : source->size;
+    *text = source->bytes + start;
+    *length = end - start;
+    return true;
+}
+
 culprit_status cc_map_digest_sources(cc_map *map, culprit_error *err)
 {
     free(map->source_digests);
@@ -234,20 +299,15 @@ culprit_status cc_map_digest_sources(cc_map *map, culprit_error *err)
     if (!map->source_digests)
         return culprit_fail_memory(err);
     for (size_t i = 0; i < map->path_count; i++) {
-        char *bytes = NULL;
-        size_t size = 0;
-        culprit_error ignored;
-        /* no bound of its own: clang has just compiled it */
-        if (culprit_read_whole_file(map->paths[i], SIZE_MAX, "a source file", &bytes, &size, &ignored) !=
-            CULPRIT_OK)
+        const struct cc_map_source *source = source_of(map, (uint32_t)i);
+        if (!source)
             continue;
         culprit_sha256 sha;
         unsigned char digest[CULPRIT_SHA256_DIGEST_SIZE];
         culprit_sha256_init(&sha);
-        culprit_sha256_update(&sha, bytes, size);
+        culprit_sha256_update(&sha, source->bytes, source->size);
         culprit_sha256_final(&sha, digest);
         culprit_sha256_hex(digest, map->source_digests[i]);
-        free(bytes);
     }
     return CULPRIT_OK;
 }

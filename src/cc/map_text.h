@@ -9,6 +9,7 @@
 #ifndef CULPRIT_CC_MAP_TEXT_H
 #define CULPRIT_CC_MAP_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,11 @@ typedef struct cc_map {
      * constant), and the store can tell a rebuild (a file's content
      * changed) from the same file in another executable. */
     char (*source_digests)[65];
+    /* The sources' text, read once when first asked for (cc_map_source_line):
+     * per file, its bytes (NULL when unreadable), their size, the offsets of
+     * its lines, and whether it was tried. */
+    struct cc_map_source *sources;
+    size_t source_count, source_capacity;
     char **paths; /* file index -> path (owned) */
     size_t path_count, path_capacity;
     uint32_t function_count;
@@ -98,6 +104,12 @@ culprit_status cc_map_add_return(cc_map *map, uint32_t counter, uint32_t block, 
  * that leave the structure alone give the same unit, and only an edit
  * makes a new one. */
 culprit_status cc_map_digest_sources(cc_map *map, culprit_error *err);
+
+/* The text of line (1-based) of the file, without its newline, read from
+ * the file as it is now (clang has just compiled it) and kept for the rest
+ * of the unit.  Returns false when the file cannot be read or has no such
+ * line. */
+bool cc_map_source_line(cc_map *map, uint32_t file, uint32_t line, const char **text, size_t *length);
 
 /* Assembles the text and hashes its body.  The map stays valid (and must
  * still be freed). */

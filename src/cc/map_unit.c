@@ -159,16 +159,43 @@ static unsigned group_root(function_walk *walk, unsigned index)
     return index;
 }
 
-/* The location that decides a branch: its condition's, else the branch's own. */
-static culprit_status condition_location(unit *u, const function_walk *walk, LLVMValueRef terminator,
-                                         cc_map_location *location, culprit_error *err)
+static bool at_closing_brace(unit *u, cc_map_location at);
+
+/* The location that decides a branch or switch: its condition's (the comparison's column tells apart
+ * the operands of `a && b`, and the last operand of `if (a ||` / `b)` is on the second line, where
+ * clang puts its branch on the `if`); else, for a condition without one (the phi joining the
+ * operands of `&&` or `||`), the terminator's own: the `while` of `while (a && b)`.  But clang
+ * places the branch ending `do { } while (a && b)` on the `}`, which is no line: that one goes to
+ * the first of the phi's incoming values that has a location, on the `while` line.  The branch
+ * records and the line model (place_block) both place it here. */
+static culprit_status decision_location(unit *u, LLVMValueRef terminator, cc_map_location *location,
+                                        bool *found, culprit_error *err)
 {
     LLVMValueRef condition = LLVMGetInstructionOpcode(terminator) == LLVMBr ? LLVMGetCondition(terminator)
                                                                             : LLVMGetOperand(terminator, 0);
+    culprit_status status = instruction_location(u, condition, location, found, err);
+    if (status != CULPRIT_OK || *found)
+        return status;
+    status = instruction_location(u, terminator, location, found, err);
+    if (status != CULPRIT_OK || !*found || !at_closing_brace(u, *location) || !LLVMIsAPHINode(condition))
+        return status;
+    cc_map_location own = *location;
+    bool own_found = *found;
+    *found = false;
+    for (unsigned k = 0; k < LLVMCountIncoming(condition) && status == CULPRIT_OK && !*found; k++)
+        status = instruction_location(u, LLVMGetIncomingValue(condition, k), location, found, err);
+    if (status == CULPRIT_OK && !*found) {
+        *location = own;
+        *found = own_found;
+    }
+    return status;
+}
+
+static culprit_status condition_location(unit *u, const function_walk *walk, LLVMValueRef terminator,
+                                         cc_map_location *location, culprit_error *err)
+{
     bool found = false;
-    culprit_status status = instruction_location(u, condition, location, &found, err);
-    if (status == CULPRIT_OK && !found)
-        status = instruction_location(u, terminator, location, &found, err);
+    culprit_status status = decision_location(u, terminator, location, &found, err);
     if (status == CULPRIT_OK && !found)
         *location = (cc_map_location){.file = walk->file, .line = 0, .column = 0};
     return status;
@@ -209,25 +236,275 @@ static uint32_t condition_number(unit *u, function_walk *walk, unsigned block_in
     return walk->group_condition[root];
 }
 
+/* ---- what is a line ------------------------------------------------------------------------------- */
+
+/*
+ * Which source lines are executable (the map's `line` records, docs/collector.md §2) is decided
+ * here, instruction by instruction, and nowhere else.  The aim is gcov's model: a line is executable
+ * when it holds a statement, a condition or a function's entry.  clang -O0 -g gives a debug location
+ * to far more than that, and every such line used to count, tying with the faulty statement:
+ *
+ * - the jump that ends a block (an unconditional branch, a `ret`, `unreachable`) is placed on the
+ *   `}` that closes the block, the `} else {` before an else, the `}` of a loop body, the `do {` of
+ *   a loop, the `for` of `for (;;)`, the `}` of a function (its `ret`, with the load of the return
+ *   value that feeds it).  Such a jump does nothing a test can tell apart from the statement before
+ *   it: it belongs to that statement, the block's previous line, and makes no line of its own.  It
+ *   is told by the source text at the jump's column: a brace or the keyword of a loop or selection
+ *   statement (jump_makes_line);
+ * - other jumps are statements: `break;`, `continue;`, `goto x;` and `return` (placed on their
+ *   keyword), as gcov counts them, and a macro expanding to one of them (placed on its name);
+ * - a value computed only to be used by an instruction of the same block on another line (the load
+ *   of an argument on a continuation line of a call, the operands of a multi-line initializer or
+ *   expression) is part of its user's statement: gcc gives such operands the statement's location,
+ *   and a continuation line holding only operands is not a line.  Only instructions without side
+ *   effects are operands (loads, address arithmetic, casts, comparisons, arithmetic other than
+ *   division): a call or a store on a continuation line keeps its line, as gcov's does for calls;
+ * - a conditional branch or a switch is a condition, on the line of the value it decides on (the
+ *   branch records' location too): clang places the branch ending a `do { } while (a && b)` on the
+ *   `}`, while `a && b` is on the next line;
+ * - a function's entry block is also on the line of the function's header (the DISubprogram's line),
+ *   where gcov counts the function's calls.
+ *
+ * Blocks are unchanged; their source ranges span the lines they hold (a block that only jumps holds
+ * none and has the range 0 0 0 0, as blocks without locations always had).  Not matched: gcov also
+ * counts `case` labels and labels of `goto`, which have no instruction in clang's IR, and counts calls
+ * that are arguments of another call on the outer call's line.
+ */
+
+/* An instruction that only passes control on: an unconditional branch, a return, `unreachable`. */
+static bool is_jump(LLVMValueRef in)
+{
+    switch (LLVMGetInstructionOpcode(in)) {
+    case LLVMBr:
+        return !LLVMIsConditional(in);
+    case LLVMRet:
+    case LLVMUnreachable:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* An instruction whose only effect is its value (see the top of the section). */
+static bool is_operand(LLVMValueRef in)
+{
+    switch (LLVMGetInstructionOpcode(in)) {
+    case LLVMLoad:
+        return !LLVMGetVolatile(in);
+    case LLVMGetElementPtr:
+    case LLVMTrunc:
+    case LLVMZExt:
+    case LLVMSExt:
+    case LLVMFPToUI:
+    case LLVMFPToSI:
+    case LLVMUIToFP:
+    case LLVMSIToFP:
+    case LLVMFPTrunc:
+    case LLVMFPExt:
+    case LLVMPtrToInt:
+    case LLVMIntToPtr:
+    case LLVMBitCast:
+    case LLVMAddrSpaceCast:
+    case LLVMICmp:
+    case LLVMFCmp:
+    case LLVMSelect:
+    case LLVMExtractValue:
+    case LLVMInsertValue:
+    case LLVMExtractElement:
+    case LLVMInsertElement:
+    case LLVMShuffleVector:
+    case LLVMFreeze:
+    case LLVMFNeg:
+    case LLVMAdd:
+    case LLVMFAdd:
+    case LLVMSub:
+    case LLVMFSub:
+    case LLVMMul:
+    case LLVMFMul:
+    case LLVMFDiv:
+    case LLVMFRem:
+    case LLVMShl:
+    case LLVMLShr:
+    case LLVMAShr:
+    case LLVMAnd:
+    case LLVMOr:
+    case LLVMXor:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Does a jump at this location make a line of its own?  Not when the text there is a brace or the
+ * keyword of the statement whose structure the jump belongs to (the `do` of `do {`, the `for` of
+ * `for (;;)`, the `while` of `while (1)`); yes for anything else: `break`, `continue`, `goto`,
+ * `return`, and a macro that expands to one of them.  A location whose line cannot be read makes
+ * its line, as all did before. */
+static bool jump_makes_line(unit *u, cc_map_location at)
+{
+    static const char *const structure[] = {"do", "else", "for", "if", "switch", "while"};
+    const char *text;
+    size_t length;
+    if (!cc_map_source_line(&u->map, at.file, at.line, &text, &length) || at.column == 0 ||
+        at.column > length)
+        return true;
+    const char *word = text + at.column - 1;
+    size_t rest = length - (at.column - 1);
+    if (word[0] == '}' || word[0] == '{')
+        return false;
+    size_t n = 0;
+    while (n < rest && (word[n] == '_' || (word[n] >= 'a' && word[n] <= 'z') || (word[n] >= 'A' && word[n] <= 'Z') ||
+                        (word[n] >= '0' && word[n] <= '9')))
+        n++;
+    for (size_t k = 0; k < sizeof structure / sizeof *structure; k++)
+        if (n == strlen(structure[k]) && memcmp(word, structure[k], n) == 0)
+            return false;
+    return true;
+}
+
+/* Is the text at the location a `}`? */
+static bool at_closing_brace(unit *u, cc_map_location at)
+{
+    const char *text;
+    size_t length;
+    return cc_map_source_line(&u->map, at.file, at.line, &text, &length) && at.column > 0 &&
+           at.column <= length && text[at.column - 1] == '}';
+}
+
+/* One instruction of a block and the statement it belongs to. */
+typedef struct placed {
+    LLVMValueRef instruction;
+    cc_map_location at; /* the statement's location; line 0: on no line of its own */
+} placed;
+
+/* An open-addressing table from instruction to its entry in a block's list (place_block). */
+typedef struct placed_table {
+    const placed **slots;
+    size_t mask;
+} placed_table;
+
+static size_t placed_hash(LLVMValueRef instruction, size_t mask)
+{
+    uintptr_t key = (uintptr_t)instruction;
+    return (size_t)((key >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 17) & mask;
+}
+
+static void placed_insert(placed_table *table, const placed *entry)
+{
+    size_t k = placed_hash(entry->instruction, table->mask);
+    while (table->slots[k])
+        k = (k + 1) & table->mask;
+    table->slots[k] = entry;
+}
+
+static const placed *placed_find(const placed_table *table, LLVMValueRef instruction)
+{
+    for (size_t k = placed_hash(instruction, table->mask); table->slots[k]; k = (k + 1) & table->mask)
+        if (table->slots[k]->instruction == instruction)
+            return table->slots[k];
+    return NULL;
+}
+
+/* The statement location of an operand: its users', when they are all later in the block and all
+ * on one line (or all on none); else its own. */
+static cc_map_location operand_location(LLVMValueRef in, LLVMBasicBlockRef block, cc_map_location own,
+                                        const placed_table *placed_so_far)
+{
+    bool any = false;
+    cc_map_location shared = {0};
+    for (LLVMUseRef use = LLVMGetFirstUse(in); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (!LLVMIsAInstruction(user) || LLVMGetInstructionParent(user) != block ||
+            LLVMGetInstructionOpcode(user) == LLVMPHI)
+            return own;
+        const placed *found = placed_find(placed_so_far, user);
+        if (!found)
+            return own;
+        if (any && (found->at.file != shared.file || found->at.line != shared.line))
+            return own;
+        if (!any)
+            shared = found->at;
+        any = true;
+    }
+    return any ? shared : own;
+}
+
+/*
+ * Places every instruction of the block (debug markers aside) on its statement (see the top of the
+ * section), last to first so that an operand's users are placed before it.  *list is in block
+ * order; instructions without a location have line 0.
+ */
+static culprit_status place_block(unit *u, LLVMBasicBlockRef block, placed **list, size_t *count,
+                                  culprit_error *err)
+{
+    *list = NULL;
+    *count = 0;
+    size_t total = 0;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in))
+        total += !cc_ir_is_debug_intrinsic(in);
+    size_t slots = 16;
+    while (slots < 2 * total)
+        slots *= 2;
+    placed *order = calloc(total + 1, sizeof *order);
+    placed_table table = {.slots = calloc(slots, sizeof *table.slots), .mask = slots - 1};
+    if (!order || !table.slots) {
+        free(order);
+        free(table.slots);
+        return culprit_fail_memory(err);
+    }
+    culprit_status status = CULPRIT_OK;
+    size_t n = total;
+    for (LLVMValueRef in = LLVMGetLastInstruction(block); in && status == CULPRIT_OK;
+         in = LLVMGetPreviousInstruction(in)) {
+        if (cc_ir_is_debug_intrinsic(in))
+            continue;
+        cc_map_location own = {0};
+        bool found;
+        status = instruction_location(u, in, &own, &found, err);
+        cc_map_location at = own;
+        if (status != CULPRIT_OK || !found)
+            at = (cc_map_location){0};
+        else if (is_jump(in))
+            at = jump_makes_line(u, own) ? own : (cc_map_location){0};
+        else if (cc_is_conditional_branch(in) || LLVMGetInstructionOpcode(in) == LLVMSwitch)
+            status = decision_location(u, in, &at, &found, err);
+        else if (is_operand(in))
+            at = operand_location(in, block, own, &table);
+        order[--n] = (placed){.instruction = in, .at = at};
+        placed_insert(&table, &order[n]);
+    }
+    free(table.slots);
+    if (status != CULPRIT_OK) {
+        free(order);
+        return status;
+    }
+    *list = order;
+    *count = total;
+    return CULPRIT_OK;
+}
+
 /* ---- blocks --------------------------------------------------------------------------------------- */
 
-/* The block record and its line facts, from the locations of its instructions. */
+/* The block record and its `line` facts, from the statements its instructions belong to. */
 culprit_status cc_map_block_lines(unit *u, const function_walk *walk, LLVMBasicBlockRef block,
                                   uint32_t counter, culprit_error *err)
 {
     cc_map_block record = {.counter = counter, .function = walk->number, .file = walk->file};
+    culprit_status status = CULPRIT_OK;
+    LLVMMetadataRef subprogram = LLVMGetSubprogram(walk->function);
+    if (block == LLVMGetEntryBasicBlock(walk->function) && subprogram && LLVMDISubprogramGetLine(subprogram))
+        status = cc_map_add_line(&u->map, walk->file, LLVMDISubprogramGetLine(subprogram), counter, err);
+    placed *list = NULL;
+    size_t count = 0;
+    if (status == CULPRIT_OK)
+        status = place_block(u, block, &list, &count, err);
     bool any = false;
-    for (LLVMValueRef in = LLVMGetFirstInstruction(block); in; in = LLVMGetNextInstruction(in)) {
-        if (cc_ir_is_debug_intrinsic(in))
+    for (size_t i = 0; i < count && status == CULPRIT_OK; i++) {
+        cc_map_location at = list[i].at;
+        if (at.line == 0)
             continue;
-        cc_map_location at;
-        bool found;
-        culprit_status status = instruction_location(u, in, &at, &found, err);
-        if (status == CULPRIT_OK && found)
-            status = cc_map_add_line(&u->map, at.file, at.line, counter, err);
-        if (status != CULPRIT_OK)
-            return status;
-        if (!found || (any && at.file != record.file))
+        status = cc_map_add_line(&u->map, at.file, at.line, counter, err);
+        if (any && at.file != record.file)
             continue;
         if (!any || at.line < record.first_line ||
             (at.line == record.first_line && at.column < record.first_column)) {
@@ -242,6 +519,9 @@ culprit_status cc_map_block_lines(unit *u, const function_walk *walk, LLVMBasicB
         record.file = at.file;
         any = true;
     }
+    free(list);
+    if (status != CULPRIT_OK)
+        return status;
     return cc_map_add_block(&u->map, &record, err);
 }
 
