@@ -126,7 +126,8 @@ CULPRIT_API culprit_status culprit_input_set(culprit_input *input, uint32_t kind
                                              const void *bytes, size_t length, culprit_error *err);
 CULPRIT_API const culprit_input_part *culprit_input_find(const culprit_input *input, uint32_t kind,
                                                          uint32_t index);
-CULPRIT_API culprit_status culprit_input_copy(const culprit_input *from, culprit_input *to, culprit_error *err);
+CULPRIT_API culprit_status culprit_input_copy(const culprit_input *from, culprit_input *to,
+                                              culprit_error *err);
 CULPRIT_API bool culprit_input_equal(const culprit_input *a, const culprit_input *b);
 CULPRIT_API uint64_t culprit_input_hash(const culprit_input *input);
 CULPRIT_API void culprit_input_free(culprit_input *input);
@@ -196,10 +197,14 @@ CULPRIT_API culprit_solver_stats culprit_solver_statistics(const culprit_solver 
 /* Solves c1 .. c(flip-1) and not c(flip) of path (flip: 0-based), keeping
  * of the prefix only the constraints that share variables, transitively,
  * with c(flip).  On SAT, model holds the values of those variables (the
- * others keep the parent's values). */
+ * others keep the parent's values).  keep (may be NULL): the input path
+ * was recorded on; the solver then prefers models that leave its values
+ * alone (assumed, dropping those unsat cores name, a few rounds), so a new
+ * input differs from its parent where the flip needs it, not everywhere a
+ * constraint chain lets it. */
 CULPRIT_API culprit_status culprit_solve_flip(culprit_solver *solver, const culprit_path *path, size_t flip,
-                                              culprit_solve_result *result, culprit_model *model,
-                                              culprit_error *err);
+                                              const culprit_input *keep, culprit_solve_result *result,
+                                              culprit_model *model, culprit_error *err);
 
 /* ---- the search (seeds/001 Figure 2) ---- */
 
@@ -218,9 +223,9 @@ CULPRIT_API bool culprit_gen_strategy_parse(const char *name, culprit_gen_strate
 /* What running one input gave: the callback fills it. */
 typedef struct culprit_gen_run {
     bool failing;
-    culprit_path path;              /* owned by the search once returned */
-    culprit_condition *conditions;  /* path.constraint_count, owned likewise */
-    bool stop;                      /* the callback asks the search to stop (the ranking is stable) */
+    culprit_path path;             /* owned by the search once returned */
+    culprit_condition *conditions; /* path.constraint_count, owned likewise */
+    bool stop;                     /* the callback asks the search to stop (the ranking is stable) */
 } culprit_gen_run;
 
 /* Runs input (test number `number`, 0 for the seed) and fills run.  An

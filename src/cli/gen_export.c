@@ -80,7 +80,8 @@ static void write_argv(FILE *out, const gen_state *state, size_t number)
         culprit_error ignored;
         gen_input_directory(state, number, saved, sizeof saved - 32);
         snprintf(saved + strlen(saved), 32, "/argv-%zu", i);
-        if (options->argv_symbolic && culprit_read_whole_file(saved, 1 << 20, "an argument", &text, &size, &ignored) == CULPRIT_OK)
+        if (options->argv_symbolic &&
+            culprit_read_whole_file(saved, 1 << 20, "an argument", &text, &size, &ignored) == CULPRIT_OK)
             word = text;
         fputs(", ", out);
         culprit_json_write_string(out, word);
@@ -105,8 +106,16 @@ static void write_test(FILE *out, const gen_state *state, size_t number)
     snprintf(path, sizeof path, "%s/inputs/%zu/expected", options->export_directory, number);
     if (access(path, F_OK) == 0)
         fprintf(out, ", \"expect_stdout\": {\"file\": \"inputs/%zu/expected\"}", number);
+    gen_input_directory(state, number, path, sizeof path - 16); /* the reference's status, as saved */
+    strcat(path, "/expected-exit");
+    FILE *exit_file = options->oracle.has_expect_exit ? NULL : fopen(path, "r");
+    int reference_exit = 0;
     if (options->oracle.has_expect_exit)
         fprintf(out, ", \"expect_exit\": %d", options->oracle.expect_exit);
+    else if (exit_file && fscanf(exit_file, "%d", &reference_exit) == 1)
+        fprintf(out, ", \"expect_exit\": %d", reference_exit); /* the reference's */
+    if (exit_file)
+        fclose(exit_file);
     if (options->oracle.validator) {
         fputs(", \"validator\": ", out);
         culprit_json_write_string(out, options->oracle.validator);
@@ -119,7 +128,8 @@ culprit_status gen_export(const gen_state *state, culprit_error *err)
     const gen_options *options = state->options;
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/inputs", options->export_directory);
-    if ((mkdir(options->export_directory, 0755) != 0 && errno != EEXIST) || (mkdir(path, 0755) != 0 && errno != EEXIST))
+    if ((mkdir(options->export_directory, 0755) != 0 && errno != EEXIST) ||
+        (mkdir(path, 0755) != 0 && errno != EEXIST))
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot make %s: %s", path, strerror(errno));
     culprit_status status = CULPRIT_OK;
     for (size_t n = 0; n < state->tests && status == CULPRIT_OK; n++)
@@ -136,6 +146,7 @@ culprit_status gen_export(const gen_state *state, culprit_error *err)
     fputs("\n]\n", out);
     if (fclose(out) != 0)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s", path);
-    fprintf(stderr, "culprit gen: wrote %zu tests to %s (culprit run --tests %s)\n", state->tests, path, path);
+    fprintf(stderr, "culprit gen: wrote %zu tests to %s (culprit run --tests %s)\n", state->tests, path,
+            path);
     return CULPRIT_OK;
 }

@@ -30,7 +30,8 @@ void gen_input_directory(const gen_state *state, size_t number, char *out, size_
         out[0] = '\0'; /* cannot happen with PATH_MAX-sized buffers; fails the next open */
 }
 
-static culprit_status write_bytes(const char *path, const unsigned char *bytes, size_t length, culprit_error *err)
+static culprit_status write_bytes(const char *path, const unsigned char *bytes, size_t length,
+                                  culprit_error *err)
 {
     FILE *file = fopen(path, "wb");
     if (!file)
@@ -80,8 +81,9 @@ static char **command_for(const gen_state *state, size_t number, const culprit_i
     gen_input_directory(state, number, directory, sizeof directory);
     for (size_t i = 0; i < count; i++) {
         argv[i] = options->command[i];
-        const culprit_input_part *part =
-            options->argv_symbolic && i > 0 ? culprit_input_find(input, CULPRIT_SYM_SOURCE_ARGV, (uint32_t)i) : NULL;
+        const culprit_input_part *part = options->argv_symbolic && i > 0
+                                             ? culprit_input_find(input, CULPRIT_SYM_SOURCE_ARGV, (uint32_t)i)
+                                             : NULL;
         if (part && (words[i] = strndup((const char *)part->bytes, part->length)))
             argv[i] = words[i];
         for (size_t f = 0; !part && f < options->input_file_count; f++)
@@ -112,9 +114,10 @@ static culprit_status run_to_end(gen_state *state, const culprit_spawn *spawn, c
 }
 
 /* The reference program on the same input: its stdout is the expected
- * output, in the test's directory. */
+ * output, in the test's directory, and its exit status the expected one
+ * (a reference that rejects an input with status 1 makes status 1 right). */
 static culprit_status run_reference(gen_state *state, const char *stdin_path, char **argv, char *expected,
-                                    size_t size, culprit_error *err)
+                                    size_t size, int *exit_status, culprit_error *err)
 {
     char script[PATH_MAX + 64];
     snprintf(script, sizeof script, "%s \"$@\"", state->options->reference);
@@ -141,22 +144,33 @@ static culprit_status run_reference(gen_state *state, const char *stdin_path, ch
     culprit_status status = run_to_end(state, &spawn, &finished, err);
     free(words);
     if (status == CULPRIT_OK && (finished.exec_error || !finished.exited))
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "the reference '%s' did not run to its end on a generated input",
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "the reference '%s' did not run to its end on a generated input",
                               state->options->reference);
+    if (status == CULPRIT_OK)
+        *exit_status = finished.exit_status;
     return status;
 }
 
-/* Keeps the reference's output beside the input (for --export). */
-static culprit_status keep_expected(const gen_state *state, size_t number, const char *expected, culprit_error *err)
+/* Keeps the reference's output and exit status beside the input (for
+ * --export). */
+static culprit_status keep_expected(const gen_state *state, size_t number, const char *expected,
+                                    int exit_status, culprit_error *err)
 {
     char *bytes = NULL, saved[PATH_MAX + 32];
     size_t size = 0;
     gen_input_directory(state, number, saved, sizeof saved - 16);
     strcat(saved, "/expected");
-    culprit_status status = culprit_read_whole_file(expected, (size_t)1 << 30, "the reference's output", &bytes, &size, err);
+    culprit_status status =
+        culprit_read_whole_file(expected, (size_t)1 << 30, "the reference's output", &bytes, &size, err);
     if (status == CULPRIT_OK)
         status = write_bytes(saved, (const unsigned char *)bytes, size, err);
     free(bytes);
+    char text[16];
+    int length = snprintf(text, sizeof text, "%d\n", exit_status);
+    strcat(saved, "-exit");
+    if (status == CULPRIT_OK)
+        status = write_bytes(saved, (const unsigned char *)text, (size_t)length, err);
     return status;
 }
 
@@ -173,7 +187,8 @@ static culprit_status read_main_dump(const gen_state *state, pid_t pid, culprit_
 {
     DIR *directory = opendir(state->paths.collect);
     if (!directory)
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot read %s: %s", state->paths.collect, strerror(errno));
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot read %s: %s", state->paths.collect,
+                            strerror(errno));
     culprit_status status = CULPRIT_OK;
     bool found = false;
     struct dirent *entry;
@@ -243,7 +258,8 @@ static void note_failure(gen_state *state, const culprit_judgement *judgement)
 
 /* Runs the program on the saved input and records the test. */
 static culprit_status run_program(gen_state *state, size_t number, char **argv, const char *stdin_path,
-                                  const char *expected, culprit_gen_run *run, culprit_error *err)
+                                  const char *expected, const int *expected_exit, culprit_gen_run *run,
+                                  culprit_error *err)
 {
     const gen_options *options = state->options;
     char files_variable[PATH_MAX * 2] = "CULPRIT_SYM_FILES=";
@@ -253,7 +269,8 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
         snprintf(line + strlen(line), sizeof line - strlen(line), "/file-%zu\n", f + 1);
         strncat(files_variable, line, sizeof files_variable - strlen(files_variable) - 1);
     }
-    char *env[MAX_ENV] = {"CULPRIT_SYM=1", files_variable, options->argv_symbolic ? "CULPRIT_SYM_ARGV=1" : NULL};
+    char *env[MAX_ENV] = {"CULPRIT_SYM=1", files_variable,
+                          options->argv_symbolic ? "CULPRIT_SYM_ARGV=1" : NULL};
     culprit_spawn spawn = {0};
     harness_spawn_defaults(&spawn, &options->harness, &state->paths, state->sandbox);
     spawn.argv = argv;
@@ -265,14 +282,18 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
     if (status != CULPRIT_OK)
         return status;
     if (finished.exec_error)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run '%s': %s", argv[0], strerror(finished.exec_error));
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run '%s': %s", argv[0],
+                            strerror(finished.exec_error));
     culprit_oracle oracle = options->oracle;
     if (expected)
         oracle.expect_stdout_path = expected;
+    if (expected_exit && !oracle.has_expect_exit) /* --expect-exit wins over the reference */
+        oracle.has_expect_exit = true, oracle.expect_exit = *expected_exit;
     char name[64];
     snprintf(name, sizeof name, "gen/%s/%zu", culprit_gen_strategy_name(options->search.strategy), number);
     culprit_recorded recorded;
-    status = harness_record(state->store, name, &oracle, &state->paths, &finished, &state->maps, &recorded, err);
+    status =
+        harness_record(state->store, name, &oracle, &state->paths, &finished, &state->maps, &recorded, err);
     if (status != CULPRIT_OK)
         return status;
     harness_note_new_program(state->store, &recorded.saved);
@@ -316,12 +337,14 @@ culprit_status gen_run_input(void *context, size_t number, const culprit_input *
     char **argv = words ? command_for(state, number, input, words) : NULL;
     if (!argv)
         status = culprit_fail_memory(err);
+    int reference_exit = 0;
     if (status == CULPRIT_OK && state->options->reference)
-        status = run_reference(state, stdin_path, argv, expected, sizeof expected, err);
+        status = run_reference(state, stdin_path, argv, expected, sizeof expected, &reference_exit, err);
     if (status == CULPRIT_OK && state->options->reference)
-        status = keep_expected(state, number, expected, err);
+        status = keep_expected(state, number, expected, reference_exit, err);
     if (status == CULPRIT_OK)
-        status = run_program(state, number, argv, stdin_path, state->options->reference ? expected : NULL, run, err);
+        status = run_program(state, number, argv, stdin_path, state->options->reference ? expected : NULL,
+                             state->options->reference ? &reference_exit : NULL, run, err);
     if (status == CULPRIT_OK)
         run->stop = state->options->stable && state->top_stable >= state->options->stable;
     for (size_t i = 0; words && i < count; i++)

@@ -28,7 +28,7 @@
 static const char DEFAULT_GROW_TEXT[] = "1\n";
 
 static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base", "coverage", "pcs", "pcs-seq",
-                                                                         "is"};
+                                                                       "is"};
 
 const char *culprit_gen_strategy_name(culprit_gen_strategy strategy)
 {
@@ -92,14 +92,23 @@ static bool flip_uncovered(const gen_search *search, const gen_candidate *candid
     if (candidate->grow)
         return true;
     const culprit_condition *flipped = &candidate->predicted[candidate->predicted_count - 1];
-    return flipped->outcome != CULPRIT_OUTCOME_OTHER && !gen_set_has(&search->covered, gen_outcome_key(flipped));
+    return flipped->outcome != CULPRIT_OUTCOME_OTHER &&
+           !gen_set_has(&search->covered, gen_outcome_key(flipped));
 }
 
-/* Whether a should be picked before b. */
+/* Whether a should be picked before b.  The directed strategies take a
+ * grown input only when no flip is left: it follows its parent's path to
+ * the end and then reads more, so its predicted path is as similar as a
+ * path can be (n of n + 1 conditions), yet from a failing parent it
+ * mostly fails again the same way - the passing runs near the failing
+ * path that localization needs come from flips. */
 static bool better(const gen_search *search, const gen_candidate *a, const gen_candidate *b)
 {
-    if (search->options.strategy != CULPRIT_GEN_BASE && search->options.strategy != CULPRIT_GEN_COVERAGE &&
-        a->score != b->score)
+    bool directed =
+        search->options.strategy != CULPRIT_GEN_BASE && search->options.strategy != CULPRIT_GEN_COVERAGE;
+    if (directed && a->grow != b->grow)
+        return !a->grow;
+    if (directed && a->score != b->score)
         return a->score > b->score;
     bool a_new = flip_uncovered(search, a), b_new = flip_uncovered(search, b);
     if (a_new != b_new)
@@ -211,7 +220,8 @@ static culprit_status grow_candidate(gen_search *search, size_t run_index, size_
     const gen_run *run = &search->runs[run_index];
     const culprit_path_source *grown = &run->run.path.sources[source];
     size_t count = run->run.path.constraint_count;
-    gen_candidate candidate = {.run = run_index, .grow = true, .grow_source = source, .predicted_count = count + 1};
+    gen_candidate candidate = {
+        .run = run_index, .grow = true, .grow_source = source, .predicted_count = count + 1};
     candidate.predicted = malloc(candidate.predicted_count * sizeof *candidate.predicted);
     if (!candidate.predicted)
         return culprit_fail_memory(err);
@@ -283,7 +293,8 @@ static culprit_status explore(gen_search *search, culprit_error *err)
         culprit_input input = {0};
         bool usable = false;
         status = candidate_input(search, &candidate, &input, &usable, err);
-        size_t bound = candidate.grow ? search->runs[candidate.run].run.path.constraint_count : candidate.flip + 1;
+        size_t bound =
+            candidate.grow ? search->runs[candidate.run].run.path.constraint_count : candidate.flip + 1;
         gen_candidate_free(&candidate);
         size_t index = 0;
         if (status == CULPRIT_OK && usable) {
@@ -340,8 +351,8 @@ culprit_status culprit_gen_search(const culprit_gen_options *options, const culp
                                   culprit_error *err)
 {
     *stats = (culprit_gen_stats){0};
-    gen_search search = {.options = *options, .runner = runner, .context = context, .stats = stats,
-                         .started = now_seconds()};
+    gen_search search = {
+        .options = *options, .runner = runner, .context = context, .stats = stats, .started = now_seconds()};
     if (!search.options.grow_text)
         search.options.grow_text = DEFAULT_GROW_TEXT;
     culprit_status status = culprit_solver_create(options->solver_timeout_ms, &search.solver, err);

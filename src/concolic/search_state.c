@@ -158,8 +158,8 @@ culprit_status gen_solve_candidate(gen_search *search, gen_candidate *candidate,
     const gen_run *parent = &search->runs[candidate->run];
     culprit_solve_result result;
     culprit_model model = {0};
-    culprit_status status = culprit_solve_flip(search->solver, &parent->run.path, candidate->flip, &result,
-                                               &model, err);
+    culprit_status status = culprit_solve_flip(search->solver, &parent->run.path, candidate->flip,
+                                               &parent->input, &result, &model, err);
     if (status != CULPRIT_OK || result != CULPRIT_SOLVE_SAT) {
         culprit_model_free(&model);
         return status;
@@ -197,7 +197,8 @@ culprit_status gen_grow_input(gen_search *search, gen_candidate *candidate, culp
     if (old_length)
         memcpy(bytes, part->bytes, old_length);
     memcpy(bytes + old_length, search->options.grow_text, grow_length);
-    status = culprit_input_set(&candidate->input, source->kind, source->index, bytes, old_length + grow_length, err);
+    status = culprit_input_set(&candidate->input, source->kind, source->index, bytes,
+                               old_length + grow_length, err);
     free(bytes);
     candidate->solved = status == CULPRIT_OK;
     return status;

@@ -16,6 +16,7 @@
  * walked with explicit stacks in node order, never recursively, since a
  * checksum over a long input makes chains thousands of nodes deep.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,18 +273,113 @@ static Z3_solver make_solver(Z3_context context, unsigned timeout_ms)
 {
     Z3_solver solver = Z3_mk_solver(context);
     Z3_solver_inc_ref(context, solver);
-    if (timeout_ms) {
-        Z3_params params = Z3_mk_params(context);
-        Z3_params_inc_ref(context, params);
+    Z3_params params = Z3_mk_params(context);
+    Z3_params_inc_ref(context, params);
+    if (timeout_ms)
         Z3_params_set_uint(context, params, Z3_mk_string_symbol(context, "timeout"), timeout_ms);
-        Z3_solver_set_params(context, solver, params);
-        Z3_params_dec_ref(context, params);
-    }
+    /* Unsat cores name the parent's values that must go (check_keeping);
+     * unminimized, a core may name them all. */
+    Z3_params_set_bool(context, params, Z3_mk_string_symbol(context, "core.minimize"), true);
+    Z3_solver_set_params(context, solver, params);
+    Z3_params_dec_ref(context, params);
     return solver;
 }
 
+/* A typed field's text is usually read into an int: a 64-bit value whose
+ * low 32 bits are what the program compared (2147483648 for "negative")
+ * parses, overflows and renders as text nobody would write.  Assumed too,
+ * and dropped like the parent's values when a core names it. */
+static Z3_ast fits_int(Z3_context context, Z3_solver z3_solver, const culprit_path_node *node, Z3_ast term,
+                       uint32_t number)
+{
+    char name[32];
+    snprintf(name, sizeof name, "int%u", (unsigned)number);
+    Z3_ast literal = Z3_mk_const(context, Z3_mk_string_symbol(context, name), Z3_mk_bool_sort(context));
+    Z3_ast fits;
+    if (node->c == CULPRIT_SYM_FIELD_DECIMAL)
+        fits = Z3_mk_and(context, 2,
+                         (Z3_ast[]){Z3_mk_bvsge(context, term, bv(context, (uint64_t)INT32_MIN, 64)),
+                                    Z3_mk_bvsle(context, term, bv(context, INT32_MAX, 64))});
+    else
+        fits = Z3_mk_bvule(context, term, bv(context, UINT32_MAX, 64));
+    Z3_solver_assert(context, z3_solver, Z3_mk_implies(context, literal, fits));
+    return literal;
+}
+
+/* The parent's values as assumptions "variable = its value", each behind
+ * a fresh Boolean (p => v = value) so that an unsat core names them. */
+typedef struct keep_plan {
+    Z3_ast *literals; /* assumed ones first: [0, active) */
+    size_t active;
+} keep_plan;
+
+enum { KEEP_ROUNDS = 8 };
+
+static bool make_keep(Z3_context context, Z3_solver z3_solver, const query_plan *plan, Z3_ast *terms,
+                      const culprit_input *keep, keep_plan *out)
+{
+    const culprit_path *path = plan->path;
+    out->literals = calloc(2 * (path->node_count + 1), sizeof *out->literals);
+    out->active = 0;
+    if (!out->literals)
+        return false;
+    for (uint32_t i = 1; i <= path->node_count; i++) {
+        uint64_t value;
+        if (!plan->needed[i] || !culprit_path_is_variable(&path->nodes[i]) ||
+            !culprit_input_variable_value(keep, path, i, &value))
+            continue;
+        char name[32];
+        snprintf(name, sizeof name, "keep%u", (unsigned)i);
+        Z3_ast literal = Z3_mk_const(context, Z3_mk_string_symbol(context, name), Z3_mk_bool_sort(context));
+        Z3_ast same = Z3_mk_eq(context, terms[i], bv(context, value, path->nodes[i].bits));
+        Z3_solver_assert(context, z3_solver, Z3_mk_implies(context, literal, same));
+        out->literals[out->active++] = literal;
+    }
+    for (uint32_t i = 1; i <= path->node_count; i++)
+        if (plan->needed[i] && path->nodes[i].op == CULPRIT_SYM_FIELD)
+            out->literals[out->active++] = fits_int(context, z3_solver, &path->nodes[i], terms[i], i);
+    return true;
+}
+
+/* Drops from the assumed literals those in the unsat core. */
+static void drop_core(Z3_context context, Z3_solver z3_solver, keep_plan *keep)
+{
+    Z3_ast_vector core = Z3_solver_get_unsat_core(context, z3_solver);
+    Z3_ast_vector_inc_ref(context, core);
+    unsigned size = Z3_ast_vector_size(context, core);
+    size_t kept = 0;
+    for (size_t i = 0; i < keep->active; i++) {
+        bool in_core = false;
+        for (unsigned k = 0; k < size && !in_core; k++)
+            in_core = Z3_is_eq_ast(context, Z3_ast_vector_get(context, core, k), keep->literals[i]);
+        if (!in_core)
+            keep->literals[kept++] = keep->literals[i];
+    }
+    /* An empty core cannot shrink the set: give the assumptions up. */
+    keep->active = size == 0 ? 0 : kept;
+    Z3_ast_vector_dec_ref(context, core);
+}
+
+/* Checks the query, first assuming the parent's values and dropping those
+ * the unsat cores name, so that a model changes as few variables as a few
+ * rounds find: a solver left alone sets every "don't care" byte of a
+ * constraint chain (strlen's, say) to whatever it likes, and the new input
+ * strays from the failing one for no reason. */
+static Z3_lbool check_keeping(Z3_context context, Z3_solver z3_solver, keep_plan *keep)
+{
+    for (int round = 0; round < KEEP_ROUNDS && keep->active > 0; round++) {
+        Z3_lbool answer =
+            Z3_solver_check_assumptions(context, z3_solver, (unsigned)keep->active, keep->literals);
+        if (answer != Z3_L_FALSE)
+            return answer;
+        drop_core(context, z3_solver, keep);
+    }
+    return Z3_solver_check(context, z3_solver);
+}
+
 static culprit_status run_query(culprit_solver *solver, const query_plan *plan, size_t flip,
-                                culprit_solve_result *result, culprit_model *model, culprit_error *err)
+                                const culprit_input *keep, culprit_solve_result *result, culprit_model *model,
+                                culprit_error *err)
 {
     const culprit_path *path = plan->path;
     Z3_config config = Z3_mk_config();
@@ -300,11 +396,14 @@ static culprit_status run_query(culprit_solver *solver, const query_plan *plan, 
         if (plan->kept[j])
             Z3_solver_assert(context, z3_solver,
                              constraint_term(context, path, &path->constraints[j], terms, j == flip));
+    keep_plan keeping = {0};
+    if (status == CULPRIT_OK && keep && !make_keep(context, z3_solver, plan, terms, keep, &keeping))
+        status = culprit_fail_memory(err);
     if (status == CULPRIT_OK && Z3_get_error_code(context) != Z3_OK)
         status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "Z3: %s",
                               Z3_get_error_msg(context, Z3_get_error_code(context)));
     if (status == CULPRIT_OK) {
-        Z3_lbool answer = Z3_solver_check(context, z3_solver);
+        Z3_lbool answer = check_keeping(context, z3_solver, &keeping);
         *result = answer == Z3_L_TRUE    ? CULPRIT_SOLVE_SAT
                   : answer == Z3_L_FALSE ? CULPRIT_SOLVE_UNSAT
                                          : CULPRIT_SOLVE_UNKNOWN;
@@ -315,6 +414,7 @@ static culprit_status run_query(culprit_solver *solver, const query_plan *plan, 
             Z3_model_dec_ref(context, z3_model);
         }
     }
+    free(keeping.literals);
     Z3_solver_dec_ref(context, z3_solver);
     free(terms);
     Z3_del_context(context);
@@ -330,7 +430,8 @@ static void count_result(culprit_solver_stats *stats, culprit_solve_result resul
 }
 
 culprit_status culprit_solve_flip(culprit_solver *solver, const culprit_path *path, size_t flip,
-                                  culprit_solve_result *result, culprit_model *model, culprit_error *err)
+                                  const culprit_input *keep, culprit_solve_result *result,
+                                  culprit_model *model, culprit_error *err)
 {
     *model = (culprit_model){0};
     *result = CULPRIT_SOLVE_UNSAT;
@@ -351,7 +452,7 @@ culprit_status culprit_solve_flip(culprit_solver *solver, const culprit_path *pa
         plan_query(&plan, flip, &solver->stats);
     /* A constraint on no variable cannot be negated by changing the input. */
     if (status == CULPRIT_OK && plan.kept[flip])
-        status = run_query(solver, &plan, flip, result, model, err);
+        status = run_query(solver, &plan, flip, keep, result, model, err);
     if (status == CULPRIT_OK)
         count_result(&solver->stats, *result);
     else

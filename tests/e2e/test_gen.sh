@@ -44,11 +44,7 @@ run 2 "$CULPRIT" gen --store pass.store --strategy pcs --budget 5 --input passin
 expect_contains "$WORK/err" "the failing input passes: nothing to localize"
 
 # ---- symbolic mode ----
-if ! nm "$RUNTIME" 2>/dev/null | grep -q ' T __culprit_sym_binary'; then
-    echo "$E2E_NAME: note: the runtime has no symbolic half yet; skipping the symbolic runs" >&2
-    finish
-    exit 0
-fi
+nm "$RUNTIME" 2>/dev/null | grep -q ' T __culprit_sym_binary' && pass || fail "the runtime has no symbolic half"
 "$culprit_cc" --coverage=symbolic -O0 -o point "$POINT" || fail "cannot build point.c in symbolic mode"
 FAULT_LINE=$(grep -n 'the fault' "$POINT" | cut -d: -f1)
 
@@ -76,4 +72,41 @@ fi
 run 1 "$CULPRIT" --store replay.store run --tests exported/tests.json
 run 0 "$CULPRIT" --store replay.store tests
 expect_contains "$WORK/out" "gen/pcs/0"
+
+# ---- the reference's exit status is the expected one ----
+# Both versions reject a negative number with status 1; the faulty one
+# also crashes on 7.  From the seed 7, the flip of n < 0 gives a negative
+# input that both reject alike: a pass, not a failure for exiting 1.
+cat >reject.c <<'EOF_C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+    int n;
+    if (scanf("%d", &n) != 1)
+        return 2;
+    if (n < 0) {
+        puts("negative");
+        return 1;
+    }
+#ifdef FAULTY
+    if (n == 7)
+        abort(); /* the fault */
+#endif
+    printf("%d\n", n * 2);
+    return 0;
+}
+EOF_C
+cc -O0 -o reject_ref reject.c || fail "cannot build reject.c"
+"$culprit_cc" --coverage=symbolic -DFAULTY -O0 -o reject reject.c || fail "cannot build reject.c in symbolic mode"
+printf '7\n' >seven.txt
+run 0 "$CULPRIT" gen --store reject.store --strategy pcs --budget 4 --input seven.txt --reference ./reject_ref \
+    --export reject.exported -- ./reject
+run 0 "$CULPRIT" --store reject.store tests
+negative=$(grep -l '^-' reject.store/gen/pcs/*/stdin 2>/dev/null | head -n 1)
+[ -n "$negative" ] && pass || fail "no negative input generated from 7"
+test_number=$(basename "$(dirname "$negative")")
+grep -Eq "^pass .* gen/pcs/$test_number\$" "$WORK/out" && pass ||
+    fail "gen/pcs/$test_number (a negative input both versions reject with status 1) is not a pass"
+grep -q '"expect_exit": 1' reject.exported/tests.json && pass || fail "the export lost the reference's exit status"
 finish

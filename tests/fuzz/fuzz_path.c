@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < path.constraint_count; i++) {
             culprit_solve_result result;
             culprit_model model = {0};
-            if (culprit_solve_flip(solver, &path, i, &result, &model, &err) == CULPRIT_OK)
+            if (culprit_solve_flip(solver, &path, i, NULL, &result, &model, &err) == CULPRIT_OK)
                 culprit_model_free(&model);
         }
         culprit_solver_free(solver);

@@ -20,13 +20,14 @@ typedef struct fake_log {
     char stdin_text[MAX_RUNS][64];
     bool failing[MAX_RUNS];
     size_t stop_after; /* ask the search to stop after this many runs (0: never) */
+    bool reads_to_end; /* the program reads on after the four numbers, to EOF */
 } fake_log;
 
 /* "x y sx sy" (decimal integers): with all four, the point (x, y) is
  * scaled by (sx, sy) and the origin divides by zero (fails).  Conditions:
  * x == 0 (site 1), y == 0 (site 2), sx > 10 (site 3).  Fewer than four
  * numbers: stdin was read past its end. */
-static void fake_program(const culprit_input_part *in, culprit_path *path, bool *failing)
+static void fake_program(const culprit_input_part *in, bool reads_to_end, culprit_path *path, bool *failing)
 {
     fixture_init(path);
     uint32_t source = fixture_source(path, CULPRIT_SYM_SOURCE_STDIN, 0, in ? in->length : 0, 0, "");
@@ -52,6 +53,8 @@ static void fake_program(const culprit_input_part *in, culprit_path *path, bool 
         path->sources[source].flags = CULPRIT_SYM_SOURCE_READ_PAST_END;
         return;
     }
+    if (reads_to_end)
+        path->sources[source].flags = CULPRIT_SYM_SOURCE_READ_PAST_END;
     uint32_t zero = fixture_const(path, 64, 0);
     fixture_branch(path, fixture_binary(path, CULPRIT_SYM_EQ, field[0], zero), 1, value[0] == 0);
     fixture_branch(path, fixture_binary(path, CULPRIT_SYM_EQ, field[1], zero), 2, value[1] == 0);
@@ -66,7 +69,7 @@ static culprit_status fake_runner(void *context, size_t number, const culprit_in
     fake_log *log = context;
     const culprit_input_part *in = culprit_input_find(input, CULPRIT_SYM_SOURCE_STDIN, 0);
     CHECK_INT(number, log->count);
-    fake_program(in, &run->path, &run->failing);
+    fake_program(in, log->reads_to_end, &run->path, &run->failing);
     if (log->count < MAX_RUNS) {
         snprintf(log->stdin_text[log->count], sizeof log->stdin_text[0], "%.*s", in ? (int)in->length : 0,
                  in ? (const char *)in->bytes : "");
@@ -106,6 +109,23 @@ static void test_pcs_picks_most_similar(void)
     CHECK_INT(stats.failing, 2);
     CHECK_INT(stats.candidates, 3);
     CHECK_INT(stats.solver.queries, 1); /* solved only the candidate picked */
+}
+
+/* A failing run that read to its end also yields a grown input, whose
+ * predicted path is the failing one plus more: the most similar of all,
+ * and useless - it fails again the same way.  The directed strategies
+ * take the flips first. */
+static void test_directed_grow_last(void)
+{
+    for (culprit_gen_strategy strategy = CULPRIT_GEN_PCS; strategy <= CULPRIT_GEN_IS; strategy++) {
+        fake_log log = {.reads_to_end = true};
+        culprit_gen_stats stats;
+        culprit_error err;
+        CHECK_INT(search(strategy, 3, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+        CHECK_INT(log.count, 4);
+        for (size_t i = 1; i < log.count; i++) /* a grown input is "0 0 1 3\n" and more */
+            CHECK(strncmp(log.stdin_text[i], "0 0 1 3\n", 8) != 0 || strlen(log.stdin_text[i]) == 8);
+    }
 }
 
 static void test_strategies_differ(void)
@@ -213,6 +233,7 @@ int main(void)
 {
     test_pcs_picks_most_similar();
     test_strategies_differ();
+    test_directed_grow_last();
     test_base_grows();
     test_exhaustion_and_duplicates();
     test_stop_and_budget();

@@ -30,7 +30,7 @@ static culprit_solve_result solve(culprit_solver *solver, const culprit_path *pa
 {
     culprit_solve_result result = CULPRIT_SOLVE_UNKNOWN;
     culprit_error err;
-    CHECK_INT(culprit_solve_flip(solver, path, flip, &result, model, &err), CULPRIT_OK);
+    CHECK_INT(culprit_solve_flip(solver, path, flip, NULL, &result, model, &err), CULPRIT_OK);
     return result;
 }
 
@@ -77,8 +77,9 @@ static void test_transitive_independence(void)
     uint32_t in = fixture_source(&path, CULPRIT_SYM_SOURCE_STDIN, 0, 8, 0, "");
     uint32_t x = fixture_byte(&path, in, 0), y = fixture_byte(&path, in, 1), z = fixture_byte(&path, in, 2);
     fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_ULT, x, fixture_const(&path, 8, 3)), 1, 1);
-    fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_EQ, fixture_binary(&path, CULPRIT_SYM_ADD, x, y),
-                                         fixture_const(&path, 8, 10)),
+    fixture_branch(&path,
+                   fixture_binary(&path, CULPRIT_SYM_EQ, fixture_binary(&path, CULPRIT_SYM_ADD, x, y),
+                                  fixture_const(&path, 8, 10)),
                    2, 1);
     fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_EQ, z, fixture_const(&path, 8, 0)), 3, 1);
     fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_UGT, y, fixture_const(&path, 8, 8)), 4, 1);
@@ -112,7 +113,7 @@ static void test_unsat(void)
     CHECK_INT(culprit_solver_statistics(solver).unsat, 1);
     culprit_error err;
     culprit_solve_result result;
-    CHECK_INT(culprit_solve_flip(solver, &path, 2, &result, &model, &err), CULPRIT_ERROR_INTERNAL);
+    CHECK_INT(culprit_solve_flip(solver, &path, 2, NULL, &result, &model, &err), CULPRIT_ERROR_INTERNAL);
     CHECK_STR(err.message, "no constraint 3 to negate (the path has 2)");
     culprit_solver_free(solver);
     culprit_path_free(&path);
@@ -124,9 +125,11 @@ static void test_ops(void)
     culprit_path path;
     fixture_init(&path);
     uint32_t in = fixture_source(&path, CULPRIT_SYM_SOURCE_FILE, 0, 4, 0, "f");
-    uint32_t b0 = fixture_byte(&path, in, 0), b1 = fixture_byte(&path, in, 1), b2 = fixture_byte(&path, in, 2);
+    uint32_t b0 = fixture_byte(&path, in, 0), b1 = fixture_byte(&path, in, 1),
+             b2 = fixture_byte(&path, in, 2);
     uint32_t word = fixture_node(&path, CULPRIT_SYM_CONCAT, 16, b0, b1, 0, 0);
-    fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_NE, word, fixture_const(&path, 16, 0x4142)), 1, 1);
+    fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_NE, word, fixture_const(&path, 16, 0x4142)), 1,
+                   1);
     uint32_t high = fixture_node(&path, CULPRIT_SYM_EXTRACT, 4, b2, 0, 0, 4);
     uint32_t wide = fixture_node(&path, CULPRIT_SYM_SEXT, 32, b2, 0, 0, 0);
     uint32_t negative = fixture_binary(&path, CULPRIT_SYM_SLT, wide, fixture_const(&path, 32, 0));
@@ -172,14 +175,59 @@ static void test_timeout(void)
     fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_UGT, x, one), 3, 1);
     fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_UGT, y, one), 4, 1);
     uint32_t product = fixture_binary(&path, CULPRIT_SYM_MUL, x, y);
-    fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_NE, product,
-                                         fixture_const(&path, 64, 2147483647ull * 2147483629ull)),
+    fixture_branch(&path,
+                   fixture_binary(&path, CULPRIT_SYM_NE, product,
+                                  fixture_const(&path, 64, 2147483647ull * 2147483629ull)),
                    5, 1);
     culprit_solver *solver = solver_with(1);
     culprit_model model = {0};
     CHECK_INT(solve(solver, &path, 4, &model), CULPRIT_SOLVE_UNKNOWN);
     CHECK_INT(culprit_solver_statistics(solver).unknown, 1);
     culprit_solver_free(solver);
+    culprit_path_free(&path);
+}
+
+/* strlen's chain over b0..b3 (len = b0 ? b1 ? b2 ? b3 ? 4 : 3 : 2 : 1 : 0,
+ * as the runtime's model writes it), len > 0 taken, then b0 == 'x' taken,
+ * flipped: the chain ties every byte to the flip, and any b1..b3 would
+ * do; with the parent's input to keep, the model changes b0 alone. */
+static void test_keeps_parent_values(void)
+{
+    culprit_path path;
+    fixture_init(&path);
+    uint32_t in = fixture_source(&path, CULPRIT_SYM_SOURCE_STDIN, 0, 4, 0, "");
+    uint32_t b[4];
+    for (uint32_t i = 0; i < 4; i++)
+        b[i] = fixture_byte(&path, in, i);
+    uint32_t length = fixture_const(&path, 64, 4);
+    for (uint32_t i = 4; i-- > 0;) {
+        uint32_t ends = fixture_binary(&path, CULPRIT_SYM_EQ, b[i], fixture_const(&path, 8, 0));
+        length = fixture_node(&path, CULPRIT_SYM_ITE, 64, ends, fixture_const(&path, 64, i), length, 0);
+    }
+    fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_UGT, length, fixture_const(&path, 64, 0)), 1, 1);
+    fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_EQ, b[0], fixture_const(&path, 8, 'x')), 2, 1);
+    culprit_input parent = {0};
+    culprit_error err;
+    CHECK_INT(culprit_input_set(&parent, CULPRIT_SYM_SOURCE_STDIN, 0, "xabc", 4, &err), CULPRIT_OK);
+    culprit_solver *solver = solver_with(0);
+    culprit_model model = {0};
+    culprit_solve_result result = CULPRIT_SOLVE_UNKNOWN;
+    CHECK_INT(culprit_solve_flip(solver, &path, 1, &parent, &result, &model, &err), CULPRIT_OK);
+    CHECK_INT(result, CULPRIT_SOLVE_SAT);
+    uint64_t value = 0;
+    CHECK(value_of(&model, b[0], &value) && value != 'x' && value != 0);
+    for (uint32_t i = 1; i < 4; i++)
+        CHECK(value_of(&model, b[i], &value) && value == (uint64_t)"xabc"[i]);
+    culprit_model_free(&model);
+    /* Flipping len > 0: b0 must become 0, the rest stay. */
+    CHECK_INT(culprit_solve_flip(solver, &path, 0, &parent, &result, &model, &err), CULPRIT_OK);
+    CHECK_INT(result, CULPRIT_SOLVE_SAT);
+    CHECK(value_of(&model, b[0], &value) && value == 0);
+    for (uint32_t i = 1; i < 4; i++)
+        CHECK(value_of(&model, b[i], &value) && value == (uint64_t)"xabc"[i]);
+    culprit_model_free(&model);
+    culprit_solver_free(solver);
+    culprit_input_free(&parent);
     culprit_path_free(&path);
 }
 
@@ -190,5 +238,6 @@ int main(void)
     test_unsat();
     test_ops();
     test_timeout();
+    test_keeps_parent_values();
     return check_report("test_concolic_solve");
 }
