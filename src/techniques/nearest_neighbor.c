@@ -7,7 +7,9 @@
  * Decisions: similarity is the binary-coverage distance of the paper
  * (|f Δ p|, the symmetric difference of executed lines), not its
  * permutation distance, which needs per-run execution counts of every line;
- * of equally near passing runs the first recorded wins.  With several
+ * of equally near passing runs the one whose name sorts first wins (not
+ * the first recorded: the same tests recorded in another order must give
+ * the same report).  With several
  * failing runs each gets its own report, and a line's score is the share of
  * failing runs whose report holds it.  The paper evaluates reports by
  * T-score (a breadth-first walk of the dependence graph); to compare with
@@ -19,6 +21,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "techniques/technique_internal.h"
 
@@ -137,24 +140,32 @@ static culprit_status pack_failing(const culprit_technique_input *input, const l
     return CULPRIT_OK;
 }
 
-/* Offers passing run p to every failing run.  Passing runs are taken in
- * test order and only a strictly nearer one replaces the best, so of equally
- * near runs the first recorded wins.  Looping over failing runs inside keeps
- * p's row in cache; a candidate whose size alone puts it no nearer than the
- * best is skipped. */
+/* Whether passing run p beats the best so far at distance: nearer, or as
+ * near with a name that sorts first. */
+static bool nearer(const culprit_spectra *spectra, size_t p, uint64_t distance, size_t best,
+                   uint64_t best_distance)
+{
+    if (distance != best_distance)
+        return distance < best_distance;
+    return best == SIZE_MAX || strcmp(spectra->tests[p].name, spectra->tests[best].name) < 0;
+}
+
+/* Offers passing run p to every failing run.  Looping over failing runs
+ * inside keeps p's row in cache; a candidate whose size alone puts it
+ * farther than the best is skipped. */
 static void offer_passing(const culprit_spectra *spectra, size_t p, const uint64_t *lines, failing_rows *rows)
 {
     const uint64_t *row = culprit_spectra_row(spectra, p);
     uint64_t other = lines[p];
     for (size_t i = 0; i < rows->count; i++) {
         uint64_t size = lines[rows->test[i]];
-        if ((size > other ? size - other : other - size) >= rows->best_distance[i])
+        if ((size > other ? size - other : other - size) > rows->best_distance[i])
             continue;
         uint64_t common = 0;
         for (size_t k = rows->first[i]; k < rows->first[i + 1]; k++)
             common += bit_count(rows->bits[k] & row[rows->words[k]]);
         uint64_t distance = size + other - 2 * common;
-        if (distance < rows->best_distance[i]) {
+        if (nearer(spectra, p, distance, rows->best[i], rows->best_distance[i])) {
             rows->best_distance[i] = distance;
             rows->best[i] = p;
         }

@@ -262,6 +262,16 @@ static void gather_run(const culprit_counts *counts, const predicate_model *mode
     }
 }
 
+/* A run's evaluation bias, rounded to a multiple of 2^-32.  Sums of such
+ * numbers are exact in a double up to 2^20 runs (52 bits), so they do not
+ * depend on the order the store holds the tests in; unrounded, the sums
+ * of SOBER's means and variances differed in their last bits when the same
+ * tests were recorded in another order (tests/e2e/test_deterministic.sh). */
+static double exact_bias(double count, double total)
+{
+    return ldexp(nearbyint(ldexp(count / total, 32)), -32);
+}
+
 /* Adds the run's observations to stats and clears scratch. */
 static void record_run(const predicate_model *model, bool failing, run_scratch *scratch,
                        predicate_stats *stats)
@@ -270,7 +280,7 @@ static void record_run(const predicate_model *model, bool failing, run_scratch *
         uint32_t site = scratch->touched_sites[i];
         for (uint32_t k = model->site_first[site]; k < model->site_first[site + 1]; k++) {
             uint32_t p = model->site_predicates[k];
-            double bias = scratch->predicate_count[p] / scratch->site_count[site];
+            double bias = exact_bias(scratch->predicate_count[p], scratch->site_count[site]);
             bool held = scratch->predicate_count[p] > 0;
             if (failing) {
                 stats->observed_failing[p]++;
@@ -280,7 +290,7 @@ static void record_run(const predicate_model *model, bool failing, run_scratch *
                 stats->observed_passing[p]++;
                 stats->true_passing[p] += held;
                 stats->bias_passing[p] += bias;
-                stats->bias_passing_squares[p] += bias * bias;
+                stats->bias_passing_squares[p] += ldexp(nearbyint(ldexp(bias * bias, 32)), -32);
             }
             scratch->predicate_count[p] = 0;
         }

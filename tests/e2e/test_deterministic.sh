@@ -45,4 +45,21 @@ done
 rank_twice default
 rank_twice all-elements --kind all --view element
 
+# The same tests recorded in the opposite order, one at a time: a ranking
+# depends on which tests ran, not on the order the store holds them in
+# (SOBER summed its evaluation biases in store order, and two of calc's
+# lines differed in their last bits).
+python3 -c '
+import json, sys
+tests = json.load(open(sys.argv[1]))
+json.dump(tests[::-1], open(sys.argv[2], "w"))' work/manifest.json work/reversed.json
+run 1 "$CULPRIT" --store work/.reversed run --tests work/reversed.json -j 1
+for technique in $("$CULPRIT" techniques --format csv | sed '1d; s/,.*//'); do
+    "$CULPRIT" --store work/.reversed rank --technique "$technique" --format json >"reversed-t-$technique.json" \
+        2>/dev/null
+    expect_same "plain-t-$technique.json" "reversed-t-$technique.json"
+done
+"$CULPRIT" --store work/.reversed rank --format json >reversed-default.json 2>/dev/null
+expect_same plain-default.json reversed-default.json
+
 finish
