@@ -66,9 +66,29 @@ LLVMValueRef cc_redirect_target(unit *u, LLVMValueRef callee)
     return wrapper;
 }
 
+/* The call site's memory attributes were clang's for the libc function
+ * (toupper and strlen are readonly): a wrapper also writes the call area,
+ * and with them left on, -O2 would read the result's shadow from before
+ * the call. */
+static void drop_memory_attributes(LLVMValueRef call)
+{
+    static const char *const kinds[] = {"readnone",
+                                        "readonly",
+                                        "writeonly",
+                                        "argmemonly",
+                                        "inaccessiblememonly",
+                                        "inaccessiblemem_or_argmemonly"};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        unsigned kind = LLVMGetEnumAttributeKindForName(kinds[i], strlen(kinds[i]));
+        if (kind)
+            LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind);
+    }
+}
+
 /* Points one call at the wrapper, declared with the libc function's own type. */
 static void redirect_call(LLVMValueRef call, LLVMValueRef wrapper)
 {
+    drop_memory_attributes(call);
     unsigned callee_operand = (unsigned)LLVMGetNumOperands(call) - 1;
     LLVMValueRef old_callee = LLVMGetOperand(call, callee_operand);
     LLVMValueRef new_callee = wrapper;

@@ -302,6 +302,11 @@ static void emit_load(unit *u, sym_function *f, LLVMValueRef in)
     cc_sym_concretize(u, f, pointer, CULPRIT_SYM_STAT_CONCRETIZED_ADDRESS);
     if (!cc_sym_is_symbolic(f, in))
         return;
+    sym_table table;
+    if (cc_sym_table_load(f, in, &table)) {
+        cc_sym_set_shadow(f, in, cc_sym_emit_table_load(u, f, in, &table));
+        return;
+    }
     sym_value *local = cc_sym_local_of(f, pointer);
     if (local && local->local == SYM_LOCAL_COMPANION) {
         cc_sym_set_shadow(f, in, LLVMBuildLoad2(u->builder, u->i32, local->companion, ""));
@@ -445,7 +450,10 @@ static void emit_instruction(unit *u, sym_function *f, LLVMValueRef in, uint32_t
         cc_sym_emit_return(u, f, in);
         return;
     case LLVMGetElementPtr:
-        concretize_operands(u, f, in, CULPRIT_SYM_STAT_CONCRETIZED_ADDRESS);
+        if (cc_sym_table_only_loaded(f, in)) /* its loads model the index (symbolic_tables.c) */
+            cc_sym_concretize(u, f, LLVMGetOperand(in, 0), CULPRIT_SYM_STAT_CONCRETIZED_ADDRESS);
+        else
+            concretize_operands(u, f, in, CULPRIT_SYM_STAT_CONCRETIZED_ADDRESS);
         return;
     default:
         break;

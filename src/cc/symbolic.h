@@ -7,6 +7,8 @@
  *                      symbolic at all (the rest have shadow 0 and cost nothing)
  *   symbolic.c         the walk: shadows of values, memory and branches
  *   symbolic_calls.c   the call area: function entries, calls, returns, intrinsics
+ *   symbolic_tables.c  loads through a symbolic index into a global array or a
+ *                      ctype table: an exact expression instead of a concrete index
  *
  * One function at a time: cc_symbolic_begin notes its instructions before
  * the coverage instrumentation, cc_symbolic_instrument adds the shadows
@@ -57,6 +59,17 @@ struct sym_function {
     unsigned parameter_count;
 };
 
+/* A table load's address (symbolic_tables.c): a GEP with one symbolic index
+ * into a table whose entries first .. first + count - 1 are readable. */
+typedef struct sym_table {
+    LLVMValueRef gep;
+    unsigned index_operand; /* the symbolic index's operand number in the GEP */
+    int64_t first;
+    uint64_t count, stride;
+    LLVMTypeRef element; /* the type a table load reads */
+    bool ctype;          /* a glibc ctype table (the base is its pointer), else a global array */
+} sym_table;
+
 /* ---- symbolic_decide.c */
 
 sym_value *cc_sym_lookup(sym_function *f, LLVMValueRef value);
@@ -76,6 +89,17 @@ sym_value *cc_sym_local_of(sym_function *f, LLVMValueRef pointer);
 bool cc_sym_addresses_constant(LLVMValueRef pointer);
 /* Classifies the locals and finds the symbolic values (a fixpoint over the function). */
 culprit_status cc_sym_analyse(sym_function *f, culprit_error *err);
+
+/* ---- symbolic_tables.c */
+
+/* Is pointer a table address (fills *table)? */
+bool cc_sym_table_address(sym_function *f, LLVMValueRef pointer, sym_table *table);
+/* Is the instruction a load of a table's element through a table address? */
+bool cc_sym_table_load(sym_function *f, LLVMValueRef load, sym_table *table);
+/* Is the GEP a table address used by table loads only (its index needs no concretizing)? */
+bool cc_sym_table_only_loaded(sym_function *f, LLVMValueRef gep);
+/* __culprit_sym_load_table for a table load: the loaded value's shadow. */
+LLVMValueRef cc_sym_emit_table_load(unit *u, sym_function *f, LLVMValueRef load, const sym_table *table);
 
 /* ---- symbolic.c: emitting */
 

@@ -26,7 +26,8 @@
  *
  * Symbolic values: parameters (the caller may pass shadows), call results,
  * loads from memory that is not private and concrete nor a constant
- * global, and whatever is computed from those.  The rest is known to be
+ * global, loads through a symbolic index into a table (symbolic_tables.c),
+ * and whatever is computed from those.  The rest is known to be
  * concrete: its shadow is the constant 0.  Locals and values depend on each
  * other (a store of a symbolic value makes a local symbolic, whose loads
  * are then symbolic), so cc_sym_analyse iterates to a fixpoint; starting
@@ -262,6 +263,9 @@ static bool computes_symbolic(sym_function *f, LLVMValueRef in)
         return false;
     switch (LLVMGetInstructionOpcode(in)) {
     case LLVMLoad: {
+        sym_table table;
+        if (cc_sym_table_load(f, in, &table))
+            return true;
         sym_value *local = cc_sym_local_of(f, LLVMGetOperand(in, 0));
         if (local)
             return local->local != SYM_LOCAL_PRIVATE;

@@ -92,6 +92,21 @@ void __culprit_sym_memcpy(void *destination, const void *source, uint64_t bytes)
 void __culprit_sym_memmove(void *destination, const void *source, uint64_t bytes);
 void __culprit_sym_memset(void *destination, culprit_sym_expr byte, uint64_t bytes);
 
+/* ---- tables ----
+ * A load of `bytes` bytes (an integer, 1..8) at address, which is
+ * element0 + i * stride for the index i, a signed integer of index_bits
+ * bits whose shadow is index and value index_value, where entries i in
+ * [first, first + count) are readable: an element of a global array of
+ * known length (element0: the element of index 0, first 0, count the
+ * length) or one of glibc's ctype tables (element0: the pointer
+ * *__ctype_b_loc() and friends return, first -128, count 384).  The
+ * result is the loaded value's exact expression over the table's current
+ * contents (sym_table.c says how, and when it concretizes instead); with
+ * a concrete index it is what __culprit_sym_load(address, bytes) gives. */
+culprit_sym_expr __culprit_sym_load_table(const void *address, const void *element0, int64_t first,
+                                          uint64_t count, uint64_t stride, uint32_t bytes,
+                                          culprit_sym_expr index, uint64_t index_value, uint32_t index_bits);
+
 /* ---- models ----
  * culprit-cc redirects calls to these libc functions, in symbolic mode,
  * to __culprit_sym_w_<name>, which have libc's signatures, do what libc
@@ -104,9 +119,10 @@ void __culprit_sym_memset(void *destination, culprit_sym_expr byte, uint64_t byt
  *   fields:   strtol strtoul strtoll strtoull atoi atol atoll
  *   memory:   memcpy memmove memset memcmp bcmp strlen strnlen strcmp strncmp
  *             strchr strrchr strcpy strncpy strcat strdup
- *   ctype:    isdigit isalpha isalnum isspace isupper islower isxdigit
- *             toupper tolower (glibc's macros read __ctype_b_loc() tables:
- *             the table load with a symbolic index is modelled instead)
+ *   case:     toupper tolower (the entry of glibc's table, as a table load)
+ * The ctype functions are not models: glibc's macros read the tables of
+ * __ctype_b_loc(), __ctype_tolower_loc() and __ctype_toupper_loc(), and
+ * those loads are table loads (above).
  * The list is sym_models.c's table; culprit-cc reads the same names from
  * culprit_sym_models.h. */
 

@@ -29,6 +29,8 @@ enum {
     RT_SYM_DEFAULT_SITE_CAP = 32,
     RT_SYM_LIMIT_NODES = 1u << 27, /* a larger CULPRIT_SYM_MAX_NODES is clamped */
     RT_SYM_LIMIT_CONSTRAINTS = 1u << 24,
+    RT_SYM_DEFAULT_TABLE_CAP = 64, /* runs of a table lookup's expression (sym_table.c) */
+    RT_SYM_LIMIT_TABLE_CAP = 256,
     RT_SYM_MAX_SOURCES = 256, /* stdin, declared files, argv strings; more are concrete */
     RT_SYM_MAX_READERS = 64,  /* descriptors and streams open on a source at once */
     RT_SYM_UNIT_CACHE = 256,  /* unit descriptor -> index, direct-mapped */
@@ -99,7 +101,7 @@ struct rt_sym_state {
     pthread_mutex_t start_lock;
     atomic_flag lock;
 
-    uint32_t max_nodes, max_constraints, site_cap;
+    uint32_t max_nodes, max_constraints, site_cap, table_cap;
 
     /* Expression table: nodes[1 .. node_count-1]; node_hash is open
      * addressing over node numbers (0: empty). */

@@ -19,6 +19,8 @@
     X(strtol) X(strtoul) X(strtoll) X(strtoull) X(atoi) X(atol) X(atoll)                                      \
     /* memory and strings */                                                                                  \
     X(memcpy) X(memmove) X(memset) X(memcmp) X(bcmp) X(strlen) X(strnlen) X(strcmp) X(strncmp) X(strchr)       \
-    X(strrchr) X(strcpy) X(strncpy) X(strcat) X(strdup)
+    X(strrchr) X(strcpy) X(strncpy) X(strcat) X(strdup)                                                       \
+    /* case conversion through glibc's tables (the is* macros read them inline) */                            \
+    X(toupper) X(tolower)
 
 #endif

@@ -116,6 +116,7 @@ static int read_environment(struct rt_sym_state *state)
     state->max_constraints =
         env_cap("CULPRIT_SYM_MAX_CONSTRAINTS", RT_SYM_DEFAULT_MAX_CONSTRAINTS, RT_SYM_LIMIT_CONSTRAINTS);
     state->site_cap = env_cap("CULPRIT_SYM_SITE_CAP", RT_SYM_DEFAULT_SITE_CAP, RT_SYM_LIMIT_CONSTRAINTS);
+    state->table_cap = env_cap("CULPRIT_SYM_TABLE_CAP", RT_SYM_DEFAULT_TABLE_CAP, RT_SYM_LIMIT_TABLE_CAP);
     const char *argv_on = getenv("CULPRIT_SYM_ARGV");
     state->argv_symbolic = argv_on && strcmp(argv_on, "1") == 0;
     return map_tables(state);

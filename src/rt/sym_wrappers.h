@@ -2,7 +2,8 @@
  * sym_wrappers.h - the prototypes of the model wrappers, one per name of
  * sym_models.h: __culprit_sym_w_NAME has exactly libc's NAME's signature
  * (culprit-cc redirects calls to them in symbolic mode).  They are defined
- * in sym_models_input.c, sym_models_scanf.c and sym_models_string.c.
+ * in sym_models_input.c, sym_models_scanf.c, sym_models_string.c and
+ * sym_table.c (toupper, tolower).
  */
 #ifndef CULPRIT_SYM_WRAPPERS_H
 #define CULPRIT_SYM_WRAPPERS_H
@@ -64,5 +65,9 @@ char *__culprit_sym_w_strcpy(char *destination, const char *source);
 char *__culprit_sym_w_strncpy(char *destination, const char *source, size_t size);
 char *__culprit_sym_w_strcat(char *destination, const char *source);
 char *__culprit_sym_w_strdup(const char *text);
+
+/* case conversion */
+int __culprit_sym_w_toupper(int character);
+int __culprit_sym_w_tolower(int character);
 
 #endif
