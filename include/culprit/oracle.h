@@ -30,6 +30,19 @@ typedef enum culprit_comparison {
 /* Parses "exact", "whitespace" or "trailing"; false for anything else. */
 CULPRIT_API bool culprit_comparison_parse(const char *text, culprit_comparison *comparison);
 
+/* What a skip (exit status 77) is recorded as (issue 20; docs/oracles.md,
+ * "Skips that hide failures").  A crash in a suite's setup often shows as a
+ * skip (gnulib's init.sh gives up with 77), and a skip is left out of the
+ * ranking: the failure is lost. */
+typedef enum culprit_skip_policy {
+    CULPRIT_SKIP_AS_SKIP = 0,       /* as automake says (the default) */
+    CULPRIT_SKIP_AS_FAIL,           /* every skip fails */
+    CULPRIT_SKIP_AS_FAIL_IF_PASSED, /* a skip fails when a test of that name passed before in the store */
+} culprit_skip_policy;
+
+/* Parses "skip", "fail" or "fail-if-passed"; false for anything else. */
+CULPRIT_API bool culprit_skip_policy_parse(const char *text, culprit_skip_policy *policy);
+
 /* CTest's test properties, for tests that CTest defines (`culprit ctest`).
  * With them the oracle judges as CTest does (docs/oracles.md, "CTest's
  * rules"): 77 and 99 are ordinary statuses, a sanitizer report alone does
@@ -64,6 +77,8 @@ typedef struct culprit_oracle {
     bool expect_failure;              /* a known failure (automake's XFAIL_TESTS): failing is "skip" with the
                                          reason kept, so a known bug does not blur the one being localized */
     const culprit_ctest_rules *ctest; /* NULL, or CTest's properties: CTest's rules decide */
+    culprit_skip_policy skip_as;      /* applied when the test is recorded (record.c), which
+                                         can ask the store whether it passed before */
 } culprit_oracle;
 
 /* How the command ended, as the harness saw it. */

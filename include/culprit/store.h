@@ -54,6 +54,11 @@ CULPRIT_API culprit_status culprit_store_save_tests(culprit_store *store, int64_
                                                     const culprit_spectra *spectra, size_t first,
                                                     size_t count, culprit_error *err);
 
+/* Whether a test named name passed in some program of the store (its last
+ * recorded verdict there): `--skip-as fail-if-passed` (culprit/oracle.h). */
+CULPRIT_API culprit_status culprit_store_test_passed_before(culprit_store *store, const char *name,
+                                                            bool *passed, culprit_error *err);
+
 /* The current program (the one saved or selected last); 0 when none. */
 CULPRIT_API culprit_status culprit_store_current_program(culprit_store *store, int64_t *program_id,
                                                          culprit_error *err);

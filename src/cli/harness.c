@@ -123,8 +123,13 @@ int harness_parse_option(const char *command, int option, const char *value, har
             return cli_usage_error(command, "--kill-grace expects a positive number of seconds, not '%s'",
                                    value);
         return 0;
-    default:
+    case 7:
         options->protect = false;
+        return 0;
+    default:
+        if (!culprit_skip_policy_parse(value, &options->skip_as))
+            return cli_usage_error(command, "--skip-as expects skip, fail or fail-if-passed, not '%s'",
+                                   value);
         return 0;
     }
 }

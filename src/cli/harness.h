@@ -28,8 +28,9 @@ typedef struct harness_options {
     double timeout, kill_grace;
     uint64_t output_cap;
     culprit_limits limits;
-    bool processes_given; /* --process-limit was given */
-    bool protect;         /* false with --no-protect */
+    bool processes_given;        /* --process-limit was given */
+    bool protect;                /* false with --no-protect */
+    culprit_skip_policy skip_as; /* --skip-as: put in each test's oracle */
 } harness_options;
 
 void harness_options_init(harness_options *options, double default_timeout);
@@ -44,8 +45,9 @@ enum { HARNESS_OPTION_BASE = 1000 };
         {"file-limit", required_argument, NULL, HARNESS_OPTION_BASE + 4},                                    \
         {"process-limit", required_argument, NULL, HARNESS_OPTION_BASE + 5},                                 \
         {"kill-grace", required_argument, NULL, HARNESS_OPTION_BASE + 6},                                    \
+        {"no-protect", no_argument, NULL, HARNESS_OPTION_BASE + 7},                                          \
     {                                                                                                        \
-        "no-protect", no_argument, NULL, HARNESS_OPTION_BASE + 7                                             \
+        "skip-as", required_argument, NULL, HARNESS_OPTION_BASE + 8                                          \
     }
 
 /* Reads a number of tests at once (1 to 1024) given as option (--jobs, or
@@ -66,7 +68,11 @@ int harness_parse_option(const char *command, int option, const char *value, har
     "   --process-limit N    processes of all the tests together, root too (default 1024)\n"                 \
     "   --kill-grace S       seconds from SIGTERM to SIGKILL at a timeout (default 2)\n"                     \
     "   --no-protect         run tests without the sandbox that makes the store\n"                           \
-    "                        read-only to them\n"
+    "                        read-only to them\n"                                                            \
+    "   --skip-as WHAT       record a skip (exit status 77) as skip (default), fail, or\n"                   \
+    "                        fail-if-passed: a failure when a test of that name passed\n"                    \
+    "                        before in the store (a crash that a suite's setup turns\n"                      \
+    "                        into a skip; docs/oracles.md)\n"
 
 /* The sandbox protecting store_directory, or NULL (with a warning on
  * stderr) when the options or the kernel do not allow one. */

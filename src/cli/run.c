@@ -440,6 +440,7 @@ static bool finish_test(run_state *state, const culprit_finished *finished)
     if (finished->exec_error)
         note_exec_error(state, job, finished);
     culprit_oracle oracle = oracle_of(spec);
+    oracle.skip_as = state->options->harness.skip_as;
     culprit_recorded recorded;
     culprit_error err;
     culprit_status status = harness_record(state->store, spec->name, &oracle, &job->paths, finished,

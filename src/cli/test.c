@@ -264,7 +264,8 @@ static int record(culprit_store *store, const test_options *options, const char 
                              .compare = options->compare,
                              .has_expect_exit = options->has_expect_exit,
                              .expect_exit = options->expect_exit,
-                             .expect_failure = expected_to_fail(options, name)};
+                             .expect_failure = expected_to_fail(options, name),
+                             .skip_as = options->harness.skip_as};
     culprit_recorded recorded;
     culprit_error err;
     int code = finished->exec_error ? EXIT_CANNOT_RUN : exit_status_of(finished);

@@ -390,6 +390,17 @@ bool culprit_comparison_parse(const char *text, culprit_comparison *comparison)
     return false;
 }
 
+bool culprit_skip_policy_parse(const char *text, culprit_skip_policy *policy)
+{
+    static const char *const names[] = {"skip", "fail", "fail-if-passed"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *policy = (culprit_skip_policy)i;
+            return true;
+        }
+    return false;
+}
+
 void culprit_judgement_free(culprit_judgement *judgement)
 {
     free(judgement->wrong_lines);

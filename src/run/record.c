@@ -15,7 +15,7 @@
 
 #include "culprit/harness.h"
 
-enum { EXIT_CANNOT_START = 127 };
+enum { EXIT_SKIP = 77, EXIT_CANNOT_START = 127 };
 
 /* "file:line (function)" of the block the crashed process ran last, into
  * text; false when the dumps name no crash site. */
@@ -49,6 +49,30 @@ static void judge_unreadable_coverage(culprit_judgement *judgement, const char *
     snprintf(judgement->signature, sizeof judgement->signature, "unreadable coverage");
 }
 
+/* --skip-as (culprit/oracle.h): an automake skip (exit status 77) counted
+ * as a failure, always or when a test of this name passed before. */
+static culprit_status apply_skip_policy(culprit_store *store, const culprit_record_request *request,
+                                        const culprit_run_result *result, culprit_judgement *judgement,
+                                        culprit_error *err)
+{
+    culprit_skip_policy policy = request->oracle->skip_as;
+    if (policy == CULPRIT_SKIP_AS_SKIP || judgement->verdict != CULPRIT_VERDICT_SKIP || !result->exited ||
+        result->exit_status != EXIT_SKIP || request->oracle->ctest)
+        return CULPRIT_OK;
+    bool passed = policy == CULPRIT_SKIP_AS_FAIL;
+    culprit_status status =
+        passed ? CULPRIT_OK : culprit_store_test_passed_before(store, request->name, &passed, err);
+    if (status != CULPRIT_OK || !passed)
+        return status;
+    judgement->verdict = CULPRIT_VERDICT_FAIL;
+    snprintf(judgement->message, sizeof judgement->message,
+             "skipped (exit status 77), counted as a failure%s",
+             policy == CULPRIT_SKIP_AS_FAIL ? " (--skip-as fail)"
+                                            : ": it passed before (--skip-as fail-if-passed)");
+    snprintf(judgement->signature, sizeof judgement->signature, "skipped");
+    return CULPRIT_OK;
+}
+
 static culprit_status judge_and_save(culprit_store *store, const culprit_record_request *request,
                                      const culprit_unit_set *maps, const culprit_collected *collected,
                                      const char *coverage_error, culprit_recorded *recorded,
@@ -59,6 +83,8 @@ static culprit_status judge_and_save(culprit_store *store, const culprit_record_
     if (describe_crash_site(maps, collected, crash_site, sizeof crash_site))
         result.crash_site = crash_site;
     culprit_status status = culprit_oracle_judge(request->oracle, &result, &recorded->judgement, err);
+    if (status == CULPRIT_OK)
+        status = apply_skip_policy(store, request, &result, &recorded->judgement, err);
     if (status != CULPRIT_OK)
         return status;
     if (coverage_error)

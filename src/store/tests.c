@@ -228,3 +228,23 @@ culprit_status culprit_store_save_test(culprit_store *store, int64_t program_id,
                             spectra->test_count);
     return culprit_store_save_tests(store, program_id, spectra, test, 1, err);
 }
+
+culprit_status culprit_store_test_passed_before(culprit_store *store, const char *name, bool *passed,
+                                                culprit_error *err)
+{
+    *passed = false;
+    sqlite3_stmt *statement = NULL;
+    culprit_status status = culprit_store_prepare_kept(
+        store, "SELECT 1 FROM tests WHERE name = ?1 AND verdict = 'pass' LIMIT 1", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_text(statement, 1, name, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    if (code == SQLITE_ROW)
+        *passed = true;
+    else if (code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "reading a test's earlier verdicts", err);
+    culprit_store_release(store, statement);
+    return status;
+}
