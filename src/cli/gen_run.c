@@ -143,6 +143,10 @@ static culprit_status run_reference(gen_state *state, const char *stdin_path, ch
     if (status == CULPRIT_OK && (finished.exec_error || !finished.exited))
         status = culprit_fail(err, CULPRIT_ERROR_INPUT, "the reference '%s' did not run to its end on a generated input",
                               state->options->reference);
+    /* A regression oracle: an input the reference rejects with status 1 is
+     * passed by a version that rejects it the same way. */
+    state->reference_exited = status == CULPRIT_OK;
+    state->reference_exit = finished.exit_status;
     return status;
 }
 
@@ -269,6 +273,10 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
     culprit_oracle oracle = options->oracle;
     if (expected)
         oracle.expect_stdout_path = expected;
+    if (expected && state->reference_exited && !oracle.has_expect_exit) {
+        oracle.has_expect_exit = true;
+        oracle.expect_exit = state->reference_exit;
+    }
     char name[64];
     snprintf(name, sizeof name, "gen/%s/%zu", culprit_gen_strategy_name(options->search.strategy), number);
     culprit_recorded recorded;
@@ -278,6 +286,7 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
     harness_note_new_program(state->store, &recorded.saved);
     culprit_verdict_policy policy = culprit_verdict_policy_default();
     run->failing = culprit_verdict_outcome(recorded.judgement.verdict, &policy) == CULPRIT_OUTCOME_FAILING;
+    culprit_verdict verdict = recorded.judgement.verdict;
     if (run->failing)
         note_failure(state, &recorded.judgement);
     culprit_judgement_free(&recorded.judgement);
@@ -288,7 +297,7 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
         return CULPRIT_OK;
     status = read_path(state, number, finished.own_pid, run, err);
     if (status == CULPRIT_OK)
-        gen_update_ranking(state, recorded.saved.program_id);
+        status = gen_update_ranking(state, recorded.saved.program_id, number, name, verdict, err);
     return status;
 }
 
@@ -316,6 +325,7 @@ culprit_status gen_run_input(void *context, size_t number, const culprit_input *
     char **argv = words ? command_for(state, number, input, words) : NULL;
     if (!argv)
         status = culprit_fail_memory(err);
+    state->reference_exited = false;
     if (status == CULPRIT_OK && state->options->reference)
         status = run_reference(state, stdin_path, argv, expected, sizeof expected, err);
     if (status == CULPRIT_OK && state->options->reference)
