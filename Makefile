@@ -53,7 +53,7 @@ VERSION := 0.1.0
 # them so that the next `make check` does not rebuild the library.
 .SECONDARY: $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)
 
-.PHONY: all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run demo demo-run \
+.PHONY: all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-gen eval-gen-run demo demo-run \
         install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
@@ -175,6 +175,13 @@ eval: deps
 
 eval-run: all
 	@sh bench/eval.sh $(BUILD)
+
+# issue 17: culprit gen from one failing test per fault, beside the pools and AFL++
+eval-gen: deps
+	@$(MAKE) --no-print-directory eval-gen-run
+
+eval-gen-run: all
+	@nice sh bench/eval_gen.sh $(BUILD)
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run

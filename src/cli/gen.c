@@ -52,7 +52,8 @@ const char cli_usage_gen[] =
     "the oracle (docs/oracles.md; crashes, signals and sanitizer reports always fail):\n"
     "   --expect-exit N      the exit status of a passing run (default 0)\n"
     "   --reference CMD      run each input through CMD too (same stdin and ARGS):\n"
-    "                        its stdout is the expected output\n"
+    "                        its stdout is the expected output and, without\n"
+    "                        --expect-exit, its exit status the expected status\n"
     "   --normalize MODE     compare with the reference ignoring blanks: whitespace\n"
     "                        or trailing\n"
     "   --validator CMD      judge stdout with CMD (run with the stdout file as $1)\n"
@@ -60,7 +61,16 @@ const char cli_usage_gen[] =
     "output:\n"
     "   --export DIR         write the generated tests as DIR/tests.json (a manifest\n"
     "                        for culprit run --tests) and their inputs under DIR\n"
-    "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE "\n"
+    "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n"
+    "   --trace FILE         one JSON object per test (JSON Lines): index, test,\n"
+    "                        verdict, seconds since the start, tests and failing\n"
+    "                        tests so far; with --faults, the measures below\n"
+    "   --faults FILE        the known faulty lines, FILE:LINE per line (as culprit\n"
+    "                        eval --faults): after each test, the worst and average\n"
+    "                        rank of the first faulty line under the default method\n"
+    "                        and under ochiai over lines, EXAM over the executable\n"
+    "                        and over the executed lines, well localized (EXAM < 1%)\n"
+    "                        (the last test's also in the summary)\n" HARNESS_OPTIONS_USAGE "\n"
     "A progress line per test goes to stderr: tests, failing, distinct failures,\n"
     "branch coverage and how long the top of the ranking has held.\n";
 
@@ -169,7 +179,8 @@ static int parse_options(int argc, char **argv, gen_options *options)
         {"stable", required_argument, NULL, 'k'},       {"solver-timeout", required_argument, NULL, 'T'},
         {"expect-exit", required_argument, NULL, 'x'},  {"validator", required_argument, NULL, 'V'},
         {"normalize", required_argument, NULL, 'N'},    {"reference", required_argument, NULL, 'R'},
-        {"export", required_argument, NULL, 'E'},       CLI_OPT_STORE,
+        {"export", required_argument, NULL, 'E'},       {"faults", required_argument, NULL, 'f'},
+        {"trace", required_argument, NULL, 't'},        CLI_OPT_STORE,
         CLI_OPT_HELP,                                   HARNESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -191,6 +202,10 @@ static int parse_options(int argc, char **argv, gen_options *options)
             options->reference = optarg;
         else if (option == 'E')
             options->export_directory = optarg;
+        else if (option == 'f')
+            options->faults_path = optarg;
+        else if (option == 't')
+            options->trace_path = optarg;
         else if (option == 'x' || option == 'V' || option == 'N')
             status = parse_oracle_option(option, optarg, options);
         else if (option == 's' || option == 'b' || option == 'k' || option == 'T') {
@@ -278,9 +293,7 @@ static void rank_top(gen_state *state, const culprit_spectra *spectra, char *top
                                      .policy = culprit_verdict_policy_default(),
                                      .formula = formula,
                                      .mapping = culprit_output_mapping_default()};
-    culprit_method method = culprit_method_default(spectra, formula);
-    if (method.technique && (method.technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_OUTPUT_MAP)))
-        method = (culprit_method){.formula = formula};
+    culprit_method method = gen_default_method(spectra, formula);
     culprit_rank_options options = {.kind = CULPRIT_KIND_LINE};
     culprit_method_ranking result;
     if (culprit_rank_method(&method, &input, &options, &result, &err) != CULPRIT_OK)
@@ -309,22 +322,26 @@ static double branch_coverage(const culprit_spectra *spectra)
     return branches ? (double)hit / (double)branches : NAN;
 }
 
-void gen_update_ranking(gen_state *state, int64_t program_id)
+culprit_status gen_update_ranking(gen_state *state, int64_t program_id, size_t number, const char *name,
+                                  culprit_verdict verdict, culprit_error *err)
 {
     culprit_spectra spectra;
-    culprit_error err;
+    culprit_error ignored;
     culprit_spectra_init(&spectra);
     char top[sizeof state->top];
-    if (culprit_store_load(state->store, program_id, &spectra, &err) == CULPRIT_OK) {
+    culprit_status status = CULPRIT_OK;
+    if (culprit_store_load(state->store, program_id, &spectra, &ignored) == CULPRIT_OK) {
         rank_top(state, &spectra, top, sizeof top);
         state->coverage = branch_coverage(&spectra);
         state->top_stable = strcmp(top, state->top) == 0 ? state->top_stable + 1 : 0;
         memcpy(state->top, top, sizeof top);
+        status = gen_trace_test(state->trace, state, &spectra, number, name, verdict, err);
     }
     culprit_spectra_free(&spectra);
     fprintf(stderr, "culprit gen: %zu tests, %zu failing, %zu distinct failures, branch coverage %.0f%%, top %s (held %zu)\n",
             state->tests, state->failing, state->signature_count, isnan(state->coverage) ? 0.0 : 100 * state->coverage,
             state->top[0] ? state->top : "-", state->top_stable);
+    return status;
 }
 
 /* ---- one generation ---- */
@@ -343,6 +360,7 @@ static void summarize(const gen_state *state, const culprit_gen_stats *stats)
     if (stats->render_failures)
         fprintf(stderr, "culprit gen: %zu generated inputs could not be written back; the first: %s\n",
                 stats->render_failures, stats->first_render_failure);
+    gen_trace_summarize(state->trace);
     if (state->top[0])
         printf("%s\n", state->top);
 }
@@ -375,6 +393,8 @@ static int generate(const cli_context *context, const gen_options *options)
         status = make_seed(options, directory, &seed, &err);
     if (status == CULPRIT_OK)
         status = prepare(&state, directory, &err);
+    if (status == CULPRIT_OK)
+        status = gen_trace_open(options, &state.trace, &err);
     if (status == CULPRIT_OK) {
         state.store_directory = directory;
         state.sandbox = harness_make_sandbox(&options->harness, directory);
@@ -397,6 +417,7 @@ static int generate(const cli_context *context, const gen_options *options)
         free(state.signatures[i]);
     free(state.signatures);
     culprit_unit_set_free(&state.maps);
+    gen_trace_close(state.trace);
     if (state.store)
         culprit_store_close(state.store);
     return code;

@@ -11,6 +11,7 @@
 
 #include "cli/harness.h"
 #include "culprit/concolic.h"
+#include "culprit/techniques.h"
 #include "culprit/oracle.h"
 
 typedef struct gen_options {
@@ -21,11 +22,14 @@ typedef struct gen_options {
     culprit_gen_options search;
     size_t stable; /* --stable K */
     const char *reference, *export_directory;
+    const char *faults_path, *trace_path; /* --faults FILE, --trace FILE (gen_trace.c) */
     culprit_oracle oracle; /* --expect-exit, --validator, --normalize */
     const char *store;
     harness_options harness;
     char **command; /* PROG ARGS */
 } gen_options;
+
+typedef struct gen_trace gen_trace;
 
 /* One generation in progress. */
 typedef struct gen_state {
@@ -44,6 +48,7 @@ typedef struct gen_state {
     char top[PATH_MAX + 32];
     size_t top_stable; /* tests since the top of the ranking last changed */
     double coverage;   /* share of branch outcomes hit */
+    gen_trace *trace;  /* --trace / --faults; NULL without them */
     bool interrupted;
 } gen_state;
 
@@ -54,8 +59,22 @@ culprit_status gen_run_input(void *context, size_t number, const culprit_input *
 /* Where test number's input is saved: STORE/gen/STRATEGY/NUMBER. */
 void gen_input_directory(const gen_state *state, size_t number, char *out, size_t size);
 
-/* Updates the ranking figures of state after a test (gen.c). */
-void gen_update_ranking(gen_state *state, int64_t program_id);
+/* Updates the ranking figures of state after test number (recorded as
+ * name with verdict) and writes its --trace line (gen.c). */
+culprit_status gen_update_ranking(gen_state *state, int64_t program_id, size_t number, const char *name,
+                                  culprit_verdict verdict, culprit_error *err);
+
+/* gen_trace.c: --faults and --trace.  gen_trace_open makes no trace
+ * (*trace NULL) when neither is given. */
+culprit_status gen_trace_open(const gen_options *options, gen_trace **trace, culprit_error *err);
+void gen_trace_close(gen_trace *trace);
+culprit_status gen_trace_test(gen_trace *trace, const gen_state *state, const culprit_spectra *spectra,
+                              size_t number, const char *name, culprit_verdict verdict, culprit_error *err);
+/* With --faults: where the first faulty line ranks after the last test, on stderr. */
+void gen_trace_summarize(const gen_trace *trace);
+/* The method the ranking after each test uses: `culprit rank`'s default,
+ * or Ochiai over lines when that needs what gen does not load. */
+culprit_method gen_default_method(const culprit_spectra *spectra, culprit_formula_choice formula);
 
 /* Writes the generated tests as DIR/tests.json + DIR/inputs (gen.c). */
 culprit_status gen_export(const gen_state *state, culprit_error *err);

@@ -299,6 +299,7 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
     harness_note_new_program(state->store, &recorded.saved);
     culprit_verdict_policy policy = culprit_verdict_policy_default();
     run->failing = culprit_verdict_outcome(recorded.judgement.verdict, &policy) == CULPRIT_OUTCOME_FAILING;
+    culprit_verdict verdict = recorded.judgement.verdict;
     if (run->failing)
         note_failure(state, &recorded.judgement);
     culprit_judgement_free(&recorded.judgement);
@@ -309,7 +310,7 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
         return CULPRIT_OK;
     status = read_path(state, number, finished.own_pid, run, err);
     if (status == CULPRIT_OK)
-        gen_update_ranking(state, recorded.saved.program_id);
+        status = gen_update_ranking(state, recorded.saved.program_id, number, name, verdict, err);
     return status;
 }
 

@@ -75,6 +75,15 @@ static void rescore(gen_search *search, gen_candidate *candidate, const gen_run 
 {
     if (!uses_paths(search->options.strategy) && search->options.strategy != CULPRIT_GEN_IS)
         return;
+    /* A grow candidate predicts its parent's whole path plus a marker: as
+     * similar to a failing parent as a candidate can be, and a program
+     * that reads to its end makes one from every run.  Scored, it would be
+     * picked again and again (the failing input with "1\n" appended, then
+     * twice...), never negating a branch; it keeps score 0, so it runs once
+     * the candidates that do negate one are spent (or are unlike every
+     * failing run). */
+    if (candidate->grow)
+        return;
     double score = similarity_to(search, candidate, failing);
     if (score > candidate->score)
         candidate->score = score;

@@ -4,7 +4,9 @@
 # --coverage=symbolic: PCS from the failing input puts the faulty line
 # first within 5 generated tests, base does not; and the bad inputs: a
 # program not built in symbolic mode, a seed that passes, usage errors,
-# --from a test without a saved input.  The symbolic runs need the
+# --from a test without a saved input; --faults and --trace (a line per
+# test, the same ranks as culprit eval); the reference's exit status as the
+# expected one.  The symbolic runs need the
 # runtime's symbolic half (__culprit_sym_* in libculprit-rt.a); without it
 # they are skipped, and said so.
 . "$(dirname "$0")/lib.sh"
@@ -67,6 +69,50 @@ run 0 "$CULPRIT" gen --store base.store --strategy base --budget 5 --input faili
 if [ "$(top_of base.store)" != "point.c:$FAULT_LINE" ]; then pass; else
     fail "base put the faulty line first within 5 tests too: the example does not tell the strategies apart"
 fi
+# --faults and --trace: one JSON line per test, the faulty line's rank
+# measured as culprit eval measures it.
+echo "point.c:$FAULT_LINE" >faults.txt
+run 0 "$CULPRIT" gen --store trace.store --strategy pcs --budget 5 --input failing.txt --reference ./fixed \
+    --faults faults.txt --trace trace.jsonl -- ./point
+expect_contains "$WORK/err" "the first faulty line, point.c:$FAULT_LINE, ranks 1 (worst"
+python3 - trace.jsonl "$FAULT_LINE" <<'PY' && pass || fail "the --trace lines are not as documented"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+assert [r["index"] for r in rows] == list(range(len(rows))) and len(rows) >= 2, rows
+assert rows[0]["test"] == "gen/pcs/0" and rows[0]["verdict"] == "fail" and rows[0]["failing"] == 1
+assert all(r["seconds"] >= 0 and r["tests"] == r["index"] + 1 for r in rows)
+for r in rows:
+    for key in ("default", "ochiai"):
+        m = r[key]
+        assert m["worst"] >= m["average"] >= 1 and 0 < m["exam"] <= 1, m
+        assert m["well_localized"] == (m["exam"] < 0.01)
+        assert abs(m["exam"] - m["worst"] / r["executable_lines"]) < 1e-9
+        assert abs(m["exam_executed"] - m["worst"] / r["executed_lines"]) < 1e-9
+assert rows[0]["default"]["worst"] > 1, "the failing run alone cannot single out the faulty line"
+assert rows[-1]["default"]["worst"] == 1, rows[-1]
+PY
+# The same rank as culprit eval on the store gen leaves.
+"$CULPRIT" --store trace.store eval --faults faults.txt --formula ochiai --technique tuples:ochiai --format json >eval.json 2>/dev/null
+python3 -c '
+import json, sys
+rows = [json.loads(line) for line in open("trace.jsonl")]
+results = json.load(open("eval.json"))["results"]
+tuples = [r for r in results if r.get("technique") == "tuples"][0]
+ochiai = [r for r in results if r["formula"] == "ochiai"][0]
+assert rows[-1]["default"]["worst"] == tuples["worst"] and rows[-1]["ochiai"]["worst"] == ochiai["worst"]
+' && pass || fail "the last --trace line disagrees with culprit eval"
+printf 'point.c\n' >bad-faults.txt
+run 2 "$CULPRIT" gen --store bad.store --strategy pcs --budget 1 --input failing.txt --reference ./fixed \
+    --faults bad-faults.txt -- ./point
+expect_contains "$WORK/err" "expected FILE:LINE"
+
+# The reference's exit status is the expected one: a passing input whose
+# reference exits 3 fails.
+printf '#!/bin/sh\n./fixed "$@"\nexit 3\n' >fixed3.sh && chmod +x fixed3.sh
+run 0 "$CULPRIT" gen --store exit.store --strategy pcs --budget 1 --input passing.txt --reference ./fixed3.sh -- ./point
+run 0 "$CULPRIT" --store exit.store tests
+expect_contains "$WORK/out" "exit status 0, expected 3"
+
 # The exported tests replay with culprit run.
 [ -f exported/tests.json ] && pass || fail "no exported manifest"
 run 1 "$CULPRIT" --store replay.store run --tests exported/tests.json

@@ -21,6 +21,7 @@ typedef struct fake_log {
     bool failing[MAX_RUNS];
     size_t stop_after; /* ask the search to stop after this many runs (0: never) */
     bool reads_to_end; /* the program reads on after the four numbers, to EOF */
+    bool to_eof;       /* every run reads stdin to its end, as most programs do */
 } fake_log;
 
 /* "x y sx sy" (decimal integers): with all four, the point (x, y) is
@@ -70,6 +71,8 @@ static culprit_status fake_runner(void *context, size_t number, const culprit_in
     const culprit_input_part *in = culprit_input_find(input, CULPRIT_SYM_SOURCE_STDIN, 0);
     CHECK_INT(number, log->count);
     fake_program(in, log->reads_to_end, &run->path, &run->failing);
+    if (log->to_eof)
+        run->path.sources[0].flags |= CULPRIT_SYM_SOURCE_READ_PAST_END;
     if (log->count < MAX_RUNS) {
         snprintf(log->stdin_text[log->count], sizeof log->stdin_text[0], "%.*s", in ? (int)in->length : 0,
                  in ? (const char *)in->bytes : "");
@@ -164,6 +167,25 @@ static void test_base_grows(void)
     CHECK_INT(stats.failing, 1);
 }
 
+/* A program that reads its input to the end makes a grow candidate from
+ * every run, whose predicted path is the failing run's plus one marker:
+ * the most similar of all.  PCS must still negate the failing run's
+ * branches first, not append to the failing input again and again. */
+static void test_pcs_does_not_stall_on_growing(void)
+{
+    culprit_gen_strategy strategies[] = {CULPRIT_GEN_PCS, CULPRIT_GEN_PCS_SEQ, CULPRIT_GEN_IS};
+    for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++) {
+        fake_log log = {.to_eof = true};
+        culprit_gen_stats stats;
+        culprit_error err;
+        CHECK_INT(search(strategies[s], 3, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+        CHECK_INT(log.count, 4);
+        for (size_t i = 1; i < log.count; i++)
+            CHECK(strstr(log.stdin_text[i], "3\n1\n") == NULL); /* no input grown from the seed */
+        CHECK(stats.solver.sat >= 3);
+    }
+}
+
 /* Every path of the fake program is reached once, then the queue is
  * empty: no input runs twice. */
 static void test_exhaustion_and_duplicates(void)
@@ -235,6 +257,7 @@ int main(void)
     test_strategies_differ();
     test_directed_grow_last();
     test_base_grows();
+    test_pcs_does_not_stall_on_growing();
     test_exhaustion_and_duplicates();
     test_stop_and_budget();
     test_input_similarity_strategy();
