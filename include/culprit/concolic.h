@@ -214,6 +214,8 @@ typedef enum culprit_gen_strategy {
     CULPRIT_GEN_PCS,      /* the candidate most similar to a failing run, PCS subset */
     CULPRIT_GEN_PCS_SEQ,  /* the same, PCS subsequence */
     CULPRIT_GEN_IS,       /* the input most similar to a failing run's */
+    CULPRIT_GEN_BISECT,   /* PCS subset, searching each failing run's flips for the boundary between the
+                             flips whose runs still fail and those that pass (docs/symbolic.md) */
     CULPRIT_GEN_STRATEGY_COUNT
 } culprit_gen_strategy;
 

@@ -25,7 +25,7 @@
 
 const char cli_usage_gen[] =
     "usage: culprit gen [--input FILE | --from TEST] [--input-file PATH]... [--argv]\n"
-    "                   --strategy base|coverage|pcs|pcs-seq|is --budget N|Ns [options]\n"
+    "                   --strategy base|coverage|pcs|pcs-seq|is|bisect --budget N|Ns [options]\n"
     "                   -- PROG [ARGS...]\n\n"
     "Starts from one failing run of PROG (built with culprit-cc --coverage=symbolic)\n"
     "and generates the tests that localize its fault by concolic execution: each run's\n"
@@ -44,7 +44,9 @@ const char cli_usage_gen[] =
     "                        coverage: the same from the failing input; pcs: the\n"
     "                        candidate whose path is most like a failing run's\n"
     "                        (subset); pcs-seq: the same by longest common run; is:\n"
-    "                        the input most like a failing one, field by field\n"
+    "                        the input most like a failing one, field by field;\n"
+    "                        bisect: pcs, halving each failing run's flips between\n"
+    "                        those whose runs still fail and those that pass\n"
     "   --budget N|Ns        stop after N generated tests, or after N seconds\n"
     "   --stable K           stop when the top of the ranking has not changed for K\n"
     "                        tests (default 10; 0: never)\n"
@@ -118,7 +120,7 @@ static int parse_search_option(int option, const char *value, gen_options *optio
     bool seconds = false;
     if (option == 's') {
         if (!culprit_gen_strategy_parse(value, &options->search.strategy))
-            return cli_usage_error("gen", "--strategy expects base, coverage, pcs, pcs-seq or is, not '%s'", value);
+            return cli_usage_error("gen", "--strategy expects base, coverage, pcs, pcs-seq, is or bisect, not '%s'", value);
         return 0;
     }
     if (option == 'b') {
@@ -153,7 +155,7 @@ static int add_input_file(gen_options *options, const char *path)
 static int check_options(gen_options *options, bool strategy_given, bool budget_given)
 {
     if (!strategy_given)
-        return cli_usage_error("gen", "--strategy is missing (base, coverage, pcs, pcs-seq or is)");
+        return cli_usage_error("gen", "--strategy is missing (base, coverage, pcs, pcs-seq, is or bisect)");
     if (!budget_given)
         return cli_usage_error("gen", "--budget is missing (N tests, or Ns seconds)");
     if (options->from && options->input)

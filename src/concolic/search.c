@@ -27,8 +27,8 @@
 
 static const char DEFAULT_GROW_TEXT[] = "1\n";
 
-static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base", "coverage", "pcs", "pcs-seq",
-                                                                       "is"};
+static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base",    "coverage", "pcs",
+                                                                       "pcs-seq", "is",       "bisect"};
 
 const char *culprit_gen_strategy_name(culprit_gen_strategy strategy)
 {
@@ -56,7 +56,7 @@ static double now_seconds(void)
 
 static bool uses_paths(culprit_gen_strategy strategy)
 {
-    return strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ;
+    return strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ || strategy == CULPRIT_GEN_BISECT;
 }
 
 /* The candidate's similarity to one failing run. */
@@ -64,7 +64,7 @@ static double similarity_to(const gen_search *search, const gen_candidate *candi
 {
     if (search->options.strategy == CULPRIT_GEN_IS)
         return culprit_input_similarity(&candidate->input, &failing->input);
-    if (search->options.strategy == CULPRIT_GEN_PCS)
+    if (search->options.strategy != CULPRIT_GEN_PCS_SEQ)
         return culprit_pcs_subset(candidate->predicted, candidate->predicted_count, failing->run.conditions,
                                   failing->run.path.constraint_count);
     return culprit_pcs_subsequence(candidate->predicted, candidate->predicted_count, failing->run.conditions,
@@ -105,6 +105,26 @@ static bool flip_uncovered(const gen_search *search, const gen_candidate *candid
            !gen_set_has(&search->covered, gen_outcome_key(flipped));
 }
 
+/* bisect: how far the candidate's flip is from the one its failing
+ * parent's window asks for next; SIZE_MAX when it is outside every window.
+ * Until a flip of the parent has failed, the window asks for its last flip
+ * (PCS's first choice, the most similar); then for the middle.  PCS walks
+ * a failing run's flips from the last one down, one failing child per
+ * flip, when the failure is caused early in a long path (fmt, htmlgen: 31
+ * of 31 generated tests failed); halving the window finds the last flip
+ * whose run passes - the most similar passing run - in log2(n) tests. */
+static size_t window_distance(const gen_search *search, const gen_candidate *candidate)
+{
+    const gen_run *parent = &search->runs[candidate->run];
+    if (candidate->grow || !parent->run.failing || candidate->flip < parent->window_start ||
+        candidate->flip >= parent->window_end)
+        return SIZE_MAX;
+    size_t target = parent->window_end == parent->run.path.constraint_count
+                        ? parent->window_end - 1
+                        : parent->window_start + (parent->window_end - parent->window_start) / 2;
+    return candidate->flip > target ? candidate->flip - target : target - candidate->flip;
+}
+
 /* Whether a should be picked before b.  The directed strategies take a
  * grown input only when no flip is left: it follows its parent's path to
  * the end and then reads more, so its predicted path is as similar as a
@@ -117,6 +137,11 @@ static bool better(const gen_search *search, const gen_candidate *a, const gen_c
         search->options.strategy != CULPRIT_GEN_BASE && search->options.strategy != CULPRIT_GEN_COVERAGE;
     if (directed && a->grow != b->grow)
         return !a->grow;
+    if (search->options.strategy == CULPRIT_GEN_BISECT) {
+        size_t a_distance = window_distance(search, a), b_distance = window_distance(search, b);
+        if (a_distance != b_distance)
+            return a_distance < b_distance;
+    }
     if (directed && a->score != b->score)
         return a->score > b->score;
     bool a_new = flip_uncovered(search, a), b_new = flip_uncovered(search, b);
@@ -161,7 +186,7 @@ static culprit_status run_input(gen_search *search, culprit_input *input, size_t
         return status;
     }
     gen_run *run = &search->runs[search->run_count];
-    *run = (gen_run){.input = *input, .bound = bound};
+    *run = (gen_run){.input = *input, .bound = bound, .window_start = bound};
     *input = (culprit_input){0};
     gen_set_add(&search->inputs, culprit_input_hash(&run->input));
     status = search->runner(search->context, search->run_count, &run->input, &run->run, err);
@@ -169,6 +194,7 @@ static culprit_status run_input(gen_search *search, culprit_input *input, size_t
     if (status != CULPRIT_OK)
         return status;
     search->stats->tests = search->run_count;
+    run->window_end = run->run.path.constraint_count;
     note_coverage(search, run);
     if (run->run.failing) {
         search->stats->failing++;
@@ -288,6 +314,21 @@ static bool out_of_budget(const gen_search *search, size_t generated)
     return options->budget_seconds > 0 && now_seconds() - search->started >= options->budget_seconds;
 }
 
+/* A child of parent's flip ran: the parent's bisect window shrinks.  A
+ * failing child gets no window of its own: its flips all lie past a flip
+ * now known to fail, where the parent is not searched either. */
+static void note_child(gen_search *search, size_t parent, size_t flip, size_t child)
+{
+    gen_run *run = &search->runs[parent];
+    bool failing = search->runs[child].run.failing;
+    if (failing && flip < run->window_end)
+        run->window_end = flip;
+    else if (!failing && flip + 1 > run->window_start)
+        run->window_start = flip + 1;
+    if (failing)
+        search->runs[child].window_start = search->runs[child].window_end;
+}
+
 /* The loop of Figure 2, after the seed. */
 static culprit_status explore(gen_search *search, culprit_error *err)
 {
@@ -304,11 +345,15 @@ static culprit_status explore(gen_search *search, culprit_error *err)
         status = candidate_input(search, &candidate, &input, &usable, err);
         size_t bound =
             candidate.grow ? search->runs[candidate.run].run.path.constraint_count : candidate.flip + 1;
+        size_t parent = candidate.run, flip = candidate.flip;
+        bool grown = candidate.grow;
         gen_candidate_free(&candidate);
         size_t index = 0;
         if (status == CULPRIT_OK && usable) {
             status = run_input(search, &input, bound, &index, err);
             generated++;
+            if (status == CULPRIT_OK && !grown)
+                note_child(search, parent, flip, index);
             if (status == CULPRIT_OK)
                 status = expand(search, index, err);
         }

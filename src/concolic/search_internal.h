@@ -32,18 +32,22 @@ typedef struct gen_run {
     culprit_input input;
     culprit_gen_run run;
     size_t bound; /* candidates negate constraints from here on */
+    /* bisect: the flips of this run not yet known to fail or pass, as
+     * [window_start, window_end): a flip's child that failed moves the end
+     * down to it, one that passed moves the start past it. */
+    size_t window_start, window_end;
 } gen_run;
 
 typedef struct gen_candidate {
-    size_t run;                     /* the parent */
-    size_t flip;                    /* the constraint negated */
-    bool grow;                      /* a grow candidate instead (grow_source: the path's source) */
+    size_t run;  /* the parent */
+    size_t flip; /* the constraint negated */
+    bool grow;   /* a grow candidate instead (grow_source: the path's source) */
     size_t grow_source;
-    culprit_condition *predicted;   /* owned */
+    culprit_condition *predicted; /* owned */
     size_t predicted_count;
-    double score;                   /* the best similarity to a failing run */
-    size_t order;                   /* creation order (FIFO) */
-    bool solved;                    /* input holds the candidate's input */
+    double score; /* the best similarity to a failing run */
+    size_t order; /* creation order (FIFO) */
+    bool solved;  /* input holds the candidate's input */
     culprit_input input;
 } gen_candidate;
 

@@ -45,7 +45,8 @@ static void fake_program(const culprit_input_part *in, bool reads_to_end, culpri
         value[count] = strtoll(text + at, &end, 10);
         if (end == text + at)
             break;
-        field[count] = fixture_field(path, source, at, (uint32_t)(end - (text + at)), CULPRIT_SYM_FIELD_DECIMAL);
+        field[count] =
+            fixture_field(path, source, at, (uint32_t)(end - (text + at)), CULPRIT_SYM_FIELD_DECIMAL);
         at = (size_t)(end - text);
         count++;
     }
@@ -64,8 +65,8 @@ static void fake_program(const culprit_input_part *in, bool reads_to_end, culpri
     *failing = value[0] == 0 && value[1] == 0;
 }
 
-static culprit_status fake_runner(void *context, size_t number, const culprit_input *input, culprit_gen_run *run,
-                                  culprit_error *err)
+static culprit_status fake_runner(void *context, size_t number, const culprit_input *input,
+                                  culprit_gen_run *run, culprit_error *err)
 {
     fake_log *log = context;
     const culprit_input_part *in = culprit_input_find(input, CULPRIT_SYM_SOURCE_STDIN, 0);
@@ -83,8 +84,8 @@ static culprit_status fake_runner(void *context, size_t number, const culprit_in
     return culprit_path_conditions(&run->path, NULL, &run->conditions, err);
 }
 
-static culprit_status search(culprit_gen_strategy strategy, size_t budget, const char *seed_text, fake_log *log,
-                             culprit_gen_stats *stats, culprit_error *err)
+static culprit_status search(culprit_gen_strategy strategy, size_t budget, const char *seed_text,
+                             fake_log *log, culprit_gen_stats *stats, culprit_error *err)
 {
     culprit_input seed = {0};
     culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, seed_text, strlen(seed_text), err);
@@ -251,6 +252,67 @@ static void test_strategy_names(void)
     CHECK_STR(culprit_gen_strategy_name(CULPRIT_GEN_IS), "is");
 }
 
+/* A long path whose failure is caused early: eight numbers, a condition
+ * "n_i == 0" each (site i + 1), failing while the first two are 0.  PCS
+ * takes the most similar candidates - the late flips, and then the late
+ * flips of their failing children - and runs 8 failing tests; bisect
+ * halves the window of flips not known to fail or pass, leaves the failing
+ * children's flips alone, and runs a passing test third. */
+static culprit_status eight_runner(void *context, size_t number, const culprit_input *input,
+                                   culprit_gen_run *run, culprit_error *err)
+{
+    fake_log *log = context;
+    const culprit_input_part *in = culprit_input_find(input, CULPRIT_SYM_SOURCE_STDIN, 0);
+    char text[64] = "";
+    if (in && in->length < sizeof text)
+        memcpy(text, in->bytes, in->length), text[in->length] = '\0';
+    fixture_init(&run->path);
+    uint32_t source = fixture_source(&run->path, CULPRIT_SYM_SOURCE_STDIN, 0, in ? in->length : 0, 0, "");
+    uint32_t zero = fixture_const(&run->path, 64, 0);
+    size_t at = 0;
+    long long first_two = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        while (text[at] == ' ')
+            at++;
+        char *end;
+        long long value = strtoll(text + at, &end, 10);
+        uint32_t field =
+            fixture_field(&run->path, source, at, (uint32_t)(end - (text + at)), CULPRIT_SYM_FIELD_DECIMAL);
+        fixture_branch(&run->path, fixture_binary(&run->path, CULPRIT_SYM_EQ, field, zero), i + 1,
+                       value == 0);
+        first_two += i < 2 && value != 0;
+        at = (size_t)(end - text);
+    }
+    run->failing = first_two == 0;
+    log->failing[log->count < MAX_RUNS ? log->count : MAX_RUNS - 1] = run->failing;
+    log->count++;
+    (void)number;
+    return culprit_path_conditions(&run->path, NULL, &run->conditions, err);
+}
+
+static size_t first_passing(culprit_gen_strategy strategy)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    culprit_input seed = {0};
+    const char *text = "0 0 0 0 0 0 0 0";
+    CHECK_INT(culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, text, strlen(text), &err), CULPRIT_OK);
+    culprit_gen_options options = {.strategy = strategy, .budget_tests = 8, .solver_timeout_ms = 5000};
+    CHECK_INT(culprit_gen_search(&options, &seed, eight_runner, &log, &stats, &err), CULPRIT_OK);
+    culprit_input_free(&seed);
+    for (size_t i = 1; i < log.count; i++)
+        if (!log.failing[i])
+            return i;
+    return SIZE_MAX;
+}
+
+static void test_bisect_finds_the_boundary(void)
+{
+    CHECK(first_passing(CULPRIT_GEN_PCS) == SIZE_MAX); /* none in 8 tests */
+    CHECK_INT(first_passing(CULPRIT_GEN_BISECT), 3);
+}
+
 int main(void)
 {
     test_pcs_picks_most_similar();
@@ -261,6 +323,7 @@ int main(void)
     test_exhaustion_and_duplicates();
     test_stop_and_budget();
     test_input_similarity_strategy();
+    test_bisect_finds_the_boundary();
     test_passing_seed();
     test_strategy_names();
     return check_report("test_concolic_search");
