@@ -88,7 +88,8 @@ static int parse_count(const char *option, const char *text, size_t *value, bool
     unsigned long long number = strtoull(text, &end, 10);
     bool with_s = seconds && end[0] == 's' && end[1] == '\0';
     if (errno || end == text || text[0] == '-' || (*end && !with_s))
-        return cli_usage_error("gen", "%s expects a number%s, not '%s'", option, seconds ? " or Ns" : "", text);
+        return cli_usage_error("gen", "%s expects a number%s, not '%s'", option, seconds ? " or Ns" : "",
+                               text);
     *value = (size_t)number;
     if (seconds)
         *seconds = with_s;
@@ -120,7 +121,8 @@ static int parse_search_option(int option, const char *value, gen_options *optio
     bool seconds = false;
     if (option == 's') {
         if (!culprit_gen_strategy_parse(value, &options->search.strategy))
-            return cli_usage_error("gen", "--strategy expects base, coverage, pcs, pcs-seq, is or bisect, not '%s'", value);
+            return cli_usage_error(
+                "gen", "--strategy expects base, coverage, pcs, pcs-seq, is or bisect, not '%s'", value);
         return 0;
     }
     if (option == 'b') {
@@ -167,7 +169,8 @@ static int check_options(gen_options *options, bool strategy_given, bool budget_
         for (char **word = options->command + 1; *word; word++)
             named |= strcmp(*word, options->input_files[f]) == 0;
         if (!named)
-            return cli_usage_error("gen", "--input-file %s is not one of PROG's arguments", options->input_files[f]);
+            return cli_usage_error("gen", "--input-file %s is not one of PROG's arguments",
+                                   options->input_files[f]);
     }
     return 0;
 }
@@ -175,15 +178,24 @@ static int check_options(gen_options *options, bool strategy_given, bool budget_
 static int parse_options(int argc, char **argv, gen_options *options)
 {
     static const struct option long_options[] = {
-        {"input", required_argument, NULL, 'i'},        {"from", required_argument, NULL, 'F'},
-        {"input-file", required_argument, NULL, 'I'},   {"argv", no_argument, NULL, 'A'},
-        {"strategy", required_argument, NULL, 's'},     {"budget", required_argument, NULL, 'b'},
-        {"stable", required_argument, NULL, 'k'},       {"solver-timeout", required_argument, NULL, 'T'},
-        {"expect-exit", required_argument, NULL, 'x'},  {"validator", required_argument, NULL, 'V'},
-        {"normalize", required_argument, NULL, 'N'},    {"reference", required_argument, NULL, 'R'},
-        {"export", required_argument, NULL, 'E'},       {"faults", required_argument, NULL, 'f'},
-        {"trace", required_argument, NULL, 't'},        CLI_OPT_STORE,
-        CLI_OPT_HELP,                                   HARNESS_LONG_OPTIONS,
+        {"input", required_argument, NULL, 'i'},
+        {"from", required_argument, NULL, 'F'},
+        {"input-file", required_argument, NULL, 'I'},
+        {"argv", no_argument, NULL, 'A'},
+        {"strategy", required_argument, NULL, 's'},
+        {"budget", required_argument, NULL, 'b'},
+        {"stable", required_argument, NULL, 'k'},
+        {"solver-timeout", required_argument, NULL, 'T'},
+        {"expect-exit", required_argument, NULL, 'x'},
+        {"validator", required_argument, NULL, 'V'},
+        {"normalize", required_argument, NULL, 'N'},
+        {"reference", required_argument, NULL, 'R'},
+        {"export", required_argument, NULL, 'E'},
+        {"faults", required_argument, NULL, 'f'},
+        {"trace", required_argument, NULL, 't'},
+        CLI_OPT_STORE,
+        CLI_OPT_HELP,
+        HARNESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     cli_common_options common = {0};
@@ -242,20 +254,22 @@ static culprit_status read_part(culprit_input *input, uint32_t kind, uint32_t in
 }
 
 /* --from TEST: the input culprit gen saved for it, STORE/TEST. */
-static culprit_status read_saved(const gen_options *options, const char *store_directory, culprit_input *input,
-                                 culprit_error *err)
+static culprit_status read_saved(const gen_options *options, const char *store_directory,
+                                 culprit_input *input, culprit_error *err)
 {
     char directory[PATH_MAX], path[PATH_MAX + 32];
     snprintf(directory, sizeof directory, "%s/%s", store_directory, options->from);
     struct stat info;
     if (strncmp(options->from, "gen/", 4) != 0 || strstr(options->from, "..") || stat(directory, &info) != 0)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT,
-                            "--from %s: no saved input in %s (culprit keeps the inputs of the tests culprit gen "
-                            "made); give the failing input with --input FILE",
-                            options->from, directory);
+        return culprit_fail(
+            err, CULPRIT_ERROR_INPUT,
+            "--from %s: no saved input in %s (culprit keeps the inputs of the tests culprit gen "
+            "made); give the failing input with --input FILE",
+            options->from, directory);
     snprintf(path, sizeof path, "%s/stdin", directory);
-    culprit_status status = access(path, F_OK) == 0 ? read_part(input, CULPRIT_SYM_SOURCE_STDIN, 0, path, err)
-                                                    : culprit_input_set(input, CULPRIT_SYM_SOURCE_STDIN, 0, "", 0, err);
+    culprit_status status = access(path, F_OK) == 0
+                                ? read_part(input, CULPRIT_SYM_SOURCE_STDIN, 0, path, err)
+                                : culprit_input_set(input, CULPRIT_SYM_SOURCE_STDIN, 0, "", 0, err);
     for (size_t f = 0; status == CULPRIT_OK && f < options->input_file_count; f++) {
         snprintf(path, sizeof path, "%s/file-%zu", directory, f + 1);
         status = read_part(input, CULPRIT_SYM_SOURCE_FILE, (uint32_t)f, path, err);
@@ -340,9 +354,12 @@ culprit_status gen_update_ranking(gen_state *state, int64_t program_id, size_t n
         status = gen_trace_test(state->trace, state, &spectra, number, name, verdict, err);
     }
     culprit_spectra_free(&spectra);
-    fprintf(stderr, "culprit gen: %zu tests, %zu failing, %zu distinct failures, branch coverage %.0f%%, top %s (held %zu)\n",
-            state->tests, state->failing, state->signature_count, isnan(state->coverage) ? 0.0 : 100 * state->coverage,
-            state->top[0] ? state->top : "-", state->top_stable);
+    fprintf(stderr,
+            "culprit gen: %zu tests, %zu failing, %zu distinct failures, branch coverage %.0f%%, top %s "
+            "(held %zu)\n",
+            state->tests, state->failing, state->signature_count,
+            isnan(state->coverage) ? 0.0 : 100 * state->coverage, state->top[0] ? state->top : "-",
+            state->top_stable);
     return status;
 }
 
@@ -375,7 +392,8 @@ static culprit_status prepare(gen_state *state, const char *store_directory, cul
              culprit_gen_strategy_name(state->options->search.strategy));
     if ((mkdir(gen_directory, 0755) != 0 && errno != EEXIST) ||
         (mkdir(state->inputs_root, 0755) != 0 && errno != EEXIST))
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make %s: %s", state->inputs_root, strerror(errno));
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make %s: %s", state->inputs_root,
+                            strerror(errno));
     culprit_status status = harness_paths_make(&state->paths, NULL, "culprit-gen", false, err);
     if (status == CULPRIT_OK)
         status = culprit_pool_create(1, &state->pool, err);

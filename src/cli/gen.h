@@ -11,8 +11,8 @@
 
 #include "cli/harness.h"
 #include "culprit/concolic.h"
-#include "culprit/techniques.h"
 #include "culprit/oracle.h"
+#include "culprit/techniques.h"
 
 typedef struct gen_options {
     const char *from, *input; /* --from TEST, --input FILE */
@@ -23,7 +23,7 @@ typedef struct gen_options {
     size_t stable; /* --stable K */
     const char *reference, *export_directory;
     const char *faults_path, *trace_path; /* --faults FILE, --trace FILE (gen_trace.c) */
-    culprit_oracle oracle; /* --expect-exit, --validator, --normalize */
+    culprit_oracle oracle;                /* --expect-exit, --validator, --normalize */
     const char *store;
     harness_options harness;
     char **command; /* PROG ARGS */
