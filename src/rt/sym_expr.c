@@ -23,19 +23,6 @@
 
 #include <string.h>
 
-static uint64_t mask_of(uint32_t bits)
-{
-    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
-}
-
-static int64_t signed_of(uint64_t value, uint32_t bits)
-{
-    if (bits >= 64)
-        return (int64_t)value;
-    uint64_t sign = 1ull << (bits - 1);
-    return (int64_t)((value & mask_of(bits)) ^ sign) - (int64_t)sign;
-}
-
 const struct rt_sym_node *culprit_rt_sym_node(culprit_sym_expr e)
 {
     return &culprit_rt_sym_state.nodes[e];
@@ -114,7 +101,7 @@ static culprit_sym_expr make(uint32_t op, uint32_t bits, uint32_t a, uint32_t b,
 
 culprit_sym_expr culprit_rt_sym_const(uint64_t value, uint32_t bits)
 {
-    return make(CULPRIT_SYM_CONST, bits, 0, 0, 0, value & mask_of(bits));
+    return make(CULPRIT_SYM_CONST, bits, 0, 0, 0, value & culprit_rt_sym_mask(bits));
 }
 
 culprit_sym_expr culprit_rt_sym_byte(uint32_t source, uint64_t offset)
@@ -141,10 +128,10 @@ culprit_sym_expr culprit_rt_sym_or_const(culprit_sym_expr s, uint64_t value, uin
 /* a op b on constants of width bits; 0 when it has no value (division by zero). */
 static int fold_binary(uint32_t op, uint64_t a, uint64_t b, uint32_t bits, uint64_t *result)
 {
-    uint64_t m = mask_of(bits);
+    uint64_t m = culprit_rt_sym_mask(bits);
     a &= m;
     b &= m;
-    int64_t sa = signed_of(a, bits), sb = signed_of(b, bits);
+    int64_t sa = culprit_rt_sym_signed(a, bits), sb = culprit_rt_sym_signed(b, bits);
     switch (op) {
     case CULPRIT_SYM_ADD:
         *result = a + b;
@@ -249,7 +236,7 @@ static culprit_sym_expr narrow_equality(uint32_t op, culprit_sym_expr a, culprit
     if (node->op != CULPRIT_SYM_ZEXT || !culprit_rt_sym_is_const(b, &k))
         return 0;
     uint32_t narrow = culprit_rt_sym_bits(node->a);
-    if (k > mask_of(narrow))
+    if (k > culprit_rt_sym_mask(narrow))
         return culprit_rt_sym_const(op == CULPRIT_SYM_NE, 1);
     return culprit_rt_sym_op2(op, node->a, culprit_rt_sym_const(k, narrow));
 }
@@ -360,7 +347,8 @@ culprit_sym_expr culprit_rt_sym_cast(uint32_t op, culprit_sym_expr a, uint32_t b
         return a;
     uint64_t value;
     if (culprit_rt_sym_is_const(a, &value))
-        return culprit_rt_sym_const(op == CULPRIT_SYM_SEXT ? (uint64_t)signed_of(value, from) : value, bits);
+        return culprit_rt_sym_const(
+            op == CULPRIT_SYM_SEXT ? (uint64_t)culprit_rt_sym_signed(value, from) : value, bits);
     const struct rt_sym_node *node = culprit_rt_sym_node(a);
     if (node->op == op && (op == CULPRIT_SYM_ZEXT || op == CULPRIT_SYM_SEXT))
         return culprit_rt_sym_cast(op, node->a, bits);

@@ -144,6 +144,21 @@ RT_HIDDEN extern struct rt_sym_state culprit_rt_sym_state;
 
 /* Reads CULPRIT_SYM* once (first call) and returns 1 when on. */
 RT_HIDDEN int culprit_rt_sym_start(void);
+/* The low `bits` bits set (bits 1..64). */
+static inline uint64_t culprit_rt_sym_mask(uint32_t bits)
+{
+    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+/* value's low `bits` bits read as a two's complement number. */
+static inline int64_t culprit_rt_sym_signed(uint64_t value, uint32_t bits)
+{
+    if (bits >= 64)
+        return (int64_t)value;
+    uint64_t sign = 1ull << (bits - 1);
+    return (int64_t)((value & culprit_rt_sym_mask(bits)) ^ sign) - (int64_t)sign;
+}
+
 static inline int culprit_rt_sym_on(void)
 {
     int mode = atomic_load_explicit(&culprit_rt_sym_state.mode, memory_order_acquire);

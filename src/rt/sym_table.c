@@ -56,19 +56,6 @@ struct table {
     uint32_t bytes;
 };
 
-static uint64_t mask_of(uint32_t bits)
-{
-    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
-}
-
-static int64_t signed_of(uint64_t value, uint32_t bits)
-{
-    if (bits >= 64)
-        return (int64_t)value;
-    uint64_t sign = 1ull << (bits - 1);
-    return (int64_t)((value & mask_of(bits)) ^ sign) - (int64_t)sign;
-}
-
 static void full_range(uint32_t bits, int64_t *low, int64_t *high)
 {
     *low = bits >= 64 ? INT64_MIN : -(int64_t)(1ull << (bits - 1));
@@ -88,7 +75,7 @@ static void signed_range(culprit_sym_expr e, int64_t *low, int64_t *high)
     case CULPRIT_SYM_ZEXT:
         if (culprit_rt_sym_bits(node->a) < bits) {
             *low = 0;
-            *high = (int64_t)mask_of(culprit_rt_sym_bits(node->a));
+            *high = (int64_t)culprit_rt_sym_mask(culprit_rt_sym_bits(node->a));
         }
         return;
     case CULPRIT_SYM_SEXT:
@@ -99,7 +86,7 @@ static void signed_range(culprit_sym_expr e, int64_t *low, int64_t *high)
         if (!culprit_rt_sym_is_const(node->b, &k))
             return;
         signed_range(node->a, &a_low, &a_high);
-        int64_t shift = signed_of(k, bits), min, max, new_low, new_high;
+        int64_t shift = culprit_rt_sym_signed(k, bits), min, max, new_low, new_high;
         full_range(bits, &min, &max);
         if (node->op == CULPRIT_SYM_SUB && shift == INT64_MIN)
             return;
@@ -112,9 +99,9 @@ static void signed_range(culprit_sym_expr e, int64_t *low, int64_t *high)
         *high = new_high;
         return;
     case CULPRIT_SYM_AND:
-        if (culprit_rt_sym_is_const(node->b, &k) && signed_of(k, bits) >= 0) {
+        if (culprit_rt_sym_is_const(node->b, &k) && culprit_rt_sym_signed(k, bits) >= 0) {
             *low = 0;
-            *high = signed_of(k, bits);
+            *high = culprit_rt_sym_signed(k, bits);
         }
         return;
     default:
@@ -133,7 +120,7 @@ static uint64_t entry(const struct table *table, int64_t i)
 static uint32_t split_runs(const struct table *table, int64_t low, int64_t high, struct table_run *runs,
                            uint32_t cap)
 {
-    uint64_t mask = mask_of(8 * table->bytes);
+    uint64_t mask = culprit_rt_sym_mask(8 * table->bytes);
     uint32_t count = 0;
     for (int64_t i = low; i <= high;) {
         if (count == cap)
@@ -208,7 +195,8 @@ culprit_sym_expr __culprit_sym_load_table(const void *address, const void *eleme
         return __culprit_sym_load(address, bytes);
     }
     struct table table = {.element0 = element0, .stride = stride, .bytes = bytes};
-    culprit_sym_expr value = table_value(&table, first, count, index, signed_of(index_value, index_bits));
+    culprit_sym_expr value =
+        table_value(&table, first, count, index, culprit_rt_sym_signed(index_value, index_bits));
     if (!value) {
         culprit_rt_sym_count(CULPRIT_SYM_STAT_CONCRETIZED_ADDRESS);
         return __culprit_sym_load(address, bytes);

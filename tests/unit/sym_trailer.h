@@ -12,9 +12,16 @@
 #include "culprit/dump_format.h"
 #include "culprit/sym_format.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 enum { TRAILER_MAX_SOURCES = 16, TRAILER_MAX_NODES = 4096, TRAILER_MAX_CONSTRAINTS = 256 };
 
@@ -158,6 +165,71 @@ static inline int trailer_decode(const unsigned char *data, size_t size, struct 
     for (int i = 0; i < CULPRIT_SYM_STAT_COUNT; i++)
         t->stats[i] = trailer_le(&c, 8);
     return c.ok && c.at == size;
+}
+
+/* ---- running a scenario in a child ----
+ * The runtime reads CULPRIT_SYM once per process, so each scenario runs in
+ * a fresh image of the test program: /proc/self/exe PROGRAM scenario NAME
+ * BASE, with stdin from BASE/input (holding input_text), dumps collected in
+ * BASE/collect, and the settings (NAME=VALUE, NULL ended) in its
+ * environment.  Returns its wait status; *t holds the trailer of its dump,
+ * *present whether there was one, *decoded whether it decoded. */
+static inline int trailer_run_scenario(const char *program, const char *name, const char *base,
+                                       const char *input_text, const char *const *settings, struct trailer *t,
+                                       int *present, int *decoded)
+{
+    char collect[256], input[256];
+    snprintf(collect, sizeof collect, "%s/collect", base);
+    snprintf(input, sizeof input, "%s/input", base);
+    mkdir(collect, 0700);
+    DIR *dir = opendir(collect);
+    for (struct dirent *entry; dir && (entry = readdir(dir));) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", collect, entry->d_name);
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
+            unlink(path);
+    }
+    if (dir)
+        closedir(dir);
+    FILE *file = fopen(input, "w");
+    if (file) {
+        fputs(input_text, file);
+        fclose(file);
+    }
+    fflush(NULL);
+    pid_t child = fork();
+    if (child == 0) {
+        int fd = open(input, O_RDONLY);
+        if (fd < 0 || dup2(fd, 0) < 0)
+            _exit(98);
+        setenv("CULPRIT_COLLECT_DIR", collect, 1);
+        unsetenv("CULPRIT_SYM");
+        for (int i = 0; settings[i]; i++)
+            putenv((char *)settings[i]);
+        execl("/proc/self/exe", program, "scenario", name, base, (char *)NULL);
+        _exit(97);
+    }
+    int status = -1;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+        ;
+    *present = *decoded = 0;
+    dir = opendir(collect);
+    for (struct dirent *entry; dir && (entry = readdir(dir));) {
+        size_t length = strlen(entry->d_name);
+        if (entry->d_name[0] == '.' || length < 5 || strcmp(entry->d_name + length - 5, ".dump") != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", collect, entry->d_name);
+        FILE *dump = fopen(path, "rb");
+        static unsigned char data[1 << 20];
+        size_t size = dump ? fread(data, 1, sizeof data, dump) : 0;
+        if (dump)
+            fclose(dump);
+        *decoded = trailer_decode(data, size, t, present);
+    }
+    if (dir)
+        closedir(dir);
+    return status;
 }
 
 #endif

@@ -309,67 +309,14 @@ static void write_text(const char *name, const char *text)
     }
 }
 
-static void remove_dumps(const char *collect)
-{
-    DIR *dir = opendir(collect);
-    struct dirent *entry;
-    while (dir && (entry = readdir(dir))) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", collect, entry->d_name);
-        if (entry->d_name[0] != '.' || strlen(entry->d_name) > 2)
-            unlink(path);
-    }
-    if (dir)
-        closedir(dir);
-}
-
 /* Runs scenario name with stdin from base/input and the given environment
  * (NAME=VALUE entries, NULL-terminated); returns the exit status and loads
  * its one dump into *t (present: it had a trailer). */
 static int run(const char *name, const char *input, const char *const *settings, struct trailer *t,
                int *present)
 {
-    char collect[128], input_path[128];
-    snprintf(collect, sizeof collect, "%s/collect", base);
-    snprintf(input_path, sizeof input_path, "%s/input", base);
-    mkdir(collect, 0700);
-    remove_dumps(collect);
-    write_text("input", input);
-    fflush(NULL);
-    pid_t child = fork();
-    if (child == 0) {
-        int fd = open(input_path, O_RDONLY);
-        if (fd < 0 || dup2(fd, 0) < 0)
-            _exit(98);
-        setenv("CULPRIT_COLLECT_DIR", collect, 1);
-        unsetenv("CULPRIT_SYM");
-        for (int i = 0; settings[i]; i++)
-            putenv((char *)settings[i]);
-        execl("/proc/self/exe", "test_rt_sym", "scenario", name, base, (char *)NULL);
-        _exit(97);
-    }
-    int status = -1;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-        ;
-    *present = 0;
     int decoded = 0;
-    DIR *dir = opendir(collect);
-    struct dirent *entry;
-    while (dir && (entry = readdir(dir))) {
-        size_t length = strlen(entry->d_name);
-        if (entry->d_name[0] == '.' || length < 5 || strcmp(entry->d_name + length - 5, ".dump") != 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", collect, entry->d_name);
-        FILE *file = fopen(path, "rb");
-        static unsigned char data[1 << 20];
-        size_t size = file ? fread(data, 1, sizeof data, file) : 0;
-        if (file)
-            fclose(file);
-        decoded = trailer_decode(data, size, t, present);
-    }
-    if (dir)
-        closedir(dir);
+    int status = trailer_run_scenario("test_rt_sym", name, base, input, settings, t, present, &decoded);
     CHECK_RECORD(decoded || !*present, "%s: the trailer does not decode", name);
     return status;
 }

@@ -208,69 +208,12 @@ static int run_scenario(const char *name)
 
 static char base[64];
 
-static void remove_dumps(const char *collect)
-{
-    DIR *dir = opendir(collect);
-    struct dirent *entry;
-    while (dir && (entry = readdir(dir))) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", collect, entry->d_name);
-        if (entry->d_name[0] != '.')
-            unlink(path);
-    }
-    if (dir)
-        closedir(dir);
-}
-
 /* Runs scenario name with stdin "7a3" and the settings (NAME=VALUE, NULL
  * ended); its exit status, and its dump's trailer in *t. */
 static int run(const char *name, const char *const *settings, struct trailer *t, int *present)
 {
-    char collect[128], input[128];
-    snprintf(collect, sizeof collect, "%s/collect", base);
-    snprintf(input, sizeof input, "%s/input", base);
-    mkdir(collect, 0700);
-    remove_dumps(collect);
-    FILE *file = fopen(input, "w");
-    if (file) {
-        fputs("7a3", file);
-        fclose(file);
-    }
-    fflush(NULL);
-    pid_t child = fork();
-    if (child == 0) {
-        int fd = open(input, O_RDONLY);
-        if (fd < 0 || dup2(fd, 0) < 0)
-            _exit(98);
-        setenv("CULPRIT_COLLECT_DIR", collect, 1);
-        unsetenv("CULPRIT_SYM");
-        for (int i = 0; settings[i]; i++)
-            putenv((char *)settings[i]);
-        execl("/proc/self/exe", "test_rt_sym_table", "scenario", name, (char *)NULL);
-        _exit(97);
-    }
-    int status = -1;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-        ;
-    *present = 0;
     int decoded = 0;
-    DIR *dir = opendir(collect);
-    struct dirent *entry;
-    while (dir && (entry = readdir(dir))) {
-        size_t length = strlen(entry->d_name);
-        if (length < 5 || strcmp(entry->d_name + length - 5, ".dump") != 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", collect, entry->d_name);
-        FILE *dump = fopen(path, "rb");
-        static unsigned char data[1 << 20];
-        size_t size = dump ? fread(data, 1, sizeof data, dump) : 0;
-        if (dump)
-            fclose(dump);
-        decoded = trailer_decode(data, size, t, present);
-    }
-    if (dir)
-        closedir(dir);
+    int status = trailer_run_scenario("test_rt_sym_table", name, base, "7a3", settings, t, present, &decoded);
     CHECK_RECORD(decoded || !*present, "%s: the trailer does not decode", name);
     return status;
 }
