@@ -25,7 +25,7 @@
 
 const char cli_usage_gen[] =
     "usage: culprit gen [--input FILE | --from TEST] [--input-file PATH]... [--argv]\n"
-    "                   --strategy base|coverage|pcs|pcs-seq|is|bisect --budget N|Ns [options]\n"
+    "                   --strategy base|coverage|pcs|pcs-seq|is|bisect|delta --budget N|Ns [options]\n"
     "                   -- PROG [ARGS...]\n\n"
     "Starts from one failing run of PROG (built with culprit-cc --coverage=symbolic)\n"
     "and generates the tests that localize its fault by concolic execution: each run's\n"
@@ -46,7 +46,9 @@ const char cli_usage_gen[] =
     "                        (subset); pcs-seq: the same by longest common run; is:\n"
     "                        the input most like a failing one, field by field;\n"
     "                        bisect: pcs, halving each failing run's flips between\n"
-    "                        those whose runs still fail and those that pass\n"
+    "                        those whose runs still fail and those that pass; delta:\n"
+    "                        the failing input without one of its lines, each, then\n"
+    "                        bisect\n"
     "   --budget N|Ns        stop after N generated tests, or after N seconds\n"
     "   --stable K           stop when the top of the ranking has not changed for K\n"
     "                        tests (default 10; 0: never)\n"
@@ -122,7 +124,8 @@ static int parse_search_option(int option, const char *value, gen_options *optio
     if (option == 's') {
         if (!culprit_gen_strategy_parse(value, &options->search.strategy))
             return cli_usage_error(
-                "gen", "--strategy expects base, coverage, pcs, pcs-seq, is or bisect, not '%s'", value);
+                "gen", "--strategy expects base, coverage, pcs, pcs-seq, is, bisect or delta, not '%s'",
+                value);
         return 0;
     }
     if (option == 'b') {
@@ -157,7 +160,8 @@ static int add_input_file(gen_options *options, const char *path)
 static int check_options(gen_options *options, bool strategy_given, bool budget_given)
 {
     if (!strategy_given)
-        return cli_usage_error("gen", "--strategy is missing (base, coverage, pcs, pcs-seq, is or bisect)");
+        return cli_usage_error("gen",
+                               "--strategy is missing (base, coverage, pcs, pcs-seq, is, bisect or delta)");
     if (!budget_given)
         return cli_usage_error("gen", "--budget is missing (N tests, or Ns seconds)");
     if (options->from && options->input)

@@ -27,8 +27,8 @@
 
 static const char DEFAULT_GROW_TEXT[] = "1\n";
 
-static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base",    "coverage", "pcs",
-                                                                       "pcs-seq", "is",       "bisect"};
+static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base", "coverage", "pcs",  "pcs-seq",
+                                                                       "is",   "bisect",   "delta"};
 
 const char *culprit_gen_strategy_name(culprit_gen_strategy strategy)
 {
@@ -56,7 +56,8 @@ static double now_seconds(void)
 
 static bool uses_paths(culprit_gen_strategy strategy)
 {
-    return strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ || strategy == CULPRIT_GEN_BISECT;
+    return strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ || strategy == CULPRIT_GEN_BISECT ||
+           strategy == CULPRIT_GEN_DELTA;
 }
 
 /* The candidate's similarity to one failing run. */
@@ -82,7 +83,7 @@ static void rescore(gen_search *search, gen_candidate *candidate, const gen_run 
      * twice...), never negating a branch; it keeps score 0, so it runs once
      * the candidates that do negate one are spent (or are unlike every
      * failing run). */
-    if (candidate->grow)
+    if (candidate->grow || candidate->delta)
         return;
     double score = similarity_to(search, candidate, failing);
     if (score > candidate->score)
@@ -98,7 +99,7 @@ static void rescore_all(gen_search *search, const gen_run *failing)
 
 static bool flip_uncovered(const gen_search *search, const gen_candidate *candidate)
 {
-    if (candidate->grow)
+    if (candidate->grow || candidate->delta)
         return true;
     const culprit_condition *flipped = &candidate->predicted[candidate->predicted_count - 1];
     return flipped->outcome != CULPRIT_OUTCOME_OTHER &&
@@ -116,8 +117,8 @@ static bool flip_uncovered(const gen_search *search, const gen_candidate *candid
 static size_t window_distance(const gen_search *search, const gen_candidate *candidate)
 {
     const gen_run *parent = &search->runs[candidate->run];
-    if (candidate->grow || !parent->run.failing || candidate->flip < parent->window_start ||
-        candidate->flip >= parent->window_end)
+    if (candidate->grow || candidate->delta || !parent->run.failing ||
+        candidate->flip < parent->window_start || candidate->flip >= parent->window_end)
         return SIZE_MAX;
     size_t target = parent->window_end == parent->run.path.constraint_count
                         ? parent->window_end - 1
@@ -137,7 +138,9 @@ static bool better(const gen_search *search, const gen_candidate *a, const gen_c
         search->options.strategy != CULPRIT_GEN_BASE && search->options.strategy != CULPRIT_GEN_COVERAGE;
     if (directed && a->grow != b->grow)
         return !a->grow;
-    if (search->options.strategy == CULPRIT_GEN_BISECT) {
+    if (search->options.strategy == CULPRIT_GEN_DELTA && a->delta != b->delta)
+        return a->delta;
+    if (search->options.strategy == CULPRIT_GEN_BISECT || search->options.strategy == CULPRIT_GEN_DELTA) {
         size_t a_distance = window_distance(search, a), b_distance = window_distance(search, b);
         if (a_distance != b_distance)
             return a_distance < b_distance;
@@ -206,8 +209,13 @@ static culprit_status run_input(gen_search *search, culprit_input *input, size_t
 
 /* ---- candidates ---- */
 
-static culprit_status add_candidate(gen_search *search, gen_candidate *candidate, culprit_error *err)
+culprit_status gen_add_candidate(gen_search *search, gen_candidate *candidate, culprit_error *err)
 {
+    if (candidate->delta) { /* no predicted path: de-duplicated by input when picked */
+        candidate->order = search->next_order++;
+        search->stats->candidates++;
+        return gen_queue_push(search, candidate, err);
+    }
     uint64_t hash = GEN_HASH_START;
     for (size_t i = 0; i < candidate->predicted_count; i++)
         hash = gen_hash_condition(hash, &candidate->predicted[i]);
@@ -246,7 +254,7 @@ static culprit_status flip_candidate(gen_search *search, size_t run_index, size_
     candidate.predicted[flip] = run->run.conditions[flip];
     candidate.predicted[flip].outcome =
         constraint->kind == CULPRIT_SYM_BRANCH ? 1 - constraint->value : CULPRIT_OUTCOME_OTHER;
-    return add_candidate(search, &candidate, err);
+    return gen_add_candidate(search, &candidate, err);
 }
 
 /* The run's path, then a marker for "source grew past length". */
@@ -263,7 +271,7 @@ static culprit_status grow_candidate(gen_search *search, size_t run_index, size_
     if (count)
         memcpy(candidate.predicted, run->run.conditions, count * sizeof *candidate.predicted);
     candidate.predicted[count] = (culprit_condition){gen_grow_site(grown), grown->length};
-    culprit_status status = add_candidate(search, &candidate, err);
+    culprit_status status = gen_add_candidate(search, &candidate, err);
     /* The marker is no condition the failing runs could share. */
     return status;
 }
@@ -279,6 +287,8 @@ static culprit_status expand(gen_search *search, size_t run_index, culprit_error
         if ((source->flags & CULPRIT_SYM_SOURCE_READ_PAST_END) && source->kind != CULPRIT_SYM_SOURCE_ARGV)
             status = grow_candidate(search, run_index, s, err);
     }
+    if (status == CULPRIT_OK && search->options.strategy == CULPRIT_GEN_DELTA && run_index == 0)
+        status = gen_delta_candidates(search, run_index, err);
     return status;
 }
 
@@ -343,10 +353,12 @@ static culprit_status explore(gen_search *search, culprit_error *err)
         culprit_input input = {0};
         bool usable = false;
         status = candidate_input(search, &candidate, &input, &usable, err);
-        size_t bound =
-            candidate.grow ? search->runs[candidate.run].run.path.constraint_count : candidate.flip + 1;
+        /* A delta child's path is its own: all of it can be flipped. */
+        size_t bound = candidate.grow    ? search->runs[candidate.run].run.path.constraint_count
+                       : candidate.delta ? 0
+                                         : candidate.flip + 1;
         size_t parent = candidate.run, flip = candidate.flip;
-        bool grown = candidate.grow;
+        bool grown = candidate.grow || candidate.delta;
         gen_candidate_free(&candidate);
         size_t index = 0;
         if (status == CULPRIT_OK && usable) {

@@ -42,6 +42,7 @@ typedef struct gen_candidate {
     size_t run;  /* the parent */
     size_t flip; /* the constraint negated */
     bool grow;   /* a grow candidate instead (grow_source: the path's source) */
+    bool delta;  /* a delta candidate: its parent's input with a piece left out (solved) */
     size_t grow_source;
     culprit_condition *predicted; /* owned */
     size_t predicted_count;
@@ -80,5 +81,11 @@ culprit_status gen_solve_candidate(gen_search *search, gen_candidate *candidate,
                                    culprit_error *err);
 /* The parent's input with the grow text appended to the grown source. */
 culprit_status gen_grow_input(gen_search *search, gen_candidate *candidate, culprit_error *err);
+
+/* search_delta.c: the delta candidates of a failing run (strategy delta):
+ * its input with one line of a text part left out, each. */
+culprit_status gen_delta_candidates(gen_search *search, size_t run_index, culprit_error *err);
+/* Queues a candidate (search.c). */
+culprit_status gen_add_candidate(gen_search *search, gen_candidate *candidate, culprit_error *err);
 
 #endif

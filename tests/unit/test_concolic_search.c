@@ -313,6 +313,20 @@ static void test_bisect_finds_the_boundary(void)
     CHECK_INT(first_passing(CULPRIT_GEN_BISECT), 3);
 }
 
+/* delta runs the failing input without each of its lines first. */
+static void test_delta_leaves_lines_out(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    CHECK_INT(search(CULPRIT_GEN_DELTA, 3, "0 0 1 3\n5 5\n7\n", &log, &stats, &err), CULPRIT_OK);
+    CHECK_INT(log.count, 4);
+    CHECK_STR(log.stdin_text[1], "5 5\n7\n");
+    CHECK_STR(log.stdin_text[2], "0 0 1 3\n7\n");
+    CHECK_STR(log.stdin_text[3], "0 0 1 3\n5 5\n");
+    CHECK(!log.failing[1] && log.failing[2] && log.failing[3]);
+}
+
 int main(void)
 {
     test_pcs_picks_most_similar();
@@ -324,6 +338,7 @@ int main(void)
     test_stop_and_budget();
     test_input_similarity_strategy();
     test_bisect_finds_the_boundary();
+    test_delta_leaves_lines_out();
     test_passing_seed();
     test_strategy_names();
     return check_report("test_concolic_search");
