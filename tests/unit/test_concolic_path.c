@@ -350,11 +350,10 @@ static void test_bad_switches(void)
     fixture_bytes bytes;
     culprit_error err;
     switch_sample(&built);
-    built.switches[0].case_count = 1025;
     fixture_write(&built, &bytes);
+    bytes.data[308] = 1, bytes.data[309] = 4; /* 1025 */
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
               "d.dump: at byte 308: expected a switch's case count from 1 to 1024");
-    built.switches[0].case_count = 2;
     fixture_write(&built, &bytes);
     bytes.data[308] = 200;
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
