@@ -249,7 +249,8 @@ typedef struct culprit_flip {
  * otherwise). */
 CULPRIT_API culprit_status culprit_solve(culprit_solver *solver, const culprit_path *path,
                                          const culprit_flip *flip, const culprit_input *keep,
-                                         culprit_solve_result *result, culprit_model *model, culprit_error *err);
+                                         culprit_solve_result *result, culprit_model *model,
+                                         culprit_error *err);
 
 /* ---- the search (seeds/001 Figure 2) ---- */
 

@@ -41,11 +41,11 @@
 #define CULPRIT_SYM_VERSION 2u
 
 enum culprit_sym_sizes {
-    CULPRIT_SYM_HEADER_SIZE = 24,     /* magic, version, three counts */
+    CULPRIT_SYM_HEADER_SIZE = 24,        /* magic, version, three counts */
     CULPRIT_SYM_SOURCE_HEADER_SIZE = 24, /* kind, index, length, flags, name_length */
     CULPRIT_SYM_NODE_SIZE = 24,
     CULPRIT_SYM_CONSTRAINT_SIZE = 24,
-    CULPRIT_SYM_MAX_NAME = 4096, /* a source's name (a file's path) */
+    CULPRIT_SYM_MAX_NAME = 4096,         /* a source's name (a file's path) */
     CULPRIT_SYM_SWITCH_HEADER_SIZE = 12, /* unit, block, case_count */
     /* Case values of one switch site; culprit-cc passes no table for a
      * larger switch (it is negated as "any other value"). */

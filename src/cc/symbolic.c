@@ -95,9 +95,10 @@ static void describe_runtime_function(unit *u, LLVMValueRef function, const char
         return;
     add_attribute(u, function, "nounwind");
     add_attribute(u, function, "willreturn");
-    add_attribute(u, function, is_pure              ? "readnone"
-                               : is_runtime_memory ? "inaccessiblememonly"
-                                                   : "inaccessiblemem_or_argmemonly");
+    add_attribute(u, function,
+                  is_pure             ? "readnone"
+                  : is_runtime_memory ? "inaccessiblememonly"
+                                      : "inaccessiblemem_or_argmemonly");
 }
 
 LLVMValueRef cc_sym_call_runtime(unit *u, const char *name, LLVMTypeRef result, LLVMTypeRef *parameters,
@@ -425,9 +426,10 @@ static void emit_switch(unit *u, sym_function *f, LLVMValueRef in, uint32_t bloc
     unsigned bits = cc_sym_bits(f, LLVMTypeOf(condition));
     LLVMValueRef table = switch_cases_table(u, in, bits);
     LLVMTypeRef parameters[6] = {u->i32, u->i64, u->i32, u->byte_pointer, u->i32, u->byte_pointer};
+    LLVMValueRef cases = table ? LLVMConstBitCast(table, u->byte_pointer) : NULL;
     LLVMValueRef arguments[6] = {cc_sym_shadow_of(u, f, condition), cc_sym_as_u64(u, condition),
-                                 LLVMConstInt(u->i32, bits, 0), u->sym_unit, LLVMConstInt(u->i32, block, 0),
-                                 table ? LLVMConstBitCast(table, u->byte_pointer) : NULL};
+                                 LLVMConstInt(u->i32, bits, 0),     u->sym_unit,
+                                 LLVMConstInt(u->i32, block, 0),    cases};
     cc_sym_call_runtime(u, table ? "__culprit_sym_switch_cases" : "__culprit_sym_switch",
                         LLVMVoidTypeInContext(u->context), parameters, table ? 6 : 5, arguments);
 }

@@ -266,7 +266,8 @@ static culprit_status read_switches(trailer_reader *reader, culprit_path *path)
 {
     uint32_t count = 0;
     culprit_status status = read_u32(reader, "the switch count", &count);
-    if (status == CULPRIT_OK && (reader->size - reader->position) / (CULPRIT_SYM_SWITCH_HEADER_SIZE + 8) < count)
+    if (status == CULPRIT_OK &&
+        (reader->size - reader->position) / (CULPRIT_SYM_SWITCH_HEADER_SIZE + 8) < count)
         return truncated(reader, "a switch site");
     if (status != CULPRIT_OK || count == 0)
         return status;

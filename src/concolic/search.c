@@ -241,8 +241,9 @@ static culprit_status add_candidate(gen_search *search, gen_candidate *candidate
 
 /* "Constraints 0 .. flip-1 of the run, then flip changed as kind says",
  * predicting outcome there. */
-static culprit_status flip_candidate(gen_search *search, size_t run_index, size_t flip, culprit_flip_kind kind,
-                                     uint64_t value, uint64_t outcome, culprit_error *err)
+static culprit_status flip_candidate(gen_search *search, size_t run_index, size_t flip,
+                                     culprit_flip_kind kind, uint64_t value, uint64_t outcome,
+                                     culprit_error *err)
 {
     const gen_run *run = &search->runs[run_index];
     gen_candidate candidate = {
@@ -270,7 +271,8 @@ static culprit_status switch_candidates(gen_search *search, size_t run_index, si
     size_t made = 0, start = 0;
     culprit_status status = CULPRIT_OK;
     if (taken != CULPRIT_OUTCOME_DEFAULT) {
-        status = flip_candidate(search, run_index, flip, CULPRIT_FLIP_DEFAULT, 0, CULPRIT_OUTCOME_DEFAULT, err);
+        status =
+            flip_candidate(search, run_index, flip, CULPRIT_FLIP_DEFAULT, 0, CULPRIT_OUTCOME_DEFAULT, err);
         made++;
     }
     while (start < entry->case_count && entry->cases[start] <= constraint->value)

@@ -40,7 +40,8 @@ static int compare_u64(const void *left, const void *right)
 uint64_t culprit_constraint_outcome(const culprit_path *path, const culprit_path_constraint *constraint)
 {
     const culprit_path_switch *entry = culprit_path_switch_of(path, constraint);
-    if (!entry || bsearch(&constraint->value, entry->cases, entry->case_count, sizeof *entry->cases, compare_u64))
+    if (!entry ||
+        bsearch(&constraint->value, entry->cases, entry->case_count, sizeof *entry->cases, compare_u64))
         return constraint->value;
     return CULPRIT_OUTCOME_DEFAULT;
 }

@@ -418,7 +418,8 @@ static culprit_status run_query(culprit_solver *solver, const query_plan *plan, 
     Z3_solver z3_solver = make_solver(context, solver->timeout_ms);
     for (size_t j = 0; status == CULPRIT_OK && j < flip->constraint; j++)
         if (plan->kept[j])
-            Z3_solver_assert(context, z3_solver, constraint_term(context, path, &path->constraints[j], terms));
+            Z3_solver_assert(context, z3_solver,
+                             constraint_term(context, path, &path->constraints[j], terms));
     Z3_ast flipped = status == CULPRIT_OK ? flipped_term(context, path, flip, terms) : NULL;
     if (status == CULPRIT_OK && !flipped)
         status = culprit_fail_memory(err);
@@ -469,7 +470,8 @@ static culprit_status check_flip(const culprit_path *path, const culprit_flip *f
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "constraint %zu is a branch: it has no cases",
                             flip->constraint + 1);
     if (flip->kind == CULPRIT_FLIP_CASE && bits < 64 && flip->value >> bits)
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "case value %llu does not fit constraint %zu's %u bits",
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL,
+                            "case value %llu does not fit constraint %zu's %u bits",
                             (unsigned long long)flip->value, flip->constraint + 1, bits);
     if (flip->kind == CULPRIT_FLIP_DEFAULT && !culprit_path_switch_of(path, c))
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "constraint %zu's switch has no known cases",

@@ -31,10 +31,10 @@ enum {
     RT_SYM_LIMIT_CONSTRAINTS = 1u << 24,
     RT_SYM_DEFAULT_TABLE_CAP = 64, /* runs of a table lookup's expression (sym_table.c) */
     RT_SYM_LIMIT_TABLE_CAP = 256,
-    RT_SYM_MAX_SOURCES = 256, /* stdin, declared files, argv strings; more are concrete */
-    RT_SYM_MAX_READERS = 64,  /* descriptors and streams open on a source at once */
-    RT_SYM_UNIT_CACHE = 256,  /* unit descriptor -> index, direct-mapped */
-    RT_SYM_NAMES_SIZE = 65536, /* declared files' paths, copied at start */
+    RT_SYM_MAX_SOURCES = 256,   /* stdin, declared files, argv strings; more are concrete */
+    RT_SYM_MAX_READERS = 64,    /* descriptors and streams open on a source at once */
+    RT_SYM_UNIT_CACHE = 256,    /* unit descriptor -> index, direct-mapped */
+    RT_SYM_NAMES_SIZE = 65536,  /* declared files' paths, copied at start */
     RT_SYM_CASE_POOL = 1u << 20 /* switch case values kept per run; more sites go without */
 };
 

@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             culprit_flip flips[2] = {{i, CULPRIT_FLIP_DEFAULT, 0},
                                      {i, CULPRIT_FLIP_CASE, entry->cases[entry->case_count - 1]}};
             for (size_t k = 0; k < 2; k++) {
-                FUZZ_REQUIRE(culprit_solve(solver, &path, &flips[k], NULL, &result, &model, &err) == CULPRIT_OK);
+                FUZZ_REQUIRE(culprit_solve(solver, &path, &flips[k], NULL, &result, &model, &err) ==
+                             CULPRIT_OK);
                 culprit_model_free(&model);
             }
         }

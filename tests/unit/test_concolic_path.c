@@ -340,9 +340,11 @@ static void test_bad_switches(void)
     check_bad_switch(repeated_case,
                      "d.dump: at byte 320: expected a switch's case values in ascending order, each once");
     check_bad_switch(no_cases, "d.dump: at byte 308: expected a switch's case count from 1 to 1024");
-    check_bad_switch(unnamed_site, "d.dump: at byte 328: expected a switch site that a switch constraint names");
+    check_bad_switch(unnamed_site,
+                     "d.dump: at byte 328: expected a switch site that a switch constraint names");
     check_bad_switch(site_twice, "d.dump: at byte 328: expected a switch site not listed before");
-    check_bad_switch(too_wide, "d.dump: at byte 300: expected a switch's case values within its expression's width");
+    check_bad_switch(too_wide,
+                     "d.dump: at byte 300: expected a switch's case values within its expression's width");
     check_bad_switch(a_branch_site,
                      "d.dump: at byte 352: expected a switch site that a switch constraint names");
     /* Counts are checked against the bytes left. */
@@ -360,7 +362,8 @@ static void test_bad_switches(void)
               "d.dump: truncated at byte 372: expected a switch's case values");
     fixture_write(&built, &bytes);
     bytes.data[296] = 0xff, bytes.data[297] = 0xff;
-    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err), "d.dump: truncated at byte 372: expected a switch site");
+    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
+              "d.dump: truncated at byte 372: expected a switch site");
     culprit_path_free(&built);
 }
 

@@ -93,8 +93,8 @@ typedef struct fake_log {
 } fake_log;
 
 /* Fails on 'd' (the fault behind a case the seed does not take). */
-static culprit_status fake_runner(void *context, size_t number, const culprit_input *input, culprit_gen_run *run,
-                                  culprit_error *err)
+static culprit_status fake_runner(void *context, size_t number, const culprit_input *input,
+                                  culprit_gen_run *run, culprit_error *err)
 {
     fake_log *log = context;
     const culprit_input_part *in = culprit_input_find(input, CULPRIT_SYM_SOURCE_STDIN, 0);
@@ -110,7 +110,8 @@ static culprit_status fake_runner(void *context, size_t number, const culprit_in
     return status;
 }
 
-static void search(fake_log *log, culprit_gen_strategy strategy, const char *seed_text, culprit_gen_stats *stats)
+static void search(fake_log *log, culprit_gen_strategy strategy, const char *seed_text,
+                   culprit_gen_stats *stats)
 {
     culprit_input seed = input_of(seed_text);
     culprit_error err;
