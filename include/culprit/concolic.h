@@ -50,6 +50,13 @@ typedef struct culprit_path_constraint {
     uint64_t value;
 } culprit_path_constraint;
 
+/* A switch site's case values (the trailer's switch section). */
+typedef struct culprit_path_switch {
+    uint32_t unit, block;
+    size_t case_count; /* 1 .. CULPRIT_SYM_MAX_CASES */
+    uint64_t *cases;   /* owned; distinct, ascending */
+} culprit_path_switch;
+
 typedef struct culprit_path {
     size_t source_count;
     culprit_path_source *sources;
@@ -58,6 +65,8 @@ typedef struct culprit_path {
     size_t constraint_count;
     culprit_path_constraint *constraints;
     uint64_t statistics[CULPRIT_SYM_STAT_COUNT];
+    size_t switch_count;           /* 0 for a version-1 trailer */
+    culprit_path_switch *switches; /* sorted by (unit, block) */
 } culprit_path;
 
 /* Parses a trailer (from its magic to the end of bytes).  Messages are
@@ -74,12 +83,18 @@ CULPRIT_API culprit_status culprit_path_parse(const unsigned char *bytes, size_t
 CULPRIT_API culprit_status culprit_path_from_dump(const culprit_dump *dump, const char *source,
                                                   culprit_path *path, culprit_error *err);
 CULPRIT_API void culprit_path_free(culprit_path *path);
+/* The case values of a SWITCH constraint's site; NULL for a branch, or a
+ * switch whose cases the trailer does not hold (then it can only be
+ * negated as "any other value"). */
+CULPRIT_API const culprit_path_switch *culprit_path_switch_of(const culprit_path *path,
+                                                              const culprit_path_constraint *constraint);
 
 /* ---- similarity (seeds/001 §4) ---- */
 
 /* One evaluated condition: the branch site (a hash of the unit's hash and
  * the block; culprit_condition_site) and what it evaluated to (a branch's
- * 0 or 1, a switch's value). */
+ * 0 or 1, a switch's value; with its case values known, the case's value
+ * or CULPRIT_OUTCOME_DEFAULT). */
 typedef struct culprit_condition {
     uint64_t site;
     uint64_t outcome;
@@ -87,8 +102,17 @@ typedef struct culprit_condition {
 
 /* No outcome matches it: a switch negated to "any other value". */
 #define CULPRIT_OUTCOME_OTHER UINT64_MAX
+/* A switch whose case values are known took its default: every value
+ * outside the cases is this one outcome (a case is its value).  A 64-bit
+ * switch with a case UINT64_MAX - 1 would share it; none was seen. */
+#define CULPRIT_OUTCOME_DEFAULT (UINT64_MAX - 1)
 
 CULPRIT_API uint64_t culprit_condition_site(const char *unit_hash, uint32_t block);
+/* What constraint evaluated to as a condition's outcome: a branch's 0 or
+ * 1, a switch's value, or CULPRIT_OUTCOME_DEFAULT for a value outside its
+ * site's known cases. */
+CULPRIT_API uint64_t culprit_constraint_outcome(const culprit_path *path,
+                                                const culprit_path_constraint *constraint);
 
 /* The conditions of path in order, into a malloc'd array of
  * path->constraint_count (NULL when 0).  dump (may be NULL) names the
@@ -205,6 +229,28 @@ CULPRIT_API culprit_solver_stats culprit_solver_statistics(const culprit_solver 
 CULPRIT_API culprit_status culprit_solve_flip(culprit_solver *solver, const culprit_path *path, size_t flip,
                                               const culprit_input *keep, culprit_solve_result *result,
                                               culprit_model *model, culprit_error *err);
+
+/* What a candidate asks of the constraint it changes. */
+typedef enum culprit_flip_kind {
+    CULPRIT_FLIP_NEGATE, /* not ci: a branch's other way, a switch's "any other value" */
+    CULPRIT_FLIP_CASE,   /* a switch's expression equals value (one of its cases) */
+    CULPRIT_FLIP_DEFAULT /* a switch's expression equals none of its site's case values */
+} culprit_flip_kind;
+
+typedef struct culprit_flip {
+    size_t constraint; /* 0-based */
+    culprit_flip_kind kind;
+    uint64_t value; /* CULPRIT_FLIP_CASE */
+} culprit_flip;
+
+/* culprit_solve_flip with c(flip) replaced by what flip asks: the same
+ * prefix, independence and keeping.  CASE and DEFAULT need a SWITCH
+ * constraint, DEFAULT one whose cases the path holds (an internal error
+ * otherwise). */
+CULPRIT_API culprit_status culprit_solve(culprit_solver *solver, const culprit_path *path,
+                                         const culprit_flip *flip, const culprit_input *keep,
+                                         culprit_solve_result *result, culprit_model *model,
+                                         culprit_error *err);
 
 /* ---- the search (seeds/001 Figure 2) ---- */
 

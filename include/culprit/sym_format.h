@@ -15,7 +15,16 @@
  *   node        op(u8) bits(u8) flags(u16) a(u32) b(u32) c(u32) value(u64)   (24 bytes)
  *   constraint  kind(u32) expression(u32) unit(u32) block(u32) value(u64)     (24 bytes)
  *   statistics  CULPRIT_SYM_STAT_COUNT x u64
+ *   switches    switch_count(u32), then per switch site:           (version 2)
+ *               unit(u32) block(u32) case_count(u32) value[case_count](u64)
  *
+ * Version 2 added the switch section: the case values of every switch
+ * site that a SWITCH constraint names, once per site, in any order of
+ * sites, each site's values distinct and ascending (as unsigned numbers of
+ * the switch's width).  A switch without an entry (a unit built before
+ * version 2, or the runtime's case pool full) is negated as "any other
+ * value".  Readers take versions 1 and 2; version 1 ends at the
+ * statistics.
  * The trailer follows the dump's output records and ends the file.  Nodes
  * are numbered from 1 in the order written (0 is "concrete", never a node)
  * and a node's operands are always earlier nodes, so a reader builds the
@@ -29,14 +38,18 @@
 
 #define CULPRIT_SYM_MAGIC "CULPSYM1"
 #define CULPRIT_SYM_MAGIC_SIZE 8
-#define CULPRIT_SYM_VERSION 1u
+#define CULPRIT_SYM_VERSION 2u
 
 enum culprit_sym_sizes {
-    CULPRIT_SYM_HEADER_SIZE = 24,     /* magic, version, three counts */
+    CULPRIT_SYM_HEADER_SIZE = 24,        /* magic, version, three counts */
     CULPRIT_SYM_SOURCE_HEADER_SIZE = 24, /* kind, index, length, flags, name_length */
     CULPRIT_SYM_NODE_SIZE = 24,
     CULPRIT_SYM_CONSTRAINT_SIZE = 24,
-    CULPRIT_SYM_MAX_NAME = 4096, /* a source's name (a file's path) */
+    CULPRIT_SYM_MAX_NAME = 4096,         /* a source's name (a file's path) */
+    CULPRIT_SYM_SWITCH_HEADER_SIZE = 12, /* unit, block, case_count */
+    /* Case values of one switch site; culprit-cc passes no table for a
+     * larger switch (it is negated as "any other value"). */
+    CULPRIT_SYM_MAX_CASES = 1024,
     /* Arguments passed through the thread's call area (culprit_sym.h);
      * arguments past it, and variadic ones, are concrete. */
     CULPRIT_SYM_MAX_ARGS = 16
@@ -123,7 +136,8 @@ enum culprit_sym_field_kind {
  * block: the block counter (in that unit's map) of the block whose
  * terminator decided, i.e. the branch site of the map (docs/collector.md
  * §2).  BRANCH: expression (width 1) evaluated to value (0 or 1).
- * SWITCH: expression had value (the switch's condition). */
+ * SWITCH: expression had value (the switch's condition); the site's case
+ * values, when known, are in the switch section (version 2). */
 enum culprit_sym_constraint_kind { CULPRIT_SYM_BRANCH = 0, CULPRIT_SYM_SWITCH = 1 };
 
 /* The statistics, in this order.  CONCRETIZED_*: how often a symbolic

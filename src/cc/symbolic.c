@@ -75,7 +75,8 @@ static void add_attribute(unit *u, LLVMValueRef function, const char *attribute)
  * and drops the shadows nobody uses.  Shadow memory, constraints and
  * statistics are the runtime's own memory, never the program's
  * (inaccessiblememonly), so the program's values stay in registers across
- * them.  __culprit_sym_call_returned reads the call area, which the
+ * them; __culprit_sym_switch_cases also reads its case table (argument
+ * memory).  __culprit_sym_call_returned reads the call area, which the
  * program's code writes: it keeps the default. */
 static void describe_runtime_function(unit *u, LLVMValueRef function, const char *name)
 {
@@ -89,11 +90,15 @@ static void describe_runtime_function(unit *u, LLVMValueRef function, const char
         is_pure |= strcmp(name, pure[i]) == 0;
     for (size_t i = 0; i < sizeof runtime_memory / sizeof *runtime_memory; i++)
         is_runtime_memory |= strcmp(name, runtime_memory[i]) == 0;
-    if (!is_pure && !is_runtime_memory)
+    bool reads_argument = strcmp(name, "__culprit_sym_switch_cases") == 0;
+    if (!is_pure && !is_runtime_memory && !reads_argument)
         return;
     add_attribute(u, function, "nounwind");
     add_attribute(u, function, "willreturn");
-    add_attribute(u, function, is_pure ? "readnone" : "inaccessiblememonly");
+    add_attribute(u, function,
+                  is_pure             ? "readnone"
+                  : is_runtime_memory ? "inaccessiblememonly"
+                                      : "inaccessiblemem_or_argmemonly");
 }
 
 LLVMValueRef cc_sym_call_runtime(unit *u, const char *name, LLVMTypeRef result, LLVMTypeRef *parameters,
@@ -372,17 +377,61 @@ static void emit_branch(unit *u, sym_function *f, LLVMValueRef in, uint32_t bloc
                         arguments);
 }
 
+static int by_unsigned_value(const void *left, const void *right)
+{
+    uint64_t a = *(const uint64_t *)left, b = *(const uint64_t *)right;
+    return a < b ? -1 : a > b;
+}
+
+/* The switch's case values as the runtime's table (culprit_sym.h): a
+ * private constant [count + 1 x i64], the count then the values ascending,
+ * zero-extended from the condition's width.  NULL for a switch of more
+ * than CULPRIT_SYM_MAX_CASES cases, or wider than 64 bits: it is recorded
+ * without them. */
+static LLVMValueRef switch_cases_table(unit *u, LLVMValueRef in, unsigned bits)
+{
+    unsigned count = LLVMGetNumSuccessors(in) - 1; /* successor 0 is the default */
+    if (count == 0 || count > CULPRIT_SYM_MAX_CASES || bits > 64)
+        return NULL;
+    uint64_t *values = malloc((count + 1) * sizeof *values);
+    LLVMValueRef *elements = malloc((count + 1) * sizeof *elements);
+    LLVMValueRef table = NULL;
+    if (values && elements) {
+        /* Operands of a switch: condition, default, then (value, destination) pairs. */
+        for (unsigned s = 1; s <= count; s++)
+            values[s] = LLVMConstIntGetZExtValue(LLVMGetOperand(in, 2 * s));
+        qsort(values + 1, count, sizeof *values, by_unsigned_value);
+        values[0] = count;
+        for (unsigned i = 0; i <= count; i++)
+            elements[i] = LLVMConstInt(u->i64, values[i], 0);
+        LLVMTypeRef type = LLVMArrayType(u->i64, count + 1);
+        table = LLVMAddGlobal(u->module, type, "__culprit_switch_cases");
+        LLVMSetInitializer(table, LLVMConstArray(u->i64, elements, count + 1));
+        LLVMSetGlobalConstant(table, 1);
+        LLVMSetLinkage(table, LLVMPrivateLinkage);
+        LLVMSetUnnamedAddress(table, LLVMGlobalUnnamedAddr);
+    }
+    free(values);
+    free(elements);
+    return table;
+}
+
+/* __culprit_sym_switch_cases with the case table, so the generator can aim
+ * at each case; __culprit_sym_switch when there is none. */
 static void emit_switch(unit *u, sym_function *f, LLVMValueRef in, uint32_t block)
 {
     LLVMValueRef condition = LLVMGetOperand(in, 0);
     if (!cc_sym_is_symbolic(f, condition))
         return;
-    LLVMTypeRef parameters[5] = {u->i32, u->i64, u->i32, u->byte_pointer, u->i32};
-    LLVMValueRef arguments[5] = {cc_sym_shadow_of(u, f, condition), cc_sym_as_u64(u, condition),
-                                 LLVMConstInt(u->i32, cc_sym_bits(f, LLVMTypeOf(condition)), 0), u->sym_unit,
-                                 LLVMConstInt(u->i32, block, 0)};
-    cc_sym_call_runtime(u, "__culprit_sym_switch", LLVMVoidTypeInContext(u->context), parameters, 5,
-                        arguments);
+    unsigned bits = cc_sym_bits(f, LLVMTypeOf(condition));
+    LLVMValueRef table = switch_cases_table(u, in, bits);
+    LLVMTypeRef parameters[6] = {u->i32, u->i64, u->i32, u->byte_pointer, u->i32, u->byte_pointer};
+    LLVMValueRef cases = table ? LLVMConstBitCast(table, u->byte_pointer) : NULL;
+    LLVMValueRef arguments[6] = {cc_sym_shadow_of(u, f, condition), cc_sym_as_u64(u, condition),
+                                 LLVMConstInt(u->i32, bits, 0),     u->sym_unit,
+                                 LLVMConstInt(u->i32, block, 0),    cases};
+    cc_sym_call_runtime(u, table ? "__culprit_sym_switch_cases" : "__culprit_sym_switch",
+                        LLVMVoidTypeInContext(u->context), parameters, table ? 6 : 5, arguments);
 }
 
 /* ---- one instruction ------------------------------------------------------------------------------ */

@@ -3,9 +3,11 @@
  * (culprit/sym_format.h): what each op takes and makes.  The reader
  * applies them node by node, so everything downstream (the solver's
  * translation, similarity, the input model) may assume a well-sorted DAG
- * without cycles.
+ * without cycles.  The switch section's entries are checked against the
+ * constraints they belong to.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "concolic/path_internal.h"
 
@@ -113,4 +115,99 @@ bool culprit_path_constraint_valid(const culprit_path *path, const culprit_path_
     if (constraint->kind == CULPRIT_SYM_SWITCH && node->bits < 64 && constraint->value >> node->bits)
         return fail(problem, size, "a switch value within its expression's width");
     return true;
+}
+
+/* ---- the switch section ---- */
+
+typedef struct switch_key {
+    uint32_t unit, block;
+    size_t index; /* in trailer order */
+} switch_key;
+
+static int by_site(const void *left, const void *right)
+{
+    const switch_key *a = left, *b = right;
+    if (a->unit != b->unit)
+        return a->unit < b->unit ? -1 : 1;
+    return a->block < b->block ? -1 : a->block > b->block;
+}
+
+static bool bad_entry(size_t index, size_t *bad, char *problem, size_t size, const char *text)
+{
+    *bad = index;
+    return fail(problem, size, text);
+}
+
+/* Checks the entries against the constraints; keys sorted by site. */
+static bool switches_match(const culprit_path *path, const switch_key *keys, bool *named, size_t *bad,
+                           char *problem, size_t size)
+{
+    for (size_t i = 1; i < path->switch_count; i++)
+        if (by_site(&keys[i - 1], &keys[i]) == 0)
+            return bad_entry(keys[i - 1].index > keys[i].index ? keys[i - 1].index : keys[i].index, bad,
+                             problem, size, "a switch site not listed before");
+    for (size_t i = 0; i < path->constraint_count; i++) {
+        const culprit_path_constraint *constraint = &path->constraints[i];
+        switch_key wanted = {constraint->unit, constraint->block, 0};
+        const switch_key *key = constraint->kind == CULPRIT_SYM_SWITCH
+                                    ? bsearch(&wanted, keys, path->switch_count, sizeof *keys, by_site)
+                                    : NULL;
+        if (!key)
+            continue;
+        const culprit_path_switch *entry = &path->switches[key->index];
+        unsigned bits = path->nodes[constraint->expression].bits;
+        if (bits < 64 && entry->cases[entry->case_count - 1] >> bits)
+            return bad_entry(key->index, bad, problem, size,
+                             "a switch's case values within its expression's width");
+        named[key->index] = true;
+    }
+    for (size_t i = 0; i < path->switch_count; i++)
+        if (!named[i])
+            return bad_entry(i, bad, problem, size, "a switch site that a switch constraint names");
+    return true;
+}
+
+bool culprit_path_switches_valid(culprit_path *path, size_t *bad, char *problem, size_t size)
+{
+    size_t count = path->switch_count;
+    switch_key *keys = calloc(count ? count : 1, sizeof *keys);
+    bool *named = calloc(count ? count : 1, sizeof *named);
+    culprit_path_switch *sorted = calloc(count ? count : 1, sizeof *sorted);
+    bool valid = keys && named && sorted;
+    if (!valid) {
+        *bad = 0;
+        fail(problem, size, "a switch section that fits in memory");
+    }
+    for (size_t i = 0; valid && i < count; i++)
+        keys[i] = (switch_key){path->switches[i].unit, path->switches[i].block, i};
+    if (valid && count)
+        qsort(keys, count, sizeof *keys, by_site);
+    valid = valid && switches_match(path, keys, named, bad, problem, size);
+    if (valid) {
+        for (size_t i = 0; i < count; i++)
+            sorted[i] = path->switches[keys[i].index];
+        for (size_t i = 0; i < count; i++)
+            path->switches[i] = sorted[i];
+    }
+    free(keys);
+    free(named);
+    free(sorted);
+    return valid;
+}
+
+static int switch_by_site(const void *left, const void *right)
+{
+    const culprit_path_switch *a = left, *b = right;
+    if (a->unit != b->unit)
+        return a->unit < b->unit ? -1 : 1;
+    return a->block < b->block ? -1 : a->block > b->block;
+}
+
+const culprit_path_switch *culprit_path_switch_of(const culprit_path *path,
+                                                  const culprit_path_constraint *constraint)
+{
+    if (constraint->kind != CULPRIT_SYM_SWITCH || path->switch_count == 0)
+        return NULL;
+    culprit_path_switch wanted = {.unit = constraint->unit, .block = constraint->block};
+    return bsearch(&wanted, path->switches, path->switch_count, sizeof *path->switches, switch_by_site);
 }

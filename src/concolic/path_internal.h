@@ -20,6 +20,13 @@ bool culprit_path_node_valid(const culprit_path *path, uint32_t number, char *pr
 bool culprit_path_constraint_valid(const culprit_path *path, const culprit_path_constraint *constraint,
                                    char *problem, size_t size);
 
+/* Whether the switch section of path (read in trailer order) is well
+ * formed: every entry names a site some SWITCH constraint names, its
+ * values fit that constraint's expression, no site comes twice.  Sorts
+ * path->switches by (unit, block) when it is; otherwise *bad is the entry
+ * (in trailer order) and problem says what was expected. */
+bool culprit_path_switches_valid(culprit_path *path, size_t *bad, char *problem, size_t size);
+
 /* Whether the node is a variable (BYTE or FIELD). */
 static inline bool culprit_path_is_variable(const culprit_path_node *node)
 {

@@ -11,6 +11,8 @@
  * DAG is checked as it is read: operands must be earlier nodes (so there
  * is no cycle and a solver can translate in one pass), and widths must be
  * what the op makes, so that the solver never builds an ill-sorted term.
+ * Versions 1 and 2 are read; version 2 adds the switch section (each
+ * switch site's case values) after the statistics.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 typedef struct trailer_reader {
     const unsigned char *bytes;
     size_t size, position, base;
+    uint32_t version;
     const char *source;
     culprit_error *err;
 } trailer_reader;
@@ -82,8 +85,9 @@ static culprit_status read_header(trailer_reader *reader, uint32_t counts[3])
     reader->position = CULPRIT_SYM_MAGIC_SIZE;
     uint32_t version = 0;
     status = read_u32(reader, "the trailer's version", &version);
-    if (status == CULPRIT_OK && version != CULPRIT_SYM_VERSION)
-        return garbage_at(reader, CULPRIT_SYM_MAGIC_SIZE, "symbolic trailer version 1");
+    if (status == CULPRIT_OK && (version == 0 || version > CULPRIT_SYM_VERSION))
+        return garbage_at(reader, CULPRIT_SYM_MAGIC_SIZE, "symbolic trailer version 1 or 2");
+    reader->version = version;
     static const char *const what[3] = {"the source count", "the node count", "the constraint count"};
     for (size_t i = 0; i < 3 && status == CULPRIT_OK; i++)
         status = read_u32(reader, what[i], &counts[i]);
@@ -92,7 +96,8 @@ static culprit_status read_header(trailer_reader *reader, uint32_t counts[3])
     size_t left = reader->size - reader->position;
     uint64_t least = (uint64_t)counts[0] * CULPRIT_SYM_SOURCE_HEADER_SIZE +
                      (uint64_t)counts[1] * CULPRIT_SYM_NODE_SIZE +
-                     (uint64_t)counts[2] * CULPRIT_SYM_CONSTRAINT_SIZE + CULPRIT_SYM_STAT_COUNT * 8u;
+                     (uint64_t)counts[2] * CULPRIT_SYM_CONSTRAINT_SIZE + CULPRIT_SYM_STAT_COUNT * 8u +
+                     (version >= 2 ? 4u : 0u);
     if (least > left)
         return truncated(reader, counts[0] && left / CULPRIT_SYM_SOURCE_HEADER_SIZE < counts[0] ? "a source"
                                  : counts[1] && left / CULPRIT_SYM_NODE_SIZE < counts[1]        ? "a node"
@@ -225,6 +230,66 @@ static culprit_status read_constraints(trailer_reader *reader, culprit_path *pat
     return status;
 }
 
+/* ---- the switch section (version 2) ---- */
+
+static culprit_status read_switch(trailer_reader *reader, culprit_path_switch *entry)
+{
+    uint32_t count = 0;
+    culprit_status status = read_u32(reader, "a switch's unit", &entry->unit);
+    if (status == CULPRIT_OK)
+        status = read_u32(reader, "a switch's block", &entry->block);
+    size_t position = reader->position;
+    if (status == CULPRIT_OK)
+        status = read_u32(reader, "a switch's case count", &count);
+    if (status == CULPRIT_OK && (count == 0 || count > CULPRIT_SYM_MAX_CASES))
+        return garbage_at(reader, position, "a switch's case count from 1 to 1024");
+    if (status == CULPRIT_OK)
+        status = need(reader, (size_t)count * 8, "a switch's case values");
+    if (status != CULPRIT_OK)
+        return status;
+    entry->cases = malloc((size_t)count * sizeof *entry->cases);
+    if (!entry->cases)
+        return culprit_fail_memory(reader->err);
+    for (uint32_t i = 0; i < count; i++) {
+        position = reader->position;
+        read_uint(reader, 8, "a switch's case value", &entry->cases[i]);
+        entry->case_count = i + 1;
+        if (i > 0 && entry->cases[i] <= entry->cases[i - 1])
+            return garbage_at(reader, position, "a switch's case values in ascending order, each once");
+    }
+    return CULPRIT_OK;
+}
+
+/* The switch section: each entry read and checked against the path's
+ * constraints (path_check.c), then sorted for culprit_path_switch_of. */
+static culprit_status read_switches(trailer_reader *reader, culprit_path *path)
+{
+    uint32_t count = 0;
+    culprit_status status = read_u32(reader, "the switch count", &count);
+    if (status == CULPRIT_OK &&
+        (reader->size - reader->position) / (CULPRIT_SYM_SWITCH_HEADER_SIZE + 8) < count)
+        return truncated(reader, "a switch site");
+    if (status != CULPRIT_OK || count == 0)
+        return status;
+    path->switches = calloc(count, sizeof *path->switches);
+    size_t *positions = calloc(count, sizeof *positions);
+    if (!path->switches || !positions) {
+        free(positions);
+        return culprit_fail_memory(reader->err);
+    }
+    char problem[160];
+    for (uint32_t i = 0; i < count && status == CULPRIT_OK; i++) {
+        positions[i] = reader->position;
+        path->switch_count = i + 1;
+        status = read_switch(reader, &path->switches[i]);
+    }
+    size_t bad = 0;
+    if (status == CULPRIT_OK && !culprit_path_switches_valid(path, &bad, problem, sizeof problem))
+        status = garbage_at(reader, positions[bad], problem);
+    free(positions);
+    return status;
+}
+
 static culprit_status parse_trailer(trailer_reader *reader, culprit_path *path)
 {
     uint32_t counts[3] = {0, 0, 0};
@@ -237,6 +302,8 @@ static culprit_status parse_trailer(trailer_reader *reader, culprit_path *path)
         status = read_constraints(reader, path, counts[2]);
     for (size_t i = 0; i < CULPRIT_SYM_STAT_COUNT && status == CULPRIT_OK; i++)
         status = read_uint(reader, 8, "a statistic", &path->statistics[i]);
+    if (status == CULPRIT_OK && reader->version >= 2)
+        status = read_switches(reader, path);
     if (status == CULPRIT_OK && reader->position != reader->size)
         return garbage_at(reader, reader->position, "the end of the symbolic trailer");
     return status;
@@ -281,5 +348,8 @@ void culprit_path_free(culprit_path *path)
     free(path->sources);
     free(path->nodes);
     free(path->constraints);
+    for (size_t i = 0; i < path->switch_count; i++)
+        free(path->switches[i].cases);
+    free(path->switches);
     *path = (culprit_path){0};
 }

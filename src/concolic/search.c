@@ -6,6 +6,9 @@
  * run's bound, "its first i-1 constraints, then ci negated".  A child made
  * by negating constraint i gets bound i+1, as in SAGE's generational
  * search, so it never re-negates what its parent already explored.  A
+ * switch whose case values the trailer holds yields one candidate per
+ * case not taken and one for its default (capped: switch_candidates),
+ * each predicting its own outcome, as a chain of compares would.  A
  * source the run read past its end also yields a "grow" candidate (the
  * input with more bytes there): that is how base, starting from the empty
  * input, reaches code behind the first read.
@@ -26,6 +29,9 @@
 #include "concolic/search_internal.h"
 
 static const char DEFAULT_GROW_TEXT[] = "1\n";
+
+/* Candidates made of one switch constraint at most (default included). */
+enum { GEN_SWITCH_CANDIDATES = 16 };
 
 static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base", "coverage", "pcs",  "pcs-seq",
                                                                        "is",   "bisect",   "delta"};
@@ -241,20 +247,66 @@ culprit_status gen_add_candidate(gen_search *search, gen_candidate *candidate, c
     return gen_queue_push(search, candidate, err);
 }
 
-/* "Constraints 0 .. flip-1 of the run, then flip negated". */
-static culprit_status flip_candidate(gen_search *search, size_t run_index, size_t flip, culprit_error *err)
+/* "Constraints 0 .. flip-1 of the run, then flip changed as kind says",
+ * predicting outcome there. */
+static culprit_status flip_candidate(gen_search *search, size_t run_index, size_t flip,
+                                     culprit_flip_kind kind, uint64_t value, uint64_t outcome,
+                                     culprit_error *err)
 {
     const gen_run *run = &search->runs[run_index];
-    gen_candidate candidate = {.run = run_index, .flip = flip, .predicted_count = flip + 1};
+    gen_candidate candidate = {
+        .run = run_index, .flip = flip, .flip_kind = kind, .flip_value = value, .predicted_count = flip + 1};
     candidate.predicted = malloc(candidate.predicted_count * sizeof *candidate.predicted);
     if (!candidate.predicted)
         return culprit_fail_memory(err);
     memcpy(candidate.predicted, run->run.conditions, flip * sizeof *candidate.predicted);
-    const culprit_path_constraint *constraint = &run->run.path.constraints[flip];
     candidate.predicted[flip] = run->run.conditions[flip];
-    candidate.predicted[flip].outcome =
-        constraint->kind == CULPRIT_SYM_BRANCH ? 1 - constraint->value : CULPRIT_OUTCOME_OTHER;
+    candidate.predicted[flip].outcome = outcome;
     return gen_add_candidate(search, &candidate, err);
+}
+
+/* A switch whose cases are known: one candidate per outcome the run did
+ * not take - the default first, then the cases in ascending order from the
+ * one after the value taken, wrapping around - at most
+ * GEN_SWITCH_CANDIDATES (so a 256-case switch on a byte costs sixteen
+ * candidates per occurrence, and occurrences that took other values try
+ * other windows of cases). */
+static culprit_status switch_candidates(gen_search *search, size_t run_index, size_t flip,
+                                        const culprit_path_switch *entry, culprit_error *err)
+{
+    const culprit_path_constraint *constraint = &search->runs[run_index].run.path.constraints[flip];
+    uint64_t taken = search->runs[run_index].run.conditions[flip].outcome;
+    size_t made = 0, start = 0;
+    culprit_status status = CULPRIT_OK;
+    if (taken != CULPRIT_OUTCOME_DEFAULT) {
+        status =
+            flip_candidate(search, run_index, flip, CULPRIT_FLIP_DEFAULT, 0, CULPRIT_OUTCOME_DEFAULT, err);
+        made++;
+    }
+    while (start < entry->case_count && entry->cases[start] <= constraint->value)
+        start++;
+    for (size_t k = 0; k < entry->case_count && made < GEN_SWITCH_CANDIDATES && status == CULPRIT_OK; k++) {
+        uint64_t value = entry->cases[(start + k) % entry->case_count];
+        if (value == constraint->value)
+            continue;
+        status = flip_candidate(search, run_index, flip, CULPRIT_FLIP_CASE, value, value, err);
+        made++;
+    }
+    return status;
+}
+
+/* The candidates of constraint flip: a branch's other way, a switch's
+ * other cases (or "any other value" when its cases are unknown). */
+static culprit_status constraint_candidates(gen_search *search, size_t run_index, size_t flip,
+                                            culprit_error *err)
+{
+    const culprit_path *path = &search->runs[run_index].run.path;
+    const culprit_path_constraint *constraint = &path->constraints[flip];
+    const culprit_path_switch *entry = culprit_path_switch_of(path, constraint);
+    if (entry)
+        return switch_candidates(search, run_index, flip, entry, err);
+    uint64_t outcome = constraint->kind == CULPRIT_SYM_BRANCH ? 1 - constraint->value : CULPRIT_OUTCOME_OTHER;
+    return flip_candidate(search, run_index, flip, CULPRIT_FLIP_NEGATE, 0, outcome, err);
 }
 
 /* The run's path, then a marker for "source grew past length". */
@@ -281,7 +333,7 @@ static culprit_status expand(gen_search *search, size_t run_index, culprit_error
     const gen_run *run = &search->runs[run_index];
     culprit_status status = CULPRIT_OK;
     for (size_t i = run->bound; i < run->run.path.constraint_count && status == CULPRIT_OK; i++)
-        status = flip_candidate(search, run_index, i, err);
+        status = constraint_candidates(search, run_index, i, err);
     for (size_t s = 0; s < run->run.path.source_count && status == CULPRIT_OK; s++) {
         const culprit_path_source *source = &search->runs[run_index].run.path.sources[s];
         if ((source->flags & CULPRIT_SYM_SOURCE_READ_PAST_END) && source->kind != CULPRIT_SYM_SOURCE_ARGV)

@@ -39,10 +39,12 @@ typedef struct gen_run {
 } gen_run;
 
 typedef struct gen_candidate {
-    size_t run;  /* the parent */
-    size_t flip; /* the constraint negated */
-    bool grow;   /* a grow candidate instead (grow_source: the path's source) */
-    bool delta;  /* a delta candidate: its parent's input with a piece left out (solved) */
+    size_t run;                  /* the parent */
+    size_t flip;                 /* the constraint negated */
+    culprit_flip_kind flip_kind; /* how (a switch: one case, or the default) */
+    uint64_t flip_value;         /* the case, for CULPRIT_FLIP_CASE */
+    bool grow;                   /* a grow candidate instead (grow_source: the path's source) */
+    bool delta;                  /* a delta candidate: its parent's input with a piece left out (solved) */
     size_t grow_source;
     culprit_condition *predicted; /* owned */
     size_t predicted_count;

@@ -158,8 +158,10 @@ culprit_status gen_solve_candidate(gen_search *search, gen_candidate *candidate,
     const gen_run *parent = &search->runs[candidate->run];
     culprit_solve_result result;
     culprit_model model = {0};
-    culprit_status status = culprit_solve_flip(search->solver, &parent->run.path, candidate->flip,
-                                               &parent->input, &result, &model, err);
+    culprit_flip flip = {
+        .constraint = candidate->flip, .kind = candidate->flip_kind, .value = candidate->flip_value};
+    culprit_status status =
+        culprit_solve(search->solver, &parent->run.path, &flip, &parent->input, &result, &model, err);
     if (status != CULPRIT_OK || result != CULPRIT_SOLVE_SAT) {
         culprit_model_free(&model);
         return status;

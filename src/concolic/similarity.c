@@ -31,6 +31,21 @@ uint64_t culprit_condition_site(const char *unit_hash, uint32_t block)
     return fnv_bytes(hash, &block, sizeof block);
 }
 
+static int compare_u64(const void *left, const void *right)
+{
+    uint64_t a = *(const uint64_t *)left, b = *(const uint64_t *)right;
+    return a < b ? -1 : a > b;
+}
+
+uint64_t culprit_constraint_outcome(const culprit_path *path, const culprit_path_constraint *constraint)
+{
+    const culprit_path_switch *entry = culprit_path_switch_of(path, constraint);
+    if (!entry ||
+        bsearch(&constraint->value, entry->cases, entry->case_count, sizeof *entry->cases, compare_u64))
+        return constraint->value;
+    return CULPRIT_OUTCOME_DEFAULT;
+}
+
 culprit_status culprit_path_conditions(const culprit_path *path, const culprit_dump *dump,
                                        culprit_condition **conditions, culprit_error *err)
 {
@@ -48,7 +63,8 @@ culprit_status culprit_path_conditions(const culprit_path *path, const culprit_d
             unit = dump->units[constraint->unit].hash;
         else
             snprintf(index, sizeof index, "#%u", (unsigned)constraint->unit);
-        (*conditions)[i] = (culprit_condition){culprit_condition_site(unit, constraint->block), constraint->value};
+        (*conditions)[i] = (culprit_condition){culprit_condition_site(unit, constraint->block),
+                                               culprit_constraint_outcome(path, constraint)};
     }
     return CULPRIT_OK;
 }

@@ -1,6 +1,8 @@
 /*
  * solve.c - solving c1 .. c(i-1) and not ci of a path constraint with Z3's
- * C API (seeds/001 Figure 2, line 14).
+ * C API (seeds/001 Figure 2, line 14); for a switch whose case values are
+ * known, "not ci" is one case (ci's expression == that value) or the
+ * default (it equals none of them).
  *
  * Every node becomes a bit-vector term of its width: an input byte is an
  * 8-bit constant per (source, offset), a typed field a 64-bit constant per
@@ -228,13 +230,35 @@ static Z3_ast translate(Z3_context context, const culprit_path *path, uint32_t n
     }
 }
 
-/* The constraint as it held (taken) or negated. */
+/* The constraint as it held. */
 static Z3_ast constraint_term(Z3_context context, const culprit_path *path, const culprit_path_constraint *c,
-                              Z3_ast *terms, bool negate)
+                              Z3_ast *terms)
 {
     unsigned bits = path->nodes[c->expression].bits;
-    Z3_ast held = Z3_mk_eq(context, terms[c->expression], bv(context, c->value, bits));
-    return negate ? Z3_mk_not(context, held) : held;
+    return Z3_mk_eq(context, terms[c->expression], bv(context, c->value, bits));
+}
+
+/* What the flipped constraint must do instead: not hold, equal a case, or
+ * miss every case of its site (culprit_solve checked the switch has them). */
+static Z3_ast flipped_term(Z3_context context, const culprit_path *path, const culprit_flip *flip,
+                           Z3_ast *terms)
+{
+    const culprit_path_constraint *c = &path->constraints[flip->constraint];
+    Z3_ast expression = terms[c->expression];
+    unsigned bits = path->nodes[c->expression].bits;
+    if (flip->kind == CULPRIT_FLIP_NEGATE)
+        return Z3_mk_not(context, constraint_term(context, path, c, terms));
+    if (flip->kind == CULPRIT_FLIP_CASE)
+        return Z3_mk_eq(context, expression, bv(context, flip->value, bits));
+    const culprit_path_switch *entry = culprit_path_switch_of(path, c);
+    Z3_ast *differs = malloc(entry->case_count * sizeof *differs);
+    if (!differs)
+        return NULL;
+    for (size_t k = 0; k < entry->case_count; k++)
+        differs[k] = Z3_mk_not(context, Z3_mk_eq(context, expression, bv(context, entry->cases[k], bits)));
+    Z3_ast all = Z3_mk_and(context, (unsigned)entry->case_count, differs);
+    free(differs);
+    return all;
 }
 
 static void ignore_errors(Z3_context context, Z3_error_code code)
@@ -377,7 +401,7 @@ static Z3_lbool check_keeping(Z3_context context, Z3_solver z3_solver, keep_plan
     return Z3_solver_check(context, z3_solver);
 }
 
-static culprit_status run_query(culprit_solver *solver, const query_plan *plan, size_t flip,
+static culprit_status run_query(culprit_solver *solver, const query_plan *plan, const culprit_flip *flip,
                                 const culprit_input *keep, culprit_solve_result *result, culprit_model *model,
                                 culprit_error *err)
 {
@@ -392,10 +416,15 @@ static culprit_status run_query(culprit_solver *solver, const query_plan *plan, 
         if (plan->needed[i])
             terms[i] = translate(context, path, i, terms);
     Z3_solver z3_solver = make_solver(context, solver->timeout_ms);
-    for (size_t j = 0; status == CULPRIT_OK && j <= flip; j++)
+    for (size_t j = 0; status == CULPRIT_OK && j < flip->constraint; j++)
         if (plan->kept[j])
             Z3_solver_assert(context, z3_solver,
-                             constraint_term(context, path, &path->constraints[j], terms, j == flip));
+                             constraint_term(context, path, &path->constraints[j], terms));
+    Z3_ast flipped = status == CULPRIT_OK ? flipped_term(context, path, flip, terms) : NULL;
+    if (status == CULPRIT_OK && !flipped)
+        status = culprit_fail_memory(err);
+    if (status == CULPRIT_OK)
+        Z3_solver_assert(context, z3_solver, flipped);
     keep_plan keeping = {0};
     if (status == CULPRIT_OK && keep && !make_keep(context, z3_solver, plan, terms, keep, &keeping))
         status = culprit_fail_memory(err);
@@ -429,15 +458,45 @@ static void count_result(culprit_solver_stats *stats, culprit_solve_result resul
     stats->unknown += result == CULPRIT_SOLVE_UNKNOWN;
 }
 
+/* Whether flip names a constraint of path that can be changed its way. */
+static culprit_status check_flip(const culprit_path *path, const culprit_flip *flip, culprit_error *err)
+{
+    if (flip->constraint >= path->constraint_count)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "no constraint %zu to negate (the path has %zu)",
+                            flip->constraint + 1, path->constraint_count);
+    const culprit_path_constraint *c = &path->constraints[flip->constraint];
+    unsigned bits = path->nodes[c->expression].bits;
+    if (flip->kind != CULPRIT_FLIP_NEGATE && c->kind != CULPRIT_SYM_SWITCH)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "constraint %zu is a branch: it has no cases",
+                            flip->constraint + 1);
+    if (flip->kind == CULPRIT_FLIP_CASE && bits < 64 && flip->value >> bits)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL,
+                            "case value %llu does not fit constraint %zu's %u bits",
+                            (unsigned long long)flip->value, flip->constraint + 1, bits);
+    if (flip->kind == CULPRIT_FLIP_DEFAULT && !culprit_path_switch_of(path, c))
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "constraint %zu's switch has no known cases",
+                            flip->constraint + 1);
+    return CULPRIT_OK;
+}
+
 culprit_status culprit_solve_flip(culprit_solver *solver, const culprit_path *path, size_t flip,
                                   const culprit_input *keep, culprit_solve_result *result,
                                   culprit_model *model, culprit_error *err)
 {
+    culprit_flip negate = {.constraint = flip, .kind = CULPRIT_FLIP_NEGATE};
+    return culprit_solve(solver, path, &negate, keep, result, model, err);
+}
+
+culprit_status culprit_solve(culprit_solver *solver, const culprit_path *path, const culprit_flip *what,
+                             const culprit_input *keep, culprit_solve_result *result, culprit_model *model,
+                             culprit_error *err)
+{
     *model = (culprit_model){0};
     *result = CULPRIT_SOLVE_UNSAT;
-    if (flip >= path->constraint_count)
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "no constraint %zu to negate (the path has %zu)",
-                            flip + 1, path->constraint_count);
+    culprit_status checked = check_flip(path, what, err);
+    if (checked != CULPRIT_OK)
+        return checked;
+    size_t flip = what->constraint;
     size_t nodes = path->node_count + 1;
     query_plan plan = {.path = path,
                        .stamp = calloc(nodes, sizeof *plan.stamp),
@@ -452,7 +511,7 @@ culprit_status culprit_solve_flip(culprit_solver *solver, const culprit_path *pa
         plan_query(&plan, flip, &solver->stats);
     /* A constraint on no variable cannot be negated by changing the input. */
     if (status == CULPRIT_OK && plan.kept[flip])
-        status = run_query(solver, &plan, flip, keep, result, model, err);
+        status = run_query(solver, &plan, what, keep, result, model, err);
     if (status == CULPRIT_OK)
         count_result(&solver->stats, *result);
     else

@@ -78,6 +78,15 @@ void __culprit_sym_concretize(culprit_sym_expr value, uint32_t kind);
 void __culprit_sym_branch(culprit_sym_expr condition, uint32_t taken, const void *unit, uint32_t block);
 void __culprit_sym_switch(culprit_sym_expr condition, uint64_t value, uint32_t bits, const void *unit,
                           uint32_t block);
+/* The same with the switch's case values: cases is a constant table,
+ * cases[0] the count (1 .. CULPRIT_SYM_MAX_CASES), then the values in
+ * ascending order, each within bits (zero-extended).  The site's values
+ * are copied the first time it records a constraint and written in the
+ * trailer's switch section, so the generator can aim at each case.  A
+ * table that breaks these rules is ignored (the constraint is recorded
+ * as by __culprit_sym_switch, the form units built before it still call). */
+void __culprit_sym_switch_cases(culprit_sym_expr condition, uint64_t value, uint32_t bits, const void *unit,
+                                uint32_t block, const uint64_t *cases);
 
 /* ---- memory ----
  * Loads and stores of integers and pointers of 1..8 bytes: the shadow of

@@ -9,7 +9,9 @@
  * newest node down marks what is reachable and one pass up numbers it, in
  * the renumbering array mapped at start.  Counts are snapshots taken
  * first (acquire): threads that keep running add nodes and constraints the
- * trailer simply does not include.
+ * trailer simply does not include.  The switch section follows the
+ * statistics: each switch site a written constraint names, once, found by
+ * marking sites in two passes over the constraints (count, then write).
  */
 #include "rt/sym_internal.h"
 
@@ -124,6 +126,50 @@ static void write_constraints(struct rt_dump_writer *writer, uint32_t count)
     }
 }
 
+/* The switch site of constraint i when it has case values and is not yet
+ * marked counted (counting) or is (writing); NULL otherwise. */
+static struct rt_sym_site *switch_site(uint32_t i, uint32_t counted, int writing)
+{
+    const struct rt_sym_constraint *constraint = &culprit_rt_sym_state.constraints[i];
+    if (constraint->kind != CULPRIT_SYM_SWITCH)
+        return NULL;
+    struct rt_sym_site *site = culprit_rt_sym_site_find(constraint->site_unit, constraint->block);
+    if (!site || site->case_count == 0 || (site->written == counted) != writing)
+        return NULL;
+    atomic_thread_fence(memory_order_acquire); /* the values before their count (sym_path.c) */
+    return site;
+}
+
+/* The switch section: the case values of each site a written SWITCH
+ * constraint names, once.  Two passes over the constraints: the first
+ * counts the sites and marks them with a fresh mark, the second writes
+ * exactly the marked ones and unmarks them (a site that gains its values
+ * meanwhile, from a thread still running, is not written at all). */
+static void write_switches(struct rt_dump_writer *writer, uint32_t constraints)
+{
+    struct rt_sym_state *state = &culprit_rt_sym_state;
+    uint32_t counted = ++state->write_mark, count = 0;
+    for (uint32_t i = 0; i < constraints; i++) {
+        struct rt_sym_site *site = switch_site(i, counted, 0);
+        if (site) {
+            site->written = counted;
+            count++;
+        }
+    }
+    put_u32(writer, count);
+    for (uint32_t i = 0; i < constraints; i++) {
+        struct rt_sym_site *site = switch_site(i, counted, 1);
+        if (!site)
+            continue;
+        site->written = 0;
+        put_u32(writer, state->constraints[i].unit);
+        put_u32(writer, site->block);
+        put_u32(writer, site->case_count);
+        for (uint32_t k = 0; k < site->case_count; k++)
+            put_u64(writer, state->case_pool[site->cases_at + k]);
+    }
+}
+
 void culprit_rt_sym_write_trailer(struct rt_dump_writer *writer)
 {
     struct rt_sym_state *state = &culprit_rt_sym_state;
@@ -143,4 +189,5 @@ void culprit_rt_sym_write_trailer(struct rt_dump_writer *writer)
     write_constraints(writer, constraints);
     for (int i = 0; i < CULPRIT_SYM_STAT_COUNT; i++)
         put_u64(writer, atomic_load_explicit(&state->stats[i], memory_order_relaxed));
+    write_switches(writer, constraints);
 }

@@ -31,10 +31,11 @@ enum {
     RT_SYM_LIMIT_CONSTRAINTS = 1u << 24,
     RT_SYM_DEFAULT_TABLE_CAP = 64, /* runs of a table lookup's expression (sym_table.c) */
     RT_SYM_LIMIT_TABLE_CAP = 256,
-    RT_SYM_MAX_SOURCES = 256, /* stdin, declared files, argv strings; more are concrete */
-    RT_SYM_MAX_READERS = 64,  /* descriptors and streams open on a source at once */
-    RT_SYM_UNIT_CACHE = 256,  /* unit descriptor -> index, direct-mapped */
-    RT_SYM_NAMES_SIZE = 65536 /* declared files' paths, copied at start */
+    RT_SYM_MAX_SOURCES = 256,   /* stdin, declared files, argv strings; more are concrete */
+    RT_SYM_MAX_READERS = 64,    /* descriptors and streams open on a source at once */
+    RT_SYM_UNIT_CACHE = 256,    /* unit descriptor -> index, direct-mapped */
+    RT_SYM_NAMES_SIZE = 65536,  /* declared files' paths, copied at start */
+    RT_SYM_CASE_POOL = 1u << 20 /* switch case values kept per run; more sites go without */
 };
 
 /* enum rt_sym_mode: CULPRIT_SYM read or not yet. */
@@ -62,6 +63,10 @@ struct rt_sym_site {
     const void *unit;
     uint32_t block;
     uint32_t count;
+    /* A switch site's case values: case_pool[cases_at .. + case_count)
+     * (case_count 0: unknown); written: the trailer writer's mark. */
+    uint32_t cases_at, case_count;
+    uint32_t written;
 };
 
 struct rt_sym_source {
@@ -118,6 +123,10 @@ struct rt_sym_state {
     uint32_t constraint_hash_mask;
     struct rt_sym_site *sites;
     uint32_t site_mask;
+    /* Switch sites' case values (sym_path.c), and the writer's marks. */
+    uint64_t *case_pool;
+    uint32_t case_pool_used;
+    uint32_t write_mark;
     struct rt_sym_unit_cache_entry unit_cache[RT_SYM_UNIT_CACHE];
 
     /* The trailer writer's renumbering (one entry per node), mapped at start. */
@@ -234,6 +243,9 @@ RT_HIDDEN culprit_sym_expr culprit_rt_sym_field_of_text(const char *text, size_t
 /* ---- sym_path.c: constraints ---- */
 /* Unit descriptor -> registry index; 0 when not registered. */
 RT_HIDDEN int culprit_rt_sym_unit_index(const void *unit, uint32_t *index);
+/* The site of (unit descriptor, block), or NULL when it recorded nothing
+ * (no insertion: the trailer writer calls it). */
+RT_HIDDEN struct rt_sym_site *culprit_rt_sym_site_find(const void *unit, uint32_t block);
 
 /* ---- sym_dump.c: the trailer, from rt_dump.c (async-signal-safe) ---- */
 RT_HIDDEN void culprit_rt_sym_write_trailer(struct rt_dump_writer *writer);

@@ -11,6 +11,12 @@
  * CULPRIT_SYM_SITE_CAP distinct ones (SITE_CAP counts the rest); the run
  * keeps CULPRIT_SYM_MAX_CONSTRAINTS (CONSTRAINT_CAP).  A condition that
  * folded to a constant is not a constraint.
+ *
+ * A switch site's case values (__culprit_sym_switch_cases) are copied into
+ * the case pool the first time the site records a constraint: the table
+ * lives in the unit's constant data, which a dlclose may unmap before the
+ * trailer is written.  They are checked first (count, order, width), since
+ * the trailer's reader rejects a trailer whose switch section breaks them.
  */
 #include "rt/sym_internal.h"
 
@@ -68,24 +74,63 @@ static int is_duplicate(const struct rt_sym_constraint *wanted, uint32_t *slot)
     return 0;
 }
 
-/* The site's counter, made when new (sites <= constraints: never full). */
-static struct rt_sym_site *site_of(const void *unit, uint32_t block)
+/* The site's slot: its own, or the empty one where it goes (sites <=
+ * constraints: the table is never full). */
+static struct rt_sym_site *site_slot(const void *unit, uint32_t block)
 {
     struct rt_sym_state *state = &culprit_rt_sym_state;
     uint32_t at = hash_words((uintptr_t)unit, block, 0) & state->site_mask;
     for (;; at = (at + 1) & state->site_mask) {
         struct rt_sym_site *site = &state->sites[at];
-        if (site->unit == NULL) {
-            site->unit = unit;
-            site->block = block;
-            return site;
-        }
-        if (site->unit == unit && site->block == block)
+        if (site->unit == NULL || (site->unit == unit && site->block == block))
             return site;
     }
 }
 
-static void record_locked(struct rt_sym_constraint *wanted)
+/* The site's counter, made when new. */
+static struct rt_sym_site *site_of(const void *unit, uint32_t block)
+{
+    struct rt_sym_site *site = site_slot(unit, block);
+    if (site->unit == NULL) {
+        site->unit = unit;
+        site->block = block;
+    }
+    return site;
+}
+
+struct rt_sym_site *culprit_rt_sym_site_find(const void *unit, uint32_t block)
+{
+    struct rt_sym_site *site = site_slot(unit, block);
+    return site->unit ? site : NULL;
+}
+
+/* Whether cases is a table the trailer may carry for a switch of bits. */
+static int cases_valid(const uint64_t *cases, uint32_t bits)
+{
+    if (!cases || cases[0] == 0 || cases[0] > CULPRIT_SYM_MAX_CASES)
+        return 0;
+    for (uint64_t i = 1; i <= cases[0]; i++)
+        if ((bits < 64 && cases[i] >> bits) || (i > 1 && cases[i] <= cases[i - 1]))
+            return 0;
+    return 1;
+}
+
+/* Copies a switch site's case values into the pool, once. */
+static void keep_cases(struct rt_sym_site *site, const uint64_t *cases, uint32_t bits)
+{
+    struct rt_sym_state *state = &culprit_rt_sym_state;
+    if (site->case_count || !cases_valid(cases, bits) || RT_SYM_CASE_POOL - state->case_pool_used < cases[0])
+        return;
+    uint32_t count = (uint32_t)cases[0];
+    for (uint32_t i = 0; i < count; i++)
+        state->case_pool[state->case_pool_used + i] = cases[1 + i];
+    site->cases_at = state->case_pool_used;
+    atomic_thread_fence(memory_order_release); /* the trailer writer takes no lock */
+    site->case_count = count;
+    state->case_pool_used += count;
+}
+
+static void record_locked(struct rt_sym_constraint *wanted, const uint64_t *cases, uint32_t bits)
 {
     struct rt_sym_state *state = &culprit_rt_sym_state;
     uint32_t slot;
@@ -102,6 +147,8 @@ static void record_locked(struct rt_sym_constraint *wanted)
         return;
     }
     site->count++;
+    if (cases)
+        keep_cases(site, cases, bits);
     state->constraints[count] = *wanted;
     state->constraint_hash[slot] = count + 1;
     atomic_store_explicit(&state->constraint_count, count + 1, memory_order_release);
@@ -109,7 +156,7 @@ static void record_locked(struct rt_sym_constraint *wanted)
 }
 
 static void record(uint32_t kind, culprit_sym_expr expression, uint64_t value, const void *unit,
-                   uint32_t block)
+                   uint32_t block, const uint64_t *cases)
 {
     uint64_t constant;
     if (culprit_rt_sym_is_const(expression, &constant))
@@ -119,7 +166,7 @@ static void record(uint32_t kind, culprit_sym_expr expression, uint64_t value, c
     if (!culprit_rt_sym_lock())
         return;
     if (culprit_rt_sym_unit_index(unit, &wanted.unit))
-        record_locked(&wanted);
+        record_locked(&wanted, cases, culprit_rt_sym_bits(expression));
     culprit_rt_sym_unlock();
 }
 
@@ -131,11 +178,11 @@ void __culprit_sym_branch(culprit_sym_expr condition, uint32_t taken, const void
         culprit_rt_sym_count(CULPRIT_SYM_STAT_CONCRETIZED_OTHER);
         return;
     }
-    record(CULPRIT_SYM_BRANCH, condition, taken != 0, unit, block);
+    record(CULPRIT_SYM_BRANCH, condition, taken != 0, unit, block, NULL);
 }
 
-void __culprit_sym_switch(culprit_sym_expr condition, uint64_t value, uint32_t bits, const void *unit,
-                          uint32_t block)
+static void record_switch(culprit_sym_expr condition, uint64_t value, uint32_t bits, const void *unit,
+                          uint32_t block, const uint64_t *cases)
 {
     if (condition == 0 || !culprit_rt_sym_on())
         return;
@@ -144,5 +191,18 @@ void __culprit_sym_switch(culprit_sym_expr condition, uint64_t value, uint32_t b
         culprit_rt_sym_count(CULPRIT_SYM_STAT_CONCRETIZED_OTHER);
         return;
     }
-    record(CULPRIT_SYM_SWITCH, condition, bits >= 64 ? value : value & ((1ull << bits) - 1), unit, block);
+    record(CULPRIT_SYM_SWITCH, condition, bits >= 64 ? value : value & ((1ull << bits) - 1), unit, block,
+           cases);
+}
+
+void __culprit_sym_switch(culprit_sym_expr condition, uint64_t value, uint32_t bits, const void *unit,
+                          uint32_t block)
+{
+    record_switch(condition, value, bits, unit, block, NULL);
+}
+
+void __culprit_sym_switch_cases(culprit_sym_expr condition, uint64_t value, uint32_t bits, const void *unit,
+                                uint32_t block, const uint64_t *cases)
+{
+    record_switch(condition, value, bits, unit, block, cases);
 }

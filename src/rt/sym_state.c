@@ -97,8 +97,9 @@ static int map_tables(struct rt_sym_state *state)
     state->sites = culprit_rt_sym_map(constraint_slots * sizeof *state->sites);
     state->top = culprit_rt_sym_map((size_t)65536 * sizeof *state->top);
     state->names = culprit_rt_sym_map(RT_SYM_NAMES_SIZE);
+    state->case_pool = culprit_rt_sym_map((size_t)RT_SYM_CASE_POOL * sizeof *state->case_pool);
     if (!state->nodes || !state->node_hash || !state->renumber || !state->constraints ||
-        !state->constraint_hash || !state->sites || !state->top || !state->names)
+        !state->constraint_hash || !state->sites || !state->top || !state->names || !state->case_pool)
         return 0;
     state->node_hash_mask = (uint32_t)node_slots - 1;
     state->constraint_hash_mask = (uint32_t)constraint_slots - 1;

@@ -67,7 +67,9 @@ expect_contains mix.ll "@__culprit_sym_binary(i32 12," # a * 31: CULPRIT_SYM_MUL
 expect_contains mix.ll "@__culprit_sym_binary(i32 22," # ^: CULPRIT_SYM_XOR
 expect_contains mix.ll "bitcast (i64 (i64, i64)* @mix to i8*)" # the entry takes its parameters' shadows
 function_ir $ll classify >classify.ll
-expect_contains classify.ll "call void @__culprit_sym_switch("
+expect_contains classify.ll "call void @__culprit_sym_switch_cases("
+# its case values, ascending, behind their count ('\n' '0' '1' '2' 'a' 'b')
+expect_contains $ll "private unnamed_addr constant [7 x i64] [i64 6, i64 10, i64 48, i64 49, i64 50, i64 97, i64 98]"
 expect_contains classify.ll "@__culprit_sym_compare(i32 36," # c > 127: CULPRIT_SYM_SGT
 function_ir $ll compare >compare.ll
 expect_contains compare.ll "bitcast (i32 (i8*, i8*)* @compare to i8*)"
@@ -168,6 +170,14 @@ for _ in range(constraints):
     p += 24
 stats = struct.unpack_from("<16Q", data, p)
 p += 128
+if version >= 2:
+    (switches,) = struct.unpack_from("<I", data, p)
+    p += 4
+    for _ in range(switches):
+        unit, block, count = struct.unpack_from("<III", data, p)
+        cases = struct.unpack_from("<%dQ" % count, data, p + 12)
+        p += 12 + 8 * count
+        print("switch_site", unit, block, "cases", " ".join(map(str, cases)))
 print("end_ok", p == len(data))
 print("constraints_stat", stats[1])
 PY
@@ -175,7 +185,8 @@ PY
 
 decode "dumps-O0.in1" >in1.trailer || fail "in1's trailer: $(cat in1.trailer)"
 expect_contains in1.trailer "trailer yes"
-expect_contains in1.trailer "version 1"
+expect_contains in1.trailer "version 2"
+expect_contains in1.trailer "cases 10 48 49 50 97 98"
 expect_contains in1.trailer "end_ok True"
 expect_contains in1.trailer "source_kinds 0"
 expect_contains in1.trailer "constraint branch"
@@ -184,6 +195,7 @@ branches=$(grep -c "^constraint" in1.trailer)
 [ "$branches" -gt 5 ] && pass || fail "only $branches constraints for in1"
 decode "dumps-O2.in1" >in1-O2.trailer || fail "in1's -O2 trailer: $(cat in1-O2.trailer)"
 expect_contains in1-O2.trailer "constraint switch"
+expect_contains in1-O2.trailer "cases 10 48 49 50 97 98"
 # The path depends on the input: another input, another path constraint.
 decode "dumps-O0.in5" >in5.trailer || fail "in5's trailer: $(cat in5.trailer)"
 if cmp -s in1.trailer in5.trailer; then fail "in1 and in5 have one path constraint"; else pass; fi

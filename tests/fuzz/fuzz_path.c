@@ -3,9 +3,11 @@
  * src/concolic/path_read.c + path_check.c; culprit/sym_format.h).  The
  * input is the trailer.  A trailer the reader accepts is walked further the
  * way culprit gen does: its conditions keyed, compared with themselves,
- * and every constraint negated through the solver (1 ms per query), so a
- * DAG the checks let through that the solver's translation cannot take is
- * a finding.
+ * and every constraint negated through the solver (1 ms per query), a
+ * switch whose cases the trailer holds also to its default and a case
+ * (which the reader's checks must make always askable), so a DAG the
+ * checks let through that the solver's translation cannot take is a
+ * finding.
  */
 #include "fuzz.h"
 
@@ -30,6 +32,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             culprit_model model = {0};
             if (culprit_solve_flip(solver, &path, i, NULL, &result, &model, &err) == CULPRIT_OK)
                 culprit_model_free(&model);
+            /* a switch with known cases: its default and its last case */
+            const culprit_path_switch *entry = culprit_path_switch_of(&path, &path.constraints[i]);
+            if (!entry)
+                continue;
+            culprit_flip flips[2] = {{i, CULPRIT_FLIP_DEFAULT, 0},
+                                     {i, CULPRIT_FLIP_CASE, entry->cases[entry->case_count - 1]}};
+            for (size_t k = 0; k < 2; k++) {
+                FUZZ_REQUIRE(culprit_solve(solver, &path, &flips[k], NULL, &result, &model, &err) ==
+                             CULPRIT_OK);
+                culprit_model_free(&model);
+            }
         }
         culprit_solver_free(solver);
     }

@@ -2,8 +2,8 @@
  * path_fixture.h - hand-built path constraints for the concolic unit tests
  * (tests/unit/test_concolic_*.c): a builder that appends sources, nodes and
  * constraints to a culprit_path the way the runtime would, and the
- * trailer's bytes for such a path (culprit/sym_format.h), so the reader
- * can be tested on what a writer makes.
+ * trailer's bytes for such a path (culprit/sym_format.h, versions 1 and
+ * 2), so the reader can be tested on what a writer makes.
  */
 #ifndef CULPRIT_PATH_FIXTURE_H
 #define CULPRIT_PATH_FIXTURE_H
@@ -68,6 +68,24 @@ static inline void fixture_branch(culprit_path *path, uint32_t expression, uint3
         (culprit_path_constraint){CULPRIT_SYM_BRANCH, expression, 0, block, outcome};
 }
 
+static inline void fixture_switch(culprit_path *path, uint32_t expression, uint32_t block, uint64_t value)
+{
+    path->constraints[path->constraint_count++] =
+        (culprit_path_constraint){CULPRIT_SYM_SWITCH, expression, 0, block, value};
+}
+
+/* The case values of switch site (unit 0, block), as the trailer's
+ * section lists them (the reader sorts sites; fixtures add them in
+ * order). */
+static inline void fixture_cases(culprit_path *path, uint32_t block, const uint64_t *values, size_t count)
+{
+    if (!path->switches)
+        path->switches = calloc(FIXTURE_MAX, sizeof *path->switches);
+    uint64_t *cases = malloc(count * sizeof *cases);
+    memcpy(cases, values, count * sizeof *cases);
+    path->switches[path->switch_count++] = (culprit_path_switch){0, block, count, cases};
+}
+
 /* ---- the trailer's bytes ---- */
 
 typedef struct fixture_bytes {
@@ -81,12 +99,13 @@ static inline void fixture_put(fixture_bytes *out, uint64_t value, size_t bytes)
         out->data[out->size++] = (unsigned char)(value >> (8 * i));
 }
 
-static inline void fixture_write(const culprit_path *path, fixture_bytes *out)
+/* The trailer of path in version 1 (no switch section) or 2. */
+static inline void fixture_write_version(const culprit_path *path, uint32_t version, fixture_bytes *out)
 {
     out->size = 0;
     memcpy(out->data, CULPRIT_SYM_MAGIC, CULPRIT_SYM_MAGIC_SIZE);
     out->size = CULPRIT_SYM_MAGIC_SIZE;
-    fixture_put(out, CULPRIT_SYM_VERSION, 4);
+    fixture_put(out, version, 4);
     fixture_put(out, path->source_count, 4);
     fixture_put(out, path->node_count, 4);
     fixture_put(out, path->constraint_count, 4);
@@ -121,6 +140,22 @@ static inline void fixture_write(const culprit_path *path, fixture_bytes *out)
     }
     for (size_t i = 0; i < CULPRIT_SYM_STAT_COUNT; i++)
         fixture_put(out, path->statistics[i], 8);
+    if (version < 2)
+        return;
+    fixture_put(out, path->switch_count, 4);
+    for (size_t i = 0; i < path->switch_count; i++) {
+        const culprit_path_switch *w = &path->switches[i];
+        fixture_put(out, w->unit, 4);
+        fixture_put(out, w->block, 4);
+        fixture_put(out, w->case_count, 4);
+        for (size_t k = 0; k < w->case_count; k++)
+            fixture_put(out, w->cases[k], 8);
+    }
+}
+
+static inline void fixture_write(const culprit_path *path, fixture_bytes *out)
+{
+    fixture_write_version(path, CULPRIT_SYM_VERSION, out);
 }
 
 #endif

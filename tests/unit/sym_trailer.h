@@ -3,8 +3,9 @@
  * (include/culprit/sym_format.h) that runs with CULPRIT_SYM write after a
  * dump.  Written from the format header, not from src/rt: it walks the
  * dump's fixed part (dump_format.h) to find where the trailer starts,
- * decodes it, and insists that it ends the file and that every node's
- * operands are earlier nodes.
+ * decodes it (version 2: the switch section after the statistics), and
+ * insists that it ends the file and that every node's operands are
+ * earlier nodes.
  */
 #ifndef CULPRIT_TEST_SYM_TRAILER_H
 #define CULPRIT_TEST_SYM_TRAILER_H
@@ -41,12 +42,20 @@ struct trailer_constraint {
     uint64_t value;
 };
 
+enum { TRAILER_MAX_SWITCHES = 16, TRAILER_MAX_CASES = 64 };
+
+struct trailer_switch {
+    uint32_t unit, block, case_count;
+    uint64_t cases[TRAILER_MAX_CASES];
+};
+
 struct trailer {
-    uint32_t source_count, node_count, constraint_count;
+    uint32_t source_count, node_count, constraint_count, switch_count;
     struct trailer_source sources[TRAILER_MAX_SOURCES];
     struct trailer_node nodes[TRAILER_MAX_NODES + 1]; /* numbered from 1 */
     struct trailer_constraint constraints[TRAILER_MAX_CONSTRAINTS];
     uint64_t stats[CULPRIT_SYM_STAT_COUNT];
+    struct trailer_switch switches[TRAILER_MAX_SWITCHES]; /* the writer's order */
 };
 
 struct trailer_cursor {
@@ -164,6 +173,19 @@ static inline int trailer_decode(const unsigned char *data, size_t size, struct 
     }
     for (int i = 0; i < CULPRIT_SYM_STAT_COUNT; i++)
         t->stats[i] = trailer_le(&c, 8);
+    t->switch_count = (uint32_t)trailer_le(&c, 4);
+    if (t->switch_count > TRAILER_MAX_SWITCHES)
+        return 0;
+    for (uint32_t i = 0; i < t->switch_count; i++) {
+        struct trailer_switch *w = &t->switches[i];
+        w->unit = (uint32_t)trailer_le(&c, 4);
+        w->block = (uint32_t)trailer_le(&c, 4);
+        w->case_count = (uint32_t)trailer_le(&c, 4);
+        if (w->case_count == 0 || w->case_count > TRAILER_MAX_CASES)
+            return 0;
+        for (uint32_t k = 0; k < w->case_count; k++)
+            w->cases[k] = trailer_le(&c, 8);
+    }
     return c.ok && c.at == size;
 }
 

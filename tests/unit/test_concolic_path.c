@@ -3,7 +3,8 @@
  * (src/concolic/path_read.c, path_check.c): a trailer as the runtime
  * writes it reads back whole; truncation, bad fields and malformed DAGs are
  * refused with the byte and what was expected; a dump without a trailer
- * says the program was not built in symbolic mode.
+ * says the program was not built in symbolic mode.  Version 1 (no switch
+ * section) still reads; the switch section is checked entry by entry.
  */
 #include "check.h"
 #include "path_fixture.h"
@@ -71,10 +72,14 @@ static void test_truncated(void)
     /* Every count is checked against the bytes left before allocating. */
     CHECK_STR(parse_message(&bytes, 60, 0, &err), "d.dump: truncated at byte 60: expected a node");
     CHECK_STR(parse_message(&bytes, bytes.size - 1, 0, &err),
+              "d.dump: truncated at byte 421: expected the switch count");
+    fixture_write_version(&built, 1, &bytes);
+    CHECK_STR(parse_message(&bytes, bytes.size - 1, 0, &err),
               "d.dump: truncated at byte 417: expected a statistic");
+    fixture_write(&built, &bytes);
     fixture_bytes huge = bytes;
     huge.data[16] = 0xff, huge.data[17] = 0xff, huge.data[18] = 0xff, huge.data[19] = 0x7f;
-    CHECK_CONTAINS(parse_message(&huge, huge.size, 0, &err), "truncated at byte 418: expected a node");
+    CHECK_CONTAINS(parse_message(&huge, huge.size, 0, &err), "truncated at byte 422: expected a node");
     culprit_path_free(&built);
 }
 
@@ -89,8 +94,13 @@ static void test_bad_fields(void)
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
               "d.dump: at byte 0: expected the magic \"CULPSYM1\" (this is not a symbolic trailer)");
     fixture_write(&built, &bytes);
-    bytes.data[8] = 2;
-    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err), "d.dump: at byte 8: expected symbolic trailer version 1");
+    bytes.data[8] = 3;
+    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
+              "d.dump: at byte 8: expected symbolic trailer version 1 or 2");
+    fixture_write(&built, &bytes);
+    bytes.data[8] = 0;
+    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
+              "d.dump: at byte 8: expected symbolic trailer version 1 or 2");
     fixture_write(&built, &bytes);
     bytes.data[24] = 7; /* source kind */
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
@@ -98,7 +108,7 @@ static void test_bad_fields(void)
     fixture_write(&built, &bytes);
     bytes.data[bytes.size++] = 0;
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
-              "d.dump: at byte 418: expected the end of the symbolic trailer");
+              "d.dump: at byte 422: expected the end of the symbolic trailer");
     fixture_write(&built, &bytes);
     bytes.data[50 + 5 * 24] = 99; /* node 6's op: node N starts at 50 + (N - 1) * 24 */
     CHECK_CONTAINS(parse_message(&bytes, bytes.size, 0, &err), "at byte 170: expected a node op of sym_format.h");
@@ -207,12 +217,161 @@ static void test_from_dump(void)
     /* Positions in messages are the dump's. */
     bytes.data[8] = 9;
     CHECK_INT(culprit_path_from_dump(&dump, "c/1.dump", &path, &err), CULPRIT_ERROR_INPUT);
-    CHECK_STR(err.message, "c/1.dump: at byte 1008: expected symbolic trailer version 1");
+    CHECK_STR(err.message, "c/1.dump: at byte 1008: expected symbolic trailer version 1 or 2");
+    culprit_path_free(&built);
+}
+
+/* A version-1 trailer (no switch section) still reads, and says no
+ * switch's cases are known. */
+static void test_version_1(void)
+{
+    culprit_path built, read;
+    fixture_bytes bytes;
+    culprit_error err;
+    sample(&built);
+    fixture_write_version(&built, 1, &bytes);
+    CHECK_INT(bytes.size, 418);
+    CHECK_INT(culprit_path_parse(bytes.data, bytes.size, 0, "t", &read, &err), CULPRIT_OK);
+    CHECK_INT(read.constraint_count, 2);
+    CHECK_INT(read.switch_count, 0);
+    CHECK_INT(read.statistics[CULPRIT_SYM_STAT_UNDECLARED_INPUT], 2);
+    CHECK(culprit_path_switch_of(&read, &read.constraints[0]) == NULL);
+    culprit_path_free(&read);
+    /* A version-1 trailer ends at its statistics. */
+    fixture_write_version(&built, 1, &bytes);
+    fixture_put(&bytes, 0, 4);
+    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
+              "d.dump: at byte 418: expected the end of the symbolic trailer");
+    culprit_path_free(&built);
+}
+
+/* c = byte 0 of stdin, switched on at block 7 (cases 'a' 'd' 'n' 'z'
+ * then, at block 9, cases 1 2 of c's low two bits); the run took 'a', then
+ * 3 (the default).  Sites come in the section out of order. */
+static void switch_sample(culprit_path *path)
+{
+    fixture_init(path);
+    uint32_t in = fixture_source(path, CULPRIT_SYM_SOURCE_STDIN, 0, 2, 0, "");
+    uint32_t c = fixture_byte(path, in, 0);
+    uint32_t low = fixture_binary(path, CULPRIT_SYM_AND, c, fixture_const(path, 8, 3));
+    fixture_switch(path, c, 7, 'a');
+    fixture_switch(path, low, 9, 3);
+    fixture_cases(path, 9, (const uint64_t[]){1, 2}, 2);
+    fixture_cases(path, 7, (const uint64_t[]){'a', 'd', 'n', 'z'}, 4);
+}
+
+static void test_switch_round_trip(void)
+{
+    culprit_path built, read;
+    fixture_bytes bytes;
+    culprit_error err;
+    switch_sample(&built);
+    fixture_write(&built, &bytes);
+    CHECK_INT(culprit_path_parse(bytes.data, bytes.size, 0, "t", &read, &err), CULPRIT_OK);
+    CHECK_INT(read.switch_count, 2);
+    CHECK_INT(read.switches[0].block, 7); /* sorted by site */
+    const culprit_path_switch *first = culprit_path_switch_of(&read, &read.constraints[0]);
+    CHECK(first != NULL);
+    CHECK_INT(first ? first->case_count : 0, 4);
+    CHECK_INT(first ? first->cases[3] : 0, 'z');
+    const culprit_path_switch *second = culprit_path_switch_of(&read, &read.constraints[1]);
+    CHECK_INT(second ? second->cases[1] : 0, 2);
+    /* A case is its value; a value outside the cases is the default. */
+    CHECK_INT(culprit_constraint_outcome(&read, &read.constraints[0]), 'a');
+    CHECK(culprit_constraint_outcome(&read, &read.constraints[1]) == CULPRIT_OUTCOME_DEFAULT);
+    culprit_path_free(&read);
+    culprit_path_free(&built);
+}
+
+/* The sample's trailer with one change to its switch section; the
+ * message the reader gives. */
+static void check_bad_switch(void (*change)(culprit_path *), const char *expected)
+{
+    culprit_path built;
+    fixture_bytes bytes;
+    culprit_error err;
+    switch_sample(&built);
+    change(&built);
+    fixture_write(&built, &bytes);
+    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err), expected);
+    culprit_path_free(&built);
+}
+
+static void unsorted_cases(culprit_path *path)
+{
+    path->switches[1].cases[2] = 'b'; /* 'a' 'd' 'b' 'z' */
+}
+static void repeated_case(culprit_path *path)
+{
+    path->switches[0].cases[1] = 1;
+}
+static void no_cases(culprit_path *path)
+{
+    path->switches[0].case_count = 0;
+}
+static void unnamed_site(culprit_path *path)
+{
+    path->switches[1].block = 8;
+}
+static void site_twice(culprit_path *path)
+{
+    path->switches[1].block = 9;
+}
+static void too_wide(culprit_path *path)
+{
+    path->switches[0].cases[1] = 256; /* block 9's expression has 8 bits */
+}
+static void a_branch_site(culprit_path *path)
+{
+    path->constraints[0].kind = CULPRIT_SYM_BRANCH;
+    path->constraints[0].expression = fixture_binary(path, CULPRIT_SYM_EQ, 1, 1);
+    path->constraints[0].value = 1;
+}
+
+static void test_bad_switches(void)
+{
+    /* The sample: header 24, source 24, nodes 3 x 24, constraints 2 x 24,
+     * statistics 128, switch count 4: the section's first entry (block 9)
+     * at 300, its case count at 308, its values at 312; the second entry
+     * (block 7) at 328, its values at 340; the end at 372.  a_branch_site
+     * adds a node (24 bytes). */
+    check_bad_switch(unsorted_cases,
+                     "d.dump: at byte 356: expected a switch's case values in ascending order, each once");
+    check_bad_switch(repeated_case,
+                     "d.dump: at byte 320: expected a switch's case values in ascending order, each once");
+    check_bad_switch(no_cases, "d.dump: at byte 308: expected a switch's case count from 1 to 1024");
+    check_bad_switch(unnamed_site,
+                     "d.dump: at byte 328: expected a switch site that a switch constraint names");
+    check_bad_switch(site_twice, "d.dump: at byte 328: expected a switch site not listed before");
+    check_bad_switch(too_wide,
+                     "d.dump: at byte 300: expected a switch's case values within its expression's width");
+    check_bad_switch(a_branch_site,
+                     "d.dump: at byte 352: expected a switch site that a switch constraint names");
+    /* Counts are checked against the bytes left. */
+    culprit_path built;
+    fixture_bytes bytes;
+    culprit_error err;
+    switch_sample(&built);
+    fixture_write(&built, &bytes);
+    bytes.data[308] = 1, bytes.data[309] = 4; /* 1025 */
+    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
+              "d.dump: at byte 308: expected a switch's case count from 1 to 1024");
+    fixture_write(&built, &bytes);
+    bytes.data[308] = 200;
+    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
+              "d.dump: truncated at byte 372: expected a switch's case values");
+    fixture_write(&built, &bytes);
+    bytes.data[296] = 0xff, bytes.data[297] = 0xff;
+    CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
+              "d.dump: truncated at byte 372: expected a switch site");
     culprit_path_free(&built);
 }
 
 int main(void)
 {
+    test_version_1();
+    test_switch_round_trip();
+    test_bad_switches();
     test_round_trip();
     test_truncated();
     test_bad_fields();

@@ -261,6 +261,31 @@ static int scenario_argv(void)
     return __culprit_rt_start_main(2, argv, environ, program_main);
 }
 
+/* stdin "dqa": switches on the three characters read, with case tables
+ * as culprit-cc emits them (count, then the values ascending), bad ones
+ * and none. */
+static int scenario_switches(void)
+{
+    static const uint64_t commands[] = {4, 'a', 'd', 'n', 'z'}, unsorted[] = {2, 'z', 'a'},
+                          too_wide[] = {1, 1ull << 33}, one[] = {1, 'a'};
+    culprit_sym_expr c[3];
+    int value[3];
+    for (int i = 0; i < 3; i++) {
+        CALL(__culprit_sym_w_getchar);
+        value[i] = __culprit_sym_w_getchar();
+        c[i] = RET;
+        CHECK(c[i] != 0);
+    }
+    __culprit_sym_switch_cases(c[0], (uint32_t)value[0], 32, &unit, 5, commands);
+    __culprit_sym_switch_cases(c[1], (uint32_t)value[1], 32, &unit, 5, commands); /* the site again */
+    __culprit_sym_switch_cases(c[0], (uint32_t)value[0], 32, &unit, 6, unsorted);
+    __culprit_sym_switch_cases(c[0], (uint32_t)value[0], 32, &unit, 7, too_wide);
+    __culprit_sym_switch(c[1], (uint32_t)value[1], 32, &unit, 1);
+    __culprit_sym_switch_cases(c[2], (uint32_t)value[2], 32, &unit, 2, one);
+    __culprit_sym_switch_cases(0, 3, 32, &unit, 3, one); /* concrete: no constraint, no cases */
+    return check_failed != 0;
+}
+
 /* CULPRIT_SYM unset: nothing symbolic, and the dump has no trailer. */
 static int scenario_off(void)
 {
@@ -291,6 +316,8 @@ static int run_scenario(const char *name, const char *argument)
         return scenario_argv();
     if (strcmp(name, "off") == 0)
         return scenario_off();
+    if (strcmp(name, "switches") == 0)
+        return scenario_switches();
     return 99;
 }
 
@@ -371,6 +398,7 @@ static void test_scanf(void)
     CHECK_INT(t.constraints[3].kind, CULPRIT_SYM_SWITCH);
     CHECK_INT(t.constraints[3].value, 12);
     CHECK_INT(t.constraints[3].block, 5);
+    CHECK_INT(t.switch_count, 0); /* __culprit_sym_switch: no case values */
     check_field(node(&t, node(&t, t.constraints[3].expression)->a), 2, 2, CULPRIT_SYM_FIELD_DECIMAL);
     CHECK_INT(node(&t, t.constraints[3].expression)->op, CULPRIT_SYM_EXTRACT);
     CHECK_INT(t.stats[CULPRIT_SYM_STAT_CONSTRAINTS], 4);
@@ -481,6 +509,32 @@ static void test_argv(void)
     CHECK_INT(byte->value, 1);
 }
 
+/* Each switch site's valid case table once, in the order its first
+ * constraint came; bad tables and the old entry point record no cases. */
+static void test_switches(void)
+{
+    const char *settings[] = {"CULPRIT_SYM=1", NULL};
+    struct trailer t;
+    int present;
+    CHECK_INT(run("switches", "dqa", settings, &t, &present), 0);
+    CHECK(present);
+    CHECK_INT(t.constraint_count, 6);
+    for (uint32_t i = 0; i < t.constraint_count; i++)
+        CHECK_INT(t.constraints[i].kind, CULPRIT_SYM_SWITCH);
+    CHECK_INT(t.constraints[1].value, 'q');
+    CHECK_INT(t.switch_count, 2);
+    CHECK_INT(t.switches[0].unit, 0);
+    CHECK_INT(t.switches[0].block, 5);
+    CHECK_INT(t.switches[0].case_count, 4);
+    CHECK_INT(t.switches[0].cases[0], 'a');
+    CHECK_INT(t.switches[0].cases[1], 'd');
+    CHECK_INT(t.switches[0].cases[2], 'n');
+    CHECK_INT(t.switches[0].cases[3], 'z');
+    CHECK_INT(t.switches[1].block, 2);
+    CHECK_INT(t.switches[1].case_count, 1);
+    CHECK_INT(t.switches[1].cases[0], 'a');
+}
+
 static void test_off(void)
 {
     const char *settings[] = {NULL};
@@ -505,6 +559,7 @@ int main(int argc, char **argv)
     test_node_cap();
     test_files();
     test_argv();
+    test_switches();
     test_off();
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", base);
