@@ -24,8 +24,8 @@ static bool begins_block(const php_op_shape *ops, uint32_t i, uint32_t *last_lin
     return *last_line != 0 && ops[i].line != *last_line;
 }
 
-uint32_t php_blocks_partition(const php_op_shape *ops, uint32_t count, uint32_t first_block, uint32_t *op_block,
-                              uint32_t *leaders)
+uint32_t php_blocks_partition(const php_op_shape *ops, uint32_t count, uint32_t first_block,
+                              uint32_t *op_block, uint32_t *leaders)
 {
     uint32_t blocks = 0, last_line = 0;
     for (uint32_t i = 0; i < count; i++) {

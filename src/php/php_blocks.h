@@ -43,8 +43,8 @@ typedef struct php_op_shape {
  * ones lies on one line and a run that stops in the middle of a function
  * (an exception, a fatal error) leaves the lines after it unrun.  Returns
  * the number of blocks. */
-uint32_t php_blocks_partition(const php_op_shape *ops, uint32_t count, uint32_t first_block, uint32_t *op_block,
-                              uint32_t *leaders);
+uint32_t php_blocks_partition(const php_op_shape *ops, uint32_t count, uint32_t first_block,
+                              uint32_t *op_block, uint32_t *leaders);
 
 /* Whether opcode i puts its block on its line in the map. */
 bool php_op_has_line(const php_op_shape *op);

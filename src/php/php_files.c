@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,7 +167,8 @@ static culprit_status publish_dump(const char *dir, const char *temporary, const
 culprit_status php_files_write_dump(const char *dir, const php_dump *dump, culprit_error *err)
 {
     char temporary[4096];
-    int length = snprintf(temporary, sizeof temporary, "%s/.%ld.%u.tmp", dir, (long)dump->pid, dump->sequence);
+    int length =
+        snprintf(temporary, sizeof temporary, "%s/.%ld.%u.tmp", dir, (long)dump->pid, dump->sequence);
     if (length < 0 || (size_t)length + 32 >= sizeof temporary)
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: the collection directory's name is too long", dir);
     byte_buffer buffer = {0};

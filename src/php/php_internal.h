@@ -43,27 +43,27 @@ typedef struct php_unit {
     char hash[65];
     char *path;
     uint32_t counter_count, block_count;
-    uint32_t *leader_op;   /* per block: index of its first opcode in op_hits */
-    uint32_t *block_line;  /* per block: its first line, 0 when none */
-    uint64_t *op_hits;     /* every opcode of every function of the unit */
+    uint32_t *leader_op;  /* per block: index of its first opcode in op_hits */
+    uint32_t *block_line; /* per block: its first line, 0 when none */
+    uint64_t *op_hits;    /* every opcode of every function of the unit */
     uint32_t op_total;
     php_branch *branches;
     uint32_t branch_count;
-    uint64_t *outcomes;    /* two per branch: true, false */
+    uint64_t *outcomes; /* two per branch: true, false */
     php_function *functions;
     uint32_t function_count;
-    uint64_t *counts;      /* counter_count, filled at the dump */
+    uint64_t *counts; /* counter_count, filled at the dump */
 } php_unit;
 
 /* The process's collection state (php_module.c). */
 typedef struct php_collector {
     bool collecting;
-    char *dir;             /* CULPRIT_COLLECT_DIR */
-    int handle;            /* op_array->reserved[] slot */
-    uint32_t sequence;     /* dumps written by this process */
-    php_unit **units;      /* this request's, in compile order */
+    char *dir;         /* CULPRIT_COLLECT_DIR */
+    int handle;        /* op_array->reserved[] slot */
+    uint32_t sequence; /* dumps written by this process */
+    php_unit **units;  /* this request's, in compile order */
     size_t unit_count, unit_capacity;
-    bool crashed;          /* a fatal error or an uncaught exception */
+    bool crashed; /* a fatal error or an uncaught exception */
     uint32_t stack_depth;
     php_dump_frame stack[CULPRIT_STACK_DEPTH];
 } php_collector;

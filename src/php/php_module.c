@@ -166,8 +166,8 @@ static void write_dump(void)
         php_unit_fill_counts(unit);
         if (!unit->counts) /* out of memory: the unit's frames would name nothing */
             break;
-        units[count++] = (php_dump_unit){.hash = unit->hash, .counter_count = unit->counter_count,
-                                         .counts = unit->counts};
+        units[count++] =
+            (php_dump_unit){.hash = unit->hash, .counter_count = unit->counter_count, .counts = unit->counts};
     }
     php_dump dump = {.pid = (int32_t)getpid(),
                      .parent_pid = (int32_t)getppid(),

@@ -248,7 +248,8 @@ static bool may_fuse(const zend_op_array *op_array, uint32_t jump, const php_op_
     const zend_op *op = &op_array->opcodes[jump], *before = op - 1;
     return jump > 0 && (op->opcode == ZEND_JMPZ || op->opcode == ZEND_JMPNZ) &&
            !(shapes[jump].flags & PHP_OP_TARGET) && !(shapes[jump - 1].flags & PHP_OP_ENDS_BLOCK) &&
-           (before->result_type & IS_TMP_VAR) && op->op1_type == IS_TMP_VAR && op->op1.var == before->result.var;
+           (before->result_type & IS_TMP_VAR) && op->op1_type == IS_TMP_VAR &&
+           op->op1.var == before->result.var;
 }
 
 /* ---- the unit ----------------------------------------------------------- */
@@ -427,8 +428,11 @@ static culprit_status add_function_blocks(unit_build *build, uint32_t f)
                 high = high > shapes[j].line ? high : shapes[j].line;
             }
             build->unit->block_line[block] = low;
-            cc_map_block record = {.counter = block, .function = index, .file = build->file,
-                                   .first_line = low, .last_line = high};
+            cc_map_block record = {.counter = block,
+                                   .function = index,
+                                   .file = build->file,
+                                   .first_line = low,
+                                   .last_line = high};
             status = cc_map_add_block(&build->map, &record, &build->err);
         }
         if (status == CULPRIT_OK && php_op_has_line(&shapes[i]))
@@ -449,14 +453,16 @@ static culprit_status add_branch_records(unit_build *build, const uint32_t *colu
         const php_branch *branch = &unit->branches[k];
         uint32_t line = branch_line(build, k);
         /* the branches of one line and function are one decision (a && b) */
-        if (k > 0 && (line != branch_line(build, k - 1) || branch->function != unit->branches[k - 1].function))
+        if (k > 0 &&
+            (line != branch_line(build, k - 1) || branch->function != unit->branches[k - 1].function))
             condition++;
         uint32_t from = branch->function->op_block[branch->fallthrough - 1];
         uint32_t jump_to = branch->function->op_block[branch->target];
         uint32_t fall_to = branch->fallthrough < branch->function->op_count
                                ? branch->function->op_block[branch->fallthrough]
                                : jump_to;
-        uint32_t true_to = branch->true_jumps ? jump_to : fall_to, false_to = branch->true_jumps ? fall_to : jump_to;
+        uint32_t true_to = branch->true_jumps ? jump_to : fall_to,
+                 false_to = branch->true_jumps ? fall_to : jump_to;
         cc_map_location at = {.file = build->file, .line = line, .column = columns[k]};
         status = cc_map_add_edge(&build->map, branch->true_counter, from, true_to, &build->err);
         if (status == CULPRIT_OK)
@@ -464,7 +470,8 @@ static culprit_status add_branch_records(unit_build *build, const uint32_t *colu
         if (status == CULPRIT_OK)
             status = cc_map_add_branch(&build->map, branch->true_counter, at, "true", condition, &build->err);
         if (status == CULPRIT_OK)
-            status = cc_map_add_branch(&build->map, branch->true_counter + 1, at, "false", condition, &build->err);
+            status =
+                cc_map_add_branch(&build->map, branch->true_counter + 1, at, "false", condition, &build->err);
     }
     return status;
 }
