@@ -1,11 +1,11 @@
 /*
  * php_blocks.c - cuts a compiled PHP function into blocks (php_blocks.h).
  *
- * A block is counted through its first opcode (the extension counts every
- * opcode the VM runs, and a block's count is its leader's), so a block must
- * begin wherever control can enter, and should end where a line ends: PHP
- * has no columns, lines are what a developer reads, and a block that ran to
- * the middle of its lines would credit the lines after a fatal error.
+ * A block's count is the most any of its opcodes ran (the extension counts
+ * every opcode the VM runs, php_unit.c), so a block must begin wherever
+ * control can enter, and should end where a line ends: PHP has no columns,
+ * lines are what a developer reads, and a block that ran to the middle of
+ * its lines would credit the lines after a fatal error.
  */
 #include "php/php_blocks.h"
 

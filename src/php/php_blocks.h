@@ -23,10 +23,11 @@ enum php_op_flags {
      * of the opcode before it), the implicit `return null` every function
      * ends with (on its closing brace or past the file's last line). */
     PHP_OP_NO_LINE = 1u << 2,
-    /* Never begins a block because its line differs from the opcode before:
-     * OP_DATA, and a conditional jump, which the VM skips altogether when
-     * the comparison before it jumps itself ("smart branches"), so a block
-     * that began on it would never be counted. */
+    /* Never begins a block because its line differs from the opcode before,
+     * nor makes the next one begin a block that way: OP_DATA, and a
+     * conditional jump, which the VM skips altogether when the comparison
+     * before it jumps itself ("smart branches"), so a block that began on
+     * it would never be counted. */
     PHP_OP_STICKY = 1u << 3
 };
 

@@ -45,6 +45,8 @@ typedef struct php_unit {
     uint32_t counter_count, block_count;
     uint32_t *leader_op;  /* per block: index of its first opcode in op_hits */
     uint32_t *block_line; /* per block: its first line, 0 when none */
+    uint32_t *entry_next; /* per block: an opcode whose runs it counts too, or UINT32_MAX */
+    uint32_t *op_line;    /* per opcode: its line in the map, 0 when none */
     uint64_t *op_hits;    /* every opcode of every function of the unit */
     uint32_t op_total;
     php_branch *branches;

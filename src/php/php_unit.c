@@ -67,7 +67,9 @@ static bool collect_declared(op_array_list *list, const zend_string *filename, u
             continue;
         ZEND_HASH_FOREACH_PTR(&class_entry->function_table, function)
         {
-            if (function->common.scope == class_entry && same_file(&function->op_array, filename))
+            /* abstract methods have no body to run */
+            if (function->common.scope == class_entry && !(function->common.fn_flags & ZEND_ACC_ABSTRACT) &&
+                same_file(&function->op_array, filename))
                 ok = ok && list_add(list, &function->op_array);
         }
         ZEND_HASH_FOREACH_END();
@@ -174,6 +176,7 @@ static uint32_t jump_flags(php_op_shape *shapes, const zend_op_array *op_array, 
         return PHP_OP_NO_LINE;
     case ZEND_OP_DATA:
         return PHP_OP_NO_LINE | PHP_OP_STICKY;
+
     default:
         return 0;
     }
@@ -278,10 +281,12 @@ static culprit_status allocate_unit(unit_build *build, const char *path)
     unit->op_hits = calloc(ops, sizeof *unit->op_hits);
     unit->leader_op = calloc(ops, sizeof *unit->leader_op);
     unit->block_line = calloc(ops, sizeof *unit->block_line);
+    unit->op_line = calloc(ops, sizeof *unit->op_line);
+    unit->entry_next = malloc(ops * sizeof *unit->entry_next);
     build->shapes = calloc(unit->function_count, sizeof *build->shapes);
     uint32_t *op_block = calloc(ops, sizeof *op_block), *op_branch = calloc(ops, sizeof *op_branch);
     if (!unit->path || !unit->functions || !unit->op_hits || !unit->leader_op || !unit->block_line ||
-        !build->shapes || !op_block || !op_branch) {
+        !unit->op_line || !unit->entry_next || !build->shapes || !op_block || !op_branch) {
         free(op_block);
         free(op_branch);
         return culprit_fail_memory(&build->err);
@@ -297,7 +302,25 @@ static culprit_status allocate_unit(unit_build *build, const char *path)
         base += function->op_count;
     }
     memset(op_branch, 0xff, ops * sizeof *op_branch); /* PHP_NO_BRANCH */
+    memset(unit->entry_next, 0xff, ops * sizeof *unit->entry_next);
     return CULPRIT_OK;
+}
+
+/* The VM skips the RECVs of the arguments passed to a function without type
+ * declarations and starts at the opcode after them: the block of the
+ * function's header line, which holds its RECVs alone, was entered whenever
+ * that opcode ran. */
+static void mark_parameters(php_unit *unit, const zend_op_array *op_array, uint32_t base,
+                            uint32_t first_block, uint32_t block_count)
+{
+    uint32_t after = 0;
+    while (after < op_array->last && (op_array->opcodes[after].opcode == ZEND_RECV ||
+                                      op_array->opcodes[after].opcode == ZEND_RECV_INIT ||
+                                      op_array->opcodes[after].opcode == ZEND_RECV_VARIADIC))
+        after++;
+    if (after > 0 && after < op_array->last && block_count > 1 &&
+        unit->leader_op[first_block + 1] == base + after)
+        unit->entry_next[first_block] = base + after;
 }
 
 /* Cuts every function into blocks and counts the branches. */
@@ -322,6 +345,9 @@ static culprit_status partition_functions(unit_build *build)
         uint32_t count = php_blocks_partition(shapes, op_array->last, first, function->op_block, leaders);
         for (uint32_t b = 0; b < count; b++)
             unit->leader_op[first + b] = base + leaders[b];
+        for (uint32_t i = 0; i < op_array->last; i++)
+            unit->op_line[base + i] = php_op_has_line(&shapes[i]) ? shapes[i].line : 0;
+        mark_parameters(unit, op_array, base, first, count);
         unit->block_count += count;
         for (uint32_t i = 0; i < op_array->last; i++) {
             const zend_op *target;
@@ -571,9 +597,10 @@ bool php_unit_find_line(const char *path, uint32_t line, php_dump_frame *frame)
         const php_unit *unit = php_state.units[u];
         if (strcmp(unit->path, path) != 0)
             continue;
-        for (uint32_t b = 0; b < unit->block_count; b++) {
-            if (unit->block_line[b] == line) {
-                *frame = (php_dump_frame){.unit = (uint32_t)u, .block = b};
+        const uint32_t *op_block = unit->functions[0].op_block; /* the unit's, function after function */
+        for (uint32_t op = 0; op < unit->op_total; op++) {
+            if (unit->op_line[op] == line) {
+                *frame = (php_dump_frame){.unit = (uint32_t)u, .block = op_block[op]};
                 return true;
             }
         }
@@ -587,8 +614,19 @@ void php_unit_fill_counts(php_unit *unit)
         unit->counts = calloc(unit->counter_count + 1, sizeof *unit->counts);
     if (!unit->counts)
         return;
-    for (uint32_t b = 0; b < unit->block_count; b++)
-        unit->counts[b] = unit->op_hits[unit->leader_op[b]];
+    /* A block's opcodes are contiguous; the most any of them ran is how
+     * often it was entered: the VM skips some opcodes (a JMPZ fused with
+     * its comparison), never all of a block's, but for the RECVs of a
+     * function's header (mark_parameters). */
+    for (uint32_t b = 0; b < unit->block_count; b++) {
+        uint32_t end = b + 1 < unit->block_count ? unit->leader_op[b + 1] : unit->op_total;
+        uint64_t most = 0;
+        for (uint32_t op = unit->leader_op[b]; op < end; op++)
+            most = unit->op_hits[op] > most ? unit->op_hits[op] : most;
+        if (unit->entry_next[b] != UINT32_MAX && unit->op_hits[unit->entry_next[b]] > most)
+            most = unit->op_hits[unit->entry_next[b]];
+        unit->counts[b] = most;
+    }
     for (uint32_t c = 0; c < 2 * unit->branch_count; c++)
         unit->counts[unit->block_count + c] = unit->outcomes[c];
 }
@@ -605,6 +643,8 @@ void php_unit_free(php_unit *unit)
     free(unit->path);
     free(unit->leader_op);
     free(unit->block_line);
+    free(unit->op_line);
+    free(unit->entry_next);
     free(unit->op_hits);
     free(unit->branches);
     free(unit->outcomes);
