@@ -16,6 +16,10 @@ LLVM_CONFIG ?= llvm-config-14
 # it, after `deps` has had the chance to install the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS)) -lm
+PHP_CONFIG ?= php-config
+HAVE_PHP := $(shell command -v $(PHP_CONFIG) 2>/dev/null)
+PHP_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc $(WARNINGS) -O2 -g -fPIC -fvisibility=hidden \
+    $(shell $(PHP_CONFIG) --includes | sed 's/-I/-isystem /g') $(CFLAGS)
 # culprit-cc links LLVM's C API; only its own objects see LLVM's headers.
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --includedir | sed 's/^/-isystem /')
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs core bitreader bitwriter)
@@ -31,6 +35,7 @@ LIB_SRC := $(sort $(wildcard src/core/*.c src/program/*.c src/store/*.c src/coll
 CC_SRC := $(sort $(wildcard src/cc/*.c))
 RT_SRC := $(sort $(wildcard src/rt/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
+PHP_SRC := $(sort $(wildcard src/php/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -39,9 +44,15 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 CC_OBJ := $(CC_SRC:%.c=$(BUILD)/obj/%.o)
 RT_OBJ := $(RT_SRC:%.c=$(BUILD)/rt/%.o)
+PHP_OBJ := $(PHP_SRC:%.c=$(BUILD)/php/%.o)
+# What the extension takes from culprit-cc and the core: the map builder and its helpers.
+PHP_SHARED_OBJ := $(addprefix $(BUILD)/obj/src/,cc/map_text.o core/sha256.o core/grow.o core/read_file.o core/error.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
-ASAN_UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/asan/unit/%)
+ASAN_PHP_OBJ := $(PHP_SRC:%.c=$(BUILD)/php/%.o)
+# What the extension takes from culprit-cc and the core: the map builder and its helpers.
+PHP_SHARED_OBJ := $(addprefix $(BUILD)/obj/src/,cc/map_text.o core/sha256.o core/grow.o core/read_file.o core/error.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/asan/unit/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
@@ -53,11 +64,11 @@ VERSION := 0.1.0
 # them so that the next `make check` does not rebuild the library.
 .SECONDARY: $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)
 
-.PHONY: all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-gen eval-gen-run demo demo-run \
+.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-gen eval-gen-run demo demo-run \
         install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
-     $(BUILD)/libculprit-rt.a
+     $(BUILD)/libculprit-rt.a $(if $(HAVE_PHP),php)
 
 deps:
 	@sh scripts/install-deps.sh
@@ -103,6 +114,21 @@ $(BUILD)/rt/%.o: %.c $(wildcard src/rt/*.h) include/culprit/dump_format.h includ
 $(BUILD)/libculprit-rt.a: $(RT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
+# The PHP extension (src/php/, docs/php.md) and its launcher: built by `all`
+# only where php-config exists (Debian's php8.2-dev), so `make` still works
+# without PHP.  PHP's headers need GNU C and are not ours to warn about.
+$(BUILD)/php/%.o: %.c $(wildcard src/php/*.h) src/cc/map_text.h include/culprit/dump_format.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PHP_CFLAGS) -c $< -o $@
+
+$(BUILD)/culprit.so: $(PHP_OBJ) $(PHP_SHARED_OBJ) src/php/exports.map
+	$(CC) -shared -Wl,--version-script=src/php/exports.map -o $@ $(PHP_OBJ) $(PHP_SHARED_OBJ)
+
+$(BUILD)/culprit-php: src/php/culprit-php.sh
+	cp $< $@ && chmod 755 $@
+
+php: $(BUILD)/culprit.so $(BUILD)/culprit-php
+
 $(BUILD)/culprit.pc: culprit.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
@@ -118,6 +144,9 @@ $(BUILD)/asan/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ASAN_LIB_OBJ) 
 # These tests compile culprit-cc's sources (not in libculprit) into themselves.
 $(BUILD)/unit/test_cc_map $(BUILD)/asan/unit/test_cc_map: src/cc/map_text.c src/cc/map_text.h
 $(BUILD)/unit/test_cc_flow $(BUILD)/asan/unit/test_cc_flow: src/cc/flow_graph.c src/cc/flow_graph.h
+# ... and these the extension's files that need no PHP headers.
+$(BUILD)/unit/test_php_blocks $(BUILD)/asan/unit/test_php_blocks: src/php/php_blocks.c src/php/php_blocks.h
+$(BUILD)/unit/test_php_files $(BUILD)/asan/unit/test_php_files: src/php/php_files.c src/php/php_files.h
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libculprit.a
 	@mkdir -p $(dir $@)
@@ -202,9 +231,11 @@ install: all
 	install -m 644 include/culprit/*.h $(DESTDIR)$(PREFIX)/include/culprit/
 	install -m 644 $(BUILD)/culprit.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/culprit.pc
 	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(if $(HAVE_PHP),install -m 644 $(BUILD)/culprit.so $(DESTDIR)$(PREFIX)/lib/culprit/culprit.so)
+	$(if $(HAVE_PHP),install -m 755 $(BUILD)/culprit-php $(DESTDIR)$(PREFIX)/bin/culprit-php)
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(CC_SRC) $(RT_SRC) $(UNIT_SRC) $(BENCH_SRC) $(FUZZ_SRC) $(HEADERS) \
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(CC_SRC) $(RT_SRC) $(PHP_SRC) $(UNIT_SRC) $(BENCH_SRC) $(FUZZ_SRC) $(HEADERS) \
 	    tests/fuzz/fuzz.h
 
 clean:

@@ -56,6 +56,7 @@ collect     4   collectors: they write through the store
 interchange 4
 run         4
 cc          4   includes rt/*.h, the runtime formats
+php         4   the Zend extension: includes cc/map_text.h, the map builder
 judgement   5   (planned)
 techniques  6
 report      7

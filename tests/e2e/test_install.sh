@@ -90,4 +90,14 @@ mkdir collected
 CULPRIT_COLLECT_DIR="$WORK/collected" run 0 ./hello
 expect_file_equals out "hello"
 ls collected/*.dump >/dev/null 2>&1 && pass || fail "the installed runtime wrote no dump"
+
+# Where PHP is installed, so is its extension, and the installed culprit-php
+# finds it in PREFIX/lib/culprit (docs/php.md).
+if command -v php-config >/dev/null 2>&1; then
+    printf '<?php\necho "hello\\n";\n' >hello.php
+    mkdir collected-php
+    CULPRIT_COLLECT_DIR="$WORK/collected-php" run 0 "$prefix/bin/culprit-php" hello.php
+    expect_file_equals out "hello"
+    ls collected-php/*.map >/dev/null 2>&1 && pass || fail "the installed culprit-php wrote no map"
+fi
 finish

@@ -1,0 +1,49 @@
+/*
+ * php_files.h - what the PHP extension leaves in the collection directory:
+ * program maps (DIR/<hash>.map) and dumps (DIR/<pid>.<sequence>.dump), in
+ * the formats of docs/collector.md §2 and §5, published the way the C
+ * runtime publishes them (src/rt/rt_maps.c, rt_dump.c): written to a
+ * temporary name that starts with '.', then renamed, so the collector never
+ * reads half a file.  Knows nothing of PHP (tests/unit/test_php_files.c).
+ */
+#ifndef CULPRIT_PHP_FILES_H
+#define CULPRIT_PHP_FILES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "culprit/dump_format.h"
+#include "culprit/error.h"
+
+/* One unit's counters as the dump lists them. */
+typedef struct php_dump_unit {
+    const char *hash; /* 64 hex digits */
+    uint32_t counter_count;
+    const uint64_t *counts; /* counter_count of them */
+} php_dump_unit;
+
+typedef struct php_dump_frame {
+    uint32_t unit; /* index into the dump's units */
+    uint32_t block;
+} php_dump_frame;
+
+typedef struct php_dump {
+    int32_t pid, parent_pid;
+    uint32_t sequence; /* the request's number in this process, from 0 */
+    uint32_t end;      /* enum culprit_dump_end */
+    int32_t status;    /* the exit status */
+    uint32_t crashed;  /* 1 when a fatal error or an uncaught exception ended it */
+    uint32_t stack_depth;
+    php_dump_frame stack[CULPRIT_STACK_DEPTH]; /* frame 0 is where it ended */
+    size_t unit_count;
+    const php_dump_unit *units;
+} php_dump;
+
+/* Writes DIR/<hash>.map unless it exists. */
+culprit_status php_files_write_map(const char *dir, const char *hash, const char *text, size_t size,
+                                   culprit_error *err);
+
+/* Writes DIR/<pid>.<sequence>.dump. */
+culprit_status php_files_write_dump(const char *dir, const php_dump *dump, culprit_error *err);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * php_internal.h - what the extension's PHP-facing files share: the units
+ * (one per compiled PHP file) and their counters, the collection state of
+ * the process, and the functions that build units from op arrays
+ * (php_unit.c) and count, dump and hook into the engine (php_module.c).
+ *
+ * Includes PHP's headers, so only the extension's own files include it;
+ * php_blocks.h and php_files.h stay free of them for the unit tests.
+ */
+#ifndef CULPRIT_PHP_INTERNAL_H
+#define CULPRIT_PHP_INTERNAL_H
+
+#include <php.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "php/php_files.h"
+
+#define PHP_NO_BRANCH UINT32_MAX
+
+struct php_unit;
+
+/* One conditional jump: its two successors and its two counters. */
+typedef struct php_branch {
+    const struct php_function *function;
+    uint32_t fallthrough;  /* opcode index of the next opcode */
+    uint32_t target;       /* opcode index the jump lands on */
+    bool true_jumps;       /* whether the condition being true is the jump */
+    uint32_t true_counter; /* the unit's counter of outcome true; false's is the next */
+} php_branch;
+
+/* One op array (a function, a method, a closure, a file's top-level code),
+ * found through op_array->reserved[] while it runs. */
+typedef struct php_function {
+    struct php_unit *unit;
+    uint32_t op_count;
+    uint64_t *hits;      /* per opcode: times the VM ran it (the unit's op_hits) */
+    uint32_t *op_block;  /* per opcode: its block counter */
+    uint32_t *op_branch; /* per opcode: the unit's branch it decides, or PHP_NO_BRANCH */
+} php_function;
+
+typedef struct php_unit {
+    char hash[65];
+    char *path;
+    uint32_t counter_count, block_count;
+    uint32_t *leader_op;  /* per block: index of its first opcode in op_hits */
+    uint32_t *block_line; /* per block: its first line, 0 when none */
+    uint32_t *entry_next; /* per block: an opcode whose runs it counts too, or UINT32_MAX */
+    uint32_t *op_line;    /* per opcode: its line in the map, 0 when none */
+    uint64_t *op_hits;    /* every opcode of every function of the unit */
+    uint32_t op_total;
+    php_branch *branches;
+    uint32_t branch_count;
+    uint64_t *outcomes; /* two per branch: true, false */
+    php_function *functions;
+    uint32_t function_count;
+    uint64_t *counts; /* counter_count, filled at the dump */
+} php_unit;
+
+/* The process's collection state (php_module.c). */
+typedef struct php_collector {
+    bool collecting;
+    char *dir;         /* CULPRIT_COLLECT_DIR */
+    int handle;        /* op_array->reserved[] slot */
+    uint32_t sequence; /* dumps written by this process */
+    php_unit **units;  /* this request's, in compile order */
+    size_t unit_count, unit_capacity;
+    bool crashed; /* a fatal error or an uncaught exception */
+    uint32_t stack_depth;
+    php_dump_frame stack[CULPRIT_STACK_DEPTH];
+} php_collector;
+
+extern php_collector php_state;
+
+/* Builds the unit of a file just compiled: op_array is its top-level code,
+ * and the functions and classes the compilation added to the engine's
+ * tables after the first functions_before and classes_before entries are
+ * its own.  Writes its map to the collection directory and adds it to
+ * php_state.units.  Failures are reported as PHP warnings, once. */
+void php_unit_add(zend_op_array *op_array, uint32_t functions_before, uint32_t classes_before);
+
+/* The block counter of (file, line) in a unit of this request, for a crash
+ * site known only by its position; false when none is there. */
+bool php_unit_find_line(const char *path, uint32_t line, php_dump_frame *frame);
+
+/* Fills each unit's counts from its opcode hits and branch outcomes. */
+void php_unit_fill_counts(php_unit *unit);
+
+void php_unit_free(php_unit *unit);
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * php_module.c - the culprit Zend extension (PHP 8.2): hooks into the
+ * engine and writes one dump per request (docs/php.md).
+ *
+ * Inert unless CULPRIT_COLLECT_DIR names a directory when the module
+ * starts, like the C runtime (docs/collector.md §4): it then installs
+ * nothing at all, so PHP runs as without it.  When collecting it
+ *   - wraps zend_compile_file: each file compiled becomes a unit whose map
+ *     is written at once (php_unit.c);
+ *   - installs a user opcode handler for every opcode, which counts the
+ *     opcode through op_array->reserved[] and resolves the outcome of the
+ *     conditional jump run just before in the same frame (by the opcode
+ *     that runs next: a comparison may jump itself and skip the JMPZ after
+ *     it, so the jump's own handler cannot be relied on);
+ *   - wraps zend_error_cb to keep where a fatal error or an uncaught
+ *     exception ended the request (the PHP stack, or the error's file:line
+ *     when the stack has already unwound), as the dump's crash stack;
+ *   - writes the dump when the request shuts down (RSHUTDOWN), with PHP's
+ *     exit status.
+ */
+#include "php/php_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ext/standard/info.h>
+#include <zend_extensions.h>
+
+php_collector php_state;
+
+static zend_op_array *(*previous_compile_file)(zend_file_handle *file_handle, int type);
+static void (*previous_error_cb)(int type, zend_string *error_filename, const uint32_t error_lineno,
+                                 zend_string *message);
+
+/* The conditional jump whose outcome the next opcode of its frame tells. */
+static struct {
+    const php_branch *branch;
+    const zend_execute_data *frame;
+} pending;
+
+static void resolve_pending(const php_function *function, uint32_t index)
+{
+    const php_branch *branch = pending.branch;
+    if (branch->function != function)
+        return;
+    bool jumped;
+    if (index == branch->fallthrough)
+        jumped = false;
+    else if (index == branch->target)
+        jumped = true;
+    else
+        return; /* the jump itself, not fused with the comparison before it */
+    uint32_t k = (uint32_t)(branch - function->unit->branches);
+    function->unit->outcomes[2 * k + (jumped == branch->true_jumps ? 0 : 1)]++;
+}
+
+static int count_opcode(zend_execute_data *execute_data)
+{
+    zend_op_array *op_array = &execute_data->func->op_array;
+    const php_function *function = op_array->reserved[php_state.handle];
+    if (!function)
+        return ZEND_USER_OPCODE_DISPATCH;
+    uint32_t index = (uint32_t)(execute_data->opline - op_array->opcodes);
+    if (index >= function->op_count)
+        return ZEND_USER_OPCODE_DISPATCH;
+    if (pending.branch && pending.frame == execute_data)
+        resolve_pending(function, index);
+    function->hits[index]++;
+    uint32_t branch = function->op_branch[index];
+    pending.branch = branch == PHP_NO_BRANCH ? NULL : &function->unit->branches[branch];
+    pending.frame = execute_data;
+    return ZEND_USER_OPCODE_DISPATCH;
+}
+
+static zend_op_array *culprit_compile_file(zend_file_handle *file_handle, int type)
+{
+    uint32_t functions_before = zend_hash_num_elements(CG(function_table));
+    uint32_t classes_before = zend_hash_num_elements(CG(class_table));
+    zend_op_array *op_array = previous_compile_file(file_handle, type);
+    if (op_array && op_array->filename)
+        php_unit_add(op_array, functions_before, classes_before);
+    return op_array;
+}
+
+/* The user frames of the PHP stack, innermost first. */
+static void keep_stack(void)
+{
+    php_state.stack_depth = 0;
+    for (zend_execute_data *frame = EG(current_execute_data);
+         frame && php_state.stack_depth < CULPRIT_STACK_DEPTH; frame = frame->prev_execute_data) {
+        if (!frame->func || !ZEND_USER_CODE(frame->func->type) || !frame->opline)
+            continue;
+        const php_function *function = frame->func->op_array.reserved[php_state.handle];
+        uint32_t index = (uint32_t)(frame->opline - frame->func->op_array.opcodes);
+        if (!function || index >= function->op_count)
+            continue;
+        for (size_t u = 0; u < php_state.unit_count; u++) {
+            if (php_state.units[u] == function->unit) {
+                php_state.stack[php_state.stack_depth++] =
+                    (php_dump_frame){.unit = (uint32_t)u, .block = function->op_block[index]};
+                break;
+            }
+        }
+    }
+}
+
+static void error_cb(int type, zend_string *error_filename, const uint32_t error_lineno, zend_string *message)
+{
+    int fatal = E_ERROR | E_CORE_ERROR | E_COMPILE_ERROR | E_USER_ERROR | E_RECOVERABLE_ERROR | E_PARSE;
+    if ((type & fatal) && !php_state.crashed) {
+        php_state.crashed = true;
+        keep_stack();
+        /* An uncaught exception is reported after the stack has unwound:
+         * its file and line are where it was thrown. */
+        if (php_state.stack_depth == 0 && error_filename &&
+            php_unit_find_line(ZSTR_VAL(error_filename), error_lineno, &php_state.stack[0]))
+            php_state.stack_depth = 1;
+    }
+    previous_error_cb(type, error_filename, error_lineno, message);
+}
+
+static void install_hooks(void)
+{
+    for (int opcode = 0; opcode <= ZEND_VM_LAST_OPCODE; opcode++)
+        if (opcode != ZEND_HANDLE_EXCEPTION && !zend_get_user_opcode_handler((zend_uchar)opcode))
+            zend_set_user_opcode_handler((zend_uchar)opcode, count_opcode);
+    previous_compile_file = zend_compile_file;
+    zend_compile_file = culprit_compile_file;
+    previous_error_cb = zend_error_cb;
+    zend_error_cb = error_cb;
+}
+
+static PHP_MINIT_FUNCTION(culprit)
+{
+    const char *dir = getenv("CULPRIT_COLLECT_DIR");
+    if (!dir || !*dir)
+        return SUCCESS;
+    php_state.handle = zend_get_resource_handle("culprit");
+    php_state.dir = strdup(dir);
+    if (php_state.handle < 0 || !php_state.dir) {
+        fprintf(stderr, "culprit: cannot collect: no free op array slot for the extension\n");
+        return SUCCESS;
+    }
+    php_state.collecting = true;
+    install_hooks();
+    return SUCCESS;
+}
+
+static PHP_MSHUTDOWN_FUNCTION(culprit)
+{
+    free(php_state.dir);
+    php_state.dir = NULL;
+    return SUCCESS;
+}
+
+static void write_dump(void)
+{
+    php_dump_unit *units = calloc(php_state.unit_count + 1, sizeof *units);
+    if (!units)
+        return;
+    size_t count = 0;
+    for (size_t u = 0; u < php_state.unit_count; u++) {
+        php_unit *unit = php_state.units[u];
+        php_unit_fill_counts(unit);
+        if (!unit->counts) /* out of memory: the unit's frames would name nothing */
+            break;
+        units[count++] =
+            (php_dump_unit){.hash = unit->hash, .counter_count = unit->counter_count, .counts = unit->counts};
+    }
+    php_dump dump = {.pid = (int32_t)getpid(),
+                     .parent_pid = (int32_t)getppid(),
+                     .sequence = php_state.sequence++,
+                     .end = CULPRIT_DUMP_END_EXIT,
+                     .status = EG(exit_status),
+                     .crashed = php_state.crashed,
+                     .unit_count = count,
+                     .units = units};
+    for (uint32_t i = 0; i < php_state.stack_depth; i++)
+        if (php_state.stack[i].unit < count)
+            dump.stack[dump.stack_depth++] = php_state.stack[i];
+    culprit_error err = {0};
+    if (php_files_write_dump(php_state.dir, &dump, &err) != CULPRIT_OK)
+        fprintf(stderr, "culprit: cannot write the dump: %s\n", err.message);
+    free(units);
+}
+
+static PHP_RSHUTDOWN_FUNCTION(culprit)
+{
+    if (php_state.collecting)
+        write_dump();
+    return SUCCESS;
+}
+
+/* After the executor has gone: no PHP code can reach the units any more. */
+static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(culprit)
+{
+    for (size_t u = 0; u < php_state.unit_count; u++)
+        php_unit_free(php_state.units[u]);
+    free(php_state.units);
+    php_state.units = NULL;
+    php_state.unit_count = php_state.unit_capacity = 0;
+    php_state.crashed = false;
+    php_state.stack_depth = 0;
+    pending.branch = NULL;
+    pending.frame = NULL;
+    return SUCCESS;
+}
+
+static PHP_MINFO_FUNCTION(culprit)
+{
+    php_info_print_table_start();
+    php_info_print_table_row(2, "culprit collection", php_state.collecting ? php_state.dir : "off");
+    php_info_print_table_end();
+}
+
+zend_module_entry culprit_module_entry = {
+    STANDARD_MODULE_HEADER,
+    "culprit",
+    NULL, /* no PHP functions */
+    PHP_MINIT(culprit),
+    PHP_MSHUTDOWN(culprit),
+    NULL,
+    PHP_RSHUTDOWN(culprit),
+    PHP_MINFO(culprit),
+    "0.1.0",
+    NO_MODULE_GLOBALS,
+    ZEND_MODULE_POST_ZEND_DEACTIVATE_N(culprit),
+    STANDARD_MODULE_PROPERTIES_EX,
+};
+
+ZEND_DLEXPORT zend_module_entry *get_module(void);
+ZEND_GET_MODULE(culprit)

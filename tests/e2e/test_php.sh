@@ -1,0 +1,126 @@
+# test_php.sh - the PHP collector (src/php/, docs/php.md) end to end: PHP
+# scripts run through `culprit test -- culprit-php SCRIPT ARGS` and ranked by
+# `culprit rank`.  Covers the mid example (its faulty line must rank first,
+# alone), the map's never-run lines and its branches, an uncaught exception
+# and a fatal error as crash sites, a script that does not compile, and the
+# extension's silence without CULPRIT_COLLECT_DIR.  Skips (counting nothing)
+# only when PHP or the extension is not there: `make check` installs
+# php8.2-dev first, so in CI it runs.
+. "$(dirname "$0")/lib.sh"
+
+BUILD_DIR=$(cd "$(dirname "$CULPRIT")" && pwd)
+PHP_RUN="$BUILD_DIR/culprit-php"
+if ! command -v php-config >/dev/null 2>&1 || ! command -v php >/dev/null 2>&1; then
+    echo "$E2E_NAME: note: php-config or php is not installed (Debian: php8.2-cli php8.2-dev); skipping"
+    finish
+    exit 0
+fi
+if [ ! -x "$PHP_RUN" ] || [ ! -f "$BUILD_DIR/culprit.so" ]; then
+    fail "PHP is installed but $BUILD_DIR/culprit.so or culprit-php is not built (make php)"
+    finish
+    exit 1
+fi
+cp "$TOP"/tests/e2e/php/*.php .
+
+# ---- mid: six tests, one failing; the fault is mid.php:11 ----
+mid_test() { # NAME EXPECTED X Y Z
+    printf '%s\n' "$2" >"$WORK/expect.$1"
+    run 0 "$CULPRIT" test --name "$1" --expect "$WORK/expect.$1" -- "$PHP_RUN" mid.php "$3" "$4" "$5"
+}
+mid_test t1 3 3 3 5
+mid_test t2 2 1 2 3
+mid_test t3 2 3 2 1
+mid_test t4 5 5 5 5
+mid_test t5 4 5 3 4
+mid_test t6 2 2 1 3 # the faulty program prints 1
+expect_file_equals "$WORK/out" "1"
+run 0 "$CULPRIT" tests
+expect_contains "$WORK/out" "fail"
+[ "$(grep -c '^pass' "$WORK/out")" -eq 5 ] && pass || fail "expected 5 passing tests: $(cat "$WORK/out")"
+
+# Line 11 is run by t6 (failing) and t2 (passing) only: every formula that
+# rewards failing runs and penalises passing ones puts it first, alone
+# (the next line, 10, is also run by t5).
+for formula in ochiai tarantula; do
+    run 0 "$CULPRIT" rank --kind line --formula $formula --format csv
+    case $(sed -n 2p "$WORK/out") in
+    1,*mid.php:11,*) pass ;;
+    *) fail "$formula ranks '$(sed -n 2p "$WORK/out")' first, expected mid.php:11 alone at rank 1" ;;
+    esac
+    case $(sed -n 3p "$WORK/out") in
+    1,*) fail "$formula ties mid.php:11 with '$(sed -n 3p "$WORK/out")'" ;;
+    *) pass ;;
+    esac
+done
+
+# The map lists lines no test ran: never_called's (23: its header, 25).
+run 0 "$CULPRIT" rank --kind line --formula ochiai --format csv
+expect_contains "$WORK/out" "mid.php:25,"
+expect_contains "$WORK/out" "mid.php:23,"
+grep 'mid.php:25,' "$WORK/out" | grep -q ',0,0,1,5,' && pass || fail "line 25 should be run by no test"
+# ... but not the closing braces (where PHP puts the implicit return), nor
+# `} else {`.
+grep -q 'mid.php:\(13\|21\|26\|32\),' "$WORK/out" && fail "closing braces are listed: $(cat "$WORK/out")" || pass
+
+# Branch outcomes, with their counts: $y < $z (line 7) is true in t1, t2, t5, t6.
+run 0 "$CULPRIT" rank --kind branch --formula ochiai --format csv
+expect_contains "$WORK/out" "mid.php:7:1:true,"
+grep 'mid.php:7:1:true,' "$WORK/out" | grep -q ',1,3,0,2,' && pass || fail "7:true: $(grep 'mid.php:7:1:true' "$WORK/out")"
+grep 'mid.php:10:1:true,' "$WORK/out" | grep -q ',1,1,0,4,' && pass || fail "10:true: $(grep 'mid.php:10:1:true' "$WORK/out")"
+# foreach (FE_FETCH) and ?? (COALESCE) are branches too
+expect_contains "$WORK/out" "mid.php:30:1:false,"
+expect_contains "$WORK/out" "mid.php:31:1:true,"
+run 0 "$CULPRIT" rank --kind all --format csv
+expect_contains "$WORK/out" "mid.php:11,"
+
+# ---- the map itself, and silence without a collection directory ----
+mkdir collected
+CULPRIT_COLLECT_DIR="$WORK/collected" "$PHP_RUN" mid.php 1 2 3 >"$WORK/out"
+expect_file_equals "$WORK/out" "2"
+[ "$(ls collected/*.map | wc -l)" -eq 1 ] && pass || fail "expected one map: $(ls collected)"
+[ "$(ls collected/*.dump | wc -l)" -eq 1 ] && pass || fail "expected one dump: $(ls collected)"
+ls -a collected | grep -q '^\..*tmp$' && fail "temporary files left: $(ls -a collected)" || pass
+map=$(ls collected/*.map)
+grep -q "$(printf '^line\t0\t25\t')" "$map" && pass || fail "the map has no line 25"
+grep -q "$(printf '^branch\t.*\ttrue\t')" "$map" && pass || fail "the map has no branch records"
+grep -q "$(printf '^function\t[0-9]*\tnever_called\t0\t23$')" "$map" && pass || fail "no function record for never_called"
+# The unit's hash does not change from run to run (the store joins runs by it).
+mkdir again
+CULPRIT_COLLECT_DIR="$WORK/again" "$PHP_RUN" mid.php 3 2 1 >/dev/null
+[ "$(basename "$(ls again/*.map)")" = "$(basename "$map")" ] && pass || fail "the map's name changed between runs"
+mkdir quiet && (cd quiet && env -u CULPRIT_COLLECT_DIR "$PHP_RUN" ../mid.php 1 2 3 >"$WORK/out" 2>"$WORK/err")
+expect_file_equals "$WORK/out" "2"
+[ -z "$(ls -A quiet)" ] && [ ! -s "$WORK/err" ] && pass || fail "culprit-php without a collection wrote: $(ls -A quiet) $(cat "$WORK/err")"
+
+# ---- crashes: an uncaught exception and a fatal error, placed on their lines ----
+# (culprit test exits with the test's status: php's 255 for both)
+export CULPRIT_STORE="$WORK/crashes"
+run 0 "$CULPRIT" test --name fine -- "$PHP_RUN" boom.php 0
+run 255 "$CULPRIT" test --name exception -- "$PHP_RUN" boom.php 5
+run 255 "$CULPRIT" test --name fatal -- "$PHP_RUN" boom.php 1
+run 0 "$CULPRIT" export json
+python3 - "$WORK/out" >"$WORK/crashes.txt" <<'PY'
+import json, sys
+for test in json.load(open(sys.argv[1]))["tests"]:
+    stack = test.get("crash", {}).get("stack", [])
+    print(test["name"], test["verdict"], *["%s@%d" % (f["function"], f["line"]) for f in stack])
+PY
+expect_contains "$WORK/crashes.txt" "fine pass"
+expect_contains "$WORK/crashes.txt" "exception fail check@7"
+expect_contains "$WORK/crashes.txt" "fatal fail deep@14"
+
+# ---- a script that does not compile: PHP's message, a failing test, a sound store ----
+export CULPRIT_STORE="$WORK/syntax"
+run 255 "$CULPRIT" test --name broken -- "$PHP_RUN" bad.php
+expect_contains "$WORK/err" "bad.php on line"
+run 0 "$CULPRIT" test --name fine -- "$PHP_RUN" boom.php 0
+run 0 "$CULPRIT" tests
+expect_contains "$WORK/out" "broken"
+expect_contains "$WORK/out" "fine"
+run 0 "$CULPRIT" rank --kind line --format csv
+expect_contains "$WORK/out" "boom.php:"
+# check()'s parameter is untyped, so the VM skips its RECV: the header line
+# (4) still counts the call.
+grep 'boom.php:4,' "$WORK/out" | grep -q ',0,1,' && pass || fail "boom.php:4: $(grep 'boom.php:4,' "$WORK/out")"
+
+finish

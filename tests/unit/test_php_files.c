@@ -1,0 +1,95 @@
+/*
+ * test_php_files.c - the maps and dumps the PHP extension writes
+ * (src/php/php_files.c) read back by culprit's own readers: a dump with a
+ * crash stack and zero and nonzero counters, a second dump of the same pid
+ * that finds its name taken, and a map written once.
+ *
+ * The extension is not in libculprit, and this part needs no PHP headers,
+ * so its source is compiled into the test.
+ */
+#include "php/php_files.c"
+
+#include <sys/stat.h>
+
+#include "check.h"
+#include "culprit/collect.h"
+
+static char directory[] = "/tmp/culprit-php-files-XXXXXX";
+
+static const char hash[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+static void test_dump_round_trip(void)
+{
+    uint64_t counts[5] = {3, 0, 1, 0, 7};
+    php_dump_unit unit = {.hash = hash, .counter_count = 5, .counts = counts};
+    php_dump dump = {.pid = 4242,
+                     .parent_pid = 1,
+                     .sequence = 0,
+                     .end = CULPRIT_DUMP_END_EXIT,
+                     .status = 255,
+                     .crashed = 1,
+                     .stack_depth = 2,
+                     .unit_count = 1,
+                     .units = &unit};
+    dump.stack[0] = (php_dump_frame){0, 4};
+    dump.stack[1] = (php_dump_frame){0, 2};
+    culprit_error err = {0};
+    CHECK_INT(php_files_write_dump(directory, &dump, &err), CULPRIT_OK);
+    CHECK_INT(php_files_write_dump(directory, &dump, &err), CULPRIT_OK); /* 4242.0 taken: 4242.1 */
+    char path[256];
+    snprintf(path, sizeof path, "%s/4242.1.dump", directory);
+    culprit_dump read = {0};
+    CHECK_INT(culprit_dump_read_file(path, &read, &err), CULPRIT_OK);
+    CHECK_INT(read.pid, 4242);
+    CHECK_INT(read.status, 255);
+    CHECK(read.crashed);
+    CHECK_INT(read.stack_depth, 2);
+    CHECK_INT(read.stack[0].block, 4);
+    CHECK_INT(read.unit_count, 1);
+    if (read.unit_count == 1) {
+        CHECK_STR(read.units[0].hash, hash);
+        CHECK_INT(read.units[0].counter_count, 5);
+        CHECK_INT(read.units[0].length, 3);
+        CHECK_INT(read.units[0].counters[2], 4);
+        CHECK_INT(read.units[0].counts[2], 7);
+    }
+    CHECK_INT(read.output_count, 0);
+    culprit_dump_free(&read);
+    snprintf(path, sizeof path, "%s/4242.0.dump", directory);
+    struct stat info;
+    CHECK_INT(stat(path, &info), 0);
+    snprintf(path, sizeof path, "%s/.4242.0.tmp", directory);
+    CHECK(stat(path, &info) != 0); /* no temporary left behind */
+}
+
+static void test_map_written_once(void)
+{
+    culprit_error err = {0};
+    CHECK_INT(php_files_write_map(directory, hash, "first", 5, &err), CULPRIT_OK);
+    CHECK_INT(php_files_write_map(directory, hash, "second", 6, &err), CULPRIT_OK);
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s.map", directory, hash);
+    FILE *file = fopen(path, "r");
+    char text[16] = {0};
+    CHECK(file && fread(text, 1, sizeof text - 1, file) == 5);
+    if (file)
+        fclose(file);
+    CHECK_STR(text, "first");
+    CHECK(php_files_write_map("/nonexistent/culprit", hash, "x", 1, &err) != CULPRIT_OK);
+    CHECK(strstr(err.message, "/nonexistent/culprit") != NULL);
+}
+
+int main(void)
+{
+    if (!mkdtemp(directory)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_dump_round_trip();
+    test_map_written_once();
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf %s", directory);
+    if (system(command) != 0)
+        fprintf(stderr, "cannot remove %s\n", directory);
+    return check_report("test_php_files");
+}
