@@ -23,7 +23,7 @@ import os
 import subprocess
 import sys
 
-STRATEGIES = ["base", "coverage", "pcs", "pcs-seq", "is", "bisect", "delta"]
+STRATEGIES = ["base", "coverage", "pcs", "pcs-seq", "is", "bisect", "delta", "mix"]
 METHOD = "default"  # the trace's key for `culprit rank`'s default method
 
 

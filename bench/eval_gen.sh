@@ -26,7 +26,7 @@
 # Environment:
 #   EVAL_GEN_VERSIONS     exact versions, e.g. "calc/v1 fmt/v4" (overrides the next)
 #   EVAL_GEN_PER_SUBJECT  faults per subject (default 5)
-#   EVAL_GEN_STRATEGIES   default "base coverage pcs pcs-seq is bisect"
+#   EVAL_GEN_STRATEGIES   default "base coverage pcs pcs-seq is bisect delta mix"
 #   EVAL_GEN_BUDGET       generated tests per strategy (default 100)
 #   EVAL_GEN_STABLE       culprit gen --stable (default 0: run the whole budget)
 #   EVAL_GEN_AFL          0: skip AFL++ (default 1 when afl-fuzz is installed)
@@ -48,7 +48,7 @@ for f in "$culprit" "$cc_wrapper"; do
     [ -x "$f" ] || { echo "eval_gen.sh: $f is not built (make BUILD=$1 all)" >&2; exit 2; }
 done
 subjects_dir=$top/tests/subjects
-strategies=${EVAL_GEN_STRATEGIES:-base coverage pcs pcs-seq is bisect}
+strategies=${EVAL_GEN_STRATEGIES:-base coverage pcs pcs-seq is bisect delta mix}
 budget=${EVAL_GEN_BUDGET:-100}
 stable=${EVAL_GEN_STABLE:-0}
 per_subject=${EVAL_GEN_PER_SUBJECT:-5}

@@ -263,6 +263,7 @@ typedef enum culprit_gen_strategy {
     CULPRIT_GEN_BISECT,   /* PCS subset, searching each failing run's flips for the boundary between the
                              flips whose runs still fail and those that pass (docs/symbolic.md) */
     CULPRIT_GEN_DELTA,    /* the failing input with one line (or chunk) left out, each, first; then bisect */
+    CULPRIT_GEN_MIX,      /* turns: delta from the failing input, and base from the empty one */
     CULPRIT_GEN_STRATEGY_COUNT
 } culprit_gen_strategy;
 

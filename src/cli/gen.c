@@ -25,7 +25,7 @@
 
 const char cli_usage_gen[] =
     "usage: culprit gen [--input FILE | --from TEST] [--input-file PATH]... [--argv]\n"
-    "                   --strategy base|coverage|pcs|pcs-seq|is|bisect|delta --budget N|Ns [options]\n"
+    "                   --strategy base|coverage|pcs|pcs-seq|is|bisect|delta|mix --budget N|Ns [options]\n"
     "                   -- PROG [ARGS...]\n\n"
     "Starts from one failing run of PROG (built with culprit-cc --coverage=symbolic)\n"
     "and generates the tests that localize its fault by concolic execution: each run's\n"
@@ -48,7 +48,7 @@ const char cli_usage_gen[] =
     "                        bisect: pcs, halving each failing run's flips between\n"
     "                        those whose runs still fail and those that pass; delta:\n"
     "                        the failing input without one of its lines, each, then\n"
-    "                        bisect\n"
+    "                        bisect; mix: turns of delta and of base\n"
     "   --budget N|Ns        stop after N generated tests, or after N seconds\n"
     "   --stable K           stop when the top of the ranking has not changed for K\n"
     "                        tests (default 10; 0: never)\n"
@@ -124,7 +124,7 @@ static int parse_search_option(int option, const char *value, gen_options *optio
     if (option == 's') {
         if (!culprit_gen_strategy_parse(value, &options->search.strategy))
             return cli_usage_error(
-                "gen", "--strategy expects base, coverage, pcs, pcs-seq, is, bisect or delta, not '%s'",
+                "gen", "--strategy expects base, coverage, pcs, pcs-seq, is, bisect, delta or mix, not '%s'",
                 value);
         return 0;
     }
@@ -161,7 +161,7 @@ static int check_options(gen_options *options, bool strategy_given, bool budget_
 {
     if (!strategy_given)
         return cli_usage_error("gen",
-                               "--strategy is missing (base, coverage, pcs, pcs-seq, is, bisect or delta)");
+                               "--strategy is missing (base, coverage, pcs, pcs-seq, is, bisect, delta or mix)");
     if (!budget_given)
         return cli_usage_error("gen", "--budget is missing (N tests, or Ns seconds)");
     if (options->from && options->input)

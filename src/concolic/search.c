@@ -33,8 +33,8 @@ static const char DEFAULT_GROW_TEXT[] = "1\n";
 /* Candidates made of one switch constraint at most (default included). */
 enum { GEN_SWITCH_CANDIDATES = 16 };
 
-static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base", "coverage", "pcs",  "pcs-seq",
-                                                                       "is",   "bisect",   "delta"};
+static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base", "coverage", "pcs",   "pcs-seq",
+                                                                       "is",   "bisect",   "delta", "mix"};
 
 const char *culprit_gen_strategy_name(culprit_gen_strategy strategy)
 {
@@ -63,7 +63,7 @@ static double now_seconds(void)
 static bool uses_paths(culprit_gen_strategy strategy)
 {
     return strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ || strategy == CULPRIT_GEN_BISECT ||
-           strategy == CULPRIT_GEN_DELTA;
+           strategy == CULPRIT_GEN_DELTA || strategy == CULPRIT_GEN_MIX;
 }
 
 /* The candidate's similarity to one failing run. */
@@ -138,15 +138,15 @@ static size_t window_distance(const gen_search *search, const gen_candidate *can
  * path can be (n of n + 1 conditions), yet from a failing parent it
  * mostly fails again the same way - the passing runs near the failing
  * path that localization needs come from flips. */
-static bool better(const gen_search *search, const gen_candidate *a, const gen_candidate *b)
+static bool better_as(const gen_search *search, culprit_gen_strategy strategy, const gen_candidate *a,
+                      const gen_candidate *b)
 {
-    bool directed =
-        search->options.strategy != CULPRIT_GEN_BASE && search->options.strategy != CULPRIT_GEN_COVERAGE;
+    bool directed = strategy != CULPRIT_GEN_BASE && strategy != CULPRIT_GEN_COVERAGE;
     if (directed && a->grow != b->grow)
         return !a->grow;
-    if (search->options.strategy == CULPRIT_GEN_DELTA && a->delta != b->delta)
+    if (strategy == CULPRIT_GEN_DELTA && a->delta != b->delta)
         return a->delta;
-    if (search->options.strategy == CULPRIT_GEN_BISECT || search->options.strategy == CULPRIT_GEN_DELTA) {
+    if (strategy == CULPRIT_GEN_BISECT || strategy == CULPRIT_GEN_DELTA) {
         size_t a_distance = window_distance(search, a), b_distance = window_distance(search, b);
         if (a_distance != b_distance)
             return a_distance < b_distance;
@@ -157,6 +157,24 @@ static bool better(const gen_search *search, const gen_candidate *a, const gen_c
     if (a_new != b_new)
         return a_new;
     return a->order < b->order;
+}
+
+/* mix takes turns: a candidate of the failing seed's side in delta's
+ * order, then one of the emptied seed's side in base's.  Localizing from
+ * one failing run needs both: passing runs close to it (delta) and
+ * passing runs that cover the code it shares with every input (base,
+ * which ranked the fault best of the five strategies of seeds/001 in
+ * `make eval-gen`). */
+static bool better(const gen_search *search, const gen_candidate *a, const gen_candidate *b)
+{
+    culprit_gen_strategy strategy = search->options.strategy;
+    if (strategy == CULPRIT_GEN_MIX) {
+        bool a_start = search->runs[a->run].from_start, b_start = search->runs[b->run].from_start;
+        if (a_start != b_start)
+            return a_start == (search->picks % 2 == 1);
+        strategy = a_start ? CULPRIT_GEN_BASE : CULPRIT_GEN_DELTA;
+    }
+    return better_as(search, strategy, a, b);
 }
 
 /* Takes the best candidate out of the queue into *picked; false when empty. */
@@ -170,6 +188,7 @@ static bool pick(gen_search *search, gen_candidate *picked)
             best = i;
     *picked = search->candidates[best];
     search->candidates[best] = search->candidates[--search->candidate_count];
+    search->picks++;
     return true;
 }
 
@@ -339,7 +358,9 @@ static culprit_status expand(gen_search *search, size_t run_index, culprit_error
         if ((source->flags & CULPRIT_SYM_SOURCE_READ_PAST_END) && source->kind != CULPRIT_SYM_SOURCE_ARGV)
             status = grow_candidate(search, run_index, s, err);
     }
-    if (status == CULPRIT_OK && search->options.strategy == CULPRIT_GEN_DELTA && run_index == 0)
+    bool deltas =
+        search->options.strategy == CULPRIT_GEN_DELTA || search->options.strategy == CULPRIT_GEN_MIX;
+    if (status == CULPRIT_OK && deltas && run_index == 0)
         status = gen_delta_candidates(search, run_index, err);
     return status;
 }
@@ -416,6 +437,7 @@ static culprit_status explore(gen_search *search, culprit_error *err)
         if (status == CULPRIT_OK && usable) {
             status = run_input(search, &input, bound, &index, err);
             generated++;
+            search->runs[index].from_start = search->runs[parent].from_start;
             if (status == CULPRIT_OK && !grown)
                 note_child(search, parent, flip, index);
             if (status == CULPRIT_OK)
@@ -431,7 +453,8 @@ static culprit_status start_input(const culprit_gen_options *options, const culp
 {
     culprit_status status = culprit_input_copy(seed, start, err);
     for (size_t i = 0; status == CULPRIT_OK && i < start->part_count; i++)
-        if (options->strategy == CULPRIT_GEN_BASE && start->parts[i].kind != CULPRIT_SYM_SOURCE_ARGV)
+        if ((options->strategy == CULPRIT_GEN_BASE || options->strategy == CULPRIT_GEN_MIX) &&
+            start->parts[i].kind != CULPRIT_SYM_SOURCE_ARGV)
             start->parts[i].length = 0;
     return status;
 }
@@ -449,15 +472,19 @@ static culprit_status search_from_seed(gen_search *search, const culprit_input *
                             "program fails, or an oracle that judges it failing)");
     if (status != CULPRIT_OK || search->stats->stopped)
         return status;
+    bool from_start =
+        search->options.strategy == CULPRIT_GEN_BASE || search->options.strategy == CULPRIT_GEN_MIX;
     if (search->options.strategy != CULPRIT_GEN_BASE)
         status = expand(search, 0, err);
-    else if (!out_of_budget(search, 0)) {
+    if (status == CULPRIT_OK && from_start && !out_of_budget(search, 0)) {
         culprit_input start = {0};
         status = start_input(&search->options, seed, &start, err);
         if (status == CULPRIT_OK)
             status = run_input(search, &start, 0, &index, err);
-        if (status == CULPRIT_OK)
+        if (status == CULPRIT_OK) {
+            search->runs[index].from_start = true;
             status = expand(search, index, err);
+        }
     }
     if (status == CULPRIT_OK)
         status = explore(search, err);

@@ -36,6 +36,7 @@ typedef struct gen_run {
      * [window_start, window_end): a flip's child that failed moves the end
      * down to it, one that passed moves the start past it. */
     size_t window_start, window_end;
+    bool from_start; /* mix: descends from the emptied seed (base's side), not the failing one */
 } gen_run;
 
 typedef struct gen_candidate {
@@ -65,6 +66,7 @@ typedef struct gen_search {
     size_t run_count, run_capacity;
     gen_candidate *candidates;
     size_t candidate_count, candidate_capacity, next_order;
+    size_t picks;    /* candidates picked so far (mix takes turns) */
     gen_set covered; /* (site, outcome) of every run */
     gen_set paths;   /* every prefix run, every path predicted */
     gen_set inputs;  /* every input run */

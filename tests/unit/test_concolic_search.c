@@ -327,6 +327,21 @@ static void test_delta_leaves_lines_out(void)
     CHECK(!log.failing[1] && log.failing[2] && log.failing[3]);
 }
 
+/* mix runs the emptied seed after the failing one, then takes turns: a
+ * candidate of the failing side (a flip), one of the empty side (a grow). */
+static void test_mix_takes_turns(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    CHECK_INT(search(CULPRIT_GEN_MIX, 3, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+    CHECK_INT(log.count, 4);
+    CHECK_STR(log.stdin_text[1], "");
+    long long x, y, sx, sy;
+    CHECK_INT(sscanf(log.stdin_text[2], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
+    CHECK_STR(log.stdin_text[3], "1\n");
+}
+
 int main(void)
 {
     test_pcs_picks_most_similar();
@@ -339,6 +354,7 @@ int main(void)
     test_input_similarity_strategy();
     test_bisect_finds_the_boundary();
     test_delta_leaves_lines_out();
+    test_mix_takes_turns();
     test_passing_seed();
     test_strategy_names();
     return check_report("test_concolic_search");
