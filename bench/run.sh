@@ -161,6 +161,12 @@ else
     echo "bench/run.sh: $build/bench/bench_techniques is not built or failed" >&2
 fi
 
+# Symbolic-mode overhead (issue 17): executions per second and instructions
+# of input-processing programs, native, full and symbolic with and without
+# CULPRIT_SYM; see bench/symbolic_overhead.sh.
+echo
+sh "$(dirname "$0")/symbolic_overhead.sh" "$build" || echo "bench/run.sh: symbolic overhead benchmark failed" >&2
+
 # Instrumentation overhead (issue 3): builds real programs six ways and
 # times them; see bench/overhead.sh.
 echo
