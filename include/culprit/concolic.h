@@ -291,6 +291,10 @@ typedef struct culprit_gen_options {
     /* The bytes appended to a source the run read past its end, to make a
      * "grow" candidate (NULL: "1\n"). */
     const char *grow_text;
+    /* May be NULL.  Asked before each candidate is picked: true stops the
+     * search (a signal), which otherwise would only be noticed at the next
+     * run - minutes away when every query is unsat or times out. */
+    bool (*should_stop)(void *context);
 } culprit_gen_options;
 
 typedef struct culprit_gen_stats {

@@ -160,8 +160,8 @@ static int add_input_file(gen_options *options, const char *path)
 static int check_options(gen_options *options, bool strategy_given, bool budget_given)
 {
     if (!strategy_given)
-        return cli_usage_error("gen",
-                               "--strategy is missing (base, coverage, pcs, pcs-seq, is, bisect, delta or mix)");
+        return cli_usage_error(
+            "gen", "--strategy is missing (base, coverage, pcs, pcs-seq, is, bisect, delta or mix)");
     if (!budget_given)
         return cli_usage_error("gen", "--budget is missing (N tests, or Ns seconds)");
     if (options->from && options->input)
@@ -424,7 +424,12 @@ static int generate(const cli_context *context, const gen_options *options)
         state.sandbox = harness_make_sandbox(&options->harness, directory);
         harness_contain(state.pool, &options->harness, state.sandbox, state.paths.directory);
         harness_catch_signals();
-        status = culprit_gen_search(&options->search, &seed, gen_run_input, &state, &stats, &err);
+        culprit_gen_options search = options->search;
+        search.should_stop = gen_should_stop;
+        status = culprit_gen_search(&search, &seed, gen_run_input, &state, &stats, &err);
+        if (status == CULPRIT_OK && state.interrupted)
+            status = culprit_fail(&err, CULPRIT_ERROR_INPUT,
+                                  "stopped by signal %d (the tests so far are kept)", (int)harness_signal);
         if (status == CULPRIT_OK || stats.tests > 0)
             summarize(&state, &stats);
         if (status == CULPRIT_OK && options->export_directory)

@@ -55,6 +55,8 @@ typedef struct gen_state {
 /* The runner of culprit_gen_search (context: a gen_state). */
 culprit_status gen_run_input(void *context, size_t number, const culprit_input *input, culprit_gen_run *run,
                              culprit_error *err);
+/* culprit_gen_options.should_stop: a signal arrived (SIGINT, SIGTERM). */
+bool gen_should_stop(void *context);
 
 /* Where test number's input is saved: STORE/gen/STRATEGY/NUMBER. */
 void gen_input_directory(const gen_state *state, size_t number, char *out, size_t size);

@@ -354,3 +354,11 @@ culprit_status gen_run_input(void *context, size_t number, const culprit_input *
     free(argv);
     return status;
 }
+
+bool gen_should_stop(void *context)
+{
+    gen_state *state = context;
+    if (harness_signal)
+        state->interrupted = true;
+    return harness_signal != 0;
+}

@@ -418,6 +418,10 @@ static culprit_status explore(gen_search *search, culprit_error *err)
     culprit_status status = CULPRIT_OK;
     size_t generated = search->run_count - 1;
     while (status == CULPRIT_OK && !search->stats->stopped && !out_of_budget(search, generated)) {
+        if (search->options.should_stop && search->options.should_stop(search->context)) {
+            search->stats->stopped = true;
+            break;
+        }
         gen_candidate candidate;
         if (!pick(search, &candidate)) {
             search->stats->exhausted = true;

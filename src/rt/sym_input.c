@@ -165,7 +165,12 @@ void culprit_rt_sym_opened(int fd, FILE *stream, int reading)
     }
     if (!culprit_rt_sym_lock())
         return;
-    add_reader(stream ? -1 : fd, stream, (uint32_t)source, 0);
+    /* A stream's descriptor reads the source too: bc reads its files with
+     * read(fileno(f)), and saw no input bytes while only the stream was
+     * a reader.  The two keep their own offsets, as fd 0 and stdin do. */
+    if (stream)
+        add_reader(-1, stream, (uint32_t)source, 0);
+    add_reader(fd, NULL, (uint32_t)source, 0);
     culprit_rt_sym_unlock();
 }
 

@@ -22,6 +22,7 @@ typedef struct fake_log {
     size_t stop_after; /* ask the search to stop after this many runs (0: never) */
     bool reads_to_end; /* the program reads on after the four numbers, to EOF */
     bool to_eof;       /* every run reads stdin to its end, as most programs do */
+    size_t asks;       /* should_stop calls */
 } fake_log;
 
 /* "x y sx sy" (decimal integers): with all four, the point (x, y) is
@@ -342,6 +343,32 @@ static void test_mix_takes_turns(void)
     CHECK_STR(log.stdin_text[3], "1\n");
 }
 
+/* should_stop is asked before each pick: a signal stops a search that
+ * is only solving, not just one that runs tests. */
+static bool stop_at_second_ask(void *context)
+{
+    fake_log *log = context;
+    return ++log->asks >= 2;
+}
+
+static void test_should_stop(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    culprit_input seed = {0};
+    CHECK_INT(culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, "0 0 1 3\n", 8, &err), CULPRIT_OK);
+    culprit_gen_options options = {.strategy = CULPRIT_GEN_PCS,
+                                   .budget_tests = 10,
+                                   .solver_timeout_ms = 5000,
+                                   .should_stop = stop_at_second_ask};
+    CHECK_INT(culprit_gen_search(&options, &seed, fake_runner, &log, &stats, &err), CULPRIT_OK);
+    culprit_input_free(&seed);
+    CHECK(stats.stopped);
+    CHECK_INT(log.count, 2); /* the seed, one generated test, then the stop */
+    CHECK_INT(log.asks, 2);
+}
+
 int main(void)
 {
     test_pcs_picks_most_similar();
@@ -355,6 +382,7 @@ int main(void)
     test_bisect_finds_the_boundary();
     test_delta_leaves_lines_out();
     test_mix_takes_turns();
+    test_should_stop();
     test_passing_seed();
     test_strategy_names();
     return check_report("test_concolic_search");

@@ -227,6 +227,17 @@ static int scenario_files(const char *dir)
         __culprit_sym_compare(CULPRIT_SYM_EQ, byte_shadow(line + 2), 0, (uint8_t)line[2], 'q', 8), 0, &unit,
         6);
     __culprit_sym_w_close(fd);
+    /* a stream's descriptor reads the file too (bc: read(fileno(f))) */
+    CALL(__culprit_sym_w_fopen);
+    FILE *again = __culprit_sym_w_fopen(one, "r");
+    CHECK(again != NULL);
+    CALL(__culprit_sym_w_read);
+    CHECK_INT(again ? __culprit_sym_w_read(fileno(again), line, 4) : -1, 4);
+    __culprit_sym_branch(
+        __culprit_sym_compare(CULPRIT_SYM_EQ, byte_shadow(line + 3), 0, (uint8_t)line[3], 'z', 8), 0, &unit,
+        8);
+    if (again)
+        __culprit_sym_w_fclose(again);
     CALL(__culprit_sym_w_fopen);
     FILE *undeclared = __culprit_sym_w_fopen(other, "r");
     CHECK(undeclared != NULL);
@@ -475,12 +486,12 @@ static void test_files(void)
     CHECK_INT(t.sources[0].kind, CULPRIT_SYM_SOURCE_FILE);
     CHECK_INT(t.sources[0].index, 0);
     CHECK_STR(t.sources[0].name, one);
-    CHECK_INT(t.sources[0].length, 3);
+    CHECK_INT(t.sources[0].length, 4);
     CHECK_INT(t.sources[0].flags, 0);
     CHECK_INT(t.sources[1].index, 1);
     CHECK_INT(t.sources[1].length, 12);
     CHECK_INT(t.sources[1].flags, CULPRIT_SYM_SOURCE_READ_PAST_END);
-    CHECK_INT(t.constraint_count, 2);
+    CHECK_INT(t.constraint_count, 3);
     const struct trailer_node *first = node(&t, node(&t, t.constraints[0].expression)->a);
     CHECK_INT(first->op, CULPRIT_SYM_BYTE);
     CHECK_INT(first->a, 1);
@@ -488,6 +499,10 @@ static void test_files(void)
     const struct trailer_node *second = node(&t, node(&t, t.constraints[1].expression)->a);
     CHECK_INT(second->a, 0);
     CHECK_INT(second->value, 2);
+    const struct trailer_node *third = node(&t, node(&t, t.constraints[2].expression)->a);
+    CHECK_INT(third->op, CULPRIT_SYM_BYTE);
+    CHECK_INT(third->a, 0);
+    CHECK_INT(third->value, 3);
     CHECK_INT(t.stats[CULPRIT_SYM_STAT_UNDECLARED_INPUT], 1);
 }
 
