@@ -369,6 +369,47 @@ static void test_should_stop(void)
     CHECK_INT(log.asks, 2);
 }
 
+/* A path of twenty "x == 0" tests: every flip but the first contradicts
+ * the ones before it.  PCS takes the deepest first; after eight fruitless
+ * picks in a row the search takes one in creation order (the first flip)
+ * instead of solving all nineteen unsat ones. */
+static culprit_status repeated_runner(void *context, size_t number, const culprit_input *input,
+                                      culprit_gen_run *run, culprit_error *err)
+{
+    fake_log *log = context;
+    const culprit_input_part *in = culprit_input_find(input, CULPRIT_SYM_SOURCE_STDIN, 0);
+    char text[32] = "";
+    if (in && in->length < sizeof text)
+        memcpy(text, in->bytes, in->length), text[in->length] = '\0';
+    char *end;
+    long long x = strtoll(text, &end, 10);
+    fixture_init(&run->path);
+    uint32_t source = fixture_source(&run->path, CULPRIT_SYM_SOURCE_STDIN, 0, in ? in->length : 0, 0, "");
+    uint32_t field = fixture_field(&run->path, source, 0, (uint32_t)(end - text), CULPRIT_SYM_FIELD_DECIMAL);
+    uint32_t test = fixture_binary(&run->path, CULPRIT_SYM_EQ, field, fixture_const(&run->path, 64, 0));
+    for (int i = 0; i < 20; i++)
+        fixture_branch(&run->path, test, 1, x == 0);
+    run->failing = x == 0;
+    log->count++;
+    (void)number;
+    return culprit_path_conditions(&run->path, NULL, &run->conditions, err);
+}
+
+static void test_fruitless_picks(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    culprit_input seed = {0};
+    CHECK_INT(culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, "0", 1, &err), CULPRIT_OK);
+    culprit_gen_options options = {.strategy = CULPRIT_GEN_PCS, .budget_tests = 1, .solver_timeout_ms = 5000};
+    CHECK_INT(culprit_gen_search(&options, &seed, repeated_runner, &log, &stats, &err), CULPRIT_OK);
+    culprit_input_free(&seed);
+    CHECK_INT(log.count, 2);
+    CHECK_INT(stats.solver.queries, 9);
+    CHECK_INT(stats.solver.unsat, 8);
+}
+
 int main(void)
 {
     test_pcs_picks_most_similar();
@@ -383,6 +424,7 @@ int main(void)
     test_delta_leaves_lines_out();
     test_mix_takes_turns();
     test_should_stop();
+    test_fruitless_picks();
     test_passing_seed();
     test_strategy_names();
     return check_report("test_concolic_search");
