@@ -333,11 +333,12 @@ static Z3_ast fits_int(Z3_context context, Z3_solver z3_solver, const culprit_pa
 /* The parent's values as assumptions "variable = its value", each behind
  * a fresh Boolean (p => v = value) so that an unsat core names them. */
 typedef struct keep_plan {
-    Z3_ast *literals; /* assumed ones first: [0, active) */
-    size_t active;
+    Z3_ast *literals; /* assumed ones first: [0, active), then the dropped ones: [active, count) */
+    size_t active, count;
 } keep_plan;
 
-enum { KEEP_ROUNDS = 8 };
+/* Rounds of dropping what unsat cores name, then single literals tried back. */
+enum { KEEP_ROUNDS = 8, KEEP_REPAIRS = 32 };
 
 static bool make_keep(Z3_context context, Z3_solver z3_solver, const query_plan *plan, Z3_ast *terms,
                       const culprit_input *keep, keep_plan *out)
@@ -362,6 +363,7 @@ static bool make_keep(Z3_context context, Z3_solver z3_solver, const query_plan 
     for (uint32_t i = 1; i <= path->node_count; i++)
         if (plan->needed[i] && path->nodes[i].op == CULPRIT_SYM_FIELD)
             out->literals[out->active++] = fits_int(context, z3_solver, &path->nodes[i], terms[i], i);
+    out->count = out->active;
     return true;
 }
 
@@ -371,17 +373,47 @@ static void drop_core(Z3_context context, Z3_solver z3_solver, keep_plan *keep)
     Z3_ast_vector core = Z3_solver_get_unsat_core(context, z3_solver);
     Z3_ast_vector_inc_ref(context, core);
     unsigned size = Z3_ast_vector_size(context, core);
+    /* Partition [0, active): kept ones first, the core's after them. */
     size_t kept = 0;
     for (size_t i = 0; i < keep->active; i++) {
-        bool in_core = false;
+        bool in_core = size == 0; /* an empty core cannot shrink the set: drop them all */
         for (unsigned k = 0; k < size && !in_core; k++)
             in_core = Z3_is_eq_ast(context, Z3_ast_vector_get(context, core, k), keep->literals[i]);
-        if (!in_core)
+        if (!in_core) {
+            Z3_ast literal = keep->literals[kept];
             keep->literals[kept++] = keep->literals[i];
+            keep->literals[i] = literal;
+        }
     }
-    /* An empty core cannot shrink the set: give the assumptions up. */
-    keep->active = size == 0 ? 0 : kept;
+    keep->active = kept;
     Z3_ast_vector_dec_ref(context, core);
+}
+
+/* Cores are not always minimal (one named all four values of a strlen
+ * chain, only under ASan's memory layout): the dropped values are tried
+ * back one at a time, each kept when the query stays sat with it.  Ends
+ * with a sat check of the final set, whose model the caller reads. */
+static Z3_lbool repair(Z3_context context, Z3_solver z3_solver, keep_plan *keep)
+{
+    bool last_sat = true;
+    for (size_t tries = 0; keep->active < keep->count && tries < KEEP_REPAIRS; tries++) {
+        /* try the first dropped one: swap it into the assumed prefix */
+        size_t next = keep->active;
+        Z3_lbool answer =
+            Z3_solver_check_assumptions(context, z3_solver, (unsigned)(next + 1), keep->literals);
+        last_sat = answer == Z3_L_TRUE;
+        if (last_sat) {
+            keep->active++;
+        } else { /* move it past the end of what is tried */
+            Z3_ast literal = keep->literals[next];
+            keep->literals[next] = keep->literals[keep->count - 1];
+            keep->literals[keep->count - 1] = literal;
+            keep->count--;
+        }
+    }
+    if (last_sat)
+        return Z3_L_TRUE;
+    return Z3_solver_check_assumptions(context, z3_solver, (unsigned)keep->active, keep->literals);
 }
 
 /* Checks the query, first assuming the parent's values and dropping those
@@ -391,14 +423,17 @@ static void drop_core(Z3_context context, Z3_solver z3_solver, keep_plan *keep)
  * strays from the failing one for no reason. */
 static Z3_lbool check_keeping(Z3_context context, Z3_solver z3_solver, keep_plan *keep)
 {
-    for (int round = 0; round < KEEP_ROUNDS && keep->active > 0; round++) {
-        Z3_lbool answer =
-            Z3_solver_check_assumptions(context, z3_solver, (unsigned)keep->active, keep->literals);
-        if (answer != Z3_L_FALSE)
-            return answer;
-        drop_core(context, z3_solver, keep);
+    Z3_lbool answer = Z3_L_FALSE;
+    for (int round = 0; round < KEEP_ROUNDS && keep->active > 0 && answer == Z3_L_FALSE; round++) {
+        answer = Z3_solver_check_assumptions(context, z3_solver, (unsigned)keep->active, keep->literals);
+        if (answer == Z3_L_FALSE)
+            drop_core(context, z3_solver, keep);
     }
-    return Z3_solver_check(context, z3_solver);
+    if (answer != Z3_L_TRUE)
+        answer = (keep->active = 0, Z3_solver_check(context, z3_solver));
+    if (answer != Z3_L_TRUE)
+        return answer;
+    return repair(context, z3_solver, keep);
 }
 
 static culprit_status run_query(culprit_solver *solver, const query_plan *plan, const culprit_flip *flip,
