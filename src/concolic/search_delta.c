@@ -12,7 +12,9 @@
  * little differently - both kinds sharpen a ranking where a dozen more
  * copies of the failing path do not.  The pieces are the part's lines, or,
  * when a part has more lines than DELTA_MAX_PIECES, that many runs of
- * consecutive lines; binary parts (a NUL byte) are left alone.
+ * consecutive lines; a one-line part's pieces are its blank-separated
+ * tokens (calc's failing tests are one expression); binary parts (a NUL
+ * byte) are left alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,26 @@ static culprit_status queue_without(gen_search *search, size_t run_index, const 
     return gen_add_candidate(search, &candidate, err);
 }
 
+static bool is_blank(unsigned char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* The offsets where blank-separated tokens start (a token owns the blanks
+ * after it, so leaving it out leaves one separator), and the end. */
+static size_t token_starts(const culprit_input_part *part, size_t *starts, size_t capacity)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < part->length && count < capacity; i++)
+        if (!is_blank(part->bytes[i]) && part->bytes[i] != '\n' && (i == 0 || is_blank(part->bytes[i - 1])))
+            starts[count++] = i;
+    starts[count] = part->length;
+    /* the last token keeps the line's end */
+    while (count > 0 && starts[count] > starts[count - 1] && part->bytes[starts[count] - 1] == '\n')
+        starts[count]--;
+    return count;
+}
+
 static culprit_status part_candidates(gen_search *search, size_t run_index, const culprit_input_part *part,
                                       culprit_error *err)
 {
@@ -69,9 +91,11 @@ static culprit_status part_candidates(gen_search *search, size_t run_index, cons
     if (!starts)
         return culprit_fail_memory(err);
     size_t lines = line_starts(part, starts, part->length + 1);
+    if (lines == 1)
+        lines = token_starts(part, starts, part->length + 1);
     size_t pieces = lines < DELTA_MAX_PIECES ? lines : DELTA_MAX_PIECES;
     culprit_status status = CULPRIT_OK;
-    /* A single line is worth leaving out only when something is left. */
+    /* A single piece is worth leaving out only when something is left. */
     for (size_t p = 0; p < pieces && lines > 1 && status == CULPRIT_OK; p++) {
         size_t first = p * lines / pieces, last = (p + 1) * lines / pieces;
         status = queue_without(search, run_index, part, starts[first], starts[last], err);

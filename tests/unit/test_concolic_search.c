@@ -326,10 +326,17 @@ static void test_delta_leaves_lines_out(void)
     CHECK_STR(log.stdin_text[2], "0 0 1 3\n7\n");
     CHECK_STR(log.stdin_text[3], "0 0 1 3\n5 5\n");
     CHECK(!log.failing[1] && log.failing[2] && log.failing[3]);
+    /* a one-line input: its tokens, each */
+    fake_log one = {0};
+    CHECK_INT(search(CULPRIT_GEN_DELTA, 3, "0 0 7 8\n", &one, &stats, &err), CULPRIT_OK);
+    CHECK_INT(one.count, 4);
+    CHECK_STR(one.stdin_text[1], "0 7 8\n"); /* either 0 left out: one input */
+    CHECK_STR(one.stdin_text[2], "0 0 8\n");
+    CHECK_STR(one.stdin_text[3], "0 0 7 \n");
 }
 
 /* mix runs the emptied seed after the failing one, then takes turns: a
- * candidate of the failing side (a flip), one of the empty side (a grow). */
+ * candidate of the failing side (a delta), one of the empty side (a grow). */
 static void test_mix_takes_turns(void)
 {
     fake_log log = {0};
@@ -338,8 +345,7 @@ static void test_mix_takes_turns(void)
     CHECK_INT(search(CULPRIT_GEN_MIX, 3, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
     CHECK_INT(log.count, 4);
     CHECK_STR(log.stdin_text[1], "");
-    long long x, y, sx, sy;
-    CHECK_INT(sscanf(log.stdin_text[2], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
+    CHECK_STR(log.stdin_text[2], "0 1 3\n"); /* delta: the seed without a token */
     CHECK_STR(log.stdin_text[3], "1\n");
 }
 
