@@ -37,10 +37,27 @@ run_one() { # label command...  (ASAN_PREFIX, if set, marks the summary lines)
     rm -f "$log.out"
 }
 
+# Every tests/unit/test_X.c must have been built into DIR/test_X: a test
+# the build forgot (a Makefile variable lost in a merge did exactly that)
+# would otherwise pass by not running.
+check_built() { # DIR LABEL
+    for source in "$top"/tests/unit/test_*.c; do
+        name=$(basename "$source" .c)
+        if [ ! -x "$1/$name" ]; then
+            echo "FAIL: $2/$name was not built" >&2
+            echo "$2/$name: 0 passed, 1 failed" >>"$log"
+            status=1
+        fi
+    done
+}
+
 for part in "$@"; do
     case $part in
-    unit) for t in "$build"/unit/test_*; do [ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"; done ;;
+    unit)
+        check_built "$build/unit" unit
+        for t in "$build"/unit/test_*; do [ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"; done ;;
     unit-asan)
+        check_built "$build/asan/unit" asan
         for t in "$build"/asan/unit/test_*; do
             [ -x "$t" ] && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ASAN_PREFIX=asan- \
                 run_one "asan/$(basename "$t")" "$t"
