@@ -41,6 +41,7 @@ typedef struct php_function {
 
 typedef struct php_unit {
     char hash[65];
+    uint32_t index; /* in php_state.units, and so in the dump */
     char *path;
     uint32_t counter_count, block_count;
     uint32_t *leader_op;  /* per block: index of its first opcode in op_hits */
@@ -68,6 +69,12 @@ typedef struct php_collector {
     bool crashed; /* a fatal error or an uncaught exception */
     uint32_t stack_depth;
     php_dump_frame stack[CULPRIT_STACK_DEPTH];
+    /* The opcode the handler saw last: what produced the output the
+     * buffers gained since (php_output.c).  last_frame is only compared,
+     * never read: the frame may be gone. */
+    const php_function *last_function;
+    uint32_t last_index;
+    const zend_execute_data *last_frame;
 } php_collector;
 
 extern php_collector php_state;
@@ -87,5 +94,19 @@ bool php_unit_find_line(const char *path, uint32_t line, php_dump_frame *frame);
 void php_unit_fill_counts(php_unit *unit);
 
 void php_unit_free(php_unit *unit);
+
+/* The output map (php_output.c).  install/uninstall: at module start and
+ * shutdown.  settle: at every opcode while anything is or was buffered,
+ * before the handler records the opcode as the last one; current is its
+ * frame.  records: this request's, for the dump.  release: drops the
+ * strings it holds (while the request's memory is alive); reset: after the
+ * request. */
+void php_output_install(void);
+void php_output_uninstall(void);
+void php_output_settle(zend_execute_data *current);
+bool php_output_watching(void);
+size_t php_output_records(const php_dump_output **records);
+void php_output_release(void);
+void php_output_reset(void);
 
 #endif

@@ -15,8 +15,9 @@
  *   - wraps zend_error_cb to keep where a fatal error or an uncaught
  *     exception ended the request (the PHP stack, or the error's file:line
  *     when the stack has already unwound), as the dump's crash stack;
+ *   - watches PHP's output layer (php_output.c) for the output map;
  *   - writes the dump when the request shuts down (RSHUTDOWN), with PHP's
- *     exit status.
+ *     exit status and the output records.
  */
 #include "php/php_internal.h"
 
@@ -68,6 +69,11 @@ static int count_opcode(zend_execute_data *execute_data)
     if (pending.branch && pending.frame == execute_data)
         resolve_pending(function, index);
     function->hits[index]++;
+    if (php_output_watching())
+        php_output_settle(execute_data);
+    php_state.last_function = function;
+    php_state.last_index = index;
+    php_state.last_frame = execute_data;
     uint32_t branch = function->op_branch[index];
     pending.branch = branch == PHP_NO_BRANCH ? NULL : &function->unit->branches[branch];
     pending.frame = execute_data;
@@ -130,6 +136,7 @@ static void install_hooks(void)
     zend_compile_file = culprit_compile_file;
     previous_error_cb = zend_error_cb;
     zend_error_cb = error_cb;
+    php_output_install();
 }
 
 static PHP_MINIT_FUNCTION(culprit)
@@ -150,6 +157,8 @@ static PHP_MINIT_FUNCTION(culprit)
 
 static PHP_MSHUTDOWN_FUNCTION(culprit)
 {
+    if (php_state.collecting)
+        php_output_uninstall();
     free(php_state.dir);
     php_state.dir = NULL;
     return SUCCESS;
@@ -177,19 +186,36 @@ static void write_dump(void)
                      .crashed = php_state.crashed,
                      .unit_count = count,
                      .units = units};
+    /* A record's frames name units by index: those of units left out (out
+     * of memory) are cut. */
+    const php_dump_output *records;
+    size_t record_count = php_output_records(&records);
+    php_dump_output *outputs = calloc(record_count + 1, sizeof *outputs);
+    for (size_t i = 0; outputs && i < record_count; i++) {
+        outputs[i] = records[i];
+        uint32_t depth = 0;
+        while (depth < outputs[i].source.depth && outputs[i].source.frames[depth].unit < count)
+            depth++;
+        outputs[i].source.depth = depth;
+    }
+    dump.output_count = outputs ? record_count : 0;
+    dump.outputs = outputs;
     for (uint32_t i = 0; i < php_state.stack_depth; i++)
         if (php_state.stack[i].unit < count)
             dump.stack[dump.stack_depth++] = php_state.stack[i];
     culprit_error err = {0};
     if (php_files_write_dump(php_state.dir, &dump, &err) != CULPRIT_OK)
         fprintf(stderr, "culprit: cannot write the dump: %s\n", err.message);
+    free(outputs);
     free(units);
 }
 
 static PHP_RSHUTDOWN_FUNCTION(culprit)
 {
-    if (php_state.collecting)
+    if (php_state.collecting) {
         write_dump();
+        php_output_release();
+    }
     return SUCCESS;
 }
 
@@ -203,6 +229,9 @@ static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(culprit)
     php_state.unit_count = php_state.unit_capacity = 0;
     php_state.crashed = false;
     php_state.stack_depth = 0;
+    php_state.last_function = NULL;
+    php_state.last_frame = NULL;
+    php_output_reset();
     pending.branch = NULL;
     pending.frame = NULL;
     return SUCCESS;

@@ -543,6 +543,7 @@ static culprit_status register_unit(unit_build *build)
 {
     if (!CULPRIT_GROW(php_state.units, php_state.unit_capacity, php_state.unit_count + 1, 16))
         return culprit_fail_memory(&build->err);
+    build->unit->index = (uint32_t)php_state.unit_count;
     php_state.units[php_state.unit_count++] = build->unit;
     for (uint32_t f = 0; f < build->unit->function_count; f++)
         build->arrays.items[f]->reserved[php_state.handle] = &build->unit->functions[f];
