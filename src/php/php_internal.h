@@ -66,7 +66,9 @@ typedef struct php_collector {
     uint32_t sequence; /* dumps written by this process */
     php_unit **units;  /* this request's, in compile order */
     size_t unit_count, unit_capacity;
-    bool crashed; /* a fatal error or an uncaught exception */
+    int failing_types; /* E_* that fail the run (CULPRIT_PHP_FAIL_ON) */
+    bool crashed;      /* an error of failing_types, or an uncaught exception */
+    bool failed_quietly; /* ... a warning or notice: PHP itself would exit 0 */
     uint32_t stack_depth;
     php_dump_frame stack[CULPRIT_STACK_DEPTH];
     /* The opcode the handler saw last: what produced the output the

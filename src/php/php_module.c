@@ -12,9 +12,10 @@
  *     conditional jump run just before in the same frame (by the opcode
  *     that runs next: a comparison may jump itself and skip the JMPZ after
  *     it, so the jump's own handler cannot be relied on);
- *   - wraps zend_error_cb to keep where a fatal error or an uncaught
- *     exception ended the request (the PHP stack, or the error's file:line
- *     when the stack has already unwound), as the dump's crash stack;
+ *   - wraps zend_error_cb to keep where a fatal error, an uncaught
+ *     exception or (CULPRIT_PHP_FAIL_ON) a warning or notice failed the
+ *     request (the PHP stack, or the error's file:line when the stack has
+ *     already unwound), as the dump's crash stack, and to say so on stderr;
  *   - watches PHP's output layer (php_output.c) for the output map;
  *   - writes the dump when the request shuts down (RSHUTDOWN), with PHP's
  *     exit status and the output records.
@@ -112,17 +113,66 @@ static void keep_stack(void)
     }
 }
 
+/* The error types that fail a run (CULPRIT_PHP_FAIL_ON, docs/php.md):
+ * fatal ones always. */
+static int fatal_types(void)
+{
+    return E_ERROR | E_CORE_ERROR | E_COMPILE_ERROR | E_USER_ERROR | E_RECOVERABLE_ERROR | E_PARSE;
+}
+
+static const char *type_name(int type)
+{
+    switch (type) {
+    case E_WARNING: case E_CORE_WARNING: case E_COMPILE_WARNING: case E_USER_WARNING: return "Warning";
+    case E_NOTICE: case E_USER_NOTICE: return "Notice";
+    case E_DEPRECATED: case E_USER_DEPRECATED: return "Deprecated";
+    case E_PARSE: return "Parse error";
+    default: return "Fatal error";
+    }
+}
+
+/* Reads CULPRIT_PHP_FAIL_ON: error (the default), warning or notice, each
+ * failing on what the one before does too.  An unknown value is said once
+ * and the default kept. */
+static int failing_types(void)
+{
+    const char *level = getenv("CULPRIT_PHP_FAIL_ON");
+    int warnings = E_WARNING | E_CORE_WARNING | E_COMPILE_WARNING | E_USER_WARNING;
+    int notices = E_NOTICE | E_USER_NOTICE | E_DEPRECATED | E_USER_DEPRECATED;
+    if (!level || !*level || strcmp(level, "error") == 0)
+        return fatal_types();
+    if (strcmp(level, "warning") == 0)
+        return fatal_types() | warnings;
+    if (strcmp(level, "notice") == 0)
+        return fatal_types() | warnings | notices;
+    fprintf(stderr, "culprit: CULPRIT_PHP_FAIL_ON=%s: expected error, warning or notice; using error\n", level);
+    return fatal_types();
+}
+
+/* The first error that fails the run keeps the PHP stack as the dump's
+ * crash stack, and says what it was on stderr in a line of culprit's own
+ * ("culprit: PHP Warning at FILE:LINE: MESSAGE"), which the oracle reads
+ * (src/run/oracle_report.c) for the test's message and signature: PHP's
+ * own messages depend on display_errors, log_errors and error_log. */
 static void error_cb(int type, zend_string *error_filename, const uint32_t error_lineno, zend_string *message)
 {
-    int fatal = E_ERROR | E_CORE_ERROR | E_COMPILE_ERROR | E_USER_ERROR | E_RECOVERABLE_ERROR | E_PARSE;
-    if ((type & fatal) && !php_state.crashed) {
+    int kind = type & E_ALL;
+    bool silenced = !(kind & fatal_types()) && !(EG(error_reporting) & kind); /* @, error_reporting() */
+    if ((kind & php_state.failing_types) && !silenced && !php_state.crashed) {
         php_state.crashed = true;
+        php_state.failed_quietly = !(kind & fatal_types());
         keep_stack();
         /* An uncaught exception is reported after the stack has unwound:
          * its file and line are where it was thrown. */
         if (php_state.stack_depth == 0 && error_filename &&
             php_unit_find_line(ZSTR_VAL(error_filename), error_lineno, &php_state.stack[0]))
             php_state.stack_depth = 1;
+        const char *text = message ? ZSTR_VAL(message) : "";
+        const char *newline = strchr(text, '\n'); /* an uncaught exception's stack trace follows */
+        fprintf(stderr, "culprit: PHP %s at %s:%u: %.*s\n", type_name(kind),
+                error_filename ? ZSTR_VAL(error_filename) : "?", (unsigned)error_lineno,
+                (int)(newline ? newline - text : (ptrdiff_t)strlen(text)), text);
+        fflush(stderr);
     }
     previous_error_cb(type, error_filename, error_lineno, message);
 }
@@ -151,6 +201,7 @@ static PHP_MINIT_FUNCTION(culprit)
         return SUCCESS;
     }
     php_state.collecting = true;
+    php_state.failing_types = failing_types();
     install_hooks();
     return SUCCESS;
 }
@@ -166,6 +217,11 @@ static PHP_MSHUTDOWN_FUNCTION(culprit)
 
 static void write_dump(void)
 {
+    /* A warning or notice that fails the run (CULPRIT_PHP_FAIL_ON) ends it
+     * as a fatal error does, with PHP's status 255: the harness sees a
+     * failure, the dump its site. */
+    if (php_state.failed_quietly && EG(exit_status) == 0)
+        EG(exit_status) = 255;
     php_dump_unit *units = calloc(php_state.unit_count + 1, sizeof *units);
     if (!units)
         return;
@@ -228,6 +284,7 @@ static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(culprit)
     php_state.units = NULL;
     php_state.unit_count = php_state.unit_capacity = 0;
     php_state.crashed = false;
+    php_state.failed_quietly = false;
     php_state.stack_depth = 0;
     php_state.last_function = NULL;
     php_state.last_frame = NULL;

@@ -109,6 +109,27 @@ expect_contains "$WORK/crashes.txt" "fine pass"
 expect_contains "$WORK/crashes.txt" "exception fail check@7"
 expect_contains "$WORK/crashes.txt" "fatal fail deep@14"
 
+# The oracle's message and signature carry PHP's message and the site.
+run 0 "$CULPRIT" tests
+expect_contains "$WORK/out" "PHP Fatal error: Uncaught RuntimeException: too big: 5"
+expect_contains "$WORK/out" "boom.php:7 (check)"
+
+# ---- warnings and notices fail a run when CULPRIT_PHP_FAIL_ON says so ----
+export CULPRIT_STORE="$WORK/warnings"
+run 0 "$CULPRIT" test --name default -- "$PHP_RUN" warn.php
+run 255 env CULPRIT_PHP_FAIL_ON=warning "$CULPRIT" test --name strict -- "$PHP_RUN" warn.php
+expect_contains "$WORK/out" "done" # the script ran to its end
+run 255 env CULPRIT_PHP_FAIL_ON=notice "$CULPRIT" test --name stricter -- "$PHP_RUN" warn.php
+run 0 env CULPRIT_PHP_FAIL_ON=bogus "$CULPRIT" test --name bogus -- "$PHP_RUN" warn.php
+expect_contains "$WORK/err" "CULPRIT_PHP_FAIL_ON=bogus: expected error, warning or notice"
+run 0 "$CULPRIT" tests
+expect_contains "$WORK/out" 'PHP Warning: Undefined array key "missing" at '
+expect_contains "$WORK/out" "warn.php:5 (lookup)"
+[ "$(grep -c '^pass' "$WORK/out")" -eq 2 ] && pass || fail "expected 2 passing tests: $(cat "$WORK/out")"
+# the silenced warning (@, line 7) is not the one reported; both failures are one cluster
+run 0 "$CULPRIT" failures
+expect_contains "$WORK/out" "cluster 1: 2 tests: PHP Warning"
+
 # ---- a script that does not compile: PHP's message, a failing test, a sound store ----
 export CULPRIT_STORE="$WORK/syntax"
 run 255 "$CULPRIT" test --name broken -- "$PHP_RUN" bad.php
