@@ -17,8 +17,12 @@
 #include "php/php_files.h"
 
 #define PHP_NO_BRANCH UINT32_MAX
+#define PHP_NO_RETURN UINT32_MAX
+/* The return classes of a call site (php_returns.c), one counter each. */
+#define PHP_RETURN_CLASSES 11
 
 struct php_unit;
+struct cc_map;
 
 /* One conditional jump: its two successors and its two counters. */
 typedef struct php_branch {
@@ -37,7 +41,17 @@ typedef struct php_function {
     uint64_t *hits;      /* per opcode: times the VM ran it (the unit's op_hits) */
     uint32_t *op_block;  /* per opcode: its block counter */
     uint32_t *op_branch; /* per opcode: the unit's branch it decides, or PHP_NO_BRANCH */
+    uint32_t *op_return; /* per opcode: the unit's return site it calls, or PHP_NO_RETURN */
 } php_function;
+
+/* A call whose result is used, of a function that may be the program's. */
+typedef struct php_return_site {
+    const struct php_function *function;
+    uint32_t op;     /* the DO_*CALL's index */
+    uint32_t line, column;
+    uint32_t first_counter; /* PHP_RETURN_CLASSES of them */
+    char *callee;
+} php_return_site;
 
 typedef struct php_unit {
     char hash[65];
@@ -53,6 +67,10 @@ typedef struct php_unit {
     php_branch *branches;
     uint32_t branch_count;
     uint64_t *outcomes; /* two per branch: true, false */
+    php_return_site *returns;
+    uint32_t return_count;
+    uint32_t *op_return;    /* every opcode's (the functions' op_return) */
+    uint64_t *return_counts; /* PHP_RETURN_CLASSES per site */
     php_function *functions;
     uint32_t function_count;
     uint64_t *counts; /* counter_count, filled at the dump */
@@ -96,6 +114,17 @@ bool php_unit_find_line(const char *path, uint32_t line, php_dump_frame *frame);
 void php_unit_fill_counts(php_unit *unit);
 
 void php_unit_free(php_unit *unit);
+
+/* Return classes (php_returns.c).  find: lists the unit's call sites whose
+ * result is used and gives each PHP_RETURN_CLASSES counters after the
+ * others; add_records: their `return` records; call: at a site's call
+ * opcode; count: at the opcode after it, which the result has reached. */
+culprit_status php_returns_find(php_unit *unit, zend_op_array *const *arrays, culprit_error *err);
+culprit_status php_returns_add_records(const php_unit *unit, struct cc_map *map, uint32_t file,
+                                       culprit_error *err);
+void php_returns_call(const php_function *function, const zend_execute_data *execute_data, uint32_t index);
+void php_returns_count(const php_function *function, zend_execute_data *execute_data, uint32_t index);
+void php_returns_free(php_unit *unit);
 
 /* The output map (php_output.c).  install/uninstall: at module start and
  * shutdown.  settle: at every opcode while anything is or was buffered,

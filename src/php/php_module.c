@@ -69,6 +69,10 @@ static int count_opcode(zend_execute_data *execute_data)
         return ZEND_USER_OPCODE_DISPATCH;
     if (pending.branch && pending.frame == execute_data)
         resolve_pending(function, index);
+    if (index > 0 && function->op_return[index - 1] != PHP_NO_RETURN)
+        php_returns_count(function, execute_data, index);
+    if (function->op_return[index] != PHP_NO_RETURN)
+        php_returns_call(function, execute_data, index);
     function->hits[index]++;
     if (php_output_watching())
         php_output_settle(execute_data);
