@@ -135,7 +135,9 @@ static culprit_status show_output(culprit_store *store, int64_t program, void *d
     if (status)
         return status;
     if (!map.output.has_records)
-        fprintf(stderr, "culprit: note: test '%s' has no output records (was it built with culprit-cc, or run through culprit-php?)\n",
+        fprintf(stderr,
+                "culprit: note: test '%s' has no output records (was it built with culprit-cc, or run "
+                "through culprit-php?)\n",
                 options->test);
     if (options->common.format == CLI_FORMAT_JSON)
         write_json(stdout, options->test, &map);

@@ -47,7 +47,7 @@ typedef struct php_function {
 /* A call whose result is used, of a function that may be the program's. */
 typedef struct php_return_site {
     const struct php_function *function;
-    uint32_t op;     /* the DO_*CALL's index */
+    uint32_t op; /* the DO_*CALL's index */
     uint32_t line, column;
     uint32_t first_counter; /* PHP_RETURN_CLASSES of them */
     char *callee;
@@ -69,7 +69,7 @@ typedef struct php_unit {
     uint64_t *outcomes; /* two per branch: true, false */
     php_return_site *returns;
     uint32_t return_count;
-    uint32_t *op_return;    /* every opcode's (the functions' op_return) */
+    uint32_t *op_return;     /* every opcode's (the functions' op_return) */
     uint64_t *return_counts; /* PHP_RETURN_CLASSES per site */
     php_function *functions;
     uint32_t function_count;
@@ -84,8 +84,8 @@ typedef struct php_collector {
     uint32_t sequence; /* dumps written by this process */
     php_unit **units;  /* this request's, in compile order */
     size_t unit_count, unit_capacity;
-    int failing_types; /* E_* that fail the run (CULPRIT_PHP_FAIL_ON) */
-    bool crashed;      /* an error of failing_types, or an uncaught exception */
+    int failing_types;   /* E_* that fail the run (CULPRIT_PHP_FAIL_ON) */
+    bool crashed;        /* an error of failing_types, or an uncaught exception */
     bool failed_quietly; /* ... a warning or notice: PHP itself would exit 0 */
     uint32_t stack_depth;
     php_dump_frame stack[CULPRIT_STACK_DEPTH];

@@ -127,11 +127,21 @@ static int fatal_types(void)
 static const char *type_name(int type)
 {
     switch (type) {
-    case E_WARNING: case E_CORE_WARNING: case E_COMPILE_WARNING: case E_USER_WARNING: return "Warning";
-    case E_NOTICE: case E_USER_NOTICE: return "Notice";
-    case E_DEPRECATED: case E_USER_DEPRECATED: return "Deprecated";
-    case E_PARSE: return "Parse error";
-    default: return "Fatal error";
+    case E_WARNING:
+    case E_CORE_WARNING:
+    case E_COMPILE_WARNING:
+    case E_USER_WARNING:
+        return "Warning";
+    case E_NOTICE:
+    case E_USER_NOTICE:
+        return "Notice";
+    case E_DEPRECATED:
+    case E_USER_DEPRECATED:
+        return "Deprecated";
+    case E_PARSE:
+        return "Parse error";
+    default:
+        return "Fatal error";
     }
 }
 
@@ -149,7 +159,8 @@ static int failing_types(void)
         return fatal_types() | warnings;
     if (strcmp(level, "notice") == 0)
         return fatal_types() | warnings | notices;
-    fprintf(stderr, "culprit: CULPRIT_PHP_FAIL_ON=%s: expected error, warning or notice; using error\n", level);
+    fprintf(stderr, "culprit: CULPRIT_PHP_FAIL_ON=%s: expected error, warning or notice; using error\n",
+            level);
     return fatal_types();
 }
 

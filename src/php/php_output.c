@@ -87,8 +87,8 @@ static php_dump_source last_source(zend_execute_data *current)
     const php_function *function = php_state.last_function;
     if (!function)
         return source;
-    source.frames[source.depth++] = (php_dump_frame){.unit = function->unit->index,
-                                                     .block = function->op_block[php_state.last_index]};
+    source.frames[source.depth++] =
+        (php_dump_frame){.unit = function->unit->index, .block = function->op_block[php_state.last_index]};
     zend_execute_data *callers = current;
     for (zend_execute_data *frame = current; frame; frame = frame->prev_execute_data)
         if (frame == php_state.last_frame) {
@@ -156,8 +156,8 @@ static size_t culprit_ub_write(const char *str, size_t length)
     php_dump_source source;
     for (uint64_t taken; left > 0 && (taken = php_fifo_take(&out.buffered, left, &source)) > 0; left -= taken)
         add_record(taken, &source);
-    for (uint64_t taken; left > 0 && out.writing_origin &&
-                         (taken = php_fifo_take(&out.writing, left, &source)) > 0;
+    for (uint64_t taken;
+         left > 0 && out.writing_origin && (taken = php_fifo_take(&out.writing, left, &source)) > 0;
          left -= taken)
         add_record(taken, &source);
     if (left > 0) {
@@ -222,7 +222,8 @@ static void remember_top(INTERNAL_FUNCTION_PARAMETERS, zif_handler previous)
         !ZSTR_IS_INTERNED(Z_STR_P(return_value))) {
         if (out.origin_count == MAX_ORIGINS)
             forget_origin(0);
-        out.origins[out.origin_count++] = (origin){.text = zend_string_copy(Z_STR_P(return_value)), .runs = runs};
+        out.origins[out.origin_count++] =
+            (origin){.text = zend_string_copy(Z_STR_P(return_value)), .runs = runs};
         return;
     }
     php_fifo_free(&runs);

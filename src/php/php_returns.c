@@ -26,8 +26,8 @@
 #include "cc/map_text.h"
 
 static const char *const class_names[PHP_RETURN_CLASSES] = {
-    "null", "false", "true", "negative", "zero", "positive", "empty-string", "string", "empty-array", "array",
-    "object"};
+    "null",         "false",  "true",        "negative", "zero",  "positive",
+    "empty-string", "string", "empty-array", "array",    "object"};
 
 /* The call the VM is about to make to an internal function. */
 static struct {
@@ -37,7 +37,8 @@ static struct {
 
 static bool is_site(const zend_op *op)
 {
-    return (op->opcode == ZEND_DO_UCALL || op->opcode == ZEND_DO_FCALL_BY_NAME || op->opcode == ZEND_DO_FCALL) &&
+    return (op->opcode == ZEND_DO_UCALL || op->opcode == ZEND_DO_FCALL_BY_NAME ||
+            op->opcode == ZEND_DO_FCALL) &&
            op->result_type != IS_UNUSED;
 }
 
@@ -77,7 +78,8 @@ static char *callee_name(const zend_op *init)
                                  : NULL;
     if (init->opcode == ZEND_INIT_STATIC_METHOD_CALL)
         prefix = "::";
-    size_t size = Z_STRLEN_P(name) + 3 + (class_name && Z_TYPE_P(class_name) == IS_STRING ? Z_STRLEN_P(class_name) : 0);
+    size_t size =
+        Z_STRLEN_P(name) + 3 + (class_name && Z_TYPE_P(class_name) == IS_STRING ? Z_STRLEN_P(class_name) : 0);
     char *text = malloc(size);
     if (text)
         snprintf(text, size, "%s%s%s",
@@ -118,12 +120,13 @@ static culprit_status find_in_function(php_unit *unit, php_function *function, c
         column = op->lineno == line ? column + 1 : 1;
         line = op->lineno;
         php_return_site *site = &unit->returns[unit->return_count];
-        *site = (php_return_site){.function = function,
-                                  .op = i,
-                                  .line = op->lineno,
-                                  .column = column,
-                                  .first_counter = unit->counter_count + PHP_RETURN_CLASSES * unit->return_count,
-                                  .callee = callee_name(init)};
+        *site =
+            (php_return_site){.function = function,
+                              .op = i,
+                              .line = op->lineno,
+                              .column = column,
+                              .first_counter = unit->counter_count + PHP_RETURN_CLASSES * unit->return_count,
+                              .callee = callee_name(init)};
         if (!site->callee)
             return culprit_fail_memory(err);
         function->op_return[i] = unit->return_count++;
@@ -147,7 +150,8 @@ culprit_status php_returns_find(php_unit *unit, zend_op_array *const *arrays, cu
         if (status != CULPRIT_OK)
             return status;
     }
-    unit->return_counts = calloc((size_t)PHP_RETURN_CLASSES * unit->return_count + 1, sizeof *unit->return_counts);
+    unit->return_counts =
+        calloc((size_t)PHP_RETURN_CLASSES * unit->return_count + 1, sizeof *unit->return_counts);
     if (!unit->return_counts)
         return culprit_fail_memory(err);
     unit->counter_count += PHP_RETURN_CLASSES * unit->return_count;
@@ -212,7 +216,8 @@ void php_returns_count(const php_function *function, zend_execute_data *execute_
     const zend_op *op = &execute_data->func->op_array.opcodes[call];
     int class = classify(EX_VAR(op->result.var));
     if (class >= 0)
-        function->unit->return_counts[(size_t)PHP_RETURN_CLASSES * function->op_return[call] + (size_t)class]++;
+        function->unit
+            ->return_counts[(size_t)PHP_RETURN_CLASSES * function->op_return[call] + (size_t) class]++;
 }
 
 void php_returns_free(php_unit *unit)

@@ -410,9 +410,9 @@ static bool valid_value_class(const map_record *record, size_t index)
 {
     /* C's (docs/collector.md §2), and PHP's strings, arrays and objects
      * (src/php/php_returns.c) */
-    static const char *const classes[] = {"null",     "nonnull", "negative",     "zero",   "positive",
-                                          "false",    "true",    "nonzero",      "string", "empty-string",
-                                          "array",    "empty-array", "object"};
+    static const char *const classes[] = {"null",  "nonnull",     "negative", "zero",   "positive",
+                                          "false", "true",        "nonzero",  "string", "empty-string",
+                                          "array", "empty-array", "object"};
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
         if (field_is(record, index, classes[i]))
             return true;

@@ -169,11 +169,10 @@ static void test_timeout_and_signals(void)
 static void test_php_error(void)
 {
     culprit_oracle none = {0};
-    culprit_judgement j =
-        judge_exit(&none, 255, "",
-                   "PHP Warning:  Undefined array key 7 in /w/a: b.php on line 3\n"
-                   "culprit: PHP Warning at /w/a: b.php:3: Undefined array key 7\n"
-                   "culprit: PHP Notice at /w/c.php:9: later\n");
+    culprit_judgement j = judge_exit(&none, 255, "",
+                                     "PHP Warning:  Undefined array key 7 in /w/a: b.php on line 3\n"
+                                     "culprit: PHP Warning at /w/a: b.php:3: Undefined array key 7\n"
+                                     "culprit: PHP Notice at /w/c.php:9: later\n");
     CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL);
     CHECK_STR(j.message, "PHP Warning: Undefined array key 7 at /w/a: b.php:3");
     CHECK_CONTAINS(j.signature, "PHP Warning: Undefined array key N at ");
