@@ -2,10 +2,12 @@
  * php_internal.h - what the extension's PHP-facing files share: the units
  * (one per compiled PHP file) and their counters, the collection state of
  * the process, and the functions that build units from op arrays
- * (php_unit.c) and count, dump and hook into the engine (php_module.c).
+ * (php_unit.c), count, dump and hook into the engine (php_module.c), count
+ * return classes (php_returns.c) and map the output (php_output.c).
  *
  * Includes PHP's headers, so only the extension's own files include it;
- * php_blocks.h and php_files.h stay free of them for the unit tests.
+ * php_blocks.h, php_files.h and php_output_fifo.h stay free of them for the
+ * unit tests.
  */
 #ifndef CULPRIT_PHP_INTERNAL_H
 #define CULPRIT_PHP_INTERNAL_H
