@@ -144,6 +144,8 @@ $(BUILD)/unit/test_cc_flow $(BUILD)/asan/unit/test_cc_flow: src/cc/flow_graph.c 
 # ... and these the extension's files that need no PHP headers.
 $(BUILD)/unit/test_php_blocks $(BUILD)/asan/unit/test_php_blocks: src/php/php_blocks.c src/php/php_blocks.h
 $(BUILD)/unit/test_php_files $(BUILD)/asan/unit/test_php_files: src/php/php_files.c src/php/php_files.h
+$(BUILD)/unit/test_php_output_fifo $(BUILD)/asan/unit/test_php_output_fifo: src/php/php_output_fifo.c \
+    src/php/php_output_fifo.h src/php/php_files.h
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libculprit.a
 	@mkdir -p $(dir $@)

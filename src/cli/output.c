@@ -17,7 +17,9 @@ const char cli_usage_output[] =
     "Prints each line of TEST's stdout with the statements that wrote it: the block\n"
     "of each output call (printf, puts, fputs, fwrite, write, ...) that added bytes\n"
     "to the line, as file:line (function), or file:first-last when the block spans\n"
-    "several lines.  Needs a program built with culprit-cc; the text of the lines\n"
+    "several lines.  Needs a program built with culprit-cc, or PHP run through\n"
+    "culprit-php (echo, print, printf, inline HTML..., through output buffering to\n"
+    "the statement that produced the text); the text of the lines\n"
     "is there when the test was judged by culprit's oracle (which keeps the first\n"
     "64 KiB of a passing test's stdout and 1 MiB of a failing one's).  Lines the oracle\n"
     "found wrong are marked '!' and followed by what was expected there (or what the\n"
@@ -133,7 +135,9 @@ static culprit_status show_output(culprit_store *store, int64_t program, void *d
     if (status)
         return status;
     if (!map.output.has_records)
-        fprintf(stderr, "culprit: note: test '%s' has no output records (was it built with culprit-cc?)\n",
+        fprintf(stderr,
+                "culprit: note: test '%s' has no output records (was it built with culprit-cc, or run "
+                "through culprit-php?)\n",
                 options->test);
     if (options->common.format == CLI_FORMAT_JSON)
         write_json(stdout, options->test, &map);

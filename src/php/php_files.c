@@ -91,6 +91,20 @@ static void put_unit(byte_buffer *buffer, const php_dump_unit *unit)
     }
 }
 
+static void put_output(byte_buffer *buffer, const php_dump_output *output)
+{
+    uint32_t depth = output->source.depth < CULPRIT_DUMP_MAX_OUTPUT_DEPTH ? output->source.depth
+                                                                          : CULPRIT_DUMP_MAX_OUTPUT_DEPTH;
+    put_u32(buffer, output->stream);
+    put_u64(buffer, output->offset);
+    put_u64(buffer, output->length);
+    put_u32(buffer, depth);
+    for (uint32_t i = 0; i < depth; i++) {
+        put_u32(buffer, output->source.frames[i].unit);
+        put_u32(buffer, output->source.frames[i].block);
+    }
+}
+
 static bool write_all(int fd, const unsigned char *data, size_t size)
 {
     while (size > 0) {
@@ -175,7 +189,9 @@ culprit_status php_files_write_dump(const char *dir, const php_dump *dump, culpr
     put_header(&buffer, dump);
     for (size_t u = 0; u < dump->unit_count; u++)
         put_unit(&buffer, &dump->units[u]);
-    put_u32(&buffer, 0); /* output records: not recorded yet (docs/php.md) */
+    put_u32(&buffer, (uint32_t)dump->output_count);
+    for (size_t i = 0; i < dump->output_count; i++)
+        put_output(&buffer, &dump->outputs[i]);
     culprit_status status = buffer.failed ? culprit_fail_memory(err) : CULPRIT_OK;
     if (status == CULPRIT_OK)
         status = write_temporary(temporary, buffer.data, buffer.size, err);

@@ -27,6 +27,20 @@ typedef struct php_dump_frame {
     uint32_t block;
 } php_dump_frame;
 
+/* The statement that produced some output bytes: frame 0 is its block,
+ * the rest its callers (docs/collector.md §5). */
+typedef struct php_dump_source {
+    uint32_t depth;
+    php_dump_frame frames[CULPRIT_DUMP_MAX_OUTPUT_DEPTH];
+} php_dump_source;
+
+/* One output record: bytes [offset, offset + length) of a stream. */
+typedef struct php_dump_output {
+    uint32_t stream; /* enum culprit_dump_stream */
+    uint64_t offset, length;
+    php_dump_source source;
+} php_dump_output;
+
 typedef struct php_dump {
     int32_t pid, parent_pid;
     uint32_t sequence; /* the request's number in this process, from 0 */
@@ -37,6 +51,8 @@ typedef struct php_dump {
     php_dump_frame stack[CULPRIT_STACK_DEPTH]; /* frame 0 is where it ended */
     size_t unit_count;
     const php_dump_unit *units;
+    size_t output_count;
+    const php_dump_output *outputs; /* in offset order per stream */
 } php_dump;
 
 /* Writes DIR/<hash>.map unless it exists. */

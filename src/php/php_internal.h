@@ -2,10 +2,12 @@
  * php_internal.h - what the extension's PHP-facing files share: the units
  * (one per compiled PHP file) and their counters, the collection state of
  * the process, and the functions that build units from op arrays
- * (php_unit.c) and count, dump and hook into the engine (php_module.c).
+ * (php_unit.c), count, dump and hook into the engine (php_module.c), count
+ * return classes (php_returns.c) and map the output (php_output.c).
  *
  * Includes PHP's headers, so only the extension's own files include it;
- * php_blocks.h and php_files.h stay free of them for the unit tests.
+ * php_blocks.h, php_files.h and php_output_fifo.h stay free of them for the
+ * unit tests.
  */
 #ifndef CULPRIT_PHP_INTERNAL_H
 #define CULPRIT_PHP_INTERNAL_H
@@ -17,8 +19,12 @@
 #include "php/php_files.h"
 
 #define PHP_NO_BRANCH UINT32_MAX
+#define PHP_NO_RETURN UINT32_MAX
+/* The return classes of a call site (php_returns.c), one counter each. */
+#define PHP_RETURN_CLASSES 11
 
 struct php_unit;
+struct cc_map;
 
 /* One conditional jump: its two successors and its two counters. */
 typedef struct php_branch {
@@ -37,10 +43,21 @@ typedef struct php_function {
     uint64_t *hits;      /* per opcode: times the VM ran it (the unit's op_hits) */
     uint32_t *op_block;  /* per opcode: its block counter */
     uint32_t *op_branch; /* per opcode: the unit's branch it decides, or PHP_NO_BRANCH */
+    uint32_t *op_return; /* per opcode: the unit's return site it calls, or PHP_NO_RETURN */
 } php_function;
+
+/* A call whose result is used, of a function that may be the program's. */
+typedef struct php_return_site {
+    const struct php_function *function;
+    uint32_t op; /* the DO_*CALL's index */
+    uint32_t line, column;
+    uint32_t first_counter; /* PHP_RETURN_CLASSES of them */
+    char *callee;
+} php_return_site;
 
 typedef struct php_unit {
     char hash[65];
+    uint32_t index; /* in php_state.units, and so in the dump */
     char *path;
     uint32_t counter_count, block_count;
     uint32_t *leader_op;  /* per block: index of its first opcode in op_hits */
@@ -52,6 +69,10 @@ typedef struct php_unit {
     php_branch *branches;
     uint32_t branch_count;
     uint64_t *outcomes; /* two per branch: true, false */
+    php_return_site *returns;
+    uint32_t return_count;
+    uint32_t *op_return;     /* every opcode's (the functions' op_return) */
+    uint64_t *return_counts; /* PHP_RETURN_CLASSES per site */
     php_function *functions;
     uint32_t function_count;
     uint64_t *counts; /* counter_count, filled at the dump */
@@ -65,9 +86,17 @@ typedef struct php_collector {
     uint32_t sequence; /* dumps written by this process */
     php_unit **units;  /* this request's, in compile order */
     size_t unit_count, unit_capacity;
-    bool crashed; /* a fatal error or an uncaught exception */
+    int failing_types;   /* E_* that fail the run (CULPRIT_PHP_FAIL_ON) */
+    bool crashed;        /* an error of failing_types, or an uncaught exception */
+    bool failed_quietly; /* ... a warning or notice: PHP itself would exit 0 */
     uint32_t stack_depth;
     php_dump_frame stack[CULPRIT_STACK_DEPTH];
+    /* The opcode the handler saw last: what produced the output the
+     * buffers gained since (php_output.c).  last_frame is only compared,
+     * never read: the frame may be gone. */
+    const php_function *last_function;
+    uint32_t last_index;
+    const zend_execute_data *last_frame;
 } php_collector;
 
 extern php_collector php_state;
@@ -87,5 +116,30 @@ bool php_unit_find_line(const char *path, uint32_t line, php_dump_frame *frame);
 void php_unit_fill_counts(php_unit *unit);
 
 void php_unit_free(php_unit *unit);
+
+/* Return classes (php_returns.c).  find: lists the unit's call sites whose
+ * result is used and gives each PHP_RETURN_CLASSES counters after the
+ * others; add_records: their `return` records; call: at a site's call
+ * opcode; count: at the opcode after it, which the result has reached. */
+culprit_status php_returns_find(php_unit *unit, zend_op_array *const *arrays, culprit_error *err);
+culprit_status php_returns_add_records(const php_unit *unit, struct cc_map *map, uint32_t file,
+                                       culprit_error *err);
+void php_returns_call(const php_function *function, const zend_execute_data *execute_data, uint32_t index);
+void php_returns_count(const php_function *function, zend_execute_data *execute_data, uint32_t index);
+void php_returns_free(php_unit *unit);
+
+/* The output map (php_output.c).  install/uninstall: at module start and
+ * shutdown.  settle: at every opcode while anything is or was buffered,
+ * before the handler records the opcode as the last one; current is its
+ * frame.  records: this request's, for the dump.  release: drops the
+ * strings it holds (while the request's memory is alive); reset: after the
+ * request. */
+void php_output_install(void);
+void php_output_uninstall(void);
+void php_output_settle(zend_execute_data *current);
+bool php_output_watching(void);
+size_t php_output_records(const php_dump_output **records);
+void php_output_release(void);
+void php_output_reset(void);
 
 #endif

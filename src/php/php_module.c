@@ -12,11 +12,13 @@
  *     conditional jump run just before in the same frame (by the opcode
  *     that runs next: a comparison may jump itself and skip the JMPZ after
  *     it, so the jump's own handler cannot be relied on);
- *   - wraps zend_error_cb to keep where a fatal error or an uncaught
- *     exception ended the request (the PHP stack, or the error's file:line
- *     when the stack has already unwound), as the dump's crash stack;
+ *   - wraps zend_error_cb to keep where a fatal error, an uncaught
+ *     exception or (CULPRIT_PHP_FAIL_ON) a warning or notice failed the
+ *     request (the PHP stack, or the error's file:line when the stack has
+ *     already unwound), as the dump's crash stack, and to say so on stderr;
+ *   - watches PHP's output layer (php_output.c) for the output map;
  *   - writes the dump when the request shuts down (RSHUTDOWN), with PHP's
- *     exit status.
+ *     exit status and the output records.
  */
 #include "php/php_internal.h"
 
@@ -67,7 +69,16 @@ static int count_opcode(zend_execute_data *execute_data)
         return ZEND_USER_OPCODE_DISPATCH;
     if (pending.branch && pending.frame == execute_data)
         resolve_pending(function, index);
+    if (index > 0 && function->op_return[index - 1] != PHP_NO_RETURN)
+        php_returns_count(function, execute_data, index);
+    if (function->op_return[index] != PHP_NO_RETURN)
+        php_returns_call(function, execute_data, index);
     function->hits[index]++;
+    if (php_output_watching())
+        php_output_settle(execute_data);
+    php_state.last_function = function;
+    php_state.last_index = index;
+    php_state.last_frame = execute_data;
     uint32_t branch = function->op_branch[index];
     pending.branch = branch == PHP_NO_BRANCH ? NULL : &function->unit->branches[branch];
     pending.frame = execute_data;
@@ -106,17 +117,77 @@ static void keep_stack(void)
     }
 }
 
+/* The error types that fail a run (CULPRIT_PHP_FAIL_ON, docs/php.md):
+ * fatal ones always. */
+static int fatal_types(void)
+{
+    return E_ERROR | E_CORE_ERROR | E_COMPILE_ERROR | E_USER_ERROR | E_RECOVERABLE_ERROR | E_PARSE;
+}
+
+static const char *type_name(int type)
+{
+    switch (type) {
+    case E_WARNING:
+    case E_CORE_WARNING:
+    case E_COMPILE_WARNING:
+    case E_USER_WARNING:
+        return "Warning";
+    case E_NOTICE:
+    case E_USER_NOTICE:
+        return "Notice";
+    case E_DEPRECATED:
+    case E_USER_DEPRECATED:
+        return "Deprecated";
+    case E_PARSE:
+        return "Parse error";
+    default:
+        return "Fatal error";
+    }
+}
+
+/* Reads CULPRIT_PHP_FAIL_ON: error (the default), warning or notice, each
+ * failing on what the one before does too.  An unknown value is said once
+ * and the default kept. */
+static int failing_types(void)
+{
+    const char *level = getenv("CULPRIT_PHP_FAIL_ON");
+    int warnings = E_WARNING | E_CORE_WARNING | E_COMPILE_WARNING | E_USER_WARNING;
+    int notices = E_NOTICE | E_USER_NOTICE | E_DEPRECATED | E_USER_DEPRECATED;
+    if (!level || !*level || strcmp(level, "error") == 0)
+        return fatal_types();
+    if (strcmp(level, "warning") == 0)
+        return fatal_types() | warnings;
+    if (strcmp(level, "notice") == 0)
+        return fatal_types() | warnings | notices;
+    fprintf(stderr, "culprit: CULPRIT_PHP_FAIL_ON=%s: expected error, warning or notice; using error\n",
+            level);
+    return fatal_types();
+}
+
+/* The first error that fails the run keeps the PHP stack as the dump's
+ * crash stack, and says what it was on stderr in a line of culprit's own
+ * ("culprit: PHP Warning at FILE:LINE: MESSAGE"), which the oracle reads
+ * (src/run/oracle_report.c) for the test's message and signature: PHP's
+ * own messages depend on display_errors, log_errors and error_log. */
 static void error_cb(int type, zend_string *error_filename, const uint32_t error_lineno, zend_string *message)
 {
-    int fatal = E_ERROR | E_CORE_ERROR | E_COMPILE_ERROR | E_USER_ERROR | E_RECOVERABLE_ERROR | E_PARSE;
-    if ((type & fatal) && !php_state.crashed) {
+    int kind = type & E_ALL;
+    bool silenced = !(kind & fatal_types()) && !(EG(error_reporting) & kind); /* @, error_reporting() */
+    if ((kind & php_state.failing_types) && !silenced && !php_state.crashed) {
         php_state.crashed = true;
+        php_state.failed_quietly = !(kind & fatal_types());
         keep_stack();
         /* An uncaught exception is reported after the stack has unwound:
          * its file and line are where it was thrown. */
         if (php_state.stack_depth == 0 && error_filename &&
             php_unit_find_line(ZSTR_VAL(error_filename), error_lineno, &php_state.stack[0]))
             php_state.stack_depth = 1;
+        const char *text = message ? ZSTR_VAL(message) : "";
+        const char *newline = strchr(text, '\n'); /* an uncaught exception's stack trace follows */
+        fprintf(stderr, "culprit: PHP %s at %s:%u: %.*s\n", type_name(kind),
+                error_filename ? ZSTR_VAL(error_filename) : "?", (unsigned)error_lineno,
+                (int)(newline ? newline - text : (ptrdiff_t)strlen(text)), text);
+        fflush(stderr);
     }
     previous_error_cb(type, error_filename, error_lineno, message);
 }
@@ -130,6 +201,7 @@ static void install_hooks(void)
     zend_compile_file = culprit_compile_file;
     previous_error_cb = zend_error_cb;
     zend_error_cb = error_cb;
+    php_output_install();
 }
 
 static PHP_MINIT_FUNCTION(culprit)
@@ -144,12 +216,15 @@ static PHP_MINIT_FUNCTION(culprit)
         return SUCCESS;
     }
     php_state.collecting = true;
+    php_state.failing_types = failing_types();
     install_hooks();
     return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(culprit)
 {
+    if (php_state.collecting)
+        php_output_uninstall();
     free(php_state.dir);
     php_state.dir = NULL;
     return SUCCESS;
@@ -157,6 +232,11 @@ static PHP_MSHUTDOWN_FUNCTION(culprit)
 
 static void write_dump(void)
 {
+    /* A warning or notice that fails the run (CULPRIT_PHP_FAIL_ON) ends it
+     * as a fatal error does, with PHP's status 255: the harness sees a
+     * failure, the dump its site. */
+    if (php_state.failed_quietly && EG(exit_status) == 0)
+        EG(exit_status) = 255;
     php_dump_unit *units = calloc(php_state.unit_count + 1, sizeof *units);
     if (!units)
         return;
@@ -177,19 +257,36 @@ static void write_dump(void)
                      .crashed = php_state.crashed,
                      .unit_count = count,
                      .units = units};
+    /* A record's frames name units by index: those of units left out (out
+     * of memory) are cut. */
+    const php_dump_output *records;
+    size_t record_count = php_output_records(&records);
+    php_dump_output *outputs = calloc(record_count + 1, sizeof *outputs);
+    for (size_t i = 0; outputs && i < record_count; i++) {
+        outputs[i] = records[i];
+        uint32_t depth = 0;
+        while (depth < outputs[i].source.depth && outputs[i].source.frames[depth].unit < count)
+            depth++;
+        outputs[i].source.depth = depth;
+    }
+    dump.output_count = outputs ? record_count : 0;
+    dump.outputs = outputs;
     for (uint32_t i = 0; i < php_state.stack_depth; i++)
         if (php_state.stack[i].unit < count)
             dump.stack[dump.stack_depth++] = php_state.stack[i];
     culprit_error err = {0};
     if (php_files_write_dump(php_state.dir, &dump, &err) != CULPRIT_OK)
         fprintf(stderr, "culprit: cannot write the dump: %s\n", err.message);
+    free(outputs);
     free(units);
 }
 
 static PHP_RSHUTDOWN_FUNCTION(culprit)
 {
-    if (php_state.collecting)
+    if (php_state.collecting) {
         write_dump();
+        php_output_release();
+    }
     return SUCCESS;
 }
 
@@ -202,7 +299,11 @@ static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(culprit)
     php_state.units = NULL;
     php_state.unit_count = php_state.unit_capacity = 0;
     php_state.crashed = false;
+    php_state.failed_quietly = false;
     php_state.stack_depth = 0;
+    php_state.last_function = NULL;
+    php_state.last_frame = NULL;
+    php_output_reset();
     pending.branch = NULL;
     pending.frame = NULL;
     return SUCCESS;

@@ -516,6 +516,8 @@ static culprit_status write_map(unit_build *build)
         status = add_branch_records(build, columns);
     free(columns);
     if (status == CULPRIT_OK)
+        status = php_returns_add_records(build->unit, &build->map, build->file, &build->err);
+    if (status == CULPRIT_OK)
         status = cc_map_digest_sources(&build->map, &build->err);
     cc_map_result result = {0};
     if (status == CULPRIT_OK)
@@ -543,6 +545,7 @@ static culprit_status register_unit(unit_build *build)
 {
     if (!CULPRIT_GROW(php_state.units, php_state.unit_capacity, php_state.unit_count + 1, 16))
         return culprit_fail_memory(&build->err);
+    build->unit->index = (uint32_t)php_state.unit_count;
     php_state.units[php_state.unit_count++] = build->unit;
     for (uint32_t f = 0; f < build->unit->function_count; f++)
         build->arrays.items[f]->reserved[php_state.handle] = &build->unit->functions[f];
@@ -575,6 +578,8 @@ void php_unit_add(zend_op_array *op_array, uint32_t functions_before, uint32_t c
         status = partition_functions(&build);
     if (status == CULPRIT_OK)
         status = find_branches(&build);
+    if (status == CULPRIT_OK)
+        status = php_returns_find(build.unit, build.arrays.items, &build.err);
     if (status == CULPRIT_OK)
         status = write_map(&build);
     if (status == CULPRIT_OK)
@@ -629,6 +634,9 @@ void php_unit_fill_counts(php_unit *unit)
     }
     for (uint32_t c = 0; c < 2 * unit->branch_count; c++)
         unit->counts[unit->block_count + c] = unit->outcomes[c];
+    uint32_t returns_at = unit->block_count + 2 * unit->branch_count;
+    for (uint32_t c = 0; c < PHP_RETURN_CLASSES * unit->return_count; c++)
+        unit->counts[returns_at + c] = unit->return_counts[c];
 }
 
 void php_unit_free(php_unit *unit)
@@ -649,5 +657,6 @@ void php_unit_free(php_unit *unit)
     free(unit->branches);
     free(unit->outcomes);
     free(unit->counts);
+    php_returns_free(unit);
     free(unit);
 }

@@ -408,8 +408,11 @@ static culprit_status parse_branch(const map_parser *parser, const map_record *r
 
 static bool valid_value_class(const map_record *record, size_t index)
 {
-    static const char *const classes[] = {"null",     "nonnull", "negative", "zero",
-                                          "positive", "false",   "true",     "nonzero"};
+    /* C's (docs/collector.md §2), and PHP's strings, arrays and objects
+     * (src/php/php_returns.c) */
+    static const char *const classes[] = {"null",  "nonnull",     "negative", "zero",   "positive",
+                                          "false", "true",        "nonzero",  "string", "empty-string",
+                                          "array", "empty-array", "object"};
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
         if (field_is(record, index, classes[i]))
             return true;
@@ -441,7 +444,8 @@ static culprit_status parse_return(const map_parser *parser, const map_record *r
         status = parse_number(parser, record, 5, "a column", &value.column);
     if (status == CULPRIT_OK && !valid_value_class(record, 6))
         status = fail_field(parser, record, 6,
-                            "a class: null, nonnull, negative, zero, positive, false, true or nonzero");
+                            "a class: null, nonnull, negative, zero, positive, false, true, nonzero, "
+                            "string, empty-string, array, empty-array or object");
     if (status == CULPRIT_OK)
         status = parse_text(parser, record, 6, "a class", &value.value_class);
     if (status == CULPRIT_OK)

@@ -181,6 +181,12 @@ static bool judge_status(const culprit_oracle *oracle, const culprit_run_result 
     } else if (status == EXIT_HARD_ERROR) {
         set_outcome(judgement, CULPRIT_VERDICT_ERROR, "hard error (exit status 99)", "hard error", false,
                     NULL);
+    } else if (run->report.php) {
+        /* a PHP error (culprit-php): its message, at the statement the
+         * dump names (with its function), else where PHP placed it */
+        const char *site = result->crash_site && *result->crash_site ? result->crash_site : run->report.site;
+        snprintf(message, sizeof message, "%.300s at %.200s", run->report.message, site);
+        set_outcome(judgement, CULPRIT_VERDICT_FAIL, message, run->report.message, true, site);
     } else {
         snprintf(message, sizeof message, "exit status %d, expected %d", status, expected);
         set_outcome(judgement, CULPRIT_VERDICT_FAIL, message, message, false, NULL);

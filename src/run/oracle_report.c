@@ -6,6 +6,8 @@
  * AddressSanitizer: ..."; UBSan: "FILE:LINE:COL: runtime error: ...") and
  * then stack frames "#N 0xADDR in FUNCTION FILE:LINE:COL"; glibc's
  * assert() prints "PROG: FILE:LINE: FUNCTION: Assertion `EXPR' failed.".
+ * The PHP extension (src/php/php_module.c) says which PHP error failed a
+ * run in a line of its own, "culprit: PHP KIND at FILE:LINE: MESSAGE".
  * The message is the first such line; the site is the first frame in the
  * program's own code (frames inside the sanitizer runtime and culprit's
  * output wrappers are skipped).  Two runs of the same bug differ in pids,
@@ -125,6 +127,35 @@ static bool assertion_line(const char *line, size_t length, oracle_report *repor
     return true;
 }
 
+/* "culprit: PHP Warning at FILE:LINE: MESSAGE": the message is
+ * "PHP Warning: MESSAGE", the site FILE:LINE.  The path may hold ": ", so
+ * the site ends at the first ": " after a ':' followed by digits. */
+static bool php_line(const char *line, size_t length, oracle_report *report)
+{
+    static const char prefix[] = "culprit: PHP ";
+    char text[ORACLE_MESSAGE_SIZE];
+    copy_span(line, length, text, sizeof text);
+    if (strncmp(text, prefix, sizeof prefix - 1) != 0)
+        return false;
+    char *kind = text + sizeof prefix - 1;
+    char *at = strstr(kind, " at ");
+    if (!at)
+        return false;
+    char *site = at + 4;
+    for (char *colon = strchr(site, ':'); colon; colon = strchr(colon + 1, ':')) {
+        size_t digits = strspn(colon + 1, "0123456789");
+        if (digits > 0 && strncmp(colon + 1 + digits, ": ", 2) == 0) {
+            char *message = colon + 1 + digits + 2;
+            colon[1 + digits] = '\0';
+            *at = '\0';
+            snprintf(report->message, sizeof report->message, "PHP %s: %s", kind, message);
+            snprintf(report->site, sizeof report->site, "%s", site);
+            return true;
+        }
+    }
+    return false;
+}
+
 void oracle_scan_stderr(const char *text, size_t size, oracle_report *report)
 {
     *report = (oracle_report){0};
@@ -132,11 +163,13 @@ void oracle_scan_stderr(const char *text, size_t size, oracle_report *report)
     for (const char *line = text; line < end;) {
         const char *newline = memchr(line, '\n', (size_t)(end - line));
         size_t length = (size_t)((newline ? newline : end) - line);
-        if (!report->sanitizer && !report->assertion) {
+        if (!report->sanitizer && !report->assertion && !report->php) {
             if (sanitizer_line(line, length, report))
                 report->sanitizer = true;
             else if (assertion_line(line, length, report))
                 report->assertion = true;
+            else if (!report->php && php_line(line, length, report))
+                report->php = true;
         } else if (report->sanitizer && !report->site[0] &&
                    parse_frame(line, length, report->site, sizeof report->site)) {
             break;

@@ -109,6 +109,45 @@ expect_contains "$WORK/crashes.txt" "fine pass"
 expect_contains "$WORK/crashes.txt" "exception fail check@7"
 expect_contains "$WORK/crashes.txt" "fatal fail deep@14"
 
+# The oracle's message and signature carry PHP's message and the site.
+run 0 "$CULPRIT" tests
+expect_contains "$WORK/out" "PHP Fatal error: Uncaught RuntimeException: too big: 5"
+expect_contains "$WORK/out" "boom.php:7 (check)"
+
+# ---- warnings and notices fail a run when CULPRIT_PHP_FAIL_ON says so ----
+export CULPRIT_STORE="$WORK/warnings"
+run 0 "$CULPRIT" test --name default -- "$PHP_RUN" warn.php
+run 255 env CULPRIT_PHP_FAIL_ON=warning "$CULPRIT" test --name strict -- "$PHP_RUN" warn.php
+expect_contains "$WORK/out" "done" # the script ran to its end
+run 255 env CULPRIT_PHP_FAIL_ON=notice "$CULPRIT" test --name stricter -- "$PHP_RUN" warn.php
+run 0 env CULPRIT_PHP_FAIL_ON=bogus "$CULPRIT" test --name bogus -- "$PHP_RUN" warn.php
+expect_contains "$WORK/err" "CULPRIT_PHP_FAIL_ON=bogus: expected error, warning or notice"
+run 0 "$CULPRIT" tests
+expect_contains "$WORK/out" 'PHP Warning: Undefined array key "missing" at '
+expect_contains "$WORK/out" "warn.php:5 (lookup)"
+[ "$(grep -c '^pass' "$WORK/out")" -eq 2 ] && pass || fail "expected 2 passing tests: $(cat "$WORK/out")"
+# the silenced warning (@, line 7) is not the one reported; both failures are one cluster
+run 0 "$CULPRIT" failures
+expect_contains "$WORK/out" "cluster 1: 2 tests: PHP Warning"
+
+# ---- return classes: calls of the program's functions whose result is used ----
+export CULPRIT_STORE="$WORK/returns"
+run 0 "$CULPRIT" test --name returns -- "$PHP_RUN" ret.php
+run 0 "$CULPRIT" rank --kind return --format csv
+sed 's|^[^,]*,[^,]*,[^,]*/||; s|App\\||' "$WORK/out" | cut -d, -f1,4 | grep ',1$' | sort >"$WORK/returns.txt"
+# sign() over -2, 0, 3, 4; two calls of name() on one line (columns 1, 2);
+# a method; strlen (namespaced: a site, but PHP's own at run time) and
+# DateTime::format count nothing; `sign(1);` (line 18) is no site.  (The
+# namespace, App\, is taken out of the callees' names.)
+expect_file_equals "$WORK/returns.txt" "ret.php:11:1:sign()=negative,1
+ret.php:11:1:sign()=positive,1
+ret.php:11:1:sign()=zero,1
+ret.php:13:1:name()=string,1
+ret.php:13:2:name()=empty-string,1
+ret.php:14:1:maybe()=null,1
+ret.php:15:1:->get()=object,1"
+grep -q 'ret.php:18:' "$WORK/out" && fail "an unused result is a return site" || pass
+
 # ---- a script that does not compile: PHP's message, a failing test, a sound store ----
 export CULPRIT_STORE="$WORK/syntax"
 run 255 "$CULPRIT" test --name broken -- "$PHP_RUN" bad.php

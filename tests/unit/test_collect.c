@@ -965,9 +965,35 @@ static void test_migration(void)
     remove_tree(directory);
 }
 
+/* The PHP extension's return classes (src/php/php_returns.c) are classes
+ * of the map too; an unknown class is refused with the list. */
+static void test_map_php_classes(void)
+{
+    static const char *const classes[] = {"string", "empty-string", "array", "empty-array", "object"};
+    for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) {
+        char body[512], hash[65];
+        snprintf(body, sizeof body,
+                 "file\t0\t/app/a.php\nfunction\t0\t{main}\t0\t1\nblock\t0\t0\t0\t2\t0\t2\t0\n"
+                 "line\t0\t2\t0\nreturn\t1\t0\t0\t2\t1\t%s\trender\nend\n",
+                 classes[i]);
+        char *map = make_map(body, 2, 1, hash);
+        culprit_error err;
+        CHECK_STR(parse_message(map, &err), "");
+        free(map);
+    }
+    char hash[65];
+    char *map = make_map("file\t0\t/app/a.php\nfunction\t0\t{main}\t0\t1\nblock\t0\t0\t0\t2\t0\t2\t0\n"
+                         "line\t0\t2\t0\nreturn\t1\t0\t0\t2\t1\tresource\trender\nend\n",
+                         2, 1, hash);
+    culprit_error err;
+    CHECK_CONTAINS(parse_message(map, &err), "string, empty-string, array, empty-array or object");
+    free(map);
+}
+
 int main(void)
 {
     test_map_valid();
+    test_map_php_classes();
     test_map_malformed();
     test_dump();
     test_collect_directory();

@@ -164,6 +164,26 @@ static void test_timeout_and_signals(void)
     culprit_judgement_free(&j);
 }
 
+/* A PHP error that failed a culprit-php run: the extension's own stderr
+ * line gives the message and the site (src/php/php_module.c). */
+static void test_php_error(void)
+{
+    culprit_oracle none = {0};
+    culprit_judgement j = judge_exit(&none, 255, "",
+                                     "PHP Warning:  Undefined array key 7 in /w/a: b.php on line 3\n"
+                                     "culprit: PHP Warning at /w/a: b.php:3: Undefined array key 7\n"
+                                     "culprit: PHP Notice at /w/c.php:9: later\n");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL);
+    CHECK_STR(j.message, "PHP Warning: Undefined array key 7 at /w/a: b.php:3");
+    CHECK_CONTAINS(j.signature, "PHP Warning: Undefined array key N at ");
+    CHECK_CONTAINS(j.signature, "b.php:3");
+    culprit_judgement_free(&j);
+    /* without the line, the status as before */
+    j = judge_exit(&none, 255, "", "PHP Warning:  x in /w/c.php on line 9\n");
+    CHECK_STR(j.message, "exit status 255, expected 0");
+    culprit_judgement_free(&j);
+}
+
 static void test_exact_diff(void)
 {
     culprit_oracle oracle = {.expect_stdout_text = "1\n2\n3\n4\n5\n6\n7\n8\n"};
@@ -488,6 +508,7 @@ int main(void)
     test_expected_failure_and_exec_error();
     test_timeout_and_signals();
     test_exact_diff();
+    test_php_error();
     test_whitespace_diff();
     test_validator();
     test_html();

@@ -1,7 +1,7 @@
 /*
  * test_php_files.c - the maps and dumps the PHP extension writes
  * (src/php/php_files.c) read back by culprit's own readers: a dump with a
- * crash stack and zero and nonzero counters, a second dump of the same pid
+ * crash stack, zero and nonzero counters and output records, a second dump of the same pid
  * that finds its name taken, and a map written once.
  *
  * The extension is not in libculprit, and this part needs no PHP headers,
@@ -33,6 +33,11 @@ static void test_dump_round_trip(void)
                      .units = &unit};
     dump.stack[0] = (php_dump_frame){0, 4};
     dump.stack[1] = (php_dump_frame){0, 2};
+    php_dump_output outputs[2] = {
+        {.stream = 1, .offset = 0, .length = 6, .source = {.depth = 2, .frames = {{0, 3}, {0, 1}}}},
+        {.stream = 1, .offset = 6, .length = 4, .source = {.depth = 0}}};
+    dump.output_count = 2;
+    dump.outputs = outputs;
     culprit_error err = {0};
     CHECK_INT(php_files_write_dump(directory, &dump, &err), CULPRIT_OK);
     CHECK_INT(php_files_write_dump(directory, &dump, &err), CULPRIT_OK); /* 4242.0 taken: 4242.1 */
@@ -53,7 +58,16 @@ static void test_dump_round_trip(void)
         CHECK_INT(read.units[0].counters[2], 4);
         CHECK_INT(read.units[0].counts[2], 7);
     }
-    CHECK_INT(read.output_count, 0);
+    CHECK_INT(read.output_count, 2);
+    if (read.output_count == 2) {
+        CHECK_INT(read.outputs[0].stream, 1);
+        CHECK_INT(read.outputs[0].length, 6);
+        CHECK_INT(read.outputs[0].depth, 2);
+        CHECK_INT(read.outputs[0].frames[0].block, 3);
+        CHECK_INT(read.outputs[0].frames[1].block, 1);
+        CHECK_INT(read.outputs[1].offset, 6);
+        CHECK_INT(read.outputs[1].depth, 0);
+    }
     culprit_dump_free(&read);
     snprintf(path, sizeof path, "%s/4242.0.dump", directory);
     struct stat info;
