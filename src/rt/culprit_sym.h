@@ -27,6 +27,15 @@
 
 typedef uint32_t culprit_sym_expr; /* 0: concrete */
 
+/* ---- the off path ----
+ * 1 until the runtime knows CULPRIT_SYM is off, 0 after (it never goes
+ * back).  Each instrumented function that has shadow code also has an
+ * uninstrumented twin (full mode's code) and, at its entry, calls the twin
+ * when this is 0; twins call twins.  Code that runs before the runtime has
+ * read CULPRIT_SYM (at the first builder or model call, or at main at the
+ * latest) takes the instrumented path, which is right either way. */
+extern _Atomic unsigned char __culprit_sym_active;
+
 /* ---- calls ----
  * Before a call to a function that is not an intrinsic, the caller stores
  * the callee's address in `callee`, each argument's shadow in args[i]
