@@ -22,11 +22,13 @@
  * that runs first takes the instrumented path, whose builders read it.  It
  * only ever goes from 1 to 0, and the instrumented path is right either way.
  *
- * Twins have no debug subprogram: their instructions keep their !dbg lines
- * (which name F's subprogram: consistent once inlined into F, ignored by the
- * DWARF writer otherwise) and lose the llvm.dbg.* variable intrinsics, whose
- * operands are F's values.  Functions with something a copy cannot carry
- * (cc_sym_wants_twin) keep the instrumented path alone.
+ * Debug information follows the code users run: the twin takes F's debug
+ * subprogram (its lines and variables, the llvm.dbg.* intrinsics pointed at
+ * the copies), so a debugger stops in it and shows it as F; F keeps its
+ * instructions' lines, under a subprogram it no longer has (the DWARF writer
+ * leaves such a function out, the verifier does not mind).  Functions with
+ * something a copy cannot carry (cc_sym_wants_twin) keep the instrumented
+ * path alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +73,8 @@ static LLVMValueRef map_get(const value_map *m, LLVMValueRef key)
 static void copy_attributes(LLVMValueRef from, LLVMValueRef to, unsigned parameters)
 {
     for (unsigned index = 0; index <= parameters + 1; index++) {
-        LLVMAttributeIndex at = index == parameters + 1 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : index;
+        LLVMAttributeIndex at =
+            index == parameters + 1 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : index;
         unsigned count = LLVMGetAttributeCountAtIndex(from, at);
         LLVMAttributeRef attributes[64];
         if (count == 0 || count > sizeof attributes / sizeof *attributes)
@@ -116,6 +119,21 @@ static size_t count_values(LLVMValueRef function)
     return n;
 }
 
+/* The value a llvm.dbg.* intrinsic describes (its operand 0, `metadata
+ * %value`); NULL when it has none (dbg.label) or it is not one value (an
+ * argument list), and the intrinsic is left out of the twin. */
+static LLVMValueRef debug_location(LLVMValueRef intrinsic)
+{
+    if (LLVMGetNumArgOperands(intrinsic) < 1)
+        return NULL;
+    LLVMValueRef operand = LLVMGetOperand(intrinsic, 0);
+    if (!LLVMIsAMDNode(operand) || LLVMGetMDNodeNumOperands(operand) != 1)
+        return NULL;
+    LLVMValueRef value = NULL;
+    LLVMGetMDNodeOperands(operand, &value);
+    return value;
+}
+
 /* Copies F's blocks into twin: instructions cloned in order (PHIs rebuilt
  * empty), then every operand and PHI incoming remapped to the copies. */
 static void copy_body(unit *u, LLVMValueRef function, LLVMValueRef twin, value_map *m)
@@ -128,7 +146,7 @@ static void copy_body(unit *u, LLVMValueRef function, LLVMValueRef twin, value_m
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb; bb = LLVMGetNextBasicBlock(bb)) {
         LLVMPositionBuilderAtEnd(u->builder, LLVMValueAsBasicBlock(map_get(m, LLVMBasicBlockAsValue(bb))));
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-            if (cc_ir_is_debug_intrinsic(in))
+            if (cc_ir_is_debug_intrinsic(in) && !debug_location(in))
                 continue;
             LLVMValueRef copy;
             if (LLVMGetInstructionOpcode(in) == LLVMPHI) {
@@ -143,14 +161,20 @@ static void copy_body(unit *u, LLVMValueRef function, LLVMValueRef twin, value_m
     }
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-            if (cc_ir_is_debug_intrinsic(in))
-                continue;
             LLVMValueRef copy = map_get(m, in);
+            if (copy == in)
+                continue; /* a debug intrinsic left out */
+            if (cc_ir_is_debug_intrinsic(in)) {
+                LLVMValueRef location = debug_location(in), mapped = map_get(m, location);
+                if (mapped != location)
+                    LLVMSetOperand(copy, 0, LLVMMetadataAsValue(u->context, LLVMValueAsMetadata(mapped)));
+                continue;
+            }
             if (LLVMGetInstructionOpcode(in) == LLVMPHI) {
                 for (unsigned i = 0; i < LLVMCountIncoming(in); i++) {
                     LLVMValueRef value = map_get(m, LLVMGetIncomingValue(in, i));
-                    LLVMBasicBlockRef from = LLVMValueAsBasicBlock(
-                        map_get(m, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(in, i))));
+                    LLVMBasicBlockRef from =
+                        LLVMValueAsBasicBlock(map_get(m, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(in, i))));
                     LLVMAddIncoming(copy, &value, &from, 1);
                 }
                 continue;
@@ -209,6 +233,12 @@ static LLVMValueRef active_flag(unit *u)
  * twin(parameters...)`, else on to F's old entry. */
 void cc_sym_dispatch_to_twin(unit *u, LLVMValueRef function, LLVMValueRef twin)
 {
+    /* The twin is what ordinary runs execute: it takes the debug subprogram. */
+    LLVMMetadataRef subprogram = LLVMGetSubprogram(function);
+    if (subprogram) {
+        LLVMGlobalEraseMetadata(function, LLVMGetMDKindIDInContext(u->context, "dbg", 3));
+        LLVMSetSubprogram(twin, subprogram);
+    }
     LLVMBasicBlockRef body = LLVMGetEntryBasicBlock(function);
     LLVMBasicBlockRef entry = LLVMInsertBasicBlockInContext(u->context, body, "culprit.dispatch");
     LLVMBasicBlockRef fast = LLVMInsertBasicBlockInContext(u->context, body, "culprit.fast");
