@@ -624,12 +624,15 @@ void cc_symbolic_bind_unit(unit *u, LLVMValueRef descriptor)
     u->sym_unit = NULL;
 }
 
-static size_t count_instructions(LLVMValueRef function)
+/* The function's instructions, but for the stores of a concrete result
+ * into the call area (which a twin would save, but not enough to pay for
+ * the dispatch and the copy). */
+static size_t count_instructions(unit *u, LLVMValueRef function)
 {
     size_t n = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
-            n++;
+            n += !cc_sym_is_concrete_return(u, in);
     return n;
 }
 
@@ -671,7 +674,7 @@ culprit_status cc_symbolic_instrument(unit *u, const function_walk *walk, sym_fu
     status = cc_sym_make_twin(u, f->function, &twin, err);
     if (status != CULPRIT_OK)
         return status;
-    size_t before = count_instructions(f->function);
+    size_t before = count_instructions(u, f->function);
     cc_sym_emit_entry(u, f);
     for (size_t b = 0; b < f->order_count; b++) {
         LLVMBasicBlockRef block = f->order[b];
@@ -685,8 +688,8 @@ culprit_status cc_symbolic_instrument(unit *u, const function_walk *walk, sym_fu
         }
     }
     fill_phis(u, f);
-    /* A function the shadows left alone is its own twin. */
-    if (twin && count_instructions(f->function) == before) {
+    /* A function the shadows left alone (but for concrete returns) is its own twin. */
+    if (twin && count_instructions(u, f->function) == before) {
         LLVMDeleteFunction(twin);
     } else if (twin) {
         cc_sym_dispatch_to_twin(u, f->function, twin);

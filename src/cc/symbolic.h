@@ -130,6 +130,9 @@ void cc_sym_create_call_area(unit *u);
 void cc_sym_emit_entry(unit *u, sym_function *f);
 /* A call instruction: the call area around it, or the shadow calls beside an intrinsic. */
 void cc_sym_emit_call(unit *u, sym_function *f, LLVMValueRef call, LLVMValueRef next);
+/* A store of 0 into the call area's ret: all the code a function with no
+ * symbolic value gets (a return's, a call's), no reason for a twin. */
+bool cc_sym_is_concrete_return(unit *u, LLVMValueRef instruction);
 /* A ret: the result's shadow into the call area. */
 void cc_sym_emit_return(unit *u, sym_function *f, LLVMValueRef ret);
 

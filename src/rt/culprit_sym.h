@@ -11,7 +11,8 @@
  * constants and most values are 0 and then emits nothing, and otherwise
  * calls the builders below.  Builders return 0 at once when all their
  * shadow operands are 0 and when symbolic execution is off (CULPRIT_SYM
- * unset), so a run without input-dependent values pays calls, not work.
+ * unset); with it off, instrumented code does not reach them at all, but
+ * runs uninstrumented twins (__culprit_sym_active below).
  *
  * Shadows cross memory through a shadow memory (one expression per byte,
  * little-endian), and cross calls through the calling thread's call area.
