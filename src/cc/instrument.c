@@ -159,6 +159,7 @@ static culprit_status instrument_module(unit *u, culprit_error *err)
     if (status == CULPRIT_OK)
         status = cc_embed_map(u, err);
     if (status == CULPRIT_OK) {
+        cc_sym_link_twins(u);
         cc_redirect_calls(u);
         cc_route_main(u->module);
     }
@@ -222,6 +223,7 @@ static void unit_free(unit *u)
     free(u->implied.pairs);
     free(u->edge_flags.edges);
     free(u->entry_calls.pairs);
+    free(u->sym_twins);
     LLVMDisposeBuilder(u->builder);
     if (u->module)
         LLVMDisposeModule(u->module);

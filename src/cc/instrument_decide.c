@@ -65,7 +65,8 @@ bool cc_instruments_function(LLVMValueRef function)
     unsigned naked = LLVMGetEnumAttributeKindForName("naked", 5);
     if (LLVMGetEnumAttributeAtIndex(function, LLVMAttributeFunctionIndex, naked))
         return false;
-    return !cc_ir_name_has_prefix(function, "__culprit_rt_");
+    /* Symbolic mode's twins are copies of instrumented functions (symbolic_twin.c). */
+    return !cc_ir_name_has_prefix(function, "__culprit_rt_") && !cc_sym_is_twin(function);
 }
 
 /* A function that calls nothing (intrinsics and inline assembly aside): no

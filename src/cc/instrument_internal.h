@@ -59,6 +59,10 @@ typedef struct unit {
      * it), and the thread's call area (culprit_sym.h). */
     LLVMValueRef sym_unit, sym_call;
     LLVMTypeRef sym_call_type;
+    /* Symbolic mode: each instrumented function and its uninstrumented twin
+     * (symbolic_twin.c), for pointing the twins' calls at twins. */
+    struct sym_twin *sym_twins;
+    size_t sym_twin_count, sym_twin_capacity;
     /* The last debug-info file seen, so each instruction does not search the file table. */
     const char *cached_directory, *cached_filename;
     uint32_t cached_file;
@@ -151,6 +155,9 @@ LLVMValueRef cc_redirect_target(unit *u, LLVMValueRef callee);
 /* ---- symbolic*.c: symbolic mode's shadows (docs/symbolic.md §1) */
 
 typedef struct sym_function sym_function;
+typedef struct sym_twin {
+    LLVMValueRef original, twin;
+} sym_twin;
 /* Before a function's coverage instrumentation: notes its instructions
  * (what is not among them afterwards is culprit's own code). */
 culprit_status cc_symbolic_begin(unit *u, LLVMValueRef function, sym_function **state, culprit_error *err);
@@ -160,5 +167,9 @@ culprit_status cc_symbolic_instrument(unit *u, const function_walk *walk, sym_fu
 void cc_symbolic_free(sym_function *state);
 /* Once the descriptor exists: the branch sites name it. */
 void cc_symbolic_bind_unit(unit *u, LLVMValueRef descriptor);
+/* Once every function is instrumented: twins call twins (symbolic_twin.c). */
+void cc_sym_link_twins(unit *u);
+/* Is the function an uninstrumented twin (never instrumented itself)? */
+bool cc_sym_is_twin(LLVMValueRef function);
 
 #endif

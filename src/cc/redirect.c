@@ -4,7 +4,8 @@
  * (_exit, quick_exit, exec*) and pthread_create, in both modes, and in full mode its
  * output functions (printf, write ...), each to __culprit_rt_<name>; in
  * symbolic mode, the libc functions the runtime models (src/rt/sym_models.h)
- * to __culprit_sym_w_<name>.  The driver calls it last, after the map is
+ * to __culprit_sym_w_<name> (except in the uninstrumented twins of
+ * symbolic_twin.c, which run only when CULPRIT_SYM is off).  The driver calls it last, after the map is
  * built, so that the map names the functions the user called; symbolic.c
  * asks cc_redirect_target earlier, since a call's call-area entry must name
  * the function that will really be called.
@@ -38,11 +39,11 @@ static bool is_one_of(const char *name, const char *const *names, size_t count)
 #define IS_ONE_OF(name, names) is_one_of(name, names, sizeof names / sizeof *names)
 
 /* The prefix of the wrapper a call to name goes to, or NULL when it stays. */
-static const char *wrapper_prefix(unit *u, const char *name)
+static const char *wrapper_prefix(unit *u, const char *name, bool models)
 {
     if (IS_ONE_OF(name, ending_functions) || IS_ONE_OF(name, thread_functions))
         return "__culprit_rt_";
-    if (u->symbolic && IS_ONE_OF(name, model_functions))
+    if (models && IS_ONE_OF(name, model_functions))
         return "__culprit_sym_w_";
     if (u->coverage == CC_COVERAGE_FULL && IS_ONE_OF(name, output_functions))
         return "__culprit_rt_";
@@ -50,12 +51,12 @@ static const char *wrapper_prefix(unit *u, const char *name)
 }
 
 /* Only calls to libc's functions move: a program's own `write` (defined here) keeps its calls. */
-LLVMValueRef cc_redirect_target(unit *u, LLVMValueRef callee)
+static LLVMValueRef redirect_target(unit *u, LLVMValueRef callee, bool models)
 {
     if (!LLVMIsAFunction(callee))
         return NULL;
     bool external = LLVMIsDeclaration(callee) || LLVMGetLinkage(callee) == LLVMAvailableExternallyLinkage;
-    const char *prefix = external ? wrapper_prefix(u, cc_ir_name(callee)) : NULL;
+    const char *prefix = external ? wrapper_prefix(u, cc_ir_name(callee), models) : NULL;
     if (!prefix)
         return NULL;
     char wrapper_name[64];
@@ -64,6 +65,11 @@ LLVMValueRef cc_redirect_target(unit *u, LLVMValueRef callee)
     if (!wrapper)
         wrapper = LLVMAddFunction(u->module, wrapper_name, LLVMGlobalGetValueType(callee));
     return wrapper;
+}
+
+LLVMValueRef cc_redirect_target(unit *u, LLVMValueRef callee)
+{
+    return redirect_target(u, callee, u->symbolic);
 }
 
 /* The call site's memory attributes were clang's for the libc function
@@ -100,13 +106,15 @@ static void redirect_call(LLVMValueRef call, LLVMValueRef wrapper)
 void cc_redirect_calls(unit *u)
 {
     for (LLVMValueRef fn = LLVMGetFirstFunction(u->module); fn; fn = LLVMGetNextFunction(fn)) {
-        if (!cc_instruments_function(fn))
+        /* Symbolic mode's twins run when CULPRIT_SYM is off: libc itself, not the models. */
+        bool twin = cc_sym_is_twin(fn);
+        if (!cc_instruments_function(fn) && !twin)
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
             for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
                 if (!cc_ir_is_call(in))
                     continue;
-                LLVMValueRef wrapper = cc_redirect_target(u, cc_ir_called_value(in));
+                LLVMValueRef wrapper = redirect_target(u, cc_ir_called_value(in), u->symbolic && !twin);
                 if (wrapper)
                     redirect_call(in, wrapper);
             }

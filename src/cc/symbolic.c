@@ -624,6 +624,18 @@ void cc_symbolic_bind_unit(unit *u, LLVMValueRef descriptor)
     u->sym_unit = NULL;
 }
 
+/* The function's instructions, but for the stores of a concrete result
+ * into the call area (which a twin would save, but not enough to pay for
+ * the dispatch and the copy). */
+static size_t count_instructions(unit *u, LLVMValueRef function)
+{
+    size_t n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+            n += !cc_sym_is_concrete_return(u, in);
+    return n;
+}
+
 /* The PHIs that splitting an edge rebuilt are new instructions, but the
  * user's values (symbolic_decide.c): they join the function's own. */
 static culprit_status adopt_rebuilt_phis(sym_function *f, culprit_error *err)
@@ -650,6 +662,19 @@ culprit_status cc_symbolic_instrument(unit *u, const function_walk *walk, sym_fu
         status = cc_sym_analyse(f, err);
     if (status != CULPRIT_OK || f->order_count == 0)
         return status;
+    LLVMValueRef twin = NULL;
+    if (u->sym_twin_count == u->sym_twin_capacity) {
+        size_t capacity = u->sym_twin_capacity ? 2 * u->sym_twin_capacity : 64;
+        sym_twin *grown = realloc(u->sym_twins, capacity * sizeof *grown);
+        if (!grown)
+            return culprit_fail_memory(err);
+        u->sym_twins = grown;
+        u->sym_twin_capacity = capacity;
+    }
+    status = cc_sym_make_twin(u, f->function, &twin, err);
+    if (status != CULPRIT_OK)
+        return status;
+    size_t before = count_instructions(u, f->function);
     cc_sym_emit_entry(u, f);
     for (size_t b = 0; b < f->order_count; b++) {
         LLVMBasicBlockRef block = f->order[b];
@@ -663,5 +688,12 @@ culprit_status cc_symbolic_instrument(unit *u, const function_walk *walk, sym_fu
         }
     }
     fill_phis(u, f);
+    /* A function the shadows left alone (but for concrete returns) is its own twin. */
+    if (twin && count_instructions(u, f->function) == before) {
+        LLVMDeleteFunction(twin);
+    } else if (twin) {
+        cc_sym_dispatch_to_twin(u, f->function, twin);
+        u->sym_twins[u->sym_twin_count++] = (sym_twin){f->function, twin};
+    }
     return CULPRIT_OK;
 }

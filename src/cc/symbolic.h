@@ -9,6 +9,8 @@
  *   symbolic_calls.c   the call area: function entries, calls, returns, intrinsics
  *   symbolic_tables.c  loads through a symbolic index into a global array or a
  *                      ctype table: an exact expression instead of a concrete index
+ *   symbolic_twin.c    the off path: an uninstrumented copy of each function,
+ *                      entered when CULPRIT_SYM is off
  *
  * One function at a time: cc_symbolic_begin notes its instructions before
  * the coverage instrumentation, cc_symbolic_instrument adds the shadows
@@ -90,6 +92,9 @@ bool cc_sym_addresses_constant(LLVMValueRef pointer);
 /* Classifies the locals and finds the symbolic values (a fixpoint over the function). */
 culprit_status cc_sym_analyse(sym_function *f, culprit_error *err);
 
+/* Can the function have an uninstrumented twin (symbolic_twin.c)? */
+bool cc_sym_wants_twin(LLVMValueRef function);
+
 /* ---- symbolic_tables.c */
 
 /* Is pointer a table address (fills *table)? */
@@ -125,7 +130,17 @@ void cc_sym_create_call_area(unit *u);
 void cc_sym_emit_entry(unit *u, sym_function *f);
 /* A call instruction: the call area around it, or the shadow calls beside an intrinsic. */
 void cc_sym_emit_call(unit *u, sym_function *f, LLVMValueRef call, LLVMValueRef next);
+/* A store of 0 into the call area's ret: all the code a function with no
+ * symbolic value gets (a return's, a call's), no reason for a twin. */
+bool cc_sym_is_concrete_return(unit *u, LLVMValueRef instruction);
 /* A ret: the result's shadow into the call area. */
 void cc_sym_emit_return(unit *u, sym_function *f, LLVMValueRef ret);
+
+/* ---- symbolic_twin.c: the off path */
+
+/* A copy of the function as it is now, or NULL in *twin when it gets none (cc_sym_wants_twin). */
+culprit_status cc_sym_make_twin(unit *u, LLVMValueRef function, LLVMValueRef *twin, culprit_error *err);
+/* At the function's entry: to the twin when the runtime's __culprit_sym_active is 0. */
+void cc_sym_dispatch_to_twin(unit *u, LLVMValueRef function, LLVMValueRef twin);
 
 #endif

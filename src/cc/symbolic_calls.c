@@ -59,6 +59,13 @@ static LLVMValueRef area_argument(unit *u, unsigned index)
     return LLVMConstInBoundsGEP2(u->sym_call_type, u->sym_call, indices, 3);
 }
 
+bool cc_sym_is_concrete_return(unit *u, LLVMValueRef instruction)
+{
+    return LLVMGetInstructionOpcode(instruction) == LLVMStore &&
+           LLVMGetOperand(instruction, 1) == area_field(u, AREA_RET) &&
+           LLVMGetOperand(instruction, 0) == cc_sym_zero(u);
+}
+
 /* ---- function entries ----------------------------------------------------------------------------- */
 
 /* Private scalars that hold symbolic values: their shadows' allocas, 0 at entry. */

@@ -353,3 +353,29 @@ culprit_status cc_sym_analyse(sym_function *f, culprit_error *err)
         ;
     return CULPRIT_OK;
 }
+
+/* ---- twins ---------------------------------------------------------------------------------------- */
+
+/* Can the function be copied into an uninstrumented twin (symbolic_twin.c)?
+ * Not a variadic one (the twin could not take its variable arguments on),
+ * nor one with an indirectbr or callbr (block addresses name the original's
+ * blocks) or exception handling (not C; left as it is). */
+bool cc_sym_wants_twin(LLVMValueRef function)
+{
+    if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(function)))
+        return false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb; bb = LLVMGetNextBasicBlock(bb))
+        switch (LLVMGetInstructionOpcode(LLVMGetLastInstruction(bb))) {
+        case LLVMIndirectBr:
+        case LLVMCallBr:
+        case LLVMInvoke:
+        case LLVMResume:
+        case LLVMCatchSwitch:
+        case LLVMCatchRet:
+        case LLVMCleanupRet:
+            return false;
+        default:
+            break;
+        }
+    return true;
+}

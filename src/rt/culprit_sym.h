@@ -11,7 +11,8 @@
  * constants and most values are 0 and then emits nothing, and otherwise
  * calls the builders below.  Builders return 0 at once when all their
  * shadow operands are 0 and when symbolic execution is off (CULPRIT_SYM
- * unset), so a run without input-dependent values pays calls, not work.
+ * unset); with it off, instrumented code does not reach them at all, but
+ * runs uninstrumented twins (__culprit_sym_active below).
  *
  * Shadows cross memory through a shadow memory (one expression per byte,
  * little-endian), and cross calls through the calling thread's call area.
@@ -26,6 +27,15 @@
 #include "culprit/sym_format.h"
 
 typedef uint32_t culprit_sym_expr; /* 0: concrete */
+
+/* ---- the off path ----
+ * 1 until the runtime knows CULPRIT_SYM is off, 0 after (it never goes
+ * back).  Each instrumented function that has shadow code also has an
+ * uninstrumented twin (full mode's code) and, at its entry, calls the twin
+ * when this is 0; twins call twins.  Code that runs before the runtime has
+ * read CULPRIT_SYM (at the first builder or model call, or at main at the
+ * latest) takes the instrumented path, which is right either way. */
+extern _Atomic unsigned char __culprit_sym_active;
 
 /* ---- calls ----
  * Before a call to a function that is not an intrinsic, the caller stores

@@ -33,9 +33,23 @@ enum {
 
 typedef uint32_t *_Atomic leaf_pointer;
 
-/* The leaf of address's page; NULL when it has none (and create is 0 or
- * memory is short). */
-static uint32_t *leaf_of(uintptr_t address, int create)
+/* The leaf of address's page, NULL when it has none: the lookup every load
+ * and clear makes, inlined (a call to the whole of leaf_of was a quarter
+ * of a CULPRIT_SYM=1 run's instructions). */
+static inline uint32_t *leaf_find(uintptr_t address)
+{
+    uint32_t **_Atomic *top = culprit_rt_sym_state.top;
+    uintptr_t top_index = address >> 32;
+    if (!top || top_index >= TOP_ENTRIES)
+        return NULL;
+    leaf_pointer *middle = (leaf_pointer *)atomic_load_explicit(&top[top_index], memory_order_acquire);
+    if (!middle)
+        return NULL;
+    return atomic_load_explicit(&middle[(address >> PAGE_BITS) & (MIDDLE_ENTRIES - 1)], memory_order_acquire);
+}
+
+/* The leaf of address's page, mapped on demand; NULL when memory is short. */
+static __attribute__((noinline)) uint32_t *leaf_create(uintptr_t address)
 {
     uint32_t **_Atomic *top = culprit_rt_sym_state.top;
     uintptr_t top_index = address >> 32;
@@ -43,8 +57,6 @@ static uint32_t *leaf_of(uintptr_t address, int create)
         return NULL;
     leaf_pointer *middle = (leaf_pointer *)atomic_load_explicit(&top[top_index], memory_order_acquire);
     if (!middle) {
-        if (!create)
-            return NULL;
         leaf_pointer *mapped = culprit_rt_sym_map((size_t)MIDDLE_ENTRIES * sizeof *mapped);
         if (!mapped)
             return NULL;
@@ -58,7 +70,7 @@ static uint32_t *leaf_of(uintptr_t address, int create)
     }
     leaf_pointer *slot = &middle[(address >> PAGE_BITS) & (MIDDLE_ENTRIES - 1)];
     uint32_t *leaf = atomic_load_explicit(slot, memory_order_acquire);
-    if (leaf || !create)
+    if (leaf)
         return leaf;
     uint32_t *mapped = culprit_rt_sym_map(PAGE_SIZE_BYTES * sizeof *mapped);
     if (!mapped)
@@ -68,6 +80,14 @@ static uint32_t *leaf_of(uintptr_t address, int create)
         return mapped;
     munmap(mapped, PAGE_SIZE_BYTES * sizeof *mapped);
     return expected;
+}
+
+/* The leaf of address's page; NULL when it has none (and create is 0 or
+ * memory is short). */
+static inline uint32_t *leaf_of(uintptr_t address, int create)
+{
+    uint32_t *leaf = leaf_find(address);
+    return leaf || !create ? leaf : leaf_create(address);
 }
 
 static size_t page_offset(uintptr_t address)
@@ -153,21 +173,42 @@ static culprit_sym_expr assemble(const unsigned char *address, const culprit_sym
     return value;
 }
 
-culprit_sym_expr __culprit_sym_load(const void *address, uint32_t bytes)
+/* The expression of a load some of whose bytes are symbolic (shadows:
+ * each byte's, NULL to look them up one by one: the load crosses a page). */
+static __attribute__((noinline)) culprit_sym_expr load_symbolic(const void *address, uint32_t bytes,
+                                                                const uint32_t *leaf_shadows)
 {
-    uintptr_t at = (uintptr_t)address;
-    uint32_t *leaf = leaf_of(at, 0);
-    if (bytes == 0 || bytes > 8 || (!leaf && page_offset(at) + bytes <= PAGE_SIZE_BYTES))
-        return 0;
     culprit_sym_expr shadows[8];
     int any = 0;
     for (uint32_t i = 0; i < bytes; i++) {
-        shadows[i] = culprit_rt_sym_shadow_byte((const unsigned char *)address + i);
+        shadows[i] =
+            leaf_shadows ? leaf_shadows[i] : culprit_rt_sym_shadow_byte((const unsigned char *)address + i);
         any |= shadows[i] != 0;
     }
     if (!any)
         return 0;
     return culprit_rt_sym_concrete_or(assemble(address, shadows, bytes));
+}
+
+/* Most loads read memory that never held a symbolic byte, or bytes that are
+ * all concrete: within one page, that is answered by one leaf lookup and a
+ * look at the shadows in place, without a stack frame (this was the
+ * largest cost of CULPRIT_SYM=1 runs). */
+culprit_sym_expr __culprit_sym_load(const void *address, uint32_t bytes)
+{
+    uintptr_t at = (uintptr_t)address;
+    if (bytes == 0 || bytes > 8)
+        return 0;
+    if (page_offset(at) + bytes > PAGE_SIZE_BYTES)
+        return load_symbolic(address, bytes, NULL);
+    const uint32_t *leaf = leaf_find(at);
+    if (!leaf)
+        return 0;
+    const uint32_t *shadows = leaf + page_offset(at);
+    uint32_t any = 0;
+    for (uint32_t i = 0; i < bytes; i++)
+        any |= shadows[i];
+    return any ? load_symbolic(address, bytes, shadows) : 0;
 }
 
 void __culprit_sym_store(void *address, uint32_t bytes, culprit_sym_expr value)

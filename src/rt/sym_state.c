@@ -7,8 +7,9 @@
  * __culprit_rt_start_main, whichever comes first: in a fork-server test
  * process the environment is the test's only once main is next, and the
  * program's own code (which is what calls builders) runs after that.
- * Without CULPRIT_SYM=1 nothing is mapped and every entry point returns
- * at once: a symbolic build then runs as a full-mode build.
+ * Without CULPRIT_SYM=1 nothing is mapped, every entry point returns
+ * at once, and __culprit_sym_active goes to 0: the instrumented functions
+ * then run their twins (src/cc/symbolic_twin.c), a full-mode build's code.
  */
 #include "rt/sym_internal.h"
 
@@ -17,6 +18,10 @@
 #include <sys/mman.h>
 
 __thread struct culprit_sym_call_area __culprit_sym_call __attribute__((tls_model("initial-exec")));
+
+/* 1 until CULPRIT_SYM is known to be off (culprit_sym.h): code that runs
+ * before then takes the instrumented path, whose builders start us. */
+_Atomic unsigned char __culprit_sym_active = 1;
 
 /* Set while this thread holds the lock: a re-entry (signal handler) must
  * not spin on a lock its own thread holds. */
@@ -132,6 +137,8 @@ int culprit_rt_sym_start(void)
         if (on)
             culprit_rt_sym_sources_start();
         atomic_store_explicit(&state->mode, on ? RT_SYM_ON : RT_SYM_OFF, memory_order_release);
+        if (!on) /* from now on instrumented functions run their uninstrumented twins */
+            atomic_store_explicit(&__culprit_sym_active, 0, memory_order_relaxed);
     }
     pthread_mutex_unlock(&state->start_lock);
     return atomic_load(&state->mode) == RT_SYM_ON;

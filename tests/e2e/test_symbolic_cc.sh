@@ -66,6 +66,19 @@ function_ir $ll mix >mix.ll
 expect_contains mix.ll "@__culprit_sym_binary(i32 12," # a * 31: CULPRIT_SYM_MUL
 expect_contains mix.ll "@__culprit_sym_binary(i32 22," # ^: CULPRIT_SYM_XOR
 expect_contains mix.ll "bitcast (i64 (i64, i64)* @mix to i8*)" # the entry takes its parameters' shadows
+# The off path (docs/symbolic.md §1): a twin, full mode's code, which the entry takes when
+# __culprit_sym_active is 0; twins call twins and libc itself, not the models; none where no
+# shadow code was added.
+expect_contains mix.ll "load i8, i8* @__culprit_sym_active"
+expect_contains mix.ll "@mix.culprit_fast("
+function_ir $ll mix.culprit_fast >mix_fast.ll
+[ -s mix_fast.ll ] && pass || fail "mix has no twin"
+expect_absent mix_fast.ll "@__culprit_sym_" "mix's twin has symbolic code"
+expect_absent $ll "define .*@constant_work.culprit_fast\(" "a function without shadow code got a twin"
+function_ir $ll main.culprit_fast >main_fast.ll
+expect_absent main_fast.ll "@__culprit_sym_" "main's twin has symbolic code"
+expect_contains main_fast.ll "@fread("
+expect_absent main_fast.ll "call [^@]*@(mix|classify|compare)\(" "a twin calls an instrumented function"
 function_ir $ll classify >classify.ll
 expect_contains classify.ll "call void @__culprit_sym_switch_cases("
 # its case values, ascending, behind their count ('\n' '0' '1' '2' 'a' 'b')
