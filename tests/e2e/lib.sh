@@ -94,6 +94,25 @@ need_culprit_cc() {
     fi
 }
 
+# need_culprit_php: sets $BUILD_DIR and $PHP_RUN (culprit-php beside
+# $CULPRIT); when PHP is not installed, says so and ends the test, skipped;
+# when PHP is there but the extension is not built, fails (CI installs PHP,
+# so a missing extension is a build defect, not an environment's limit).
+need_culprit_php() {
+    BUILD_DIR=$(cd "$(dirname "$CULPRIT")" && pwd)
+    PHP_RUN="$BUILD_DIR/culprit-php"
+    if ! command -v php-config >/dev/null 2>&1 || ! command -v php >/dev/null 2>&1; then
+        echo "$E2E_NAME: note: php-config or php is not installed (Debian: php8.2-cli php8.2-dev); skipping"
+        finish
+        exit 0
+    fi
+    if [ ! -x "$PHP_RUN" ] || [ ! -f "$BUILD_DIR/culprit.so" ]; then
+        fail "PHP is installed but $BUILD_DIR/culprit.so or culprit-php is not built (make php)"
+        finish
+        exit 1
+    fi
+}
+
 # hit_lines JSON: "file:line" (the file's basename) for each line the
 # first test of a `culprit export json` file hit, sorted.
 hit_lines() {

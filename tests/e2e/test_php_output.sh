@@ -7,18 +7,7 @@
 # only when PHP or the extension is not there.
 . "$(dirname "$0")/lib.sh"
 
-BUILD_DIR=$(cd "$(dirname "$CULPRIT")" && pwd)
-PHP_RUN="$BUILD_DIR/culprit-php"
-if ! command -v php-config >/dev/null 2>&1 || ! command -v php >/dev/null 2>&1; then
-    echo "$E2E_NAME: note: php-config or php is not installed (Debian: php8.2-cli php8.2-dev); skipping"
-    finish
-    exit 0
-fi
-if [ ! -x "$PHP_RUN" ] || [ ! -f "$BUILD_DIR/culprit.so" ]; then
-    fail "PHP is installed but $BUILD_DIR/culprit.so or culprit-php is not built (make php)"
-    finish
-    exit 1
-fi
+need_culprit_php
 cp "$TOP"/tests/e2e/php/*.php .
 
 # ---- page.php: each line of output to its statement ----
