@@ -72,7 +72,8 @@ culprit_status culprit_input_copy(const culprit_input *from, culprit_input *to, 
     *to = (culprit_input){0};
     for (size_t i = 0; i < from->part_count; i++) {
         const culprit_input_part *part = &from->parts[i];
-        culprit_status status = culprit_input_set(to, part->kind, part->index, part->bytes, part->length, err);
+        culprit_status status =
+            culprit_input_set(to, part->kind, part->index, part->bytes, part->length, err);
         if (status != CULPRIT_OK) {
             culprit_input_free(to);
             return status;
@@ -129,11 +130,6 @@ static const culprit_input_part *part_of(const culprit_input *input, const culpr
 {
     const culprit_path_source *source = &path->sources[node->a];
     return culprit_input_find(input, source->kind, source->index);
-}
-
-static bool is_blank(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
 static int field_base(uint32_t kind)
@@ -225,8 +221,8 @@ static void describe_source(const culprit_path *path, const culprit_path_node *n
                  source->name, source->name[0] ? ")" : "");
 }
 
-static culprit_status cannot_render(const culprit_path *path, const culprit_path_node *node, culprit_error *err,
-                                    const char *why)
+static culprit_status cannot_render(const culprit_path *path, const culprit_path_node *node,
+                                    culprit_error *err, const char *why)
 {
     char source[CULPRIT_SYM_MAX_NAME + 32];
     describe_source(path, node, source, sizeof source);
@@ -241,12 +237,12 @@ static culprit_status field_edit(const culprit_input_part *part, const culprit_p
     const culprit_path_node *node = &path->nodes[assignment->node];
     if (node->value > part->length || node->b > part->length - node->value) {
         char why[160];
-        snprintf(why, sizeof why, "its text (%u bytes) ends past the input's end (%zu bytes)", (unsigned)node->b,
-                 part->length);
+        snprintf(why, sizeof why, "its text (%u bytes) ends past the input's end (%zu bytes)",
+                 (unsigned)node->b, part->length);
         return cannot_render(path, node, err, why);
     }
     size_t offset = (size_t)node->value, length = node->b;
-    while (length > 1 && is_blank(part->bytes[offset])) {
+    while (length > 1 && culprit_path_is_space(part->bytes[offset])) {
         offset++;
         length--;
     }
@@ -261,8 +257,9 @@ static culprit_status field_edit(const culprit_input_part *part, const culprit_p
 
 /* The edit an assignment makes, or none (*made false) when the variable
  * keeps the parent's value. */
-static culprit_status make_edit(const culprit_input *child, const culprit_input *parent, const culprit_path *path,
-                                const culprit_assignment *assignment, edit *out, bool *made, culprit_error *err)
+static culprit_status make_edit(const culprit_input *child, const culprit_input *parent,
+                                const culprit_path *path, const culprit_assignment *assignment, edit *out,
+                                bool *made, culprit_error *err)
 {
     uint64_t old = 0;
     *made = false;
@@ -282,7 +279,8 @@ static culprit_status make_edit(const culprit_input *child, const culprit_input 
     unsigned char byte = (unsigned char)assignment->value;
     if (byte == 0 && part->kind == CULPRIT_SYM_SOURCE_ARGV)
         return cannot_render(path, node, err, "it would be a NUL byte, which an argument cannot hold");
-    *out = (edit){.part = out->part, .offset = (size_t)node->value, .length = 1, .text_length = 1, .node = out->node};
+    *out = (edit){
+        .part = out->part, .offset = (size_t)node->value, .length = 1, .text_length = 1, .node = out->node};
     out->text[0] = (char)byte;
     return CULPRIT_OK;
 }
@@ -297,7 +295,8 @@ static int by_place_descending(const void *left, const void *right)
 
 /* Sorted from the end: an edit must end before the next one (in reading
  * order) starts. */
-static culprit_status check_overlaps(const edit *edits, size_t count, const culprit_path *path, culprit_error *err)
+static culprit_status check_overlaps(const edit *edits, size_t count, const culprit_path *path,
+                                     culprit_error *err)
 {
     for (size_t i = 1; i < count; i++) {
         const edit *later = &edits[i - 1], *earlier = &edits[i];

@@ -36,4 +36,12 @@ static inline bool culprit_path_is_variable(const culprit_path_node *node)
 /* How many of a node's operands (a, b, c) are node numbers. */
 size_t culprit_path_operand_count(uint8_t op);
 
+/* Whitespace as C's isspace in the C locale: what separates the text
+ * fields of an input (similarity.c) and what may precede a field's digits
+ * (inputs.c). */
+static inline bool culprit_path_is_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
 #endif

@@ -101,7 +101,7 @@ static culprit_status read_header(trailer_reader *reader, uint32_t counts[3])
     if (least > left)
         return truncated(reader, counts[0] && left / CULPRIT_SYM_SOURCE_HEADER_SIZE < counts[0] ? "a source"
                                  : counts[1] && left / CULPRIT_SYM_NODE_SIZE < counts[1]        ? "a node"
-                                                                                                : "a constraint");
+                                                                                         : "a constraint");
     return CULPRIT_OK;
 }
 
@@ -334,8 +334,8 @@ culprit_status culprit_path_from_dump(const culprit_dump *dump, const char *sour
     for (size_t i = 0; status == CULPRIT_OK && i < path->constraint_count; i++)
         if (path->constraints[i].unit >= dump->unit_count) {
             status = culprit_fail(err, CULPRIT_ERROR_INPUT,
-                                  "%s: constraint %zu names unit %u, but the dump has %zu units", source, i + 1,
-                                  (unsigned)path->constraints[i].unit, dump->unit_count);
+                                  "%s: constraint %zu names unit %u, but the dump has %zu units", source,
+                                  i + 1, (unsigned)path->constraints[i].unit, dump->unit_count);
             culprit_path_free(path);
         }
     return status;

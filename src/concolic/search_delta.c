@@ -109,11 +109,9 @@ culprit_status gen_delta_candidates(gen_search *search, size_t run_index, culpri
     const culprit_input *input = &search->runs[run_index].input;
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < input->part_count && status == CULPRIT_OK; i++) {
-        /* queue_without copies the input: take the part by value first. */
-        culprit_input_part part = input->parts[i];
-        if (part.kind != CULPRIT_SYM_SOURCE_ARGV && is_text(&part))
-            status = part_candidates(search, run_index, &part, err);
-        input = &search->runs[run_index].input;
+        const culprit_input_part *part = &input->parts[i];
+        if (part->kind != CULPRIT_SYM_SOURCE_ARGV && is_text(part))
+            status = part_candidates(search, run_index, part, err);
     }
     return status;
 }

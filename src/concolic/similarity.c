@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "concolic/path_internal.h"
 #include "culprit/concolic.h"
 
 /* FNV-1a: a site's key only needs to tell sites apart, not to be secret. */
@@ -203,11 +204,6 @@ typedef struct field {
     size_t length;
 } field;
 
-static bool is_blank(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 /* The part's fields into *fields (malloc'd); false when memory runs out. */
 static bool split_fields(const culprit_input_part *part, field **fields, size_t *count)
 {
@@ -222,10 +218,10 @@ static bool split_fields(const culprit_input_part *part, field **fields, size_t 
             (*fields)[(*count)++] = (field){part->bytes + i, 1};
     } else {
         for (size_t i = 0; i < part->length;) {
-            while (i < part->length && is_blank(part->bytes[i]))
+            while (i < part->length && culprit_path_is_space(part->bytes[i]))
                 i++;
             size_t start = i;
-            while (i < part->length && !is_blank(part->bytes[i]))
+            while (i < part->length && !culprit_path_is_space(part->bytes[i]))
                 i++;
             if (i > start)
                 (*fields)[(*count)++] = (field){part->bytes + start, i - start};
@@ -235,12 +231,14 @@ static bool split_fields(const culprit_input_part *part, field **fields, size_t 
 }
 
 /* Fields identical at the same position, and the larger field count. */
-static void compare_parts(const culprit_input_part *a, const culprit_input_part *b, size_t *same, size_t *total)
+static void compare_parts(const culprit_input_part *a, const culprit_input_part *b, size_t *same,
+                          size_t *total)
 {
     static const culprit_input_part empty = {0};
     field *a_fields = NULL, *b_fields = NULL;
     size_t a_count = 0, b_count = 0;
-    if (!split_fields(a ? a : &empty, &a_fields, &a_count) || !split_fields(b ? b : &empty, &b_fields, &b_count)) {
+    if (!split_fields(a ? a : &empty, &a_fields, &a_count) ||
+        !split_fields(b ? b : &empty, &b_fields, &b_count)) {
         free(a_fields);
         free(b_fields);
         return;

@@ -60,7 +60,7 @@ static void writer_put(struct rt_dump_writer *writer, const void *data, size_t s
 }
 
 /* Explicit little-endian encoding: the format does not depend on the host. */
-static void writer_u32(struct rt_dump_writer *writer, uint32_t value)
+void culprit_rt_dump_put_u32(struct rt_dump_writer *writer, uint32_t value)
 {
     unsigned char bytes[4];
     for (int i = 0; i < 4; i++)
@@ -68,7 +68,7 @@ static void writer_u32(struct rt_dump_writer *writer, uint32_t value)
     writer_put(writer, bytes, sizeof bytes);
 }
 
-static void writer_u64(struct rt_dump_writer *writer, uint64_t value)
+void culprit_rt_dump_put_u64(struct rt_dump_writer *writer, uint64_t value)
 {
     unsigned char bytes[8];
     for (int i = 0; i < 8; i++)
@@ -108,8 +108,8 @@ static void writer_patch_u32(struct rt_dump_writer *writer, uint64_t position, u
 
 static void write_frame(struct rt_dump_writer *writer, uint32_t unit, uint32_t counter)
 {
-    writer_u32(writer, unit);
-    writer_u32(writer, counter);
+    culprit_rt_dump_put_u32(writer, unit);
+    culprit_rt_dump_put_u32(writer, counter);
 }
 
 /* Resolves raw shadow-stack entries and writes the ones that name a block,
@@ -121,7 +121,7 @@ static void write_frames(struct rt_dump_writer *writer, const uintptr_t *raw, ui
     for (uint32_t i = 0; i < raw_count && depth < CULPRIT_STACK_DEPTH; i++)
         if (culprit_rt_units_resolve(raw[i], &units[depth], &counters[depth]))
             depth++;
-    writer_u32(writer, depth);
+    culprit_rt_dump_put_u32(writer, depth);
     for (uint32_t i = 0; i < depth; i++)
         write_frame(writer, units[i], counters[i]);
 }
@@ -130,13 +130,13 @@ static void write_header(struct rt_dump_writer *writer, uint32_t unit_count, enu
                          int32_t status)
 {
     writer_put(writer, CULPRIT_DUMP_MAGIC, CULPRIT_DUMP_MAGIC_SIZE);
-    writer_u32(writer, CULPRIT_DUMP_VERSION);
-    writer_u32(writer, unit_count);
-    writer_u32(writer, (uint32_t)getpid());
-    writer_u32(writer, (uint32_t)culprit_rt_state.parent_pid);
-    writer_u32(writer, (uint32_t)end);
-    writer_u32(writer, (uint32_t)status);
-    writer_u32(writer, end == CULPRIT_DUMP_END_SIGNAL);
+    culprit_rt_dump_put_u32(writer, CULPRIT_DUMP_VERSION);
+    culprit_rt_dump_put_u32(writer, unit_count);
+    culprit_rt_dump_put_u32(writer, (uint32_t)getpid());
+    culprit_rt_dump_put_u32(writer, (uint32_t)culprit_rt_state.parent_pid);
+    culprit_rt_dump_put_u32(writer, (uint32_t)end);
+    culprit_rt_dump_put_u32(writer, (uint32_t)status);
+    culprit_rt_dump_put_u32(writer, end == CULPRIT_DUMP_END_SIGNAL);
     uintptr_t stack[CULPRIT_STACK_DEPTH];
     write_frames(writer, stack, culprit_rt_capture_stack(stack, CULPRIT_STACK_DEPTH));
 }
@@ -154,16 +154,16 @@ static void write_unit(struct rt_dump_writer *writer, const struct culprit_rt_un
 {
     culprit_rt_unit_complete_hits(unit);
     writer_put(writer, unit->hash, CULPRIT_DUMP_HASH_SIZE);
-    writer_u32(writer, unit->counter_count);
+    culprit_rt_dump_put_u32(writer, unit->counter_count);
     uint64_t count_position = writer_position(writer);
-    writer_u32(writer, 0);
+    culprit_rt_dump_put_u32(writer, 0);
     uint32_t nonzero = 0;
     for (uint32_t counter = 0; counter < unit->counter_count; counter++) {
         uint64_t value = counter_value(unit, counter);
         if (value == 0)
             continue;
-        writer_u32(writer, counter);
-        writer_u64(writer, value);
+        culprit_rt_dump_put_u32(writer, counter);
+        culprit_rt_dump_put_u64(writer, value);
         nonzero++;
     }
     writer_patch_u32(writer, count_position, nonzero);
@@ -171,9 +171,9 @@ static void write_unit(struct rt_dump_writer *writer, const struct culprit_rt_un
 
 static void write_output_record(struct rt_dump_writer *writer, const struct rt_output_record *record)
 {
-    writer_u32(writer, record->stream);
-    writer_u64(writer, record->offset);
-    writer_u64(writer, record->length);
+    culprit_rt_dump_put_u32(writer, record->stream);
+    culprit_rt_dump_put_u64(writer, record->offset);
+    culprit_rt_dump_put_u64(writer, record->length);
     write_frames(writer, record->frames, record->depth);
 }
 
@@ -182,7 +182,7 @@ static void write_output_record(struct rt_dump_writer *writer, const struct rt_o
 static void write_output_records(struct rt_dump_writer *writer)
 {
     uint64_t count_position = writer_position(writer);
-    writer_u32(writer, 0);
+    culprit_rt_dump_put_u32(writer, 0);
     uint32_t tag = culprit_rt_output_tag();
     uint64_t slots = culprit_rt_output_slots();
     uint32_t written = 0;

@@ -17,22 +17,6 @@
 
 #include <string.h>
 
-static void put_u32(struct rt_dump_writer *writer, uint32_t value)
-{
-    unsigned char bytes[4];
-    for (int i = 0; i < 4; i++)
-        bytes[i] = (unsigned char)(value >> (8 * i));
-    culprit_rt_dump_put(writer, bytes, sizeof bytes);
-}
-
-static void put_u64(struct rt_dump_writer *writer, uint64_t value)
-{
-    unsigned char bytes[8];
-    for (int i = 0; i < 8; i++)
-        bytes[i] = (unsigned char)(value >> (8 * i));
-    culprit_rt_dump_put(writer, bytes, sizeof bytes);
-}
-
 /* How many of a node's a, b, c are node numbers. */
 static int node_operands(const struct rt_sym_node *node)
 {
@@ -86,11 +70,11 @@ static void write_sources(struct rt_dump_writer *writer, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++) {
         const struct rt_sym_source *source = &culprit_rt_sym_state.sources[i];
-        put_u32(writer, source->kind);
-        put_u32(writer, source->index);
-        put_u64(writer, atomic_load(&source->length));
-        put_u32(writer, atomic_load(&source->flags));
-        put_u32(writer, source->name_length);
+        culprit_rt_dump_put_u32(writer, source->kind);
+        culprit_rt_dump_put_u32(writer, source->index);
+        culprit_rt_dump_put_u64(writer, atomic_load(&source->length));
+        culprit_rt_dump_put_u32(writer, atomic_load(&source->flags));
+        culprit_rt_dump_put_u32(writer, source->name_length);
         culprit_rt_dump_put(writer, source->name, source->name_length);
     }
 }
@@ -106,10 +90,10 @@ static void write_nodes(struct rt_dump_writer *writer, uint32_t nodes)
         int operands = node_operands(node);
         unsigned char head[4] = {node->op, node->bits, 0, 0};
         culprit_rt_dump_put(writer, head, sizeof head);
-        put_u32(writer, operands >= 1 ? renumber[node->a] : node->a);
-        put_u32(writer, operands >= 2 ? renumber[node->b] : node->b);
-        put_u32(writer, operands >= 3 ? renumber[node->c] : node->c);
-        put_u64(writer, node->value);
+        culprit_rt_dump_put_u32(writer, operands >= 1 ? renumber[node->a] : node->a);
+        culprit_rt_dump_put_u32(writer, operands >= 2 ? renumber[node->b] : node->b);
+        culprit_rt_dump_put_u32(writer, operands >= 3 ? renumber[node->c] : node->c);
+        culprit_rt_dump_put_u64(writer, node->value);
     }
 }
 
@@ -118,11 +102,11 @@ static void write_constraints(struct rt_dump_writer *writer, uint32_t count)
     const struct rt_sym_state *state = &culprit_rt_sym_state;
     for (uint32_t i = 0; i < count; i++) {
         const struct rt_sym_constraint *constraint = &state->constraints[i];
-        put_u32(writer, constraint->kind);
-        put_u32(writer, state->renumber[constraint->expression]);
-        put_u32(writer, constraint->unit);
-        put_u32(writer, constraint->block);
-        put_u64(writer, constraint->value);
+        culprit_rt_dump_put_u32(writer, constraint->kind);
+        culprit_rt_dump_put_u32(writer, state->renumber[constraint->expression]);
+        culprit_rt_dump_put_u32(writer, constraint->unit);
+        culprit_rt_dump_put_u32(writer, constraint->block);
+        culprit_rt_dump_put_u64(writer, constraint->value);
     }
 }
 
@@ -156,17 +140,17 @@ static void write_switches(struct rt_dump_writer *writer, uint32_t constraints)
             count++;
         }
     }
-    put_u32(writer, count);
+    culprit_rt_dump_put_u32(writer, count);
     for (uint32_t i = 0; i < constraints; i++) {
         struct rt_sym_site *site = switch_site(i, counted, 1);
         if (!site)
             continue;
         site->written = 0;
-        put_u32(writer, state->constraints[i].unit);
-        put_u32(writer, site->block);
-        put_u32(writer, site->case_count);
+        culprit_rt_dump_put_u32(writer, state->constraints[i].unit);
+        culprit_rt_dump_put_u32(writer, site->block);
+        culprit_rt_dump_put_u32(writer, site->case_count);
         for (uint32_t k = 0; k < site->case_count; k++)
-            put_u64(writer, state->case_pool[site->cases_at + k]);
+            culprit_rt_dump_put_u64(writer, state->case_pool[site->cases_at + k]);
     }
 }
 
@@ -180,14 +164,14 @@ void culprit_rt_sym_write_trailer(struct rt_dump_writer *writer)
     uint32_t nodes = atomic_load_explicit(&state->node_count, memory_order_acquire);
     uint32_t written_nodes = number_reachable(nodes, constraints);
     culprit_rt_dump_put(writer, CULPRIT_SYM_MAGIC, CULPRIT_SYM_MAGIC_SIZE);
-    put_u32(writer, CULPRIT_SYM_VERSION);
-    put_u32(writer, sources);
-    put_u32(writer, written_nodes);
-    put_u32(writer, constraints);
+    culprit_rt_dump_put_u32(writer, CULPRIT_SYM_VERSION);
+    culprit_rt_dump_put_u32(writer, sources);
+    culprit_rt_dump_put_u32(writer, written_nodes);
+    culprit_rt_dump_put_u32(writer, constraints);
     write_sources(writer, sources);
     write_nodes(writer, nodes);
     write_constraints(writer, constraints);
     for (int i = 0; i < CULPRIT_SYM_STAT_COUNT; i++)
-        put_u64(writer, atomic_load_explicit(&state->stats[i], memory_order_relaxed));
+        culprit_rt_dump_put_u64(writer, atomic_load_explicit(&state->stats[i], memory_order_relaxed));
     write_switches(writer, constraints);
 }

@@ -251,6 +251,9 @@ RT_HIDDEN struct rt_sym_site *culprit_rt_sym_site_find(const void *unit, uint32_
 RT_HIDDEN void culprit_rt_sym_write_trailer(struct rt_dump_writer *writer);
 /* rt_dump.c's buffered writer, for the trailer. */
 RT_HIDDEN void culprit_rt_dump_put(struct rt_dump_writer *writer, const void *data, size_t size);
+/* Its little-endian integers (the dump's and the trailer's one encoding). */
+RT_HIDDEN void culprit_rt_dump_put_u32(struct rt_dump_writer *writer, uint32_t value);
+RT_HIDDEN void culprit_rt_dump_put_u64(struct rt_dump_writer *writer, uint64_t value);
 
 /* ---- models: the call area's protocol ----
  * Entry: the argument shadows when the caller set callee to the wrapper. */
