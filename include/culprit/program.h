@@ -62,6 +62,16 @@ typedef struct culprit_map_return {
     char *callee;      /* owned: a function name, or "*" for an indirect call */
 } culprit_map_return;
 
+/* A mutant compiled into the unit (culprit-cc --mutants; docs/mutation.md):
+ * the map's `mutant` records. */
+typedef struct culprit_map_mutant {
+    uint32_t id;    /* 1-based, in map order: CULPRIT_MUTANT=<hash>:<id> selects it */
+    uint32_t block; /* the block counter of the mutated instruction */
+    uint32_t file, line, column;
+    char *operator_name; /* owned: ror, aor, lcr, crp, neg, sdl, rvr (docs/mutation.md §1) */
+    char *description;   /* owned: what changed, e.g. "< -> <=" */
+} culprit_map_mutant;
+
 /* One instrumented translation unit, as its map describes it. */
 typedef struct culprit_unit {
     char hash[65]; /* 64 lowercase hex digits */
@@ -85,6 +95,8 @@ typedef struct culprit_unit {
     culprit_map_branch *branches;
     size_t return_count;
     culprit_map_return *returns;
+    size_t mutant_count; /* 0 unless built with culprit-cc --mutants */
+    culprit_map_mutant *mutants;
     char *text; /* owned: the unit's map, "culprit-map\t1\n" through "end\n", NUL-terminated */
     size_t text_size;
 } culprit_unit;

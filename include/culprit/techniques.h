@@ -36,6 +36,7 @@ enum {
     CULPRIT_NEEDS_GRAPH = 1u << 1,      /* the CFG from the program's maps (culprit-cc programs) */
     CULPRIT_NEEDS_PREDICATES = 1u << 2, /* branch or return elements grouped into sites */
     CULPRIT_NEEDS_OUTPUT_MAP = 1u << 3, /* the lines that wrote wrong output lines (input->mapping) */
+    CULPRIT_NEEDS_MUTANTS = 1u << 4,    /* a kill matrix from culprit mutate (input->mutation) */
 };
 
 /* The output mapping (TECHNIQUES.md §3; Apollo, seeds/000 §4.2-4.5): the
@@ -57,6 +58,8 @@ typedef struct culprit_technique_input {
     const culprit_program_graph *graph; /* NULL, or block_count 0, when the program has no maps */
     culprit_formula_choice formula;     /* for techniques built on a formula (tuples, scomb) */
     culprit_output_mapping mapping;     /* for CULPRIT_NEEDS_OUTPUT_MAP; blamed NULL: not computed */
+    const struct culprit_mutation *mutation; /* for CULPRIT_NEEDS_MUTANTS (culprit/mutation.h); NULL:
+                                                not loaded */
 } culprit_technique_input;
 
 /* What a technique writes.  The caller allocates every array with

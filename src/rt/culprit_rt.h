@@ -30,7 +30,7 @@
  * may need several: an entry can read a block of a later function), and
  * version 3, which ends before `flag_count` (its lines-mode flags are its
  * blocks'). */
-#define CULPRIT_RT_UNIT_VERSION 4u
+#define CULPRIT_RT_UNIT_VERSION 4u /* becomes 5 with the mutant slot (docs/mutation.md §2) */
 #define CULPRIT_RT_UNIT_VERSION_3 3u
 #define CULPRIT_RT_UNIT_VERSION_2 2u
 #define CULPRIT_RT_UNIT_VERSION_1 1u
@@ -63,6 +63,15 @@ struct culprit_rt_unit {
      * from that edge's flag); only implied pairs read them, as sources, and
      * dumps leave them out. */
     uint32_t flag_count;
+    /* Version 5 on (culprit-cc --mutants; docs/mutation.md §2): the unit's
+     * active-mutant slot, which every mutated instruction reads (0: the
+     * original program), and how many mutants the map lists.  The runtime
+     * sets *mutant to N when CULPRIT_MUTANT is "<this unit's hash>:<N>"
+     * with 1 <= N <= mutant_count, at registration and again in every
+     * child a fork server starts; anything else leaves it 0.  NULL and 0
+     * for units without mutants. */
+    uint32_t *mutant;
+    uint32_t mutant_count;
 };
 
 /* Called by each unit's constructor (and by dlopen'd units, possibly from
