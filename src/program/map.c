@@ -20,206 +20,20 @@
 #include "core/read_file.h"
 #include "core/sha256.h"
 #include "culprit/program.h"
-
-enum { MAX_FIELDS = 9 };
-
-/* One line of the map split at tabs; fields point into the text. */
-typedef struct map_record {
-    size_t line;        /* 1-based line number */
-    const char *start;  /* the line's first byte */
-    size_t length;      /* without the newline */
-    size_t field_count; /* MAX_FIELDS + 1 means "more than MAX_FIELDS" */
-    const char *fields[MAX_FIELDS + 1];
-    size_t lengths[MAX_FIELDS + 1];
-} map_record;
-
-typedef struct map_parser {
-    const char *source;
-    const char *text;
-    size_t size;
-    size_t position; /* next record's first byte */
-    size_t line;     /* next record's line number */
-    culprit_error *err;
-} map_parser;
-
-/* Growable arrays of the unit under construction. */
-typedef struct unit_capacities {
-    size_t files, functions, blocks, lines, line_blocks, edges, branches, returns;
-    size_t sources; /* entries of unit->file_sources, which covers the files seen so far */
-} unit_capacities;
-
-static char *copy_field(const map_record *record, size_t index)
-{
-    char *copy = malloc(record->lengths[index] + 1);
-    if (copy) {
-        memcpy(copy, record->fields[index], record->lengths[index]);
-        copy[record->lengths[index]] = '\0';
-    }
-    return copy;
-}
-
-static bool field_is(const map_record *record, size_t index, const char *text)
-{
-    return record->lengths[index] == strlen(text) && memcmp(record->fields[index], text, strlen(text)) == 0;
-}
-
-/* The 1-based column of field index; a missing field's is just past the line. */
-static size_t field_column(const map_record *record, size_t index)
-{
-    if (index >= record->field_count)
-        return record->length + 1;
-    return (size_t)(record->fields[index] - record->start) + 1;
-}
-
-static culprit_status fail_field(const map_parser *parser, const map_record *record, size_t index,
-                                 const char *expected)
-{
-    return culprit_fail_at(parser->err, parser->source, record->line, field_column(record, index),
-                           "expected %s", expected);
-}
-
-/* Reads the next line into record.  Fails at the end of the text or on a
- * line without its newline; NUL bytes inside a record are garbage. */
-static culprit_status next_record(map_parser *parser, map_record *record, const char *expected)
-{
-    size_t begin = parser->position;
-    *record = (map_record){.line = parser->line, .start = parser->text + begin};
-    if (begin >= parser->size)
-        return culprit_fail_at(parser->err, parser->source, parser->line, 1, "expected %s before the end",
-                               expected);
-    size_t end = begin;
-    while (end < parser->size && parser->text[end] != '\n' && parser->text[end] != '\0')
-        end++;
-    record->length = end - begin;
-    if (end >= parser->size || parser->text[end] != '\n')
-        return culprit_fail_at(parser->err, parser->source, parser->line, record->length + 1,
-                               "expected a newline at the end of the record");
-    const char *field = record->start;
-    for (const char *p = record->start;; p++) {
-        if (p == record->start + record->length || *p == '\t') {
-            if (record->field_count <= MAX_FIELDS) {
-                record->fields[record->field_count] = field;
-                record->lengths[record->field_count] = (size_t)(p - field);
-                record->field_count++;
-            }
-            if (p == record->start + record->length)
-                break;
-            field = p + 1;
-        }
-    }
-    parser->position = end + 1;
-    parser->line++;
-    return CULPRIT_OK;
-}
-
-/* Checks that record has exactly 1 + count fields; names[i] says what field
- * i + 1 is, for the message about a missing one. */
-static culprit_status expect_fields(const map_parser *parser, const map_record *record, size_t count,
-                                    const char *const *names)
-{
-    if (record->field_count < count + 1) {
-        char expected[128];
-        snprintf(expected, sizeof expected, "a tab and %s", names[record->field_count - 1]);
-        return fail_field(parser, record, record->field_count, expected);
-    }
-    if (record->field_count > count + 1)
-        return culprit_fail_at(parser->err, parser->source, record->line, field_column(record, count + 1) - 1,
-                               "expected the end of the record");
-    return CULPRIT_OK;
-}
-
-static bool parse_decimal(const char *text, size_t length, uint32_t *value)
-{
-    if (length == 0 || length > 10)
-        return false;
-    uint64_t result = 0;
-    for (size_t i = 0; i < length; i++) {
-        if (text[i] < '0' || text[i] > '9')
-            return false;
-        result = result * 10 + (uint64_t)(text[i] - '0');
-    }
-    if (result > UINT32_MAX)
-        return false;
-    *value = (uint32_t)result;
-    return true;
-}
-
-static culprit_status parse_number(const map_parser *parser, const map_record *record, size_t index,
-                                   const char *what, uint32_t *value)
-{
-    if (!parse_decimal(record->fields[index], record->lengths[index], value)) {
-        char expected[128];
-        snprintf(expected, sizeof expected, "%s (a decimal number)", what);
-        return fail_field(parser, record, index, expected);
-    }
-    return CULPRIT_OK;
-}
-
-/* A number that must be below limit; what names it ("a file number"). */
-static culprit_status parse_below(const map_parser *parser, const map_record *record, size_t index,
-                                  const char *what, uint32_t limit, uint32_t *value)
-{
-    culprit_status status = parse_number(parser, record, index, what, value);
-    if (status == CULPRIT_OK && *value >= limit) {
-        char expected[160];
-        snprintf(expected, sizeof expected, "%s below %u", what, (unsigned)limit);
-        return fail_field(parser, record, index, expected);
-    }
-    return status;
-}
-
-/* An edge or return counter: after the blocks, below counter_count. */
-static culprit_status parse_extra_counter(const map_parser *parser, const map_record *record, size_t index,
-                                          const culprit_unit *unit, uint32_t *value)
-{
-    culprit_status status = parse_number(parser, record, index, "a counter", value);
-    if (status == CULPRIT_OK && (*value < unit->block_count || *value >= unit->counter_count)) {
-        char expected[160];
-        if (unit->block_count < unit->counter_count)
-            snprintf(expected, sizeof expected, "a counter from %u to %u (after the block counters)",
-                     (unsigned)unit->block_count, (unsigned)unit->counter_count - 1);
-        else
-            snprintf(expected, sizeof expected, "no such record: the unit has no counters after its blocks");
-        return fail_field(parser, record, index, expected);
-    }
-    return status;
-}
-
-static culprit_status parse_text(const map_parser *parser, const map_record *record, size_t index,
-                                 const char *what, char **value)
-{
-    if (record->lengths[index] == 0)
-        return fail_field(parser, record, index, what);
-    *value = copy_field(record, index);
-    return *value ? CULPRIT_OK : culprit_fail_memory(parser->err);
-}
-
-/* Checks the ordinal of a numbered record (file, function, block). */
-static culprit_status expect_ordinal(const map_parser *parser, const map_record *record, const char *what,
-                                     size_t next)
-{
-    uint32_t ordinal;
-    culprit_status status = parse_number(parser, record, 1, what, &ordinal);
-    if (status == CULPRIT_OK && ordinal != next) {
-        char expected[128];
-        snprintf(expected, sizeof expected, "%s %zu (numbered from 0 in order)", what, next);
-        return fail_field(parser, record, 1, expected);
-    }
-    return status;
-}
+#include "program/map_internal.h"
 
 static culprit_status parse_file(const map_parser *parser, const map_record *record, culprit_unit *unit,
                                  unit_capacities *capacities)
 {
     static const char *const names[] = {"a file number", "a path"};
-    culprit_status status = expect_fields(parser, record, 2, names);
+    culprit_status status = map_expect_fields(parser, record, 2, names);
     if (status == CULPRIT_OK)
-        status = expect_ordinal(parser, record, "file number", unit->file_count);
+        status = map_expect_ordinal(parser, record, "file number", unit->file_count);
     if (status != CULPRIT_OK)
         return status;
     if (!CULPRIT_GROW(unit->files, capacities->files, unit->file_count + 1, 16))
         return culprit_fail_memory(parser->err);
-    status = parse_text(parser, record, 2, "a path", &unit->files[unit->file_count]);
+    status = map_parse_text(parser, record, 2, "a path", &unit->files[unit->file_count]);
     if (status == CULPRIT_OK)
         unit->file_count++;
     return status;
@@ -229,17 +43,17 @@ static culprit_status parse_function(const map_parser *parser, const map_record 
                                      unit_capacities *capacities)
 {
     static const char *const names[] = {"a function number", "a name", "a file number", "a line"};
-    culprit_status status = expect_fields(parser, record, 4, names);
+    culprit_status status = map_expect_fields(parser, record, 4, names);
     if (status == CULPRIT_OK)
-        status = expect_ordinal(parser, record, "function number", unit->function_count);
+        status = map_expect_ordinal(parser, record, "function number", unit->function_count);
     if (status != CULPRIT_OK)
         return status;
     culprit_map_function function = {0};
-    status = parse_below(parser, record, 3, "a file number", (uint32_t)unit->file_count, &function.file);
+    status = map_parse_below(parser, record, 3, "a file number", (uint32_t)unit->file_count, &function.file);
     if (status == CULPRIT_OK)
-        status = parse_number(parser, record, 4, "a line", &function.line);
+        status = map_parse_number(parser, record, 4, "a line", &function.line);
     if (status == CULPRIT_OK)
-        status = parse_text(parser, record, 2, "a function name", &function.name);
+        status = map_parse_text(parser, record, 2, "a function name", &function.name);
     if (status != CULPRIT_OK)
         return status;
     if (!CULPRIT_GROW(unit->functions, capacities->functions, unit->function_count + 1, 16)) {
@@ -256,22 +70,22 @@ static culprit_status parse_block(const map_parser *parser, const map_record *re
     static const char *const names[] = {"a block counter", "a function number", "a file number",
                                         "a first line",    "a first column",    "a last line",
                                         "a last column"};
-    culprit_status status = expect_fields(parser, record, 7, names);
+    culprit_status status = map_expect_fields(parser, record, 7, names);
     if (status == CULPRIT_OK)
-        status = expect_ordinal(parser, record, "block counter", *blocks_seen);
+        status = map_expect_ordinal(parser, record, "block counter", *blocks_seen);
     if (status == CULPRIT_OK && *blocks_seen >= unit->block_count)
         return culprit_fail_at(parser->err, parser->source, record->line, 1,
                                "expected at most %u block records (the unit line's block count)",
                                (unsigned)unit->block_count);
     culprit_map_block block = {0};
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 2, "a function number", (uint32_t)unit->function_count,
-                             &block.function);
+        status = map_parse_below(parser, record, 2, "a function number", (uint32_t)unit->function_count,
+                                 &block.function);
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 3, "a file number", (uint32_t)unit->file_count, &block.file);
+        status = map_parse_below(parser, record, 3, "a file number", (uint32_t)unit->file_count, &block.file);
     uint32_t *positions[] = {&block.first_line, &block.first_column, &block.last_line, &block.last_column};
     for (size_t i = 0; i < 4 && status == CULPRIT_OK; i++)
-        status = parse_number(parser, record, 4 + i, names[3 + i], positions[i]);
+        status = map_parse_number(parser, record, 4 + i, names[3 + i], positions[i]);
     if (status != CULPRIT_OK)
         return status;
     /* Grown as records come, not sized from the unit line, so that a
@@ -294,11 +108,11 @@ static culprit_status parse_line_blocks(const map_parser *parser, const map_reco
         if (i < length && list[i] != ',')
             continue;
         uint32_t block;
-        if (!parse_decimal(list + begin, i - begin, &block) || block >= unit->block_count) {
+        if (!map_parse_decimal(list + begin, i - begin, &block) || block >= unit->block_count) {
             char expected[128];
             snprintf(expected, sizeof expected, "a block counter below %u", (unsigned)unit->block_count);
-            return culprit_fail_at(parser->err, parser->source, record->line, field_column(record, 3) + begin,
-                                   "expected %s", expected);
+            return culprit_fail_at(parser->err, parser->source, record->line,
+                                   map_field_column(record, 3) + begin, "expected %s", expected);
         }
         if (!CULPRIT_GROW(unit->line_blocks, capacities->line_blocks, unit->line_block_count + 1, 16))
             return culprit_fail_memory(parser->err);
@@ -313,12 +127,12 @@ static culprit_status parse_line(const map_parser *parser, const map_record *rec
                                  unit_capacities *capacities)
 {
     static const char *const names[] = {"a file number", "a line", "block counters"};
-    culprit_status status = expect_fields(parser, record, 3, names);
+    culprit_status status = map_expect_fields(parser, record, 3, names);
     culprit_map_line line = {0};
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 1, "a file number", (uint32_t)unit->file_count, &line.file);
+        status = map_parse_below(parser, record, 1, "a file number", (uint32_t)unit->file_count, &line.file);
     if (status == CULPRIT_OK)
-        status = parse_number(parser, record, 2, "a line", &line.line);
+        status = map_parse_number(parser, record, 2, "a line", &line.line);
     if (status == CULPRIT_OK)
         status = parse_line_blocks(parser, record, unit, capacities, &line);
     if (status != CULPRIT_OK)
@@ -333,21 +147,21 @@ static culprit_status parse_edge(const map_parser *parser, const map_record *rec
                                  unit_capacities *capacities)
 {
     static const char *const names[] = {"a counter or '-'", "a from-block counter", "a to-block counter"};
-    culprit_status status = expect_fields(parser, record, 3, names);
+    culprit_status status = map_expect_fields(parser, record, 3, names);
     culprit_map_edge edge = {.counter = CULPRIT_NO_COUNTER};
-    if (status == CULPRIT_OK && !field_is(record, 1, "-"))
-        status = parse_below(parser, record, 1, "a counter", unit->counter_count, &edge.counter);
+    if (status == CULPRIT_OK && !map_field_is(record, 1, "-"))
+        status = map_parse_below(parser, record, 1, "a counter", unit->counter_count, &edge.counter);
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 2, "a block counter", unit->block_count, &edge.from);
+        status = map_parse_below(parser, record, 2, "a block counter", unit->block_count, &edge.from);
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 3, "a block counter", unit->block_count, &edge.to);
+        status = map_parse_below(parser, record, 3, "a block counter", unit->block_count, &edge.to);
     /* A block counter here must be the to-block's: the edge is its only way in (§2). */
     if (status == CULPRIT_OK && edge.counter != CULPRIT_NO_COUNTER && edge.counter < unit->block_count &&
         edge.counter != edge.to) {
         char expected[160];
         snprintf(expected, sizeof expected, "an edge counter from %u, or the to-block's counter %u",
                  (unsigned)unit->block_count, (unsigned)edge.to);
-        return fail_field(parser, record, 1, expected);
+        return map_fail_field(parser, record, 1, expected);
     }
     if (status != CULPRIT_OK)
         return status;
@@ -359,8 +173,8 @@ static culprit_status parse_edge(const map_parser *parser, const map_record *rec
 
 static bool valid_outcome(const map_record *record, size_t index)
 {
-    if (field_is(record, index, "true") || field_is(record, index, "false") ||
-        field_is(record, index, "default"))
+    if (map_field_is(record, index, "true") || map_field_is(record, index, "false") ||
+        map_field_is(record, index, "default"))
         return true;
     const char *text = record->fields[index];
     size_t length = record->lengths[index];
@@ -380,22 +194,24 @@ static culprit_status parse_branch(const map_parser *parser, const map_record *r
 {
     static const char *const names[] = {"an edge counter", "a file number", "a line",
                                         "a column",        "an outcome",    "a condition number"};
-    culprit_status status = expect_fields(parser, record, 6, names);
+    culprit_status status = map_expect_fields(parser, record, 6, names);
     culprit_map_branch branch = {0};
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 1, "an edge's counter", unit->counter_count, &branch.counter);
+        status =
+            map_parse_below(parser, record, 1, "an edge's counter", unit->counter_count, &branch.counter);
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 2, "a file number", (uint32_t)unit->file_count, &branch.file);
+        status =
+            map_parse_below(parser, record, 2, "a file number", (uint32_t)unit->file_count, &branch.file);
     if (status == CULPRIT_OK)
-        status = parse_number(parser, record, 3, "a line", &branch.line);
+        status = map_parse_number(parser, record, 3, "a line", &branch.line);
     if (status == CULPRIT_OK)
-        status = parse_number(parser, record, 4, "a column", &branch.column);
+        status = map_parse_number(parser, record, 4, "a column", &branch.column);
     if (status == CULPRIT_OK && !valid_outcome(record, 5))
-        status = fail_field(parser, record, 5, "an outcome: true, false, 'case VALUE' or default");
+        status = map_fail_field(parser, record, 5, "an outcome: true, false, 'case VALUE' or default");
     if (status == CULPRIT_OK)
-        status = parse_number(parser, record, 6, "a condition number", &branch.condition);
+        status = map_parse_number(parser, record, 6, "a condition number", &branch.condition);
     if (status == CULPRIT_OK)
-        status = parse_text(parser, record, 5, "an outcome", &branch.outcome);
+        status = map_parse_text(parser, record, 5, "an outcome", &branch.outcome);
     if (status != CULPRIT_OK)
         return status;
     if (!CULPRIT_GROW(unit->branches, capacities->branches, unit->branch_count + 1, 16)) {
@@ -414,7 +230,7 @@ static bool valid_value_class(const map_record *record, size_t index)
                                           "false", "true",        "nonzero",  "string", "empty-string",
                                           "array", "empty-array", "object"};
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-        if (field_is(record, index, classes[i]))
+        if (map_field_is(record, index, classes[i]))
             return true;
     return false;
 }
@@ -430,26 +246,26 @@ static culprit_status parse_return(const map_parser *parser, const map_record *r
 {
     static const char *const names[] = {"a counter", "a block counter", "a file number", "a line",
                                         "a column",  "a class",         "a callee"};
-    culprit_status status = expect_fields(parser, record, 7, names);
+    culprit_status status = map_expect_fields(parser, record, 7, names);
     culprit_map_return value = {0};
     if (status == CULPRIT_OK)
-        status = parse_extra_counter(parser, record, 1, unit, &value.counter);
+        status = map_parse_extra_counter(parser, record, 1, unit, &value.counter);
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 2, "a block counter", unit->block_count, &value.block);
+        status = map_parse_below(parser, record, 2, "a block counter", unit->block_count, &value.block);
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 3, "a file number", (uint32_t)unit->file_count, &value.file);
+        status = map_parse_below(parser, record, 3, "a file number", (uint32_t)unit->file_count, &value.file);
     if (status == CULPRIT_OK)
-        status = parse_number(parser, record, 4, "a line", &value.line);
+        status = map_parse_number(parser, record, 4, "a line", &value.line);
     if (status == CULPRIT_OK)
-        status = parse_number(parser, record, 5, "a column", &value.column);
+        status = map_parse_number(parser, record, 5, "a column", &value.column);
     if (status == CULPRIT_OK && !valid_value_class(record, 6))
-        status = fail_field(parser, record, 6,
-                            "a class: null, nonnull, negative, zero, positive, false, true, nonzero, "
-                            "string, empty-string, array, empty-array or object");
+        status = map_fail_field(parser, record, 6,
+                                "a class: null, nonnull, negative, zero, positive, false, true, nonzero, "
+                                "string, empty-string, array, empty-array or object");
     if (status == CULPRIT_OK)
-        status = parse_text(parser, record, 6, "a class", &value.value_class);
+        status = map_parse_text(parser, record, 6, "a class", &value.value_class);
     if (status == CULPRIT_OK)
-        status = parse_text(parser, record, 7, "a callee", &value.callee);
+        status = map_parse_text(parser, record, 7, "a callee", &value.callee);
     if (status == CULPRIT_OK && !CULPRIT_GROW(unit->returns, capacities->returns, unit->return_count + 1, 16))
         status = culprit_fail_memory(parser->err);
     if (status != CULPRIT_OK) {
@@ -473,51 +289,51 @@ static bool is_hash(const char *text, size_t length)
 static culprit_status parse_header(map_parser *parser)
 {
     map_record record;
-    culprit_status status = next_record(parser, &record, "'culprit-map<TAB>1'");
+    culprit_status status = map_next_record(parser, &record, "'culprit-map<TAB>1'");
     if (status != CULPRIT_OK)
         return status;
-    if (!field_is(&record, 0, "culprit-map"))
-        return fail_field(parser, &record, 0, "'culprit-map<TAB>1' (the first line of a program map)");
+    if (!map_field_is(&record, 0, "culprit-map"))
+        return map_fail_field(parser, &record, 0, "'culprit-map<TAB>1' (the first line of a program map)");
     static const char *const names[] = {"the map version"};
-    status = expect_fields(parser, &record, 1, names);
-    if (status == CULPRIT_OK && !field_is(&record, 1, "1"))
-        return fail_field(parser, &record, 1, "map version 1");
+    status = map_expect_fields(parser, &record, 1, names);
+    if (status == CULPRIT_OK && !map_field_is(&record, 1, "1"))
+        return map_fail_field(parser, &record, 1, "map version 1");
     return status;
 }
 
 static culprit_status parse_unit_line(map_parser *parser, culprit_unit *unit)
 {
     map_record record;
-    culprit_status status = next_record(parser, &record, "a unit record");
+    culprit_status status = map_next_record(parser, &record, "a unit record");
     if (status != CULPRIT_OK)
         return status;
-    if (!field_is(&record, 0, "unit"))
-        return fail_field(parser, &record, 0, "a unit record");
+    if (!map_field_is(&record, 0, "unit"))
+        return map_fail_field(parser, &record, 0, "a unit record");
     static const char *const names[] = {"a hash", "a mode", "a counter count", "a block count"};
-    status = expect_fields(parser, &record, 4, names);
+    status = map_expect_fields(parser, &record, 4, names);
     if (status != CULPRIT_OK)
         return status;
     if (!is_hash(record.fields[1], record.lengths[1]))
-        return fail_field(parser, &record, 1, "a hash of 64 lowercase hex digits");
+        return map_fail_field(parser, &record, 1, "a hash of 64 lowercase hex digits");
     memcpy(unit->hash, record.fields[1], 64);
     unit->hash[64] = '\0';
-    if (field_is(&record, 2, "full"))
+    if (map_field_is(&record, 2, "full"))
         unit->mode = CULPRIT_UNIT_FULL;
-    else if (field_is(&record, 2, "lines"))
+    else if (map_field_is(&record, 2, "lines"))
         unit->mode = CULPRIT_UNIT_LINES;
     else
-        return fail_field(parser, &record, 2, "a mode: full or lines");
-    status = parse_number(parser, &record, 3, "a counter count", &unit->counter_count);
+        return map_fail_field(parser, &record, 2, "a mode: full or lines");
+    status = map_parse_number(parser, &record, 3, "a counter count", &unit->counter_count);
     if (status == CULPRIT_OK)
-        status = parse_number(parser, &record, 4, "a block count", &unit->block_count);
+        status = map_parse_number(parser, &record, 4, "a block count", &unit->block_count);
     if (status == CULPRIT_OK && unit->block_count > unit->counter_count)
-        return fail_field(parser, &record, 4, "a block count no larger than the counter count");
+        return map_fail_field(parser, &record, 4, "a block count no larger than the counter count");
     /* Every counter has a record of its own (a block, edge or return line,
      * tens of bytes each) after this one: a count past the bytes left is
      * corrupt, and would make the collector allocate for it. */
     if (status == CULPRIT_OK && unit->counter_count > parser->size - parser->position)
-        return fail_field(parser, &record, 3,
-                          "a counter count no larger than the bytes of the map that follow");
+        return map_fail_field(parser, &record, 3,
+                              "a counter count no larger than the bytes of the map that follow");
     return status;
 }
 
@@ -545,13 +361,13 @@ static culprit_status parse_source(const map_parser *parser, const map_record *r
 {
     static const char *const names[] = {"a file number", "the file's content hash"};
     uint32_t file = 0;
-    culprit_status status = expect_fields(parser, record, 2, names);
+    culprit_status status = map_expect_fields(parser, record, 2, names);
     if (status == CULPRIT_OK)
-        status = parse_below(parser, record, 1, "a file number", (uint32_t)unit->file_count, &file);
+        status = map_parse_below(parser, record, 1, "a file number", (uint32_t)unit->file_count, &file);
     if (status != CULPRIT_OK)
         return status;
     if (!is_hash(record->fields[2], record->lengths[2]))
-        return fail_field(parser, record, 2, "a content hash of 64 lowercase hex digits");
+        return map_fail_field(parser, record, 2, "a content hash of 64 lowercase hex digits");
     status = cover_sources(unit, capacities, parser->err);
     if (status != CULPRIT_OK)
         return status;
@@ -564,28 +380,28 @@ static culprit_status parse_source(const map_parser *parser, const map_record *r
 static culprit_status parse_body_record(map_parser *parser, const map_record *record, culprit_unit *unit,
                                         unit_capacities *capacities, size_t *blocks_seen, bool *ended)
 {
-    if (field_is(record, 0, "file"))
+    if (map_field_is(record, 0, "file"))
         return parse_file(parser, record, unit, capacities);
-    if (field_is(record, 0, "function"))
+    if (map_field_is(record, 0, "function"))
         return parse_function(parser, record, unit, capacities);
-    if (field_is(record, 0, "block"))
+    if (map_field_is(record, 0, "block"))
         return parse_block(parser, record, unit, capacities, blocks_seen);
-    if (field_is(record, 0, "line"))
+    if (map_field_is(record, 0, "line"))
         return parse_line(parser, record, unit, capacities);
-    if (field_is(record, 0, "edge"))
+    if (map_field_is(record, 0, "edge"))
         return parse_edge(parser, record, unit, capacities);
-    if (field_is(record, 0, "branch"))
+    if (map_field_is(record, 0, "branch"))
         return parse_branch(parser, record, unit, capacities);
-    if (field_is(record, 0, "return"))
+    if (map_field_is(record, 0, "return"))
         return parse_return(parser, record, unit, capacities);
-    if (field_is(record, 0, "source"))
+    if (map_field_is(record, 0, "source"))
         return parse_source(parser, record, unit, capacities);
-    if (field_is(record, 0, "end")) {
+    if (map_field_is(record, 0, "end")) {
         *ended = true;
-        return expect_fields(parser, record, 0, NULL);
+        return map_expect_fields(parser, record, 0, NULL);
     }
-    return fail_field(parser, record, 0,
-                      "a record: source, file, function, block, line, edge, branch, return or end");
+    return map_fail_field(parser, record, 0,
+                          "a record: source, file, function, block, line, edge, branch, return or end");
 }
 
 static culprit_status check_hash(const map_parser *parser, const culprit_unit *unit, size_t body_begin,
@@ -630,7 +446,7 @@ static culprit_status parse_unit(map_parser *parser, culprit_unit **result)
     unit_capacities capacities = {0};
     for (bool ended = false; status == CULPRIT_OK && !ended;) {
         map_record record;
-        status = next_record(parser, &record, "more records or 'end'");
+        status = map_next_record(parser, &record, "more records or 'end'");
         if (status == CULPRIT_OK)
             status = parse_body_record(parser, &record, unit, &capacities, &blocks_seen, &ended);
         if (status == CULPRIT_OK && ended && blocks_seen != unit->block_count)
