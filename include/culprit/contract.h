@@ -37,12 +37,13 @@
 void __culprit_rt_spec(int kind, const char *text, const char *file, unsigned line, const char *function,
                        int holds);
 
-#define CULPRIT_SPEC_CHECK_(kind, text, cond) \
+#define CULPRIT_SPEC_CHECK_(kind, text, cond)                                                                \
     __culprit_rt_spec((kind), (text), __FILE__, __LINE__, __func__, (cond) ? 1 : 0)
 
 #define CULPRIT_REQUIRES(cond) CULPRIT_SPEC_CHECK_(CULPRIT_SPEC_REQUIRES, #cond, cond)
 #define CULPRIT_ENSURES(cond) CULPRIT_SPEC_CHECK_(CULPRIT_SPEC_ENSURES, #cond, cond)
-#define CULPRIT_INVARIANT(rep_ok, obj) CULPRIT_SPEC_CHECK_(CULPRIT_SPEC_INVARIANT, #rep_ok "(" #obj ")", rep_ok(obj))
+#define CULPRIT_INVARIANT(rep_ok, obj)                                                                       \
+    CULPRIT_SPEC_CHECK_(CULPRIT_SPEC_INVARIANT, #rep_ok "(" #obj ")", rep_ok(obj))
 
 #elif defined(NDEBUG)
 
@@ -65,7 +66,7 @@ static inline void culprit_spec_failed_(const char *kind, const char *text, cons
     abort();
 }
 
-#define CULPRIT_SPEC_CHECK_(kind, text, cond) \
+#define CULPRIT_SPEC_CHECK_(kind, text, cond)                                                                \
     ((cond) ? (void)0 : culprit_spec_failed_((kind), (text), __FILE__, __LINE__, __func__))
 
 #define CULPRIT_REQUIRES(cond) CULPRIT_SPEC_CHECK_("precondition", #cond, cond)

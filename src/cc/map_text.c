@@ -191,8 +191,8 @@ culprit_status cc_map_add_spec(cc_map *map, uint32_t block, const char *kind, cc
     for (char *c = flat; *c; c++)
         if (*c == '\t' || *c == '\n' || *c == '\r')
             *c = ' ';
-    culprit_status status = cc_text_append(&map->specs, "spec\t%u\t%s\t%u\t%u\t%u\t%s\n", block, kind, at.file,
-                                           at.line, at.column, flat);
+    culprit_status status = cc_text_append(&map->specs, "spec\t%u\t%s\t%u\t%u\t%u\t%s\n", block, kind,
+                                           at.file, at.line, at.column, flat);
     free(flat);
     return appended(status, err);
 }

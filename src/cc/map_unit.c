@@ -353,8 +353,8 @@ static bool jump_makes_line(unit *u, cc_map_location at)
     if (word[0] == '}' || word[0] == '{')
         return false;
     size_t n = 0;
-    while (n < rest && (word[n] == '_' || (word[n] >= 'a' && word[n] <= 'z') || (word[n] >= 'A' && word[n] <= 'Z') ||
-                        (word[n] >= '0' && word[n] <= '9')))
+    while (n < rest && (word[n] == '_' || (word[n] >= 'a' && word[n] <= 'z') ||
+                        (word[n] >= 'A' && word[n] <= 'Z') || (word[n] >= '0' && word[n] <= '9')))
         n++;
     for (size_t k = 0; k < sizeof structure / sizeof *structure; k++)
         if (n == strlen(structure[k]) && memcmp(word, structure[k], n) == 0)
