@@ -97,8 +97,14 @@ $(BUILD)/obj/src/cc/%.o: src/cc/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LLVM_CFLAGS) -c $< -o $@
 
-$(BUILD)/culprit-cc: $(CC_OBJ) $(BUILD)/libculprit.a
+$(BUILD)/culprit-cc: $(CC_OBJ) $(BUILD)/libculprit.a $(BUILD)/include/culprit/contract.h
 	$(CC) -o $@ $(CC_OBJ) $(BUILD)/libculprit.a $(LLVM_LIBS) $(PKG_LIBS)
+
+# culprit-cc finds <culprit/contract.h> in include/ beside itself (and, once
+# installed, in PREFIX/include): docs/specs.md.
+$(BUILD)/include/culprit/contract.h: include/culprit/contract.h
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # The runtime goes into other people's programs: no sanitizers, no
 # dependencies beyond libc and pthreads, position-independent.

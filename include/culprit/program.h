@@ -72,6 +72,14 @@ typedef struct culprit_map_mutant {
     char *description;   /* owned: what changed, e.g. "< -> <=" */
 } culprit_map_mutant;
 
+/* A check of a specification (docs/specs.md): the map's `spec` records. */
+typedef struct culprit_map_spec {
+    uint32_t block; /* the block counter of the check's call: a violation crashes there */
+    uint32_t file, line, column;
+    char *kind; /* owned: requires, ensures, invariant or assert */
+    char *text; /* owned: the checked condition as written */
+} culprit_map_spec;
+
 /* One instrumented translation unit, as its map describes it. */
 typedef struct culprit_unit {
     char hash[65]; /* 64 lowercase hex digits */
@@ -97,6 +105,8 @@ typedef struct culprit_unit {
     culprit_map_return *returns;
     size_t mutant_count; /* 0 unless built with culprit-cc --mutants */
     culprit_map_mutant *mutants;
+    size_t spec_count; /* checks of <culprit/contract.h> and assert() */
+    culprit_map_spec *specs;
     char *text; /* owned: the unit's map, "culprit-map\t1\n" through "end\n", NUL-terminated */
     size_t text_size;
 } culprit_unit;

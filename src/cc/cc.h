@@ -92,6 +92,10 @@ culprit_status cc_self_directory(char *buffer, size_t size, culprit_error *err);
 culprit_status cc_find_clang(char *buffer, size_t size, culprit_error *err);
 /* The runtime archive: CULPRIT_RT, else beside the executable, else ../lib/culprit/. */
 culprit_status cc_find_runtime(char *buffer, size_t size, culprit_error *err);
+/* The directory holding culprit/contract.h (docs/specs.md): include/ beside
+ * the executable (a build tree), else ../include (an installation).
+ * False, with buffer empty, when neither has it. */
+bool cc_find_contract_directory(char *buffer, size_t size);
 
 /* Runs a compile or link invocation; *exit_status is clang's (0 when all went well).
  * An error of culprit-cc's own (not clang's) is returned as a status. */

@@ -24,6 +24,7 @@
 typedef struct session {
     const cc_command *command;
     const char *clang;
+    char contract_directory[PATH_MAX]; /* "" when culprit/contract.h was not found */
     char temp_directory[PATH_MAX];
     unsigned temp_count;
 } session;
@@ -238,6 +239,15 @@ static culprit_status emit_bitcode(session *s, const cc_input *input, const char
      * unless the user chose a version. */
     if (status == CULPRIT_OK && !command->has_dwarf_version)
         status = cc_args_push(&args, "-gdwarf-4", err);
+    /* <culprit/contract.h> turns its checks into spec sites when it sees
+     * __CULPRIT_CC__ (docs/specs.md), and is found without the user's -I;
+     * -idirafter, so a copy the project ships itself wins. */
+    if (status == CULPRIT_OK)
+        status = cc_args_push(&args, "-D__CULPRIT_CC__=1", err);
+    if (status == CULPRIT_OK && s->contract_directory[0]) {
+        const char *const contract[] = {"-idirafter", s->contract_directory};
+        status = push_strings(&args, contract, 2, err);
+    }
     if (status == CULPRIT_OK && input->language) {
         const char *const language[] = {"-x", input->language};
         status = push_strings(&args, language, 2, err);
@@ -421,6 +431,7 @@ static culprit_status compile_and_link(session *s, int *exit_status, culprit_err
 culprit_status cc_drive(const cc_command *command, const char *clang, int *exit_status, culprit_error *err)
 {
     session s = {.command = command, .clang = clang};
+    cc_find_contract_directory(s.contract_directory, sizeof s.contract_directory);
     *exit_status = 0;
     culprit_status status = make_temp_directory(&s, err);
     if (status != CULPRIT_OK)

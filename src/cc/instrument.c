@@ -118,6 +118,8 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
             status = cc_map_and_count_edges(u, &walk, i, counter, err);
         if (status == CULPRIT_OK)
             status = cc_map_and_count_returns(u, block, counter, err);
+        if (status == CULPRIT_OK)
+            status = cc_map_specs(u, block, counter, err);
         if (status == CULPRIT_OK) {
             if (!implied[i])
                 cc_instrument_block_entry(u, block, counter, i == 0, observable);

@@ -121,6 +121,12 @@ culprit_status cc_map_and_count_edges(unit *u, function_walk *walk, unsigned blo
                                       culprit_error *err);
 culprit_status cc_map_and_count_returns(unit *u, LLVMBasicBlockRef block, uint32_t counter,
                                         culprit_error *err);
+culprit_status cc_map_instruction_location(unit *u, LLVMValueRef instruction, cc_map_location *location,
+                                           bool *found, culprit_error *err);
+
+/* ---- map_specs.c: spec sites (docs/specs.md) */
+
+culprit_status cc_map_specs(unit *u, LLVMBasicBlockRef block, uint32_t counter, culprit_error *err);
 
 /* ---- emit_counters.c: counters and flags */
 

@@ -3,7 +3,7 @@
  *
  * Records arrive in whatever order the IR walk meets them; each kind goes to
  * its own buffer so that the text always lists files, functions, blocks,
- * lines, edges, branches and returns in that order.  Lines are collected as
+ * lines, edges, branches, returns and spec sites in that order.  Lines are collected as
  * (file, line, block) facts and grouped at the end, because a line's blocks
  * are only known once the whole unit has been walked.
  */
@@ -75,6 +75,7 @@ void cc_map_free(cc_map *map)
     cc_text_free(&map->edges);
     cc_text_free(&map->branches);
     cc_text_free(&map->returns);
+    cc_text_free(&map->specs);
     free(map->lines);
     free(map->source_digests);
     for (size_t i = 0; i < map->source_count; i++) {
@@ -179,6 +180,23 @@ culprit_status cc_map_add_return(cc_map *map, uint32_t counter, uint32_t block, 
                     err);
 }
 
+culprit_status cc_map_add_spec(cc_map *map, uint32_t block, const char *kind, cc_map_location at,
+                               const char *text, culprit_error *err)
+{
+    /* A stringized condition may hold a tab from the source; no tab or
+     * newline may reach the record. */
+    char *flat = strdup(text);
+    if (!flat)
+        return culprit_fail_memory(err);
+    for (char *c = flat; *c; c++)
+        if (*c == '\t' || *c == '\n' || *c == '\r')
+            *c = ' ';
+    culprit_status status = cc_text_append(&map->specs, "spec\t%u\t%s\t%u\t%u\t%u\t%s\n", block, kind,
+                                           at.file, at.line, at.column, flat);
+    free(flat);
+    return appended(status, err);
+}
+
 static int compare_line_facts(const void *left, const void *right)
 {
     const cc_map_line_fact *a = left, *b = right;
@@ -229,7 +247,7 @@ static culprit_status assemble_body(cc_map *map, cc_text *body)
     if (write_sources(map, body) != CULPRIT_OK)
         return CULPRIT_ERROR_INTERNAL;
     const cc_text *before_lines[] = {&map->functions, &map->blocks};
-    const cc_text *after_lines[] = {&map->edges, &map->branches, &map->returns};
+    const cc_text *after_lines[] = {&map->edges, &map->branches, &map->returns, &map->specs};
     for (size_t i = 0; i < sizeof before_lines / sizeof *before_lines; i++)
         if (before_lines[i]->size && cc_text_append(body, "%s", before_lines[i]->data) != CULPRIT_OK)
             return CULPRIT_ERROR_INTERNAL;

@@ -68,7 +68,7 @@ typedef struct cc_map {
     size_t path_count, path_capacity;
     uint32_t function_count;
     /* One buffer per record kind, concatenated in the order of §2 by finish(). */
-    cc_text files, functions, blocks, edges, branches, returns;
+    cc_text files, functions, blocks, edges, branches, returns, specs;
     cc_map_line_fact *lines;
     size_t line_count, line_capacity;
 } cc_map;
@@ -96,6 +96,10 @@ culprit_status cc_map_add_line(cc_map *map, uint32_t file, uint32_t line, uint32
 culprit_status cc_map_add_edge(cc_map *map, int64_t counter, uint32_t from, uint32_t to, culprit_error *err);
 culprit_status cc_map_add_branch(cc_map *map, uint32_t edge_counter, cc_map_location condition_at,
                                  const char *outcome, uint32_t condition, culprit_error *err);
+/* A spec site (docs/specs.md): kind is requires, ensures, invariant or
+ * assert; text is the checked condition (tabs and newlines become spaces). */
+culprit_status cc_map_add_spec(cc_map *map, uint32_t block, const char *kind, cc_map_location at,
+                               const char *text, culprit_error *err);
 culprit_status cc_map_add_return(cc_map *map, uint32_t counter, uint32_t block, cc_map_location call_at,
                                  const char *class_name, const char *callee, culprit_error *err);
 

@@ -89,7 +89,7 @@ static culprit_status file_index(unit *u, const char *directory, unsigned direct
 }
 
 /* The location of an instruction; *found is false when it has none (or line 0, "compiler generated"). */
-static culprit_status instruction_location(unit *u, LLVMValueRef instruction, cc_map_location *location,
+culprit_status cc_map_instruction_location(unit *u, LLVMValueRef instruction, cc_map_location *location,
                                            bool *found, culprit_error *err)
 {
     *found = false;
@@ -173,17 +173,17 @@ static culprit_status decision_location(unit *u, LLVMValueRef terminator, cc_map
 {
     LLVMValueRef condition = LLVMGetInstructionOpcode(terminator) == LLVMBr ? LLVMGetCondition(terminator)
                                                                             : LLVMGetOperand(terminator, 0);
-    culprit_status status = instruction_location(u, condition, location, found, err);
+    culprit_status status = cc_map_instruction_location(u, condition, location, found, err);
     if (status != CULPRIT_OK || *found)
         return status;
-    status = instruction_location(u, terminator, location, found, err);
+    status = cc_map_instruction_location(u, terminator, location, found, err);
     if (status != CULPRIT_OK || !*found || !at_closing_brace(u, *location) || !LLVMIsAPHINode(condition))
         return status;
     cc_map_location own = *location;
     bool own_found = *found;
     *found = false;
     for (unsigned k = 0; k < LLVMCountIncoming(condition) && status == CULPRIT_OK && !*found; k++)
-        status = instruction_location(u, LLVMGetIncomingValue(condition, k), location, found, err);
+        status = cc_map_instruction_location(u, LLVMGetIncomingValue(condition, k), location, found, err);
     if (status == CULPRIT_OK && !*found) {
         *location = own;
         *found = own_found;
@@ -353,8 +353,8 @@ static bool jump_makes_line(unit *u, cc_map_location at)
     if (word[0] == '}' || word[0] == '{')
         return false;
     size_t n = 0;
-    while (n < rest && (word[n] == '_' || (word[n] >= 'a' && word[n] <= 'z') || (word[n] >= 'A' && word[n] <= 'Z') ||
-                        (word[n] >= '0' && word[n] <= '9')))
+    while (n < rest && (word[n] == '_' || (word[n] >= 'a' && word[n] <= 'z') ||
+                        (word[n] >= 'A' && word[n] <= 'Z') || (word[n] >= '0' && word[n] <= '9')))
         n++;
     for (size_t k = 0; k < sizeof structure / sizeof *structure; k++)
         if (n == strlen(structure[k]) && memcmp(word, structure[k], n) == 0)
@@ -460,7 +460,7 @@ static culprit_status place_block(unit *u, LLVMBasicBlockRef block, placed **lis
             continue;
         cc_map_location own = {0};
         bool found;
-        status = instruction_location(u, in, &own, &found, err);
+        status = cc_map_instruction_location(u, in, &own, &found, err);
         cc_map_location at = own;
         if (status != CULPRIT_OK || !found)
             at = (cc_map_location){0};
@@ -632,7 +632,7 @@ culprit_status cc_map_and_count_returns(unit *u, LLVMBasicBlockRef block, uint32
         const char *name = LLVMIsAFunction(callee) ? cc_ir_name(callee) : "*";
         cc_map_location at = {0};
         bool found;
-        status = instruction_location(u, calls[i], &at, &found, err);
+        status = cc_map_instruction_location(u, calls[i], &at, &found, err);
         uint32_t first = u->next_return;
         for (unsigned c = 0; c < cc_class_count(kind) && status == CULPRIT_OK; c++)
             status = cc_map_add_return(&u->map, first + c, counter, at, class_name(kind, c), name, err);

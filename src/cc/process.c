@@ -123,3 +123,24 @@ culprit_status cc_find_runtime(char *buffer, size_t size, culprit_error *err)
                         "cannot find libculprit-rt.a beside %s or in %s/../lib/culprit (set CULPRIT_RT)",
                         directory, directory);
 }
+
+bool cc_find_contract_directory(char *buffer, size_t size)
+{
+    char directory[PATH_MAX];
+    culprit_error ignored;
+    buffer[0] = '\0';
+    if (cc_self_directory(directory, sizeof directory, &ignored) != CULPRIT_OK)
+        return false;
+    const char *const layouts[] = {"%s/include", "%s/../include"};
+    for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
+        char header[PATH_MAX + 64];
+        int written = snprintf(buffer, size, layouts[i], directory);
+        if (written <= 0 || (size_t)written >= size)
+            continue;
+        snprintf(header, sizeof header, "%s/culprit/contract.h", buffer);
+        if (access(header, R_OK) == 0)
+            return true;
+    }
+    buffer[0] = '\0';
+    return false;
+}

@@ -78,6 +78,11 @@ struct culprit_rt_unit {
  * several threads).  The first call reads CULPRIT_COLLECT_DIR. */
 void __culprit_rt_register(struct culprit_rt_unit *unit);
 
+/* A spec check of <culprit/contract.h> (docs/specs.md): nothing when holds;
+ * otherwise says on stderr which spec was violated where, and aborts. */
+void __culprit_rt_spec(int kind, const char *text, const char *file, unsigned line, const char *function,
+                       int holds);
+
 /* Called by each unit's destructor: at exit, and when dlclose() unloads
  * the unit's object, whose hits the runtime then keeps in a copy. */
 void __culprit_rt_unregister(struct culprit_rt_unit *unit);

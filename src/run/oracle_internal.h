@@ -130,7 +130,7 @@ culprit_status oracle_judge_ctest(const culprit_ctest_rules *rules, int exit_sta
  * site of the report's first frame in the program, when there is one. */
 typedef struct oracle_report {
     bool sanitizer;                    /* ASan, UBSan, LSan, TSan, MSan */
-    bool assertion;                    /* assert() failed */
+    bool assertion;                    /* assert() or a check of culprit/contract.h failed */
     bool php;                          /* culprit-php's line on a PHP error that failed the run */
     char message[ORACLE_MESSAGE_SIZE]; /* "" when none */
     char site[ORACLE_SITE_SIZE];       /* "file.c:12 (main)" or "file.c:12:5"; "" when none */

@@ -5,7 +5,9 @@
  * Sanitizers print a recognizable first line (ASan, LSan: "==PID==ERROR:
  * AddressSanitizer: ..."; UBSan: "FILE:LINE:COL: runtime error: ...") and
  * then stack frames "#N 0xADDR in FUNCTION FILE:LINE:COL"; glibc's
- * assert() prints "PROG: FILE:LINE: FUNCTION: Assertion `EXPR' failed.".
+ * assert() prints "PROG: FILE:LINE: FUNCTION: Assertion `EXPR' failed.",
+ * a check of <culprit/contract.h> "FILE:LINE: FUNCTION: postcondition
+ * `EXPR' violated" (or precondition, invariant).
  * The PHP extension (src/php/php_module.c) says which PHP error failed a
  * run in a line of its own, "culprit: PHP KIND at FILE:LINE: MESSAGE".
  * The message is the first such line; the site is the first frame in the
@@ -108,6 +110,19 @@ static bool sanitizer_line(const char *line, size_t length, oracle_report *repor
     return true;
 }
 
+/* Where a check's line says it failed: "FILE:LINE: FUNCTION" (with a
+ * "PROG: " in front for assert()) -> "FILE:LINE (FUNCTION)".  text ends
+ * where the check's own words begin. */
+static void check_site(char *text, bool has_program, oracle_report *report)
+{
+    char *function = strrchr(text, ':');
+    if (!function || function[1] != ' ')
+        return;
+    *function = '\0';
+    char *file = has_program ? strstr(text, ": ") : NULL;
+    snprintf(report->site, sizeof report->site, "%.180s (%.60s)", file ? file + 2 : text, function + 2);
+}
+
 /* "PROG: FILE:LINE: FUNCTION: Assertion `EXPR' failed." */
 static bool assertion_line(const char *line, size_t length, oracle_report *report)
 {
@@ -118,13 +133,32 @@ static bool assertion_line(const char *line, size_t length, oracle_report *repor
         return false;
     snprintf(report->message, sizeof report->message, "%s", assertion + 2);
     *assertion = '\0';
-    char *function = strrchr(text, ':');
-    if (function && function[1] == ' ') {
-        *function = '\0';
-        char *file = strstr(text, ": ");
-        snprintf(report->site, sizeof report->site, "%.180s (%.60s)", file ? file + 2 : text, function + 2);
-    }
+    check_site(text, true, report);
     return true;
+}
+
+/* "FILE:LINE: FUNCTION: postcondition `COND' violated": a check of
+ * <culprit/contract.h>, in either build (src/rt/rt_spec.c, docs/specs.md).
+ * The message is from the kind on. */
+static bool spec_line(const char *line, size_t length, oracle_report *report)
+{
+    static const char *const kinds[] = {": precondition `", ": postcondition `", ": invariant `"};
+    char text[ORACLE_MESSAGE_SIZE];
+    copy_span(line, length, text, sizeof text);
+    size_t text_length = strlen(text);
+    static const char tail[] = "' violated";
+    if (text_length < sizeof tail || strcmp(text + text_length - (sizeof tail - 1), tail) != 0)
+        return false;
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        char *kind = strstr(text, kinds[i]);
+        if (!kind)
+            continue;
+        snprintf(report->message, sizeof report->message, "%s", kind + 2);
+        *kind = '\0';
+        check_site(text, false, report);
+        return true;
+    }
+    return false;
 }
 
 /* "culprit: PHP Warning at FILE:LINE: MESSAGE": the message is
@@ -166,7 +200,7 @@ void oracle_scan_stderr(const char *text, size_t size, oracle_report *report)
         if (!report->sanitizer && !report->assertion && !report->php) {
             if (sanitizer_line(line, length, report))
                 report->sanitizer = true;
-            else if (assertion_line(line, length, report))
+            else if (assertion_line(line, length, report) || spec_line(line, length, report))
                 report->assertion = true;
             else if (!report->php && php_line(line, length, report))
                 report->php = true;

@@ -91,6 +91,14 @@ CULPRIT_COLLECT_DIR="$WORK/collected" run 0 ./hello
 expect_file_equals out "hello"
 ls collected/*.dump >/dev/null 2>&1 && pass || fail "the installed runtime wrote no dump"
 
+# The installed culprit-cc finds <culprit/contract.h> in PREFIX/include
+# without -I (docs/specs.md), and the spec site is in the map.
+printf '#include <culprit/contract.h>\nint main(int argc, char **argv) { (void)argv; CULPRIT_REQUIRES(argc > 0); return 0; }\n' >spec.c
+run 0 "$prefix/bin/culprit-cc" -o spec spec.c
+mkdir collected-spec
+CULPRIT_COLLECT_DIR="$WORK/collected-spec" run 0 ./spec
+expect_contains "$(ls collected-spec/*.map)" "requires"
+
 # Where PHP is installed, so is its extension, and the installed culprit-php
 # finds it in PREFIX/lib/culprit (docs/php.md).
 if command -v php-config >/dev/null 2>&1; then

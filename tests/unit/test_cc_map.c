@@ -37,6 +37,7 @@ static const char expected_body[] = "file\t0\t/src/a b.c\n"
                                     "branch\t4\t0\t4\t9\tfalse\t0\n"
                                     "return\t5\t2\t1\t7\t3\tnull\tgetenv\n"
                                     "return\t6\t2\t1\t7\t3\tnonnull\tgetenv\n"
+                                    "spec\t2\tensures\t1\t7\t3\tr >= 0\n"
                                     "end\n";
 
 /* Adds records out of order on purpose: the builder must sort kinds and lines. */
@@ -64,6 +65,9 @@ static void build_sample(cc_map *map, culprit_error *err)
     cc_map_add_block(map, &(cc_map_block){2, 0, 1, 7, 1, 7, 3}, err);
     cc_map_add_line(map, 1, 7, 2, err);
     cc_map_add_edge(map, -1, 1, 2, err);
+    /* a spec site comes before the returns and is listed after them; its
+     * condition's tab becomes a space */
+    cc_map_add_spec(map, 2, "ensures", (cc_map_location){1, 7, 3}, "r\t>= 0", err);
     cc_map_add_return(map, 5, 2, (cc_map_location){1, 7, 3}, "null", "getenv", err);
     cc_map_add_return(map, 6, 2, (cc_map_location){1, 7, 3}, "nonnull", "getenv", err);
 }

@@ -162,6 +162,24 @@ static void test_timeout_and_signals(void)
     CHECK_STR(j.message, "Assertion `x > 0' failed. (SIGABRT)");
     CHECK_STR(j.signature, "Assertion `x > 0' failed. (SIGABRT) at prog.c:31 (check)");
     culprit_judgement_free(&j);
+
+    /* A check of culprit/contract.h words it like assert(), without the
+     * program's name (src/rt/rt_spec.c and the header's plain build). */
+    result.stderr_path = write_file("stderr", "noise\nlist.c:31: insert: invariant `list_ok(l)' violated\n");
+    CHECK_INT(culprit_oracle_judge(&none, &result, &j, &error), CULPRIT_OK);
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL);
+    CHECK_STR(j.message, "invariant `list_ok(l)' violated (SIGABRT)");
+    CHECK_STR(j.signature, "invariant `list_ok(l)' violated (SIGABRT) at list.c:31 (insert)");
+    culprit_judgement_free(&j);
+    result.stderr_path = write_file("stderr", "a.c:4: f: postcondition `r >= 0' violated\n");
+    CHECK_INT(culprit_oracle_judge(&none, &result, &j, &error), CULPRIT_OK);
+    CHECK_STR(j.signature, "postcondition `r >= 0' violated (SIGABRT) at a.c:4 (f)");
+    culprit_judgement_free(&j);
+    /* Words that only look like one are not a report. */
+    result.stderr_path = write_file("stderr", "a.c:4: f: postcondition `r >= 0' violated, said the user\n");
+    CHECK_INT(culprit_oracle_judge(&none, &result, &j, &error), CULPRIT_OK);
+    CHECK_STR(j.message, "killed by signal 6 (SIGABRT)");
+    culprit_judgement_free(&j);
 }
 
 /* A PHP error that failed a culprit-php run: the extension's own stderr
