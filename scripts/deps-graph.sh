@@ -70,6 +70,7 @@ cli         8
 # no module (or the wrong one) includes from the lowest stage.  Headers listed
 # but absent are ignored.
 HEADER_OWNERS='
+contract.h rt
 '
 # ---------------------------------------------------------------------------
 
