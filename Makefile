@@ -65,6 +65,7 @@ VERSION := 0.1.0
         install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
+     $(BUILD)/culprit-pass.so \
      $(BUILD)/libculprit-rt.a $(if $(HAVE_PHP),php)
 
 deps:
@@ -99,6 +100,21 @@ $(BUILD)/obj/src/cc/%.o: src/cc/%.c $(HEADERS)
 
 $(BUILD)/culprit-cc: $(CC_OBJ) $(BUILD)/libculprit.a $(BUILD)/include/culprit/contract.h
 	$(CC) -o $@ $(CC_OBJ) $(BUILD)/libculprit.a $(LLVM_LIBS) $(PKG_LIBS)
+
+# The pass plugin (src/cc/plugin.c): the instrumenter inside clang, loaded
+# with -fpass-plugin; its one C++ file is the entry LLVM's plugin interface
+# requires, built like LLVM itself (no RTTI, no exceptions) by the clang that
+# will load it.  Everything but the entry stays hidden.
+PLUGIN_CXX ?= clang++-14
+PLUGIN_OBJ := $(filter-out $(BUILD)/obj/src/cc/main.o,$(CC_OBJ))
+$(BUILD)/obj/src/cc/pass_plugin.o: src/cc/pass_plugin.cpp
+	@mkdir -p $(dir $@)
+	$(PLUGIN_CXX) $(shell $(LLVM_CONFIG) --cxxflags | sed "s/-I/-isystem /g") -fno-rtti -fPIC -O2 -g -Wall -Wextra -Werror \
+	    -fvisibility=hidden -c $< -o $@
+
+$(BUILD)/culprit-pass.so: $(PLUGIN_OBJ) $(BUILD)/obj/src/cc/pass_plugin.o $(BUILD)/libculprit.a
+	$(PLUGIN_CXX) -shared -o $@ $(BUILD)/obj/src/cc/pass_plugin.o $(PLUGIN_OBJ) $(BUILD)/libculprit.a \
+	    -Wl,--exclude-libs,ALL -Wl,--no-undefined $(LLVM_LIBS) $(PKG_LIBS)
 
 # culprit-cc finds <culprit/contract.h> in include/ beside itself (and, once
 # installed, in PREFIX/include): docs/specs.md.
@@ -230,6 +246,7 @@ install: all
 	install -m 755 $(BUILD)/culprit-cc $(DESTDIR)$(PREFIX)/bin/culprit-cc
 	install -d $(DESTDIR)$(PREFIX)/lib/culprit
 	install -m 644 $(BUILD)/libculprit-rt.a $(DESTDIR)$(PREFIX)/lib/culprit/libculprit-rt.a
+	install -m 755 $(BUILD)/culprit-pass.so $(DESTDIR)$(PREFIX)/lib/culprit/culprit-pass.so
 	install -m 644 $(BUILD)/libculprit.a $(DESTDIR)$(PREFIX)/lib/libculprit.a
 	install -m 755 $(BUILD)/libculprit.so $(DESTDIR)$(PREFIX)/lib/libculprit.so.0
 	ln -sf libculprit.so.0 $(DESTDIR)$(PREFIX)/lib/libculprit.so

@@ -90,6 +90,7 @@ mkdir -p "$cache/src" "$cache/build" "$cache/data" || exit 1
 
 say() { printf '%s\n' "$*"; }
 fail() { say "bench/overhead.sh: $*" >&2; exit 1; }
+. "$here/fetch_source.sh" # fetch PACKAGE: the upstream tree of a Debian source package
 
 # ---- variants -------------------------------------------------------------------------------
 
@@ -127,46 +128,6 @@ variant_key() {
     *) gcc --version | head -n 1 ;;
     esac
     say "recipe $recipe $(variant_cflags "$1") / $(variant_ldflags "$1")"
-}
-
-# ---- sources ---------------------------------------------------------------------------------
-
-# upstream_tarball PACKAGE: the downloaded PACKAGE_VERSION.orig.tar.*, if any.
-upstream_tarball() {
-    for file in "$cache/src/$1"_*.orig.tar.*; do
-        case $file in *.asc) ;; *) [ -f "$file" ] && say "$file" && return 0 ;; esac
-    done
-    return 1
-}
-
-# fetch PACKAGE: unpacks the upstream tarball of a Debian source package into
-# $cache/src/PACKAGE.tree, downloading it once.
-fetch() {
-    tarball=$(upstream_tarball "$1")
-    if [ -z "$tarball" ]; then
-        if [ "${CULPRIT_BENCH_OFFLINE:-0}" = 1 ]; then
-            say "  $1: not in $cache/src and CULPRIT_BENCH_OFFLINE=1: skipped"
-            return 1
-        fi
-        if ! (cd "$cache/src" && apt-get source --download-only "$1") >"$work/fetch.log" 2>&1; then
-            say "  $1: apt-get source --download-only $1 failed (no network to Debian, or no deb-src"
-            say "  line in /etc/apt/sources.list*): $1 is skipped.  Last lines of its output:"
-            tail -n 3 "$work/fetch.log" | sed 's/^/    /'
-            return 1
-        fi
-        tarball=$(upstream_tarball "$1")
-        [ -n "$tarball" ] || { say "  $1: apt-get source left no upstream tarball: skipped"; return 1; }
-    fi
-    if [ ! -d "$cache/src/$1.tree" ]; then
-        rm -rf "$cache/src/$1.tmp"
-        if ! mkdir -p "$cache/src/$1.tmp" || ! tar -xf "$tarball" -C "$cache/src/$1.tmp" ||
-            ! mv "$cache/src/$1.tmp"/* "$cache/src/$1.tree"; then
-            say "  $1: could not unpack $tarball: skipped"
-            return 1
-        fi
-        rmdir "$cache/src/$1.tmp"
-    fi
-    say "  $1: $(basename "$tarball") (Debian source package $1)"
 }
 
 # ---- builds ----------------------------------------------------------------------------------

@@ -167,6 +167,12 @@ fi
 echo
 sh "$(dirname "$0")/symbolic_overhead.sh" "$build" || echo "bench/run.sh: symbolic overhead benchmark failed" >&2
 
+# Build speed (issue 22): a configure and clean builds of real projects with
+# clang, gcc --coverage and culprit-cc (pass plugin, three steps, lines);
+# see bench/build_speed.sh.
+echo
+bash "$(dirname "$0")/build_speed.sh" "$build" || echo "bench/run.sh: build speed benchmark failed" >&2
+
 # Instrumentation overhead (issue 3): builds real programs six ways and
 # times them; see bench/overhead.sh.
 echo

@@ -110,4 +110,22 @@ culprit_status cc_instrument_bitcode(const char *input_path, const char *output_
                                      cc_coverage coverage, bool symbolic, bool atomic_counters,
                                      bool strip_debug_info, culprit_error *err);
 
+/* The same, in place, on a module of clang's own (the pass plugin,
+ * plugin.c); module is an LLVMModuleRef (void * keeps LLVM's headers out
+ * of the driver's files). */
+culprit_status cc_instrument_module(void *module, const char *source, cc_coverage coverage, bool symbolic,
+                                    bool atomic_counters, bool strip_debug_info, culprit_error *err);
+
+/* The pass plugin (culprit-pass.so): CULPRIT_PASS_PLUGIN, else beside the
+ * executable, else ../lib/culprit/.  False, buffer empty, when there is none. */
+bool cc_find_pass_plugin(char *buffer, size_t size);
+
+/* The pass plugin's settings travel to it in this variable of clang's
+ * environment: "<full|lines> <symbolic 0|1> <atomic 0|1> <strip 0|1> <source path>". */
+#define CC_PASS_SETTINGS "CULPRIT_CC_PASS"
+
+/* cc_run with one more "NAME=VALUE" in the child's environment (NULL: none). */
+culprit_status cc_run_with(const char *program, const cc_args *args, const char *setting, int *exit_status,
+                           culprit_error *err);
+
 #endif

@@ -25,6 +25,7 @@ typedef struct session {
     const cc_command *command;
     const char *clang;
     char contract_directory[PATH_MAX]; /* "" when culprit/contract.h was not found */
+    char pass_plugin[PATH_MAX];        /* culprit-pass.so, or "": three processes per C file */
     char temp_directory[PATH_MAX];
     unsigned temp_count;
 } session;
@@ -196,27 +197,15 @@ static culprit_status run_clang(session *s, const cc_args *args, int *exit_statu
 
 /* ---- one C input ---------------------------------------------------------------------------------- */
 
-static culprit_status emit_bitcode(session *s, const cc_input *input, const char *bitcode, int *exit_status,
-                                   culprit_error *err)
+/* What every compile of a C input that culprit-cc instruments adds to the
+ * user's flags, whichever way it is instrumented. */
+static culprit_status instrumentation_flags(session *s, cc_args *args, culprit_error *err)
 {
     const cc_command *command = s->command;
-    cc_args args = {0};
-    culprit_status status = cc_args_push(&args, s->clang, err);
-    if (status == CULPRIT_OK)
-        status = user_flags(command, true, &args, err);
-    if (status == CULPRIT_OK)
-        status = dependency_options(command, input, &args, err);
-    /* Unoptimised IR, so the map describes the code as written; the user's -O applies in step 3. */
-    const char *const step[] = {"-c",
-                                "-emit-llvm",
-                                "-Xclang",
-                                "-disable-llvm-passes",
-                                "-gcolumn-info",
-                                "-Wno-unused-command-line-argument"};
-    if (status == CULPRIT_OK)
-        status = push_strings(&args, step, sizeof step / sizeof *step, err);
+    const char *const always[] = {"-gcolumn-info", "-Wno-unused-command-line-argument"};
+    culprit_status status = push_strings(args, always, sizeof always / sizeof *always, err);
     if (status == CULPRIT_OK && !command->has_debug_flag)
-        status = cc_args_push(&args, "-gline-tables-only", err);
+        status = cc_args_push(args, "-gline-tables-only", err);
     /* Above -O0, clang marks where each local's scope ends with a lifetime
      * marker, and a return or break out of a scope with such locals goes
      * through a cleanup block and a switch on which exit was taken.  Those
@@ -230,7 +219,7 @@ static culprit_status emit_bitcode(session *s, const cc_input *input, const char
      * find uses after scope) and with a limit on frame sizes. */
     const char *const no_lifetime_markers[] = {"-Xclang", "-disable-lifetime-markers"};
     if (status == CULPRIT_OK && !command->keeps_lifetime_markers)
-        status = push_strings(&args, no_lifetime_markers, 2, err);
+        status = push_strings(args, no_lifetime_markers, 2, err);
     /* clang 14 writes DWARF 5 by default, which Debian 12's valgrind cannot
      * read ("unhandled dwarf2 abbrev form code 0x25"): test suites that run
      * the program under valgrind (sed's, grep's) would fail for a reason
@@ -238,25 +227,88 @@ static culprit_status emit_bitcode(session *s, const cc_input *input, const char
      * expect, writes DWARF that valgrind reads; DWARF 4 keeps them working
      * unless the user chose a version. */
     if (status == CULPRIT_OK && !command->has_dwarf_version)
-        status = cc_args_push(&args, "-gdwarf-4", err);
+        status = cc_args_push(args, "-gdwarf-4", err);
     /* <culprit/contract.h> turns its checks into spec sites when it sees
      * __CULPRIT_CC__ (docs/specs.md), and is found without the user's -I;
      * -idirafter, so a copy the project ships itself wins. */
     if (status == CULPRIT_OK)
-        status = cc_args_push(&args, "-D__CULPRIT_CC__=1", err);
+        status = cc_args_push(args, "-D__CULPRIT_CC__=1", err);
     if (status == CULPRIT_OK && s->contract_directory[0]) {
         const char *const contract[] = {"-idirafter", s->contract_directory};
-        status = push_strings(&args, contract, 2, err);
+        status = push_strings(args, contract, 2, err);
     }
-    if (status == CULPRIT_OK && input->language) {
+    return status;
+}
+
+/* -x LANGUAGE INPUT -o OUTPUT */
+static culprit_status input_and_output(const cc_input *input, const char *output, cc_args *args,
+                                       culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    if (input->language) {
         const char *const language[] = {"-x", input->language};
-        status = push_strings(&args, language, 2, err);
+        status = push_strings(args, language, 2, err);
     }
-    const char *const files[] = {input->path, "-o", bitcode};
+    const char *const files[] = {input->path, "-o", output};
     if (status == CULPRIT_OK)
-        status = push_strings(&args, files, 3, err);
+        status = push_strings(args, files, 3, err);
+    return status;
+}
+
+static culprit_status emit_bitcode(session *s, const cc_input *input, const char *bitcode, int *exit_status,
+                                   culprit_error *err)
+{
+    const cc_command *command = s->command;
+    cc_args args = {0};
+    culprit_status status = cc_args_push(&args, s->clang, err);
+    if (status == CULPRIT_OK)
+        status = user_flags(command, true, &args, err);
+    if (status == CULPRIT_OK)
+        status = dependency_options(command, input, &args, err);
+    /* Unoptimised IR, so the map describes the code as written; the user's -O applies in step 3. */
+    const char *const step[] = {"-c", "-emit-llvm", "-Xclang", "-disable-llvm-passes"};
+    if (status == CULPRIT_OK)
+        status = push_strings(&args, step, sizeof step / sizeof *step, err);
+    if (status == CULPRIT_OK)
+        status = instrumentation_flags(s, &args, err);
+    if (status == CULPRIT_OK)
+        status = input_and_output(input, bitcode, &args, err);
     if (status == CULPRIT_OK)
         status = run_clang(s, &args, exit_status, err);
+    cc_args_free(&args);
+    return status;
+}
+
+/* One clang process that instruments its own module through the pass
+ * plugin (plugin.c) and writes the object: what emit_bitcode, the
+ * instrumenter and compile_bitcode do in three. */
+static culprit_status compile_with_plugin(session *s, const cc_input *input, const char *object,
+                                          int *exit_status, culprit_error *err)
+{
+    const cc_command *command = s->command;
+    char setting[PATH_MAX + 64];
+    if ((size_t)snprintf(setting, sizeof setting, "%s=%s %d %d %d %s", CC_PASS_SETTINGS,
+                         command->coverage == CC_COVERAGE_LINES ? "lines" : "full", command->symbolic ? 1 : 0,
+                         command->atomic_counters ? 1 : 0, command->has_debug_flag ? 0 : 1,
+                         input->path) >= sizeof setting)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: the path is too long", input->path);
+    char plugin_flag[PATH_MAX + 32];
+    snprintf(plugin_flag, sizeof plugin_flag, "-fpass-plugin=%s", s->pass_plugin);
+    cc_args args = {0};
+    culprit_status status = cc_args_push(&args, s->clang, err);
+    if (status == CULPRIT_OK)
+        status = user_flags(command, true, &args, err);
+    if (status == CULPRIT_OK)
+        status = dependency_options(command, input, &args, err);
+    const char *const step[] = {"-c", plugin_flag};
+    if (status == CULPRIT_OK)
+        status = push_strings(&args, step, sizeof step / sizeof *step, err);
+    if (status == CULPRIT_OK)
+        status = instrumentation_flags(s, &args, err);
+    if (status == CULPRIT_OK)
+        status = input_and_output(input, object, &args, err);
+    if (status == CULPRIT_OK)
+        status = cc_run_with(s->clang, &args, setting, exit_status, err);
     cc_args_free(&args);
     return status;
 }
@@ -280,6 +332,8 @@ static culprit_status compile_bitcode(session *s, const char *bitcode, const cha
 static culprit_status compile_c_input(session *s, const cc_input *input, const char *object, int *exit_status,
                                       culprit_error *err)
 {
+    if (s->pass_plugin[0])
+        return compile_with_plugin(s, input, object, exit_status, err);
     char bitcode[PATH_MAX], instrumented[PATH_MAX];
     culprit_status status = temp_path(s, input->path, ".bc", bitcode, sizeof bitcode, err);
     if (status == CULPRIT_OK)
@@ -432,6 +486,11 @@ culprit_status cc_drive(const cc_command *command, const char *clang, int *exit_
 {
     session s = {.command = command, .clang = clang};
     cc_find_contract_directory(s.contract_directory, sizeof s.contract_directory);
+    /* CULPRIT_CC_PLUGIN=0 keeps the three-process path (bitcode, instrument,
+     * compile), which the plugin must match byte for byte. */
+    const char *use_plugin = getenv("CULPRIT_CC_PLUGIN");
+    if (!use_plugin || strcmp(use_plugin, "0") != 0)
+        cc_find_pass_plugin(s.pass_plugin, sizeof s.pass_plugin);
     *exit_status = 0;
     culprit_status status = make_temp_directory(&s, err);
     if (status != CULPRIT_OK)

@@ -186,30 +186,18 @@ static culprit_status read_module(unit *u, const char *input_path, culprit_error
     return CULPRIT_OK;
 }
 
-static culprit_status verify_and_write(unit *u, const char *output_path, culprit_error *err)
-{
-    char *message = NULL;
-    if (LLVMVerifyModule(u->module, LLVMReturnStatusAction, &message)) {
-        culprit_fail(err, CULPRIT_ERROR_INTERNAL,
-                     "%s: the instrumented module is invalid (a culprit-cc bug): %.600s", u->source,
-                     message ? message : "");
-        LLVMDisposeMessage(message);
-        return CULPRIT_ERROR_INTERNAL;
-    }
-    LLVMDisposeMessage(message);
-    if (LLVMWriteBitcodeToFile(u->module, output_path) != 0)
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: cannot write %s", u->source, output_path);
-    return CULPRIT_OK;
-}
-
-static void unit_init(unit *u, const char *source, cc_coverage coverage, bool symbolic, bool atomic)
+/* context: the module's when instrumenting in place (the pass plugin), a
+ * new one (owned) for bitcode read from a file. */
+static void unit_init(unit *u, LLVMContextRef context, const char *source, cc_coverage coverage,
+                      bool symbolic, bool atomic)
 {
     memset(u, 0, sizeof *u);
     u->source = source;
     u->coverage = coverage;
     u->symbolic = symbolic && coverage == CC_COVERAGE_FULL;
     u->atomic = atomic && coverage == CC_COVERAGE_FULL;
-    u->context = LLVMContextCreate();
+    u->owns_context = context == NULL;
+    u->context = context ? context : LLVMContextCreate();
     u->builder = LLVMCreateBuilderInContext(u->context);
     u->i1 = LLVMInt1TypeInContext(u->context);
     u->i8 = LLVMInt8TypeInContext(u->context);
@@ -227,9 +215,25 @@ static void unit_free(unit *u)
     free(u->entry_calls.pairs);
     free(u->sym_twins);
     LLVMDisposeBuilder(u->builder);
-    if (u->module)
-        LLVMDisposeModule(u->module);
-    LLVMContextDispose(u->context);
+    if (u->owns_context) {
+        if (u->module)
+            LLVMDisposeModule(u->module);
+        LLVMContextDispose(u->context);
+    }
+}
+
+static culprit_status verify(unit *u, culprit_error *err)
+{
+    char *message = NULL;
+    if (LLVMVerifyModule(u->module, LLVMReturnStatusAction, &message)) {
+        culprit_fail(err, CULPRIT_ERROR_INTERNAL,
+                     "%s: the instrumented module is invalid (a culprit-cc bug): %.600s", u->source,
+                     message ? message : "");
+        LLVMDisposeMessage(message);
+        return CULPRIT_ERROR_INTERNAL;
+    }
+    LLVMDisposeMessage(message);
+    return CULPRIT_OK;
 }
 
 culprit_status cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
@@ -237,14 +241,31 @@ culprit_status cc_instrument_bitcode(const char *input_path, const char *output_
                                      bool strip_debug_info, culprit_error *err)
 {
     unit u;
-    unit_init(&u, source, coverage, symbolic, atomic_counters);
+    unit_init(&u, NULL, source, coverage, symbolic, atomic_counters);
     culprit_status status = read_module(&u, input_path, err);
     if (status == CULPRIT_OK)
         status = instrument_module(&u, err);
     if (status == CULPRIT_OK && strip_debug_info)
         LLVMStripModuleDebugInfo(u.module);
     if (status == CULPRIT_OK)
-        status = verify_and_write(&u, output_path, err);
+        status = verify(&u, err);
+    if (status == CULPRIT_OK && LLVMWriteBitcodeToFile(u.module, output_path) != 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: cannot write %s", u.source, output_path);
+    unit_free(&u);
+    return status;
+}
+
+culprit_status cc_instrument_module(void *module, const char *source, cc_coverage coverage, bool symbolic,
+                                    bool atomic_counters, bool strip_debug_info, culprit_error *err)
+{
+    unit u;
+    unit_init(&u, LLVMGetModuleContext(module), source, coverage, symbolic, atomic_counters);
+    u.module = module;
+    culprit_status status = instrument_module(&u, err);
+    if (status == CULPRIT_OK && strip_debug_info)
+        LLVMStripModuleDebugInfo(u.module);
+    if (status == CULPRIT_OK)
+        status = verify(&u, err);
     unit_free(&u);
     return status;
 }

@@ -27,6 +27,7 @@
 
 typedef struct unit {
     LLVMContextRef context;
+    bool owns_context; /* created for a module read from a file (not the pass plugin's) */
     LLVMModuleRef module;
     LLVMBuilderRef builder;
     const char *source;

@@ -67,6 +67,18 @@ static int pass_through(const char *clang, const cc_command *command)
     return 127;
 }
 
+/* Where C files are instrumented: in clang's process, or in three steps. */
+static void print_instrumenter(void)
+{
+    char plugin[PATH_MAX];
+    const char *use_plugin = getenv("CULPRIT_CC_PLUGIN");
+    if ((!use_plugin || strcmp(use_plugin, "0") != 0) && cc_find_pass_plugin(plugin, sizeof plugin))
+        printf("instruments in clang's process: %s\n", plugin);
+    else
+        printf("instruments in three steps (bitcode, culprit-cc, clang): no pass plugin%s\n",
+               use_plugin && strcmp(use_plugin, "0") == 0 ? " (CULPRIT_CC_PLUGIN=0)" : " found");
+}
+
 int main(int argc, char **argv)
 {
     culprit_error err = {0};
@@ -80,6 +92,8 @@ int main(int argc, char **argv)
     }
     if (command.show_help || command.show_version) {
         fputs(command.show_help ? help_text : "culprit-cc " CULPRIT_CC_VERSION "\n", stdout);
+        if (command.show_version)
+            print_instrumenter();
         cc_command_free(&command);
         return 0;
     }

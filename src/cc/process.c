@@ -17,11 +17,19 @@
 
 culprit_status cc_run(const char *program, const cc_args *args, int *exit_status, culprit_error *err)
 {
+    return cc_run_with(program, args, NULL, exit_status, err);
+}
+
+culprit_status cc_run_with(const char *program, const cc_args *args, const char *setting, int *exit_status,
+                           culprit_error *err)
+{
     fflush(NULL);
     pid_t child = fork();
     if (child < 0)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot start %s: %s", program, strerror(errno));
     if (child == 0) {
+        if (setting && putenv((char *)setting) != 0)
+            _exit(127);
         execvp(program, args->items);
         fprintf(stderr, "culprit-cc: cannot run %s: %s\n", program, strerror(errno));
         _exit(127);
@@ -139,6 +147,28 @@ bool cc_find_contract_directory(char *buffer, size_t size)
             continue;
         snprintf(header, sizeof header, "%s/culprit/contract.h", buffer);
         if (access(header, R_OK) == 0)
+            return true;
+    }
+    buffer[0] = '\0';
+    return false;
+}
+
+bool cc_find_pass_plugin(char *buffer, size_t size)
+{
+    buffer[0] = '\0';
+    const char *chosen = getenv("CULPRIT_PASS_PLUGIN");
+    if (chosen && *chosen) {
+        int written = snprintf(buffer, size, "%s", chosen);
+        return written > 0 && (size_t)written < size && access(buffer, R_OK) == 0;
+    }
+    char directory[PATH_MAX];
+    culprit_error ignored;
+    if (cc_self_directory(directory, sizeof directory, &ignored) != CULPRIT_OK)
+        return false;
+    const char *const layouts[] = {"%s/culprit-pass.so", "%s/../lib/culprit/culprit-pass.so"};
+    for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
+        int written = snprintf(buffer, size, layouts[i], directory);
+        if (written > 0 && (size_t)written < size && access(buffer, R_OK) == 0)
             return true;
     }
     buffer[0] = '\0';

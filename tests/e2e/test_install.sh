@@ -6,7 +6,7 @@
 prefix="$WORK/prefix"
 
 run 0 make -C "$TOP" --no-print-directory BUILD="$WORK/build" PREFIX="$prefix" install
-for f in bin/culprit bin/culprit-cc lib/culprit/libculprit-rt.a share/man/man1/culprit-cc.1 lib/libculprit.a lib/libculprit.so.0 lib/libculprit.so lib/pkgconfig/culprit.pc \
+for f in bin/culprit bin/culprit-cc lib/culprit/libculprit-rt.a lib/culprit/culprit-pass.so share/man/man1/culprit-cc.1 lib/libculprit.a lib/libculprit.so.0 lib/libculprit.so lib/pkgconfig/culprit.pc \
     include/culprit/spectra.h include/culprit/sbfl.h include/culprit/rank.h include/culprit/store.h \
     share/man/man1/culprit.1 share/man/man1/culprit-rank.1 share/man/man1/culprit-import.1; do
     [ -e "$prefix/$f" ] && pass || fail "make install did not write $f"
@@ -18,6 +18,9 @@ for command in $("$prefix/bin/culprit" help | sed -n 's/^   \([a-z]*\) .*/\1/p')
 done
 run 0 "$prefix/bin/culprit" --version
 expect_contains out "culprit "
+# The installed culprit-cc instruments inside clang with the installed plugin.
+run 0 "$prefix/bin/culprit-cc" --culprit-version
+expect_contains out "instruments in clang's process: $prefix/bin/../lib/culprit/culprit-pass.so"
 
 cat >client.c <<'END'
 #include <culprit/rank.h>

@@ -1,0 +1,45 @@
+# fetch_source.sh - Debian source packages' upstream trees for the
+# benchmarks (sourced by bench/overhead.sh and bench/build_speed.sh).
+#
+# fetch PACKAGE unpacks the upstream tarball of Debian's source package
+# PACKAGE into $cache/src/PACKAGE.tree, downloading it once with `apt-get
+# source --download-only` (Debian's packaging patches are not applied: they
+# change the build, not the code).  The caller sets $cache (with a src/
+# directory), $work (a scratch directory) and say(); CULPRIT_BENCH_OFFLINE=1
+# uses only what is cached.  Returns 1, having said why, when the sources
+# cannot be had.
+
+upstream_tarball() {
+    for file in "$cache/src/$1"_*.orig.tar.*; do
+        case $file in *.asc) ;; *) [ -f "$file" ] && say "$file" && return 0 ;; esac
+    done
+    return 1
+}
+
+fetch() {
+    tarball=$(upstream_tarball "$1")
+    if [ -z "$tarball" ]; then
+        if [ "${CULPRIT_BENCH_OFFLINE:-0}" = 1 ]; then
+            say "  $1: not in $cache/src and CULPRIT_BENCH_OFFLINE=1: skipped"
+            return 1
+        fi
+        if ! (cd "$cache/src" && apt-get source --download-only "$1") >"$work/fetch.log" 2>&1; then
+            say "  $1: apt-get source --download-only $1 failed (no network to Debian, or no deb-src"
+            say "  line in /etc/apt/sources.list*): $1 is skipped.  Last lines of its output:"
+            tail -n 3 "$work/fetch.log" | sed 's/^/    /'
+            return 1
+        fi
+        tarball=$(upstream_tarball "$1")
+        [ -n "$tarball" ] || { say "  $1: apt-get source left no upstream tarball: skipped"; return 1; }
+    fi
+    if [ ! -d "$cache/src/$1.tree" ]; then
+        rm -rf "$cache/src/$1.tmp"
+        if ! mkdir -p "$cache/src/$1.tmp" || ! tar -xf "$tarball" -C "$cache/src/$1.tmp" ||
+            ! mv "$cache/src/$1.tmp"/* "$cache/src/$1.tree"; then
+            say "  $1: could not unpack $tarball: skipped"
+            return 1
+        fi
+        rmdir "$cache/src/$1.tmp"
+    fi
+    say "  $1: $(basename "$tarball") (Debian source package $1)"
+}
