@@ -77,14 +77,14 @@ one() {
     export CULPRIT_CC_PLUGIN=$(variant_plugin "$v")
     case $w in
     gzip-configure)
-        rm -rf "$tree" && cp -R "$cache/src/gzip.tree" "$tree" || return
+        rm -rf "$tree" && cp -a "$cache/src/gzip.tree" "$tree" || return
         (cd "$tree" && measure "$r $w $v" ./configure CC="$cc" --disable-dependency-tracking) ;;
     gzip-make)
-        rm -rf "$tree" && cp -R "$cache/src/gzip.tree" "$tree" || return
+        rm -rf "$tree" && cp -a "$cache/src/gzip.tree" "$tree" || return
         (cd "$tree" && ./configure CC="$cc" --disable-dependency-tracking >/dev/null 2>&1 &&
             measure "$r $w $v" make -j2) ;;
     lua-make)
-        rm -rf "$tree" && cp -R "$cache/src/lua5.4.tree" "$tree" || return
+        rm -rf "$tree" && cp -a "$cache/src/lua5.4.tree" "$tree" || return
         (cd "$tree" && measure "$r $w $v" make -j2 linux CC="$cc" MYLIBS=) ;;
     esac
     rm -rf "$tree"
