@@ -124,7 +124,14 @@ $(BUILD)/culprit.so: $(PHP_OBJ) $(PHP_SHARED_OBJ) src/php/exports.map
 $(BUILD)/culprit-php: src/php/culprit-php.sh
 	cp $< $@ && chmod 755 $@
 
-php: $(BUILD)/culprit.so $(BUILD)/culprit-php
+# culprit's PHPUnit extension (docs/php.md, "PHPUnit"): beside culprit in
+# the build tree, where `culprit phpunit` looks first.
+PHPUNIT_SUPPORT := $(wildcard src/php/phpunit/*.php)
+$(BUILD)/phpunit/%.php: src/php/phpunit/%.php
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+php: $(BUILD)/culprit.so $(BUILD)/culprit-php $(PHPUNIT_SUPPORT:src/php/phpunit/%=$(BUILD)/phpunit/%)
 
 $(BUILD)/culprit.pc: culprit.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
@@ -232,6 +239,8 @@ install: all
 	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	$(if $(HAVE_PHP),install -m 644 $(BUILD)/culprit.so $(DESTDIR)$(PREFIX)/lib/culprit/culprit.so)
 	$(if $(HAVE_PHP),install -m 755 $(BUILD)/culprit-php $(DESTDIR)$(PREFIX)/bin/culprit-php)
+	$(if $(HAVE_PHP),install -d $(DESTDIR)$(PREFIX)/share/culprit/phpunit)
+	$(if $(HAVE_PHP),install -m 644 $(PHPUNIT_SUPPORT) $(DESTDIR)$(PREFIX)/share/culprit/phpunit/)
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(CC_SRC) $(RT_SRC) $(PHP_SRC) $(UNIT_SRC) $(BENCH_SRC) $(FUZZ_SRC) $(HEADERS) \
