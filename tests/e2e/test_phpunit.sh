@@ -124,6 +124,25 @@ expect_block "$WORK/out" "FatalTest::testExhausts
 expect_contains "$WORK/out" "FatalTest.php:12 (FatalTest::testExhausts)"
 grep -q testNeverRuns "$WORK/out" && fail "a test PHPUnit never ran is recorded" || pass
 
+# ... and exit() in a test fails it with PHP's exit status, which passes on
+rm -rf "$CULPRIT_STORE"
+mkdir exits
+cat >exits/ExitTest.php <<'EOF'
+<?php
+use PHPUnit\Framework\TestCase;
+final class ExitTest extends TestCase
+{
+    public function testExits(): void
+    {
+        exit(3);
+    }
+}
+EOF
+run 3 "$CULPRIT" phpunit -- exits
+run 0 "$CULPRIT" tests
+expect_block "$WORK/out" "ExitTest::testExits
+        PHP exited during the test (exit status 3)"
+
 # ---- bad input ----
 # culprit's PHPUnit extension in a PHP without culprit's Zend extension, or
 # with it but not collecting: a sentence, and PHPUnit runs on.
