@@ -99,5 +99,12 @@ if command -v php-config >/dev/null 2>&1; then
     CULPRIT_COLLECT_DIR="$WORK/collected-php" run 0 "$prefix/bin/culprit-php" hello.php
     expect_file_equals out "hello"
     ls collected-php/*.map >/dev/null 2>&1 && pass || fail "the installed culprit-php wrote no map"
+    # ... and the installed culprit phpunit finds culprit-php and its
+    # PHPUnit extension (PREFIX/share/culprit/phpunit).
+    if command -v phpunit >/dev/null 2>&1; then
+        cp -r "$TOP/tests/subjects/php/cart" cart
+        cd cart && run 0 "$prefix/bin/culprit" phpunit --store "$WORK/php-store"
+        cd "$WORK" && expect_contains err "culprit: recorded 17 PHPUnit tests: 15 pass, 2 skip"
+    fi
 fi
 finish
