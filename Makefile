@@ -124,6 +124,9 @@ $(BUILD)/culprit.so: $(PHP_OBJ) $(PHP_SHARED_OBJ) src/php/exports.map
 $(BUILD)/culprit-php: src/php/culprit-php.sh
 	cp $< $@ && chmod 755 $@
 
+$(BUILD)/culprit-php-cgi: src/php/culprit-php-cgi.sh
+	cp $< $@ && chmod 755 $@
+
 # culprit's PHPUnit extension (docs/php.md, "PHPUnit"): beside culprit in
 # the build tree, where `culprit phpunit` looks first.
 PHPUNIT_SUPPORT := $(wildcard src/php/phpunit/*.php)
@@ -131,7 +134,7 @@ $(BUILD)/phpunit/%.php: src/php/phpunit/%.php
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-php: $(BUILD)/culprit.so $(BUILD)/culprit-php $(PHPUNIT_SUPPORT:src/php/phpunit/%=$(BUILD)/phpunit/%)
+php: $(BUILD)/culprit.so $(BUILD)/culprit-php $(BUILD)/culprit-php-cgi $(PHPUNIT_SUPPORT:src/php/phpunit/%=$(BUILD)/phpunit/%)
 
 $(BUILD)/culprit.pc: culprit.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
@@ -239,6 +242,7 @@ install: all
 	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	$(if $(HAVE_PHP),install -m 644 $(BUILD)/culprit.so $(DESTDIR)$(PREFIX)/lib/culprit/culprit.so)
 	$(if $(HAVE_PHP),install -m 755 $(BUILD)/culprit-php $(DESTDIR)$(PREFIX)/bin/culprit-php)
+	$(if $(HAVE_PHP),install -m 755 $(BUILD)/culprit-php-cgi $(DESTDIR)$(PREFIX)/bin/culprit-php-cgi)
 	$(if $(HAVE_PHP),install -d $(DESTDIR)$(PREFIX)/share/culprit/phpunit)
 	$(if $(HAVE_PHP),install -m 644 $(PHPUNIT_SUPPORT) $(DESTDIR)$(PREFIX)/share/culprit/phpunit/)
 

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <SAPI.h>
 #include <ext/standard/info.h>
 #include <zend_extensions.h>
 
@@ -254,8 +255,42 @@ static void install_hooks(void)
     php_output_install();
 }
 
+/* CULPRIT_PHP_CGI_BODY=1 (culprit-php-cgi): php-cgi writes no HTTP
+ * headers, only the body, which is what the oracles compare (docs/php.md,
+ * "HTTP requests").  Read when PHP starts, collecting or not, so a page's
+ * output does not depend on collection. */
+static bool body_only;
+
+/* Whether opcache runs this request's scripts: it then hands the engine
+ * optimized op arrays from shared memory, whose lines the maps do not
+ * describe (tests/e2e/test_php_cgi.sh saw lines swapped).  Debian enables
+ * it for php-cgi and php-fpm, not for the CLI. */
+static bool opcache_active(void)
+{
+    if (!zend_get_extension("Zend OPcache"))
+        return false;
+    bool cli = strcmp(sapi_module.name, "cli") == 0 || strcmp(sapi_module.name, "phpdbg") == 0;
+    const char *setting = cli ? "opcache.enable_cli" : "opcache.enable";
+    return zend_ini_long((char *)setting, strlen(setting), 0) != 0;
+}
+
+static PHP_RINIT_FUNCTION(culprit)
+{
+    static bool warned;
+    if (body_only)
+        SG(request_info).no_headers = 1;
+    if (php_state.collecting && !warned && opcache_active()) {
+        warned = true;
+        fprintf(stderr, "culprit: warning: opcache is enabled; culprit's counts need the op arrays PHP "
+                        "compiles: run PHP with -d opcache.enable=0 (culprit-php-cgi does)\n");
+    }
+    return SUCCESS;
+}
+
 static PHP_MINIT_FUNCTION(culprit)
 {
+    const char *body = getenv("CULPRIT_PHP_CGI_BODY");
+    body_only = body && strcmp(body, "1") == 0;
     const char *dir = getenv("CULPRIT_COLLECT_DIR");
     if (!dir || !*dir)
         return SUCCESS;
@@ -392,7 +427,7 @@ zend_module_entry culprit_module_entry = {
     php_test_functions, /* culprit_test_begin, culprit_test_end */
     PHP_MINIT(culprit),
     PHP_MSHUTDOWN(culprit),
-    NULL,
+    PHP_RINIT(culprit),
     PHP_RSHUTDOWN(culprit),
     PHP_MINFO(culprit),
     "0.1.0",

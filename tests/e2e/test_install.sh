@@ -99,6 +99,12 @@ if command -v php-config >/dev/null 2>&1; then
     CULPRIT_COLLECT_DIR="$WORK/collected-php" run 0 "$prefix/bin/culprit-php" hello.php
     expect_file_equals out "hello"
     ls collected-php/*.map >/dev/null 2>&1 && pass || fail "the installed culprit-php wrote no map"
+    # ... the installed culprit-php-cgi runs a request through it ...
+    if command -v php-cgi >/dev/null 2>&1; then
+        printf '<?php\necho "hi ", $_GET["who"] ?? "?", "\\n";\n' >page.php
+        run 0 "$prefix/bin/culprit-php-cgi" --query who=you page.php
+        expect_file_equals out "hi you"
+    fi
     # ... and the installed culprit phpunit finds culprit-php and its
     # PHPUnit extension (PREFIX/share/culprit/phpunit).
     if command -v phpunit >/dev/null 2>&1; then
