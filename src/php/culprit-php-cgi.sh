@@ -57,7 +57,7 @@ export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERV
     QUERY_STRING="$query" REQUEST_URI="/$(basename "$script")${query:+?$query}"
 [ -z "$cookie" ] || export HTTP_COOKIE="$cookie"
 [ -z "$content_type" ] || export CONTENT_TYPE="$content_type"
-export CULPRIT_PHP="${CULPRIT_PHP_CGI:-php-cgi}"
+export CULPRIT_PHP="${CULPRIT_PHP_CGI:-php-cgi}" CULPRIT_PHP_SCAN_DIR="@PHP_CGI_SCAN_DIR@"
 if [ -n "$has_body" ]; then
     CONTENT_LENGTH=$(printf '%s' "$body" | wc -c | tr -d ' ')
     export CONTENT_LENGTH

@@ -21,4 +21,27 @@ if [ -z "$extension" ]; then
         "set CULPRIT_PHP_EXTENSION" >&2
     exit 127
 fi
+# With the module enabled in PHP's configuration (`phpenmod culprit`,
+# docs/php.md "Installing"), PHP loads it already, and loading it twice
+# would make PHP warn: the ini files PHP scans are looked at, those of
+# PHP_INI_SCAN_DIR or the PHP's own directory (culprit-php-cgi names
+# php-cgi's in CULPRIT_PHP_SCAN_DIR).  That enabled module is then the one
+# used.
+enabled_in_ini() {
+    dirs=${PHP_INI_SCAN_DIR-${CULPRIT_PHP_SCAN_DIR:-@PHP_SCAN_DIR@}}
+    old_ifs=$IFS
+    IFS=:
+    for dir in $dirs; do
+        IFS=$old_ifs
+        [ -n "$dir" ] || dir=${CULPRIT_PHP_SCAN_DIR:-@PHP_SCAN_DIR@} # an empty entry is PHP's own
+        for file in "$dir"/*.ini; do
+            [ -f "$file" ] && grep -Eq '^[[:space:]]*extension[[:space:]]*=.*culprit' "$file" && return 0
+        done
+    done
+    IFS=$old_ifs
+    return 1
+}
+if enabled_in_ini; then
+    exec "${CULPRIT_PHP:-php}" "$@"
+fi
 exec "${CULPRIT_PHP:-php}" -d "extension=$extension" "$@"

@@ -22,6 +22,7 @@
  */
 #include "php/php_internal.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@
 #include <SAPI.h>
 #include <ext/standard/info.h>
 #include <zend_extensions.h>
+
+#include "php/php_version.h"
 
 php_collector php_state;
 
@@ -436,5 +439,18 @@ zend_module_entry culprit_module_entry = {
     STANDARD_MODULE_PROPERTIES_EX,
 };
 
+/* PHP's entry point.  PHP calls it before it compares the module API with
+ * its own, so a PHP of another version hears first, in a sentence, which
+ * PHP this build needs (php_version.c); PHP then refuses the module.  The
+ * engine's version is read through the symbol every PHP 7 and 8 exports,
+ * looked up rather than linked, so that any PHP can call this. */
 ZEND_DLEXPORT zend_module_entry *get_module(void);
-ZEND_GET_MODULE(culprit)
+ZEND_DLEXPORT zend_module_entry *get_module(void)
+{
+    char *(*running)(void) = (char *(*)(void))dlsym(RTLD_DEFAULT, "get_zend_version");
+    char message[512];
+    if (!php_version_compatible(ZEND_VERSION, PHP_VERSION, running ? running() : NULL, message,
+                                sizeof message))
+        fprintf(stderr, "%s\n", message);
+    return &culprit_module_entry;
+}
