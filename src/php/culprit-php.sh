@@ -6,7 +6,9 @@
 # (PREFIX/lib/culprit/culprit.so); CULPRIT_PHP_EXTENSION names another, and
 # CULPRIT_PHP another php binary.  Without CULPRIT_COLLECT_DIR the extension
 # does nothing, so this is plain php.
-here=$(cd "$(dirname "$0")" && pwd)
+# (parameter expansion, not dirname: every fork counts in a short test)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+case $here in /*) ;; *) here=$PWD/$here ;; esac
 extension=${CULPRIT_PHP_EXTENSION:-}
 if [ -z "$extension" ]; then
     for candidate in "$here/culprit.so" "$here/../lib/culprit/culprit.so"; do
@@ -34,9 +36,7 @@ enabled_in_ini() {
     for dir in $dirs; do
         IFS=$old_ifs
         [ -n "$dir" ] || dir=${CULPRIT_PHP_SCAN_DIR:-@PHP_SCAN_DIR@} # an empty entry is PHP's own
-        for file in "$dir"/*.ini; do
-            [ -f "$file" ] && grep -Eq '^[[:space:]]*extension[[:space:]]*=.*culprit' "$file" && return 0
-        done
+        grep -Eqs '^[[:space:]]*extension[[:space:]]*=.*culprit' "$dir"/*.ini && return 0
     done
     IFS=$old_ifs
     return 1
