@@ -143,10 +143,29 @@ $(BUILD)/php/%.o: %.c $(wildcard src/php/*.h) src/cc/map_text.h include/culprit/
 $(BUILD)/culprit.so: $(PHP_OBJ) $(PHP_SHARED_OBJ) src/php/exports.map
 	$(CC) -shared -Wl,--version-script=src/php/exports.map -o $@ $(PHP_OBJ) $(PHP_SHARED_OBJ)
 
+# The launchers know where PHP looks for ini files (Debian: one conf.d per
+# SAPI, /etc/php/8.2/cli/conf.d and .../cgi/conf.d), to see whether the
+# module is enabled there already; `make install` writes culprit.ini, the
+# module's file for Debian's phpenmod, into /etc/php/8.2/mods-available for
+# a PREFIX of /usr or /usr/local, else PREFIX/etc/php/8.2/mods-available
+# (docs/php.md, "Installing").
+PHP_SCAN_DIR = $(shell $(PHP_CONFIG) --ini-dir)
+PHP_MINOR = $(shell $(PHP_CONFIG) --version | cut -d. -f1,2)
+PHP_MODS_AVAILABLE ?= $(if $(filter /usr /usr/local,$(PREFIX)),,$(PREFIX))/etc/php/$(PHP_MINOR)/mods-available
 $(BUILD)/culprit-php: src/php/culprit-php.sh
-	cp $< $@ && chmod 755 $@
+	sed -e 's|@PHP_SCAN_DIR@|$(PHP_SCAN_DIR)|g' $< > $@ && chmod 755 $@
 
-php: $(BUILD)/culprit.so $(BUILD)/culprit-php
+$(BUILD)/culprit-php-cgi: src/php/culprit-php-cgi.sh
+	sed -e 's|@PHP_CGI_SCAN_DIR@|$(subst /cli/,/cgi/,$(PHP_SCAN_DIR))|g' $< > $@ && chmod 755 $@
+
+# culprit's PHPUnit extension (docs/php.md, "PHPUnit"): beside culprit in
+# the build tree, where `culprit phpunit` looks first.
+PHPUNIT_SUPPORT := $(wildcard src/php/phpunit/*.php)
+$(BUILD)/phpunit/%.php: src/php/phpunit/%.php
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+php: $(BUILD)/culprit.so $(BUILD)/culprit-php $(BUILD)/culprit-php-cgi $(PHPUNIT_SUPPORT:src/php/phpunit/%=$(BUILD)/phpunit/%)
 
 $(BUILD)/culprit.pc: culprit.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
@@ -168,6 +187,7 @@ $(BUILD)/unit/test_php_blocks $(BUILD)/asan/unit/test_php_blocks: src/php/php_bl
 $(BUILD)/unit/test_php_files $(BUILD)/asan/unit/test_php_files: src/php/php_files.c src/php/php_files.h
 $(BUILD)/unit/test_php_output_fifo $(BUILD)/asan/unit/test_php_output_fifo: src/php/php_output_fifo.c \
     src/php/php_output_fifo.h src/php/php_files.h
+$(BUILD)/unit/test_php_version $(BUILD)/asan/unit/test_php_version: src/php/php_version.c src/php/php_version.h
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libculprit.a
 	@mkdir -p $(dir $@)
@@ -255,6 +275,12 @@ install: all
 	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	$(if $(HAVE_PHP),install -m 644 $(BUILD)/culprit.so $(DESTDIR)$(PREFIX)/lib/culprit/culprit.so)
 	$(if $(HAVE_PHP),install -m 755 $(BUILD)/culprit-php $(DESTDIR)$(PREFIX)/bin/culprit-php)
+	$(if $(HAVE_PHP),install -m 755 $(BUILD)/culprit-php-cgi $(DESTDIR)$(PREFIX)/bin/culprit-php-cgi)
+	$(if $(HAVE_PHP),install -d $(DESTDIR)$(PHP_MODS_AVAILABLE))
+	$(if $(HAVE_PHP),sed -e 's|@LIBDIR@|$(PREFIX)/lib/culprit|g' src/php/culprit.ini.in \
+	    > $(DESTDIR)$(PHP_MODS_AVAILABLE)/culprit.ini)
+	$(if $(HAVE_PHP),install -d $(DESTDIR)$(PREFIX)/share/culprit/phpunit)
+	$(if $(HAVE_PHP),install -m 644 $(PHPUNIT_SUPPORT) $(DESTDIR)$(PREFIX)/share/culprit/phpunit/)
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(CC_SRC) $(RT_SRC) $(PHP_SRC) $(UNIT_SRC) $(BENCH_SRC) $(FUZZ_SRC) $(HEADERS) \

@@ -17,7 +17,7 @@
 # bench/eval_table.py writes table.md.  culprit itself is never rebuilt here.
 #
 # Environment:
-#   EVAL_SUBJECTS  subjects to run (default: every directory of tests/subjects)
+#   EVAL_SUBJECTS  subjects to run (default: every C subject of tests/subjects)
 #   EVAL_FAULTS    versions to run, e.g. "v1 v3" (default: every faults/vN.patch)
 #   EVAL_VERSIONS  exact versions, e.g. "calc/v1 fmt/v4" (overrides the two above)
 #   EVAL_JOBS      tests at once (default 2)
@@ -51,7 +51,9 @@ subjects_dir=$top/tests/subjects
 jobs=${EVAL_JOBS:-2}
 seeds=${EVAL_SEEDS-1 2 3}
 sample=${EVAL_SAMPLE:-0.1}
-subjects=${EVAL_SUBJECTS:-$(for d in "$subjects_dir"/*/; do basename "$d"; done)}
+# The C subjects: every directory with faulty versions (tests/subjects/php/
+# holds the PHP ones, docs/php.md, which this script does not run yet).
+subjects=${EVAL_SUBJECTS:-$(for d in "$subjects_dir"/*/; do [ -d "$d/faults" ] && basename "$d"; done)}
 versions_wanted=${EVAL_VERSIONS:-}
 if [ -n "$versions_wanted" ]; then
     subjects=$(for v in $versions_wanted; do echo "${v%%/*}"; done | awk '!seen[$0]++')

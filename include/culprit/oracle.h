@@ -63,6 +63,13 @@ typedef struct culprit_ctest_rules {
     bool will_fail; /* WILL_FAIL: a pass fails and a failure passes (not a crash or a timeout) */
 } culprit_ctest_rules;
 
+/* A verdict a test framework gave (`culprit phpunit`: PHPUnit's), with
+ * its message ("" or NULL: none).  Strings are borrowed. */
+typedef struct culprit_reported_verdict {
+    culprit_verdict verdict;
+    const char *message;
+} culprit_reported_verdict;
+
 /* What a test's output should be.  Any field may be absent (NULL / false);
  * with nothing set, exit status 0 passes and anything else fails. */
 typedef struct culprit_oracle {
@@ -79,6 +86,8 @@ typedef struct culprit_oracle {
     const culprit_ctest_rules *ctest; /* NULL, or CTest's properties: CTest's rules decide */
     culprit_skip_policy skip_as;      /* applied when the test is recorded (record.c), which
                                          can ask the store whether it passed before */
+    const culprit_reported_verdict *reported; /* NULL, or the framework's verdict: it decides, and the
+                                                 rules on status and output do not apply */
 } culprit_oracle;
 
 /* How the command ended, as the harness saw it. */

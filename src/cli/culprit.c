@@ -16,6 +16,8 @@ static const cli_command commands[] = {
     {"run", cmd_run, "run a test suite from a manifest and record every test", cli_usage_run},
     {"test", cmd_test, "run one test command and record its spectra and verdict", cli_usage_test},
     {"gen", cmd_gen, "generate the tests that localize a failure (concolic, symbolic builds)", cli_usage_gen},
+    {"phpunit", cmd_phpunit, "run a PHPUnit suite in one PHP process and record each test",
+     cli_usage_phpunit},
     {"ctest", cmd_ctest, "run a CMake build's tests as ctest would and record each", cli_usage_ctest},
     {"tests", cmd_tests, "list the recorded tests with verdicts and failure signatures", cli_usage_tests},
     {"failures", cmd_failures, "list clusters of equivalent failures", cli_usage_failures},

@@ -120,6 +120,15 @@ culprit_status harness_paths_reuse(const harness_paths *paths, bool fresh_direct
 void harness_spawn_defaults(culprit_spawn *spawn, const harness_options *options, const harness_paths *paths,
                             const culprit_sandbox *sandbox);
 
+/* Runs spawn (harness_spawn_defaults and the caller's settings) alone, to
+ * its end, contained as options say (temporary: the directory to remove if
+ * we die), passing the signals we get on to its process group;
+ * *interrupted_by is the signal that stopped us (0: none).  `culprit
+ * test` and `culprit phpunit` run their one command so. */
+culprit_status harness_run_alone(const harness_options *options, const culprit_sandbox *sandbox,
+                                 const char *temporary, const culprit_spawn *spawn,
+                                 culprit_finished *finished, int *interrupted_by, culprit_error *err);
+
 /* Judges and records a finished command as test name.  map_cache: maps
  * kept across a run's tests (see culprit_record_request), or NULL. */
 culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,

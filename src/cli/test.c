@@ -64,7 +64,7 @@ const char cli_usage_test[] =
     "\"Store protection\"); a culprit test the command runs in turn, on the same store,\n"
     "runs its command as part of this test.\n";
 
-enum { EXIT_CANNOT_RUN = 127, WAIT_MILLISECONDS = 200 };
+enum { EXIT_CANNOT_RUN = 127 };
 
 typedef struct test_options {
     const char *name, *expect;
@@ -177,25 +177,8 @@ static culprit_status run_command(const test_options *options, const harness_pat
     spawn.inherit_stdin = !isatty(STDIN_FILENO); /* a test gets no terminal of the user's */
     spawn.copy_stdout_to = STDOUT_FILENO;
     spawn.copy_stderr_to = STDERR_FILENO;
-    culprit_pool *pool;
-    culprit_status status = culprit_pool_create(1, &pool, err);
-    if (status != CULPRIT_OK)
-        return status;
-    harness_contain(pool, &options->harness, sandbox, paths->directory);
-    fflush(stdout);
-    status = culprit_pool_start(pool, &spawn, NULL, err);
-    bool got = false;
-    while (status == CULPRIT_OK && !got) {
-        int received = harness_signal;
-        if (received) {
-            harness_signal = 0;
-            *interrupted_by = received;
-            culprit_pool_signal(pool, received);
-        }
-        status = culprit_pool_wait(pool, WAIT_MILLISECONDS, finished, &got, err);
-    }
-    culprit_pool_free(pool);
-    return status;
+    return harness_run_alone(&options->harness, sandbox, paths->directory, &spawn, finished, interrupted_by,
+                             err);
 }
 
 static int exit_status_of(const culprit_finished *finished)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/grow.h"
@@ -155,6 +156,42 @@ culprit_status php_files_write_map(const char *dir, const char *hash, const char
         unlink(temporary);
     }
     return status;
+}
+
+culprit_status php_files_write_text(const char *dir, const char *name, const char *text, size_t size,
+                                    culprit_error *err)
+{
+    char final_name[4096], temporary[4096];
+    int a = snprintf(final_name, sizeof final_name, "%s/%s", dir, name);
+    int b = snprintf(temporary, sizeof temporary, "%s/.%s.tmp", dir, name);
+    if (a < 0 || b < 0 || (size_t)a >= sizeof final_name || (size_t)b >= sizeof temporary)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: the collection directory's name is too long", dir);
+    culprit_status status = write_temporary(temporary, text, size, err);
+    if (status == CULPRIT_OK && rename(temporary, final_name) != 0) {
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot rename to %s: %s", temporary, final_name,
+                              strerror(errno));
+        unlink(temporary);
+    }
+    return status;
+}
+
+culprit_status php_files_make_test_directory(const char *dir, uint32_t *number, char *path, size_t size,
+                                             culprit_error *err)
+{
+    for (uint32_t tries = 0; tries < MAX_SEQUENCE_TRIES; tries++, (*number)++) {
+        int length = snprintf(path, size, "%s/" PHP_TEST_DIRECTORY_PREFIX "%06u", dir, *number);
+        if (length < 0 || (size_t)length >= size)
+            return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: the collection directory's name is too long",
+                                dir);
+        if (mkdir(path, 0700) == 0) {
+            (*number)++;
+            return CULPRIT_OK;
+        }
+        if (errno != EEXIST)
+            return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot make a directory: %s", path,
+                                strerror(errno));
+    }
+    return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: no free test directory name", dir);
 }
 
 /* Gives the temporary file its final name <pid>.<n>.dump, n from sequence

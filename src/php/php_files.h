@@ -62,4 +62,20 @@ culprit_status php_files_write_map(const char *dir, const char *hash, const char
 /* Writes DIR/<pid>.<sequence>.dump. */
 culprit_status php_files_write_dump(const char *dir, const php_dump *dump, culprit_error *err);
 
+/* A PHPUnit test's directory in the collection directory
+ * (DIR/phpunit.NNNNNN, docs/php.md "PHPUnit"): its dump, and the files
+ * `name` (the test's name) and `result` (a culprit verdict, a newline,
+ * PHPUnit's message). */
+#define PHP_TEST_DIRECTORY_PREFIX "phpunit."
+
+/* Makes DIR/phpunit.N for the first N from *number whose name is free (a
+ * process PHPUnit runs in isolation may have taken some), into path (of
+ * size bytes), and moves *number past it. */
+culprit_status php_files_make_test_directory(const char *dir, uint32_t *number, char *path, size_t size,
+                                             culprit_error *err);
+
+/* Writes DIR/NAME (a temporary name, then rename), replacing it. */
+culprit_status php_files_write_text(const char *dir, const char *name, const char *text, size_t size,
+                                    culprit_error *err);
+
 #endif

@@ -89,6 +89,9 @@ typedef struct php_collector {
     int failing_types;   /* E_* that fail the run (CULPRIT_PHP_FAIL_ON) */
     bool crashed;        /* an error of failing_types, or an uncaught exception */
     bool failed_quietly; /* ... a warning or notice: PHP itself would exit 0 */
+    char failure[512];   /* "PHP Fatal error: MESSAGE" of that error */
+    char **excluded;     /* CULPRIT_PHP_EXCLUDE: files under these are not units */
+    size_t excluded_count;
     uint32_t stack_depth;
     php_dump_frame stack[CULPRIT_STACK_DEPTH];
     /* The opcode the handler saw last: what produced the output the
@@ -111,6 +114,10 @@ void php_unit_add(zend_op_array *op_array, uint32_t functions_before, uint32_t c
 /* The block counter of (file, line) in a unit of this request, for a crash
  * site known only by its position; false when none is there. */
 bool php_unit_find_line(const char *path, uint32_t line, php_dump_frame *frame);
+
+/* Sets the unit's counters back to zero: a PHPUnit test starts
+ * (php_tests.c). */
+void php_unit_reset_counts(php_unit *unit);
 
 /* Fills each unit's counts from its opcode hits and branch outcomes. */
 void php_unit_fill_counts(php_unit *unit);
@@ -141,5 +148,17 @@ bool php_output_watching(void);
 size_t php_output_records(const php_dump_output **records);
 void php_output_release(void);
 void php_output_reset(void);
+
+/* Writes a dump of this request's counters into dir (php_module.c):
+ * whole_request at its end (with the output records and PHP's exit
+ * status), else at the end of a PHPUnit test. */
+void php_write_dump(const char *dir, bool whole_request);
+
+/* One record per PHPUnit test in one request (php_tests.c; docs/php.md,
+ * "PHPUnit").  The PHP functions culprit_test_begin and culprit_test_end;
+ * finish: at the request's end, ends a test left open; reset: after it. */
+extern const zend_function_entry php_test_functions[];
+void php_tests_finish(void);
+void php_tests_reset(void);
 
 #endif

@@ -22,13 +22,17 @@
  */
 #include "php/php_internal.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <SAPI.h>
 #include <ext/standard/info.h>
 #include <zend_extensions.h>
+
+#include "php/php_version.h"
 
 php_collector php_state;
 
@@ -85,14 +89,62 @@ static int count_opcode(zend_execute_data *execute_data)
     return ZEND_USER_OPCODE_DISPATCH;
 }
 
+/* Whether path lies in a directory of CULPRIT_PHP_EXCLUDE (or is one of
+ * its files): PHPUnit's own code, a vendor directory. */
+static bool excluded(const char *path)
+{
+    for (size_t i = 0; i < php_state.excluded_count; i++) {
+        size_t length = strlen(php_state.excluded[i]);
+        if (strncmp(path, php_state.excluded[i], length) == 0 &&
+            (path[length] == '\0' || path[length] == '/' || (length > 0 && path[length - 1] == '/')))
+            return true;
+    }
+    return false;
+}
+
+static bool file_excluded(const zend_string *filename)
+{
+    if (php_state.excluded_count == 0)
+        return false;
+    if (ZSTR_VAL(filename)[0] == '/')
+        return excluded(ZSTR_VAL(filename));
+    char *resolved = realpath(ZSTR_VAL(filename), NULL);
+    bool result = resolved && excluded(resolved);
+    free(resolved);
+    return result;
+}
+
 static zend_op_array *culprit_compile_file(zend_file_handle *file_handle, int type)
 {
     uint32_t functions_before = zend_hash_num_elements(CG(function_table));
     uint32_t classes_before = zend_hash_num_elements(CG(class_table));
     zend_op_array *op_array = previous_compile_file(file_handle, type);
-    if (op_array && op_array->filename)
+    if (op_array && op_array->filename && !file_excluded(op_array->filename))
         php_unit_add(op_array, functions_before, classes_before);
     return op_array;
+}
+
+/* CULPRIT_PHP_EXCLUDE: absolute paths separated by ':', whose files are
+ * not units (docs/php.md). */
+static void read_excluded(void)
+{
+    const char *list = getenv("CULPRIT_PHP_EXCLUDE");
+    if (!list || !*list)
+        return;
+    size_t count = 1;
+    for (const char *at = list; *at; at++)
+        count += *at == ':';
+    php_state.excluded = calloc(count, sizeof *php_state.excluded);
+    for (const char *at = list; php_state.excluded && *at;) {
+        size_t length = strcspn(at, ":");
+        if (length > 0 && at[0] == '/' &&
+            (php_state.excluded[php_state.excluded_count] = strndup(at, length)))
+            php_state.excluded_count++;
+        else if (length > 0)
+            fprintf(stderr, "culprit: CULPRIT_PHP_EXCLUDE: '%.*s' is not an absolute path; ignored\n",
+                    (int)length, at);
+        at += length + (at[length] == ':');
+    }
 }
 
 /* The user frames of the PHP stack, innermost first. */
@@ -184,10 +236,12 @@ static void error_cb(int type, zend_string *error_filename, const uint32_t error
             php_state.stack_depth = 1;
         const char *text = message ? ZSTR_VAL(message) : "";
         const char *newline = strchr(text, '\n'); /* an uncaught exception's stack trace follows */
+        int length = (int)(newline ? newline - text : (ptrdiff_t)strlen(text));
         fprintf(stderr, "culprit: PHP %s at %s:%u: %.*s\n", type_name(kind),
-                error_filename ? ZSTR_VAL(error_filename) : "?", (unsigned)error_lineno,
-                (int)(newline ? newline - text : (ptrdiff_t)strlen(text)), text);
+                error_filename ? ZSTR_VAL(error_filename) : "?", (unsigned)error_lineno, length, text);
         fflush(stderr);
+        /* the message of the PHPUnit test it ends (php_tests.c) */
+        snprintf(php_state.failure, sizeof php_state.failure, "PHP %s: %.*s", type_name(kind), length, text);
     }
     previous_error_cb(type, error_filename, error_lineno, message);
 }
@@ -204,8 +258,42 @@ static void install_hooks(void)
     php_output_install();
 }
 
+/* CULPRIT_PHP_CGI_BODY=1 (culprit-php-cgi): php-cgi writes no HTTP
+ * headers, only the body, which is what the oracles compare (docs/php.md,
+ * "HTTP requests").  Read when PHP starts, collecting or not, so a page's
+ * output does not depend on collection. */
+static bool body_only;
+
+/* Whether opcache runs this request's scripts: it then hands the engine
+ * optimized op arrays from shared memory, whose lines the maps do not
+ * describe (tests/e2e/test_php_cgi.sh saw lines swapped).  Debian enables
+ * it for php-cgi and php-fpm, not for the CLI. */
+static bool opcache_active(void)
+{
+    if (!zend_get_extension("Zend OPcache"))
+        return false;
+    bool cli = strcmp(sapi_module.name, "cli") == 0 || strcmp(sapi_module.name, "phpdbg") == 0;
+    const char *setting = cli ? "opcache.enable_cli" : "opcache.enable";
+    return zend_ini_long((char *)setting, strlen(setting), 0) != 0;
+}
+
+static PHP_RINIT_FUNCTION(culprit)
+{
+    static bool warned;
+    if (body_only)
+        SG(request_info).no_headers = 1;
+    if (php_state.collecting && !warned && opcache_active()) {
+        warned = true;
+        fprintf(stderr, "culprit: warning: opcache is enabled; culprit's counts need the op arrays PHP "
+                        "compiles: run PHP with -d opcache.enable=0 (culprit-php-cgi does)\n");
+    }
+    return SUCCESS;
+}
+
 static PHP_MINIT_FUNCTION(culprit)
 {
+    const char *body = getenv("CULPRIT_PHP_CGI_BODY");
+    body_only = body && strcmp(body, "1") == 0;
     const char *dir = getenv("CULPRIT_COLLECT_DIR");
     if (!dir || !*dir)
         return SUCCESS;
@@ -217,6 +305,7 @@ static PHP_MINIT_FUNCTION(culprit)
     }
     php_state.collecting = true;
     php_state.failing_types = failing_types();
+    read_excluded();
     install_hooks();
     return SUCCESS;
 }
@@ -227,15 +316,39 @@ static PHP_MSHUTDOWN_FUNCTION(culprit)
         php_output_uninstall();
     free(php_state.dir);
     php_state.dir = NULL;
+    for (size_t i = 0; i < php_state.excluded_count; i++)
+        free(php_state.excluded[i]);
+    free(php_state.excluded);
+    php_state.excluded = NULL;
+    php_state.excluded_count = 0;
     return SUCCESS;
 }
 
-static void write_dump(void)
+/* The output records of this request, their frames cut to the units the
+ * dump holds (the units left out, out of memory, come last); NULL when
+ * there are none or no memory. */
+static php_dump_output *output_records(size_t unit_count, size_t *count)
+{
+    const php_dump_output *records;
+    size_t record_count = php_output_records(&records);
+    php_dump_output *outputs = calloc(record_count + 1, sizeof *outputs);
+    for (size_t i = 0; outputs && i < record_count; i++) {
+        outputs[i] = records[i];
+        uint32_t depth = 0;
+        while (depth < outputs[i].source.depth && outputs[i].source.frames[depth].unit < unit_count)
+            depth++;
+        outputs[i].source.depth = depth;
+    }
+    *count = outputs ? record_count : 0;
+    return outputs;
+}
+
+void php_write_dump(const char *dir, bool whole_request)
 {
     /* A warning or notice that fails the run (CULPRIT_PHP_FAIL_ON) ends it
      * as a fatal error does, with PHP's status 255: the harness sees a
      * failure, the dump its site. */
-    if (php_state.failed_quietly && EG(exit_status) == 0)
+    if (whole_request && php_state.failed_quietly && EG(exit_status) == 0)
         EG(exit_status) = 255;
     php_dump_unit *units = calloc(php_state.unit_count + 1, sizeof *units);
     if (!units)
@@ -249,33 +362,25 @@ static void write_dump(void)
         units[count++] =
             (php_dump_unit){.hash = unit->hash, .counter_count = unit->counter_count, .counts = unit->counts};
     }
+    /* A test's dump (docs/php.md, "PHPUnit") ends with the test, not the
+     * process: its status says whether a PHP error failed it. */
+    int32_t status = whole_request ? EG(exit_status) : php_state.crashed ? 255 : 0;
     php_dump dump = {.pid = (int32_t)getpid(),
                      .parent_pid = (int32_t)getppid(),
                      .sequence = php_state.sequence++,
                      .end = CULPRIT_DUMP_END_EXIT,
-                     .status = EG(exit_status),
+                     .status = status,
                      .crashed = php_state.crashed,
                      .unit_count = count,
                      .units = units};
-    /* A record's frames name units by index: those of units left out (out
-     * of memory) are cut. */
-    const php_dump_output *records;
-    size_t record_count = php_output_records(&records);
-    php_dump_output *outputs = calloc(record_count + 1, sizeof *outputs);
-    for (size_t i = 0; outputs && i < record_count; i++) {
-        outputs[i] = records[i];
-        uint32_t depth = 0;
-        while (depth < outputs[i].source.depth && outputs[i].source.frames[depth].unit < count)
-            depth++;
-        outputs[i].source.depth = depth;
-    }
-    dump.output_count = outputs ? record_count : 0;
+    /* A test's output went into PHPUnit's own buffer and is not mapped. */
+    php_dump_output *outputs = whole_request ? output_records(count, &dump.output_count) : NULL;
     dump.outputs = outputs;
     for (uint32_t i = 0; i < php_state.stack_depth; i++)
         if (php_state.stack[i].unit < count)
             dump.stack[dump.stack_depth++] = php_state.stack[i];
     culprit_error err = {0};
-    if (php_files_write_dump(php_state.dir, &dump, &err) != CULPRIT_OK)
+    if (php_files_write_dump(dir, &dump, &err) != CULPRIT_OK)
         fprintf(stderr, "culprit: cannot write the dump: %s\n", err.message);
     free(outputs);
     free(units);
@@ -284,7 +389,8 @@ static void write_dump(void)
 static PHP_RSHUTDOWN_FUNCTION(culprit)
 {
     if (php_state.collecting) {
-        write_dump();
+        php_tests_finish(); /* a test PHP left unfinished (an exit, a fatal error) */
+        php_write_dump(php_state.dir, true);
         php_output_release();
     }
     return SUCCESS;
@@ -300,7 +406,9 @@ static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(culprit)
     php_state.unit_count = php_state.unit_capacity = 0;
     php_state.crashed = false;
     php_state.failed_quietly = false;
+    php_state.failure[0] = '\0';
     php_state.stack_depth = 0;
+    php_tests_reset();
     php_state.last_function = NULL;
     php_state.last_frame = NULL;
     php_output_reset();
@@ -319,10 +427,10 @@ static PHP_MINFO_FUNCTION(culprit)
 zend_module_entry culprit_module_entry = {
     STANDARD_MODULE_HEADER,
     "culprit",
-    NULL, /* no PHP functions */
+    php_test_functions, /* culprit_test_begin, culprit_test_end */
     PHP_MINIT(culprit),
     PHP_MSHUTDOWN(culprit),
-    NULL,
+    PHP_RINIT(culprit),
     PHP_RSHUTDOWN(culprit),
     PHP_MINFO(culprit),
     "0.1.0",
@@ -331,5 +439,18 @@ zend_module_entry culprit_module_entry = {
     STANDARD_MODULE_PROPERTIES_EX,
 };
 
+/* PHP's entry point.  PHP calls it before it compares the module API with
+ * its own, so a PHP of another version hears first, in a sentence, which
+ * PHP this build needs (php_version.c); PHP then refuses the module.  The
+ * engine's version is read through the symbol every PHP 7 and 8 exports,
+ * looked up rather than linked, so that any PHP can call this. */
 ZEND_DLEXPORT zend_module_entry *get_module(void);
-ZEND_GET_MODULE(culprit)
+ZEND_DLEXPORT zend_module_entry *get_module(void)
+{
+    char *(*running)(void) = (char *(*)(void))dlsym(RTLD_DEFAULT, "get_zend_version");
+    char message[512];
+    if (!php_version_compatible(ZEND_VERSION, PHP_VERSION, running ? running() : NULL, message,
+                                sizeof message))
+        fprintf(stderr, "%s\n", message);
+    return &culprit_module_entry;
+}

@@ -639,6 +639,15 @@ void php_unit_fill_counts(php_unit *unit)
         unit->counts[returns_at + c] = unit->return_counts[c];
 }
 
+void php_unit_reset_counts(php_unit *unit)
+{
+    memset(unit->op_hits, 0, unit->op_total * sizeof *unit->op_hits);
+    memset(unit->outcomes, 0, 2 * (size_t)unit->branch_count * sizeof *unit->outcomes);
+    if (unit->return_counts)
+        memset(unit->return_counts, 0,
+               (size_t)PHP_RETURN_CLASSES * unit->return_count * sizeof *unit->return_counts);
+}
+
 void php_unit_free(php_unit *unit)
 {
     if (!unit)

@@ -1,6 +1,7 @@
 /*
- * manifest_internal.h - what manifest.c (common parts, the plain form) and
- * manifest_json.c (the JSON form) share.
+ * manifest_internal.h - what manifest.c (common parts, the plain form),
+ * manifest_json.c (the JSON form) and manifest_request.c (its "request"
+ * key) share.
  */
 #ifndef CULPRIT_RUN_MANIFEST_INTERNAL_H
 #define CULPRIT_RUN_MANIFEST_INTERNAL_H
@@ -8,6 +9,7 @@
 #include <stdbool.h>
 
 #include "culprit/manifest.h"
+#include "run/mjson.h"
 
 /* Appends spec (taking ownership of its strings, even on failure); a name
  * already in the manifest is an error at spec's line and column. */
@@ -21,6 +23,12 @@ bool manifest_is_directory(const char *path);
 
 /* A positive number of seconds (at most 1e7); false when text is not one. */
 bool manifest_parse_seconds(const char *text, double *seconds);
+
+/* A JSON test's "request" object (an HTTP request to a PHP page): sets
+ * spec->argv to the culprit-php-cgi command that runs it; errors at the
+ * offending key or value, a missing script among them. */
+culprit_status manifest_take_request(const culprit_manifest *manifest, const mjson_value *request,
+                                     culprit_test_spec *spec, culprit_error *err);
 
 culprit_status manifest_parse_json(const char *text, size_t size, const culprit_manifest_options *defaults,
                                    culprit_manifest *manifest, culprit_error *err);

@@ -5,6 +5,7 @@
  *
  * stdin and expect_stdout take either the text itself (a string) or
  * {"file": PATH}; a PATH that does not exist is an error at its string.
+ * "request" (an HTTP request to a PHP page) is manifest_request.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +233,12 @@ static culprit_status take_oracle(const json_context *context, const mjson_membe
     return status;
 }
 
+static culprit_status take_request(const json_context *context, const mjson_member *member,
+                                   culprit_test_spec *spec)
+{
+    return manifest_take_request(context->manifest, member->value, spec, context->err);
+}
+
 static culprit_status take_expect_failure(const json_context *context, const mjson_member *member,
                                           culprit_test_spec *spec)
 {
@@ -256,6 +263,7 @@ static const struct {
     {"validator", take_validator},
     {"oracle", take_oracle},
     {"expect_failure", take_expect_failure},
+    {"request", take_request},
 };
 
 static culprit_status take_member(const json_context *context, const mjson_member *member,
@@ -265,8 +273,8 @@ static culprit_status take_member(const json_context *context, const mjson_membe
         if (strcmp(json_keys[i].key, member->key) == 0)
             return json_keys[i].take(context, member, spec);
     return culprit_fail_at(context->err, context->manifest->path, member->line, member->column,
-                           "unknown key \"%s\" (expected name, cmd, argv, stdin, cwd, env, expect_stdout, "
-                           "expect_exit, timeout, validator, oracle or expect_failure)",
+                           "unknown key \"%s\" (expected name, cmd, argv, request, stdin, cwd, env, "
+                           "expect_stdout, expect_exit, timeout, validator, oracle or expect_failure)",
                            member->key);
 }
 
@@ -277,7 +285,8 @@ static culprit_status complete_test(const json_context *context, const mjson_val
     if (!spec->name)
         return fail_value(context, object, "expected a test object with a \"%s\"", "name");
     if (!spec->shell_command && !spec->argv)
-        return fail_value(context, object, "expected \"cmd\" or \"argv\" in test '%s'", spec->name);
+        return fail_value(context, object, "expected \"cmd\", \"argv\" or \"request\" in test '%s'",
+                          spec->name);
     if (!spec->cwd && !(spec->cwd = strdup(context->manifest->directory)))
         return culprit_fail_memory(context->err);
     if (spec->timeout == 0 && defaults && defaults->timeout > 0)
@@ -288,12 +297,35 @@ static culprit_status complete_test(const json_context *context, const mjson_val
     return CULPRIT_OK;
 }
 
+/* A "request" is the test's command and stdin: it goes with no "cmd",
+ * "argv" or "stdin" (an error at whichever comes second). */
+static culprit_status check_request_alone(const json_context *context, const mjson_value *object)
+{
+    const mjson_member *request = NULL, *command = NULL;
+    for (size_t i = 0; i < object->count; i++) {
+        const mjson_member *member = &object->members[i];
+        if (strcmp(member->key, "request") == 0)
+            request = member;
+        else if (!command && (strcmp(member->key, "cmd") == 0 || strcmp(member->key, "argv") == 0 ||
+                              strcmp(member->key, "stdin") == 0))
+            command = member;
+    }
+    if (!request || !command)
+        return CULPRIT_OK;
+    const mjson_member *second = request > command ? request : command;
+    return culprit_fail_at(
+        context->err, context->manifest->path, second->line, second->column,
+        "expected \"request\" or \"%s\", not both (a request is its own command and stdin)", command->key);
+}
+
 static culprit_status take_test(const json_context *context, const mjson_value *object,
                                 const culprit_manifest_options *defaults)
 {
     if (object->type != MJSON_OBJECT)
         return culprit_fail_at(context->err, context->manifest->path, object->line, object->column,
                                "expected a test object, found %s", mjson_type_name(object->type));
+    if (check_request_alone(context, object) != CULPRIT_OK)
+        return CULPRIT_ERROR_INPUT;
     culprit_test_spec spec = {.line = object->line, .column = object->column};
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < object->count && status == CULPRIT_OK; i++)

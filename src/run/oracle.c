@@ -19,6 +19,8 @@
  * instead (oracle_ctest.c): rules 1 and 3 stay, rule 2 goes (CTest does not
  * read stderr for reports), and CTest's status and pattern rules replace 4
  * and 5.
+ * A test a framework judged (culprit phpunit) takes the framework's verdict
+ * and message instead of rules 0 to 5 (judge_reported).
  * The signature is the message without run-dependent details, plus the
  * crash site for crashes: two tests with equal signatures failed the same
  * way.
@@ -315,6 +317,26 @@ static culprit_status judge_ctest(const culprit_ctest_rules *rules, const culpri
     return status;
 }
 
+/* The framework's verdict and message; a failure's signature is its
+ * message with numbers normalized (the values an assertion compared),
+ * plus the crash site when a PHP error ended the test. */
+static void judge_reported(const culprit_reported_verdict *reported, const culprit_run_result *result,
+                           culprit_judgement *judgement)
+{
+    static const char *const plain[CULPRIT_VERDICT_COUNT] = {"", "failed", "error", "timed out", "skipped"};
+    const char *message = reported->message && *reported->message     ? reported->message
+                          : reported->verdict < CULPRIT_VERDICT_COUNT ? plain[reported->verdict]
+                                                                      : "";
+    char line[ORACLE_MESSAGE_SIZE];
+    size_t length = strcspn(message, "\n"); /* the message is one line; PHPUnit's diff follows */
+    snprintf(line, sizeof line, "%.*s", (int)(length < sizeof line ? length : sizeof line - 1), message);
+    bool failed = reported->verdict != CULPRIT_VERDICT_PASS && reported->verdict != CULPRIT_VERDICT_SKIP;
+    const char *site = failed && result->crash_site && *result->crash_site ? result->crash_site : NULL;
+    char text[ORACLE_MESSAGE_SIZE];
+    snprintf(text, sizeof text, "%.300s%s%.200s", line, site ? " at " : "", site ? site : "");
+    set_outcome(judgement, reported->verdict, text, line, true, site);
+}
+
 /* A failure that was expected becomes a skip that says so (its
  * signature keeps it apart from unexpected failures); an expected failure
  * that passed stays a pass - the program did the right thing - and says
@@ -343,7 +365,9 @@ culprit_status culprit_oracle_judge(const culprit_oracle *oracle, const culprit_
     if (!oracle)
         oracle = &no_oracle;
     culprit_status status = read_run(result, &run, err);
-    if (status == CULPRIT_OK && !judge_crash(result, &run, !oracle->ctest, judgement))
+    if (status == CULPRIT_OK && oracle->reported)
+        judge_reported(oracle->reported, result, judgement);
+    else if (status == CULPRIT_OK && !judge_crash(result, &run, !oracle->ctest, judgement))
         status = oracle->ctest ? judge_ctest(oracle->ctest, result, &run, judgement, err)
                                : judge_exit(oracle, result, &run, judgement, err);
     if (status == CULPRIT_OK && oracle->expect_failure)

@@ -110,5 +110,38 @@ if command -v php-config >/dev/null 2>&1; then
     CULPRIT_COLLECT_DIR="$WORK/collected-php" run 0 "$prefix/bin/culprit-php" hello.php
     expect_file_equals out "hello"
     ls collected-php/*.map >/dev/null 2>&1 && pass || fail "the installed culprit-php wrote no map"
+    # ... the module's file for phpenmod: enabled (phpenmod links it into a
+    # conf.d; here a scan directory of our own), plain php loads it, inert
+    # without CULPRIT_COLLECT_DIR and collecting with it, and culprit-php
+    # then does not load it a second time (PHP would warn).
+    ini=$(ls "$prefix"/etc/php/*/mods-available/culprit.ini 2>/dev/null | head -1)
+    [ -n "$ini" ] && pass || fail "make install wrote no mods-available/culprit.ini under $prefix/etc/php"
+    if [ -n "$ini" ]; then
+        expect_contains "$ini" "; priority=20"
+        expect_contains "$ini" "extension=$prefix/lib/culprit/culprit.so"
+        mkdir conf.d collected-ini
+        ln -s "$ini" conf.d/20-culprit.ini
+        PHP_INI_SCAN_DIR="$WORK/conf.d" run 0 php -r 'echo extension_loaded("culprit") ? "on\n" : "off\n";'
+        expect_file_equals out "on"
+        [ -s err ] && fail "the enabled module said: $(cat err)" || pass
+        PHP_INI_SCAN_DIR="$WORK/conf.d" CULPRIT_COLLECT_DIR="$WORK/collected-ini" run 0 php hello.php
+        ls collected-ini/*.map >/dev/null 2>&1 && pass || fail "the enabled module wrote no map"
+        PHP_INI_SCAN_DIR="$WORK/conf.d" run 0 "$prefix/bin/culprit-php" hello.php
+        expect_file_equals out "hello"
+        [ -s err ] && fail "culprit-php with the module enabled said: $(cat err)" || pass
+    fi
+    # ... the installed culprit-php-cgi runs a request through it ...
+    if command -v php-cgi >/dev/null 2>&1; then
+        printf '<?php\necho "hi ", $_GET["who"] ?? "?", "\\n";\n' >page.php
+        run 0 "$prefix/bin/culprit-php-cgi" --query who=you page.php
+        expect_file_equals out "hi you"
+    fi
+    # ... and the installed culprit phpunit finds culprit-php and its
+    # PHPUnit extension (PREFIX/share/culprit/phpunit).
+    if command -v phpunit >/dev/null 2>&1; then
+        cp -r "$TOP/tests/subjects/php/cart" cart
+        cd cart && run 0 "$prefix/bin/culprit" phpunit --store "$WORK/php-store"
+        cd "$WORK" && expect_contains err "culprit: recorded 17 PHPUnit tests: 15 pass, 2 skip"
+    fi
 fi
 finish

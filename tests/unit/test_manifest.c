@@ -141,11 +141,53 @@ static void test_json_form(void)
     culprit_manifest_free(&m);
 }
 
+/* A "request" becomes culprit-php-cgi's command line, its fields encoded. */
+static void test_json_request(void)
+{
+    write_file("page.php", "<?php\n");
+    culprit_manifest m;
+    culprit_error err;
+    const char *text =
+        "[{\"name\": \"r\", \"request\": {\"script\": \"page.php\", \"method\": \"PUT\",\n"
+        " \"get\": {\"q\": \"a b&c\", \"\u00e9\": \"~x/\"}, \"cookies\": {\"s\": \"1 2\", \"t\": \"\"},\n"
+        " \"body\": \"{}\", \"content_type\": \"application/json\"}},\n"
+        " {\"name\": \"f\", \"request\": {\"script\": \"page.php\", \"post\": {\"u\": \"x+y\"},\n"
+        " \"get\": \"raw=%41\", \"cookies\": {}}}]";
+    CHECK_INT(parse(text, NULL, &m, &err), CULPRIT_OK);
+    CHECK_INT(m.count, 2);
+    if (m.count == 2) {
+        char *const *a = m.tests[0].argv, *const *b = m.tests[1].argv;
+        const char *want_a[] = {
+            "culprit-php-cgi", "--method", "PUT", "--query",        "q=a+b%26c&%C3%A9=~x%2F", "--cookie",
+            "s=1%202; t=",     "--body",   "{}",  "--content-type", "application/json"};
+        for (size_t i = 0; a && i < sizeof want_a / sizeof *want_a; i++)
+            CHECK_STR(a[i], want_a[i]);
+        CHECK(a && strstr(a[11], "/page.php") && a[12] == NULL);
+        const char *want_b[] = {"culprit-php-cgi", "--query", "raw=%41", "--cookie", "", "--form", "u=x%2By"};
+        for (size_t i = 0; b && i < sizeof want_b / sizeof *want_b; i++)
+            CHECK_STR(b[i], want_b[i]);
+        CHECK(b && strstr(b[7], "/page.php") && b[8] == NULL);
+        CHECK(!m.tests[0].shell_command && !m.tests[0].stdin_text);
+    }
+    culprit_manifest_free(&m);
+    check_error("[{\"name\": \"a\", \"request\": {\"script\": \"gone.php\"}}]", NULL,
+                "1:38: no PHP script 'gone.php'");
+    check_error("[{\"name\": \"a\", \"request\": []}]", NULL, "1:27: expected \"request\" to be an object");
+    check_error("[{\"name\": \"a\", \"request\": {\"script\": \"page.php\", \"get\": 3}}]", NULL,
+                "1:57: expected \"request.get\" to be an object of strings or an encoded string");
+    check_error(
+        "[{\"name\": \"a\", \"request\": {\"script\": \"page.php\", \"post\": {}, \"content_type\": \"x\"}}]",
+        NULL, "1:58: \"request.post\" is form-encoded; \"request.content_type\" goes with \"body\"");
+    check_error("[{\"name\": \"a\", \"request\": {\"script\": \"page.php\"}, \"stdin\": \"x\"}]", NULL,
+                "1:51: expected \"request\" or \"stdin\", not both (a request is its own command and stdin)");
+}
+
 static void test_json_errors(void)
 {
-    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"colour\": 1}]", NULL,
-                "1:28: unknown key \"colour\" (expected name, cmd, argv, stdin, cwd, env, expect_stdout, "
-                "expect_exit, timeout, validator, oracle or expect_failure)");
+    check_error(
+        "[{\"name\": \"a\", \"cmd\": \"x\", \"colour\": 1}]", NULL,
+        "1:28: unknown key \"colour\" (expected name, cmd, argv, request, stdin, cwd, env, expect_stdout, "
+        "expect_exit, timeout, validator, oracle or expect_failure)");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"expect_failure\": \"yes\"}]", NULL,
                 "1:46: expected \"expect_failure\" to be a boolean, found a string");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\"},\n {\"name\": \"a\", \"cmd\": \"y\"}]", NULL,
@@ -160,7 +202,7 @@ static void test_json_errors(void)
     check_error("{}", NULL, "1:1: expected an array of test objects, found an object");
     check_error("[3]", NULL, "1:2: expected a test object, found a number");
     check_error("[{\"cmd\": \"x\"}]", NULL, "1:2: expected a test object with a \"name\"");
-    check_error("[{\"name\": \"a\"}]", NULL, "1:2: expected \"cmd\" or \"argv\" in test 'a'");
+    check_error("[{\"name\": \"a\"}]", NULL, "1:2: expected \"cmd\", \"argv\" or \"request\" in test 'a'");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"argv\": [\"x\"]}]", NULL,
                 "1:28: expected \"cmd\" or \"argv\", not both");
     check_error("[{\"name\": \"a\", \"argv\": []}]", NULL, "1:24: expected a non-empty \"argv\" array");
@@ -264,6 +306,7 @@ int main(void)
     test_plain_form();
     test_plain_errors();
     test_json_form();
+    test_json_request();
     test_json_errors();
     test_byte_order_mark();
     test_manifest_bounds();

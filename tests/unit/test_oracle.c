@@ -202,6 +202,45 @@ static void test_php_error(void)
     culprit_judgement_free(&j);
 }
 
+/* A framework's verdict (culprit phpunit): it decides whatever the status
+ * and the output say; the message's first line is kept, and a crash site
+ * is added to a failure. */
+static void test_reported_verdict(void)
+{
+    culprit_reported_verdict failed = {CULPRIT_VERDICT_FAIL,
+                                       "Failed asserting that 0 is identical to 61.\n--- Expected\n"};
+    culprit_oracle oracle = {.reported = &failed, .expect_stdout_text = "never compared\n"};
+    culprit_judgement j = judge_exit(&oracle, 0, "", "culprit: PHP Warning at /w/c.php:9: ignored\n");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL);
+    CHECK_STR(j.message, "Failed asserting that 0 is identical to 61.");
+    CHECK_STR(j.signature, "Failed asserting that N is identical to N.");
+    culprit_judgement_free(&j);
+    culprit_reported_verdict skipped = {CULPRIT_VERDICT_SKIP, "skipped: no network"};
+    oracle.reported = &skipped;
+    j = judge_exit(&oracle, 1, "", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_SKIP);
+    CHECK_STR(j.message, "skipped: no network");
+    culprit_judgement_free(&j);
+    culprit_reported_verdict error = {CULPRIT_VERDICT_ERROR, NULL};
+    oracle.reported = &error;
+    culprit_run_result result = {.exited = true,
+                                 .stdout_path = write_file("stdout", ""),
+                                 .stderr_path = write_file("stderr", ""),
+                                 .crash_site = "/w/t.php:12 (T::run)"};
+    culprit_error err;
+    CHECK_INT(culprit_oracle_judge(&oracle, &result, &j, &err), CULPRIT_OK);
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_ERROR);
+    CHECK_STR(j.message, "error at /w/t.php:12 (T::run)");
+    CHECK_CONTAINS(j.signature, "error at ");
+    culprit_judgement_free(&j);
+    culprit_reported_verdict passed = {CULPRIT_VERDICT_PASS, "risky: no assertions"};
+    oracle.reported = &passed; /* a pass names no site */
+    CHECK_INT(culprit_oracle_judge(&oracle, &result, &j, &err), CULPRIT_OK);
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_PASS);
+    CHECK_STR(j.message, "risky: no assertions");
+    culprit_judgement_free(&j);
+}
+
 static void test_exact_diff(void)
 {
     culprit_oracle oracle = {.expect_stdout_text = "1\n2\n3\n4\n5\n6\n7\n8\n"};
@@ -527,6 +566,7 @@ int main(void)
     test_timeout_and_signals();
     test_exact_diff();
     test_php_error();
+    test_reported_verdict();
     test_whitespace_diff();
     test_validator();
     test_html();

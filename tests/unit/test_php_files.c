@@ -93,6 +93,33 @@ static void test_map_written_once(void)
     CHECK(strstr(err.message, "/nonexistent/culprit") != NULL);
 }
 
+/* A PHPUnit test's directory and its text files (php_tests.c). */
+static void test_test_directories(void)
+{
+    culprit_error err = {0};
+    uint32_t number = 0;
+    char first[512], second[512], taken[512];
+    snprintf(taken, sizeof taken, "%s/phpunit.000001", directory);
+    CHECK(mkdir(taken, 0700) == 0); /* another process took number 1 */
+    CHECK_INT(php_files_make_test_directory(directory, &number, first, sizeof first, &err), CULPRIT_OK);
+    CHECK_INT(php_files_make_test_directory(directory, &number, second, sizeof second, &err), CULPRIT_OK);
+    CHECK(strstr(first, "/phpunit.000000") != NULL);
+    CHECK(strstr(second, "/phpunit.000002") != NULL);
+    CHECK_INT(number, 3);
+    CHECK_INT(php_files_write_text(first, "result", "fail\nfirst", 10, &err), CULPRIT_OK);
+    CHECK_INT(php_files_write_text(first, "result", "pass\n", 5, &err), CULPRIT_OK); /* replaced */
+    char path[600], text[16] = {0};
+    snprintf(path, sizeof path, "%s/result", first);
+    FILE *file = fopen(path, "r");
+    CHECK(file && fread(text, 1, sizeof text - 1, file) == 5);
+    if (file)
+        fclose(file);
+    CHECK_STR(text, "pass\n");
+    CHECK(php_files_make_test_directory("/nonexistent/culprit", &number, first, sizeof first, &err) !=
+          CULPRIT_OK);
+    CHECK(strstr(err.message, "/nonexistent/culprit/phpunit.") != NULL);
+}
+
 int main(void)
 {
     if (!mkdtemp(directory)) {
@@ -101,6 +128,7 @@ int main(void)
     }
     test_dump_round_trip();
     test_map_written_once();
+    test_test_directories();
     char command[128];
     snprintf(command, sizeof command, "rm -rf %s", directory);
     if (system(command) != 0)

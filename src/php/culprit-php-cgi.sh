@@ -1,0 +1,70 @@
+#!/bin/sh
+# culprit-php-cgi - runs one HTTP request to a PHP page through php-cgi with
+# culprit's extension loaded (docs/php.md, "HTTP requests"):
+#
+#   culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]
+#                   [--form BODY | --body BODY [--content-type TYPE]] SCRIPT
+#
+# The options become php-cgi's CGI environment (REQUEST_METHOD,
+# QUERY_STRING, HTTP_COOKIE, CONTENT_TYPE, CONTENT_LENGTH, SCRIPT_FILENAME,
+# REDIRECT_STATUS=200...), the body its stdin.  Values are taken as they
+# would travel in HTTP: QUERY and a --form BODY url-encoded
+# (a=1&b=x+y), COOKIES as a Cookie header (a=1; b=2).  The method is GET, or
+# POST with a body.  Only the response's body is written (the extension
+# drops the CGI headers: CULPRIT_PHP_CGI_BODY=1), so oracles compare the
+# page; a fatal error still exits 255.  It runs culprit-php (beside this
+# script) with CULPRIT_PHP=php-cgi (CULPRIT_PHP_CGI names another), and
+# without opcache, which Debian enables for php-cgi: the extension counts
+# the op arrays PHP compiles, not opcache's optimized shared copies.
+# Without CULPRIT_COLLECT_DIR the extension records nothing.
+usage() {
+    echo "usage: culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]" \
+        "[--form BODY | --body BODY [--content-type TYPE]] SCRIPT" >&2
+    exit 99
+}
+method= query= cookie= body= has_body= content_type=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --method | --query | --cookie | --form | --body | --content-type)
+        [ $# -ge 2 ] || { echo "culprit-php-cgi: $1 expects a value" >&2; usage; } ;;
+    esac
+    case $1 in
+    --method) method=$2 ;;
+    --query) query=$2 ;;
+    --cookie) cookie=$2 ;;
+    --form) body=$2 has_body=1 content_type=application/x-www-form-urlencoded ;;
+    --body) body=$2 has_body=1 ;;
+    --content-type) content_type=$2 ;;
+    --) shift; break ;;
+    -*) echo "culprit-php-cgi: unknown option $1" >&2; usage ;;
+    *) break ;;
+    esac
+    shift 2
+done
+[ $# -eq 1 ] || usage
+# A test that names no page is a broken test, not a failing program: 99,
+# automake's hard error, which culprit records as an error.
+if [ ! -f "$1" ]; then
+    echo "culprit-php-cgi: no PHP script '$1'" >&2
+    exit 99
+fi
+# Paths by parameter expansion, not dirname: a request is a few
+# milliseconds of PHP, and every fork counts.
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+case $1 in /*) script=$1 ;; *) script=$PWD/${1#./} ;; esac
+name=${script##*/}
+[ -n "$method" ] || if [ -n "$has_body" ]; then method=POST; else method=GET; fi
+export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 \
+    SERVER_NAME=localhost SERVER_PORT=80 REMOTE_ADDR=127.0.0.1 REQUEST_METHOD="$method" \
+    SCRIPT_FILENAME="$script" SCRIPT_NAME="/$name" DOCUMENT_ROOT="${script%/*}" \
+    QUERY_STRING="$query" REQUEST_URI="/$name${query:+?$query}"
+[ -z "$cookie" ] || export HTTP_COOKIE="$cookie"
+[ -z "$content_type" ] || export CONTENT_TYPE="$content_type"
+export CULPRIT_PHP="${CULPRIT_PHP_CGI:-php-cgi}" CULPRIT_PHP_SCAN_DIR="@PHP_CGI_SCAN_DIR@"
+if [ -n "$has_body" ]; then
+    CONTENT_LENGTH=$(printf '%s' "$body" | wc -c | tr -d ' ')
+    export CONTENT_LENGTH
+    printf '%s' "$body" | "$here/culprit-php" -d opcache.enable=0
+else
+    exec "$here/culprit-php" -d opcache.enable=0 </dev/null
+fi

@@ -1,0 +1,245 @@
+/*
+ * manifest_request.c - the "request" key of a JSON manifest's test: an HTTP
+ * request to a PHP page (docs/harness.md, "HTTP requests to PHP pages"),
+ * turned into the command that runs it, culprit-php-cgi (docs/php.md):
+ *
+ *   {"name": "login", "request": {"script": "login.php", "method": "POST",
+ *    "get": {"next": "/home"}, "post": {"user": "ann"},
+ *    "cookies": {"lang": "en"}}, "oracle": "html"}
+ *
+ * becomes argv culprit-php-cgi --method POST --query next=%2Fhome
+ * --cookie lang=en --form user=ann /abs/login.php.  Fields are given as
+ * plain text and encoded here as a browser would (form encoding: a space is
+ * '+', every byte but letters, digits and -_.~ is %XX); a string instead of
+ * an object is taken as already encoded.  The script is resolved against
+ * the manifest's directory and must exist: a missing page is an error of
+ * the manifest, at its string, before any test runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/manifest_internal.h"
+
+static const char LAUNCHER[] = "culprit-php-cgi";
+
+/* A growing string. */
+typedef struct text {
+    char *data;
+    size_t length, capacity;
+    bool failed;
+} text;
+
+static void append(text *t, const char *bytes, size_t length)
+{
+    if (t->failed)
+        return;
+    if (t->length + length + 1 > t->capacity) {
+        size_t capacity = t->capacity ? t->capacity : 64;
+        while (capacity < t->length + length + 1)
+            capacity *= 2;
+        char *bigger = realloc(t->data, capacity);
+        if (!bigger) {
+            t->failed = true;
+            return;
+        }
+        t->data = bigger;
+        t->capacity = capacity;
+    }
+    memcpy(t->data + t->length, bytes, length);
+    t->length += length;
+    t->data[t->length] = '\0';
+}
+
+/* Form encoding (application/x-www-form-urlencoded), or with plus_space
+ * false a space as %20 (cookies). */
+static void append_encoded(text *t, const char *value, size_t length, bool plus_space)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = (unsigned char)value[i];
+        char escaped[3] = {'%', hex[c >> 4], hex[c & 15]};
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-_.~", c))
+            append(t, (const char *)&c, 1);
+        else if (c == ' ' && plus_space)
+            append(t, "+", 1);
+        else
+            append(t, escaped, 3);
+    }
+}
+
+static culprit_status fail(const culprit_manifest *manifest, size_t line, size_t column, const char *message,
+                           const char *detail, culprit_error *err)
+{
+    return culprit_fail_at(err, manifest->path, line, column, message, detail);
+}
+
+/* A string field, its bytes without NUL. */
+static culprit_status string_of(const culprit_manifest *manifest, const char *key, const mjson_value *value,
+                                culprit_error *err)
+{
+    if (value->type != MJSON_STRING)
+        return fail(manifest, value->line, value->column, "expected \"request.%s\" to be a string", key, err);
+    if (strlen(value->string) != value->length)
+        return fail(manifest, value->line, value->column, "expected \"request.%s\" without NUL characters",
+                    key, err);
+    return CULPRIT_OK;
+}
+
+/* "get", "post", "cookies": an object of strings, encoded and joined with
+ * separator, or a string taken as it is. */
+static culprit_status encode_fields(const culprit_manifest *manifest, const char *key,
+                                    const mjson_value *value, const char *separator, bool plus_space,
+                                    char **out, culprit_error *err)
+{
+    text t = {0};
+    if (value->type == MJSON_STRING) {
+        culprit_status status = string_of(manifest, key, value, err);
+        if (status != CULPRIT_OK)
+            return status;
+        append(&t, value->string, value->length);
+    } else if (value->type != MJSON_OBJECT) {
+        return fail(manifest, value->line, value->column,
+                    "expected \"request.%s\" to be an object of strings or an encoded string", key, err);
+    }
+    for (size_t i = 0; value->type == MJSON_OBJECT && i < value->count; i++) {
+        const mjson_member *field = &value->members[i];
+        culprit_status status = string_of(manifest, field->key, field->value, err);
+        if (status != CULPRIT_OK) {
+            free(t.data);
+            return status;
+        }
+        if (i > 0)
+            append(&t, separator, strlen(separator));
+        append_encoded(&t, field->key, strlen(field->key), plus_space);
+        append(&t, "=", 1);
+        append_encoded(&t, field->value->string, field->value->length, plus_space);
+    }
+    append(&t, "", 0); /* an empty object is an empty string */
+    if (t.failed || !t.data) {
+        free(t.data);
+        return culprit_fail_memory(err);
+    }
+    *out = t.data;
+    return CULPRIT_OK;
+}
+
+/* The request's parts, as culprit-php-cgi's options (NULL: not given). */
+typedef struct request_parts {
+    char *script, *method, *query, *cookie, *form, *body, *content_type;
+    const mjson_value *post, *raw_body;
+} request_parts;
+
+static void free_parts(request_parts *parts)
+{
+    free(parts->script);
+    free(parts->method);
+    free(parts->query);
+    free(parts->cookie);
+    free(parts->form);
+    free(parts->body);
+    free(parts->content_type);
+}
+
+static culprit_status copy_string(const culprit_manifest *manifest, const char *key, const mjson_value *value,
+                                  char **out, culprit_error *err)
+{
+    culprit_status status = string_of(manifest, key, value, err);
+    if (status == CULPRIT_OK && !(*out = strdup(value->string)))
+        status = culprit_fail_memory(err);
+    return status;
+}
+
+static culprit_status take_script(const culprit_manifest *manifest, const mjson_value *value,
+                                  request_parts *parts, culprit_error *err)
+{
+    culprit_status status = string_of(manifest, "script", value, err);
+    if (status != CULPRIT_OK)
+        return status;
+    if (value->length == 0)
+        return fail(manifest, value->line, value->column, "expected a non-empty \"request.%s\"", "script",
+                    err);
+    if (!(parts->script = manifest_resolve(manifest->directory, value->string)))
+        return culprit_fail_memory(err);
+    if (!manifest_is_file(parts->script))
+        return fail(manifest, value->line, value->column, "no PHP script '%s'", value->string, err);
+    return CULPRIT_OK;
+}
+
+static culprit_status take_part(const culprit_manifest *manifest, const mjson_member *member,
+                                request_parts *parts, culprit_error *err)
+{
+    const char *key = member->key;
+    const mjson_value *value = member->value;
+    if (strcmp(key, "script") == 0)
+        return take_script(manifest, value, parts, err);
+    if (strcmp(key, "method") == 0)
+        return copy_string(manifest, key, value, &parts->method, err);
+    if (strcmp(key, "get") == 0)
+        return encode_fields(manifest, key, value, "&", true, &parts->query, err);
+    if (strcmp(key, "cookies") == 0)
+        return encode_fields(manifest, key, value, "; ", false, &parts->cookie, err);
+    if (strcmp(key, "post") == 0) {
+        parts->post = value;
+        return encode_fields(manifest, key, value, "&", true, &parts->form, err);
+    }
+    if (strcmp(key, "body") == 0) {
+        parts->raw_body = value;
+        return copy_string(manifest, key, value, &parts->body, err);
+    }
+    if (strcmp(key, "content_type") == 0)
+        return copy_string(manifest, key, value, &parts->content_type, err);
+    return fail(manifest, member->line, member->column,
+                "unknown key \"%s\" in \"request\" (expected script, method, get, post, cookies, body or "
+                "content_type)",
+                key, err);
+}
+
+/* argv: culprit-php-cgi, each option given, the script. */
+static culprit_status make_argv(const request_parts *parts, culprit_test_spec *spec, culprit_error *err)
+{
+    const char *options[][2] = {{"--method", parts->method}, {"--query", parts->query},
+                                {"--cookie", parts->cookie}, {"--form", parts->form},
+                                {"--body", parts->body},     {"--content-type", parts->content_type}};
+    size_t count = 0;
+    char **argv = calloc(2 * (sizeof options / sizeof *options) + 3, sizeof *argv);
+    bool ok = argv && (argv[count++] = strdup(LAUNCHER));
+    for (size_t i = 0; ok && i < sizeof options / sizeof *options; i++)
+        if (options[i][1])
+            ok = (argv[count++] = strdup(options[i][0])) && (argv[count++] = strdup(options[i][1]));
+    ok = ok && (argv[count++] = strdup(parts->script));
+    if (!ok) {
+        for (size_t i = 0; argv && i < count; i++)
+            free(argv[i]);
+        free(argv);
+        return culprit_fail_memory(err);
+    }
+    spec->argv = argv;
+    return CULPRIT_OK;
+}
+
+culprit_status manifest_take_request(const culprit_manifest *manifest, const mjson_value *request,
+                                     culprit_test_spec *spec, culprit_error *err)
+{
+    if (request->type != MJSON_OBJECT)
+        return fail(manifest, request->line, request->column, "expected \"%s\" to be an object", "request",
+                    err);
+    request_parts parts = {0};
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < request->count && status == CULPRIT_OK; i++)
+        status = take_part(manifest, &request->members[i], &parts, err);
+    if (status == CULPRIT_OK && !parts.script)
+        status =
+            fail(manifest, request->line, request->column, "expected a \"%s\" in \"request\"", "script", err);
+    if (status == CULPRIT_OK && parts.post && parts.raw_body)
+        status = fail(manifest, parts.raw_body->line, parts.raw_body->column,
+                      "expected \"request.post\" or \"request.%s\", not both", "body", err);
+    if (status == CULPRIT_OK && parts.content_type && parts.post)
+        status =
+            fail(manifest, parts.post->line, parts.post->column,
+                 "\"request.post\" is form-encoded; \"request.%s\" goes with \"body\"", "content_type", err);
+    if (status == CULPRIT_OK)
+        status = make_argv(&parts, spec, err);
+    free_parts(&parts);
+    return status;
+}

@@ -1,0 +1,130 @@
+# test_php_cgi.sh - HTTP requests to PHP pages (docs/php.md, "HTTP
+# requests"): a JSON manifest's "request" tests (src/run/manifest_request.c)
+# run through culprit-php-cgi (src/php/culprit-php-cgi.sh) and php-cgi with
+# the extension.  The page, tests/e2e/php/greet.php, reads $_GET, $_POST and
+# $_COOKIE and has a seeded fault (line 12: a name not escaped); the oracles
+# see the body without the CGI headers, the output map lines up with it, and
+# the faulty line ranks first.  Then a fatal error, the launcher under
+# `culprit test`, and bad requests.  Skips only without PHP or php-cgi.
+. "$(dirname "$0")/lib.sh"
+
+need_culprit_php
+if ! command -v php-cgi >/dev/null 2>&1; then
+    echo "$E2E_NAME: note: php-cgi is not installed (Debian: php8.2-cgi); skipping"
+    finish
+    exit 0
+fi
+PATH="$BUILD_DIR:$PATH" # the manifest's requests run culprit-php-cgi
+export PATH
+mkdir site
+cp "$TOP/tests/e2e/php/greet.php" site/
+
+page() { # the page around a heading and an optional part
+    printf '<html><head><title>greet</title></head><body>\n<h1>%s</h1>\n%s</body></html>\n' "$1" "$2"
+}
+# a JSON string of $1 and the newline $(...) took from it
+json() { python3 -c 'import json, sys; print(json.dumps(sys.argv[1] + "\n"))' "$1"; }
+
+cat >tests.json <<EOF
+[
+  {"name": "guest", "request": {"script": "site/greet.php"}, "expect_stdout": $(json "$(page 'Hello, guest' '')")},
+  {"name": "named", "request": {"script": "site/greet.php", "get": {"name": "Ann Lee"}},
+   "expect_stdout": $(json "$(page 'Hello, Ann Lee' '')")},
+  {"name": "french", "request": {"script": "site/greet.php", "get": {"name": "Luc"}, "cookies": {"lang": "fr"}},
+   "expect_stdout": $(json "$(page 'Bonjour, Luc' '')")},
+  {"name": "german", "request": {"script": "site/greet.php", "get": "name=Karl", "cookies": "lang=de"},
+   "expect_stdout": $(json "$(page 'Hallo, Karl' '')")},
+  {"name": "german-markup", "request": {"script": "site/greet.php", "get": {"name": "<Ann & Bob>"},
+   "cookies": {"lang": "de"}}, "expect_stdout": $(json "$(page 'Hallo, &lt;Ann &amp; Bob&gt;' '')")},
+  {"name": "order", "request": {"script": "site/greet.php", "post": {"items": "tea,milk"}},
+   "expect_stdout": $(json "$(page 'Hello, guest' '<ul>
+<li>tea</li>
+<li>milk</li>
+</ul>
+')")},
+  {"name": "order-empty", "request": {"script": "site/greet.php", "method": "POST", "post": {"items": ""}},
+   "expect_stdout": $(json "$(page 'Hello, guest' '<p>nothing ordered</p>
+')")},
+  {"name": "order-body", "request": {"script": "site/greet.php", "body": "items=a%26b",
+   "content_type": "application/x-www-form-urlencoded"},
+   "expect_stdout": $(json "$(page 'Hello, guest' '<ul>
+<li>a&amp;b</li>
+</ul>
+')")}
+]
+EOF
+run 1 "$CULPRIT" run --tests tests.json
+run 0 "$CULPRIT" tests
+[ "$(grep -c '^pass' "$WORK/out")" -eq 7 ] && pass || fail "expected 7 passing tests: $(cat "$WORK/out")"
+grep '^fail' "$WORK/out" | grep -q 'german-markup' && pass || fail "german-markup should fail: $(cat "$WORK/out")"
+
+# Line 12 runs in the two German requests, one failing: first, alone.
+rank_into lines --kind line --formula ochiai --format csv
+case $(sed -n 2p "$WORK/lines") in
+1,*greet.php:12,*) pass ;;
+*) fail "expected greet.php:12 alone first, got $(sed -n 2,3p "$WORK/lines")" ;;
+esac
+case $(sed -n 3p "$WORK/lines") in 1,*) fail "greet.php:12 is tied: $(sed -n 3p "$WORK/lines")" ;; *) pass ;; esac
+
+# The body only, and the output map lines up with it: line 1 is the inline
+# HTML of line 29, line 2 the <?= ... ?> of line 30.
+run 0 "$CULPRIT" output german-markup
+expect_block "$WORK/out" "    1 | <html><head><title>greet</title></head><body>
+        <- "
+expect_contains "$WORK/out" "    2 ! <h1>Hallo, <Ann & Bob></h1>"
+grep -A3 '    2 ! ' "$WORK/out" | grep -q 'greet.php:30 ({main})' && pass ||
+    fail "line 2 should map to greet.php:30: $(cat "$WORK/out")"
+grep -A2 '    1 | ' "$WORK/out" | grep -q 'greet.php:29 ({main})' && pass ||
+    fail "line 1 should map to greet.php:29: $(cat "$WORK/out")"
+grep -q 'Content-type' "$WORK/out" && fail "the CGI headers reached the output: $(cat "$WORK/out")" || pass
+
+# The same page without collection: the same body, no headers.
+CULPRIT_COLLECT_DIR= run 0 culprit-php-cgi --query 'name=Zoe' site/greet.php
+expect_file_equals "$WORK/out" "$(page 'Hello, Zoe' '')"
+
+# opcache (on for Debian's php-cgi) hands the extension optimized op arrays
+# whose lines the maps do not describe: the extension says so.
+mkdir collect-opcache
+CULPRIT_COLLECT_DIR="$WORK/collect-opcache" REQUEST_METHOD=GET SCRIPT_FILENAME="$WORK/site/greet.php" \
+    REDIRECT_STATUS=200 run 0 php-cgi -d opcache.enable=1 -d "extension=$BUILD_DIR/culprit.so"
+expect_contains "$WORK/err" "culprit: warning: opcache is enabled; culprit's counts need the op arrays PHP compiles"
+CULPRIT_COLLECT_DIR="$WORK/collect-opcache" run 0 culprit-php-cgi site/greet.php
+[ -s "$WORK/err" ] && fail "culprit-php-cgi said: $(cat "$WORK/err")" || pass
+
+# ---- a fatal error in a page fails its request, with PHP's message ----
+rm -rf "$CULPRIT_STORE"
+printf '<?php\necho "<p>start</p>\\n";\nmissing_function();\n' >site/fatal.php
+run 255 "$CULPRIT" test --name fatal -- culprit-php-cgi site/fatal.php
+run 0 "$CULPRIT" tests
+expect_contains "$WORK/out" "PHP Fatal error: Uncaught Error: Call to undefined function missing_function()"
+expect_contains "$WORK/out" "fatal.php:3"
+
+# ---- bad requests ----
+# A missing page: the launcher's hard error (99, an error, not a failure) ...
+run 99 "$CULPRIT" test --name nopage -- culprit-php-cgi site/nope.php
+expect_contains "$WORK/err" "culprit-php-cgi: no PHP script 'site/nope.php'"
+run 0 "$CULPRIT" tests
+grep '^error' "$WORK/out" | grep -q nopage && pass || fail "nopage should be an error: $(cat "$WORK/out")"
+run 99 culprit-php-cgi --query
+expect_contains "$WORK/err" "culprit-php-cgi: --query expects a value"
+# ... and in a manifest, an input error at its string before any test runs.
+printf '[\n  {"name": "a", "request": {"script": "site/nope.php"}}\n]\n' >missing.json
+run 2 "$CULPRIT" run --tests missing.json
+expect_contains "$WORK/err" "missing.json:2:39: no PHP script 'site/nope.php'"
+printf '[{"name": "a", "request": {"get": {"x": "1"}}}]\n' >noscript.json
+run 2 "$CULPRIT" run --tests noscript.json
+expect_contains "$WORK/err" "noscript.json:1:27: expected a \"script\" in \"request\""
+printf '[{"name": "a", "request": {"script": "site/greet.php", "post": {}, "body": "x"}}]\n' >both.json
+run 2 "$CULPRIT" run --tests both.json
+expect_contains "$WORK/err" "expected \"request.post\" or \"request.body\", not both"
+printf '[{"name": "a", "argv": ["true"], "request": {"script": "site/greet.php"}}]\n' >cmd.json
+run 2 "$CULPRIT" run --tests cmd.json
+expect_contains "$WORK/err" "cmd.json:1:34: expected \"request\" or \"argv\", not both"
+printf '[{"name": "a", "request": {"script": "site/greet.php", "header": {}}}]\n' >key.json
+run 2 "$CULPRIT" run --tests key.json
+expect_contains "$WORK/err" "unknown key \"header\" in \"request\""
+printf '[{"name": "a", "request": {"script": "site/greet.php", "get": {"x": 1}}}]\n' >value.json
+run 2 "$CULPRIT" run --tests value.json
+expect_contains "$WORK/err" "expected \"request.x\" to be a string"
+
+finish
