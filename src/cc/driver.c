@@ -255,28 +255,37 @@ static culprit_status input_and_output(const cc_input *input, const char *output
     return status;
 }
 
-static culprit_status emit_bitcode(session *s, const cc_input *input, const char *bitcode, int *exit_status,
-                                   culprit_error *err)
+/* clang STEP... with the user's flags, the dependency options and
+ * instrumentation_flags, compiling input to output; setting ("NAME=VALUE"
+ * or NULL) goes into clang's environment. */
+static culprit_status instrumenting_compile(session *s, const cc_input *input, const char *output,
+                                            const char *const *step, size_t step_count, const char *setting,
+                                            int *exit_status, culprit_error *err)
 {
-    const cc_command *command = s->command;
     cc_args args = {0};
     culprit_status status = cc_args_push(&args, s->clang, err);
     if (status == CULPRIT_OK)
-        status = user_flags(command, true, &args, err);
+        status = user_flags(s->command, true, &args, err);
     if (status == CULPRIT_OK)
-        status = dependency_options(command, input, &args, err);
-    /* Unoptimised IR, so the map describes the code as written; the user's -O applies in step 3. */
-    const char *const step[] = {"-c", "-emit-llvm", "-Xclang", "-disable-llvm-passes"};
+        status = dependency_options(s->command, input, &args, err);
     if (status == CULPRIT_OK)
-        status = push_strings(&args, step, sizeof step / sizeof *step, err);
+        status = push_strings(&args, step, step_count, err);
     if (status == CULPRIT_OK)
         status = instrumentation_flags(s, &args, err);
     if (status == CULPRIT_OK)
-        status = input_and_output(input, bitcode, &args, err);
+        status = input_and_output(input, output, &args, err);
     if (status == CULPRIT_OK)
-        status = run_clang(s, &args, exit_status, err);
+        status = cc_run_with(s->clang, &args, setting, exit_status, err);
     cc_args_free(&args);
     return status;
+}
+
+static culprit_status emit_bitcode(session *s, const cc_input *input, const char *bitcode, int *exit_status,
+                                   culprit_error *err)
+{
+    /* Unoptimised IR, so the map describes the code as written; the user's -O applies in step 3. */
+    const char *const step[] = {"-c", "-emit-llvm", "-Xclang", "-disable-llvm-passes"};
+    return instrumenting_compile(s, input, bitcode, step, sizeof step / sizeof *step, NULL, exit_status, err);
 }
 
 /* One clang process that instruments its own module through the pass
@@ -294,23 +303,9 @@ static culprit_status compile_with_plugin(session *s, const cc_input *input, con
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: the path is too long", input->path);
     char plugin_flag[PATH_MAX + 32];
     snprintf(plugin_flag, sizeof plugin_flag, "-fpass-plugin=%s", s->pass_plugin);
-    cc_args args = {0};
-    culprit_status status = cc_args_push(&args, s->clang, err);
-    if (status == CULPRIT_OK)
-        status = user_flags(command, true, &args, err);
-    if (status == CULPRIT_OK)
-        status = dependency_options(command, input, &args, err);
     const char *const step[] = {"-c", plugin_flag};
-    if (status == CULPRIT_OK)
-        status = push_strings(&args, step, sizeof step / sizeof *step, err);
-    if (status == CULPRIT_OK)
-        status = instrumentation_flags(s, &args, err);
-    if (status == CULPRIT_OK)
-        status = input_and_output(input, object, &args, err);
-    if (status == CULPRIT_OK)
-        status = cc_run_with(s->clang, &args, setting, exit_status, err);
-    cc_args_free(&args);
-    return status;
+    return instrumenting_compile(s, input, object, step, sizeof step / sizeof *step, setting, exit_status,
+                                 err);
 }
 
 static culprit_status compile_bitcode(session *s, const char *bitcode, const char *object, int *exit_status,
