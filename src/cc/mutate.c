@@ -205,6 +205,15 @@ static culprit_status note_split_off(function_walk *walk, LLVMBasicBlockRef bloc
     return CULPRIT_OK;
 }
 
+/* The branch's first successor is the one a run without mutants never takes. */
+static void mark_unlikely(unit *u, LLVMValueRef branch)
+{
+    LLVMValueRef weights[3] = {LLVMMDStringInContext(u->context, "branch_weights", 14),
+                               LLVMConstInt(u->i32, 1, 0), LLVMConstInt(u->i32, 1u << 20, 0)};
+    LLVMSetMetadata(branch, LLVMGetMDKindIDInContext(u->context, "prof", 4),
+                    LLVMMDNodeInContext(u->context, weights, 3));
+}
+
 /* block: ... br (slot == id) ? rest : run;  run: instruction, br rest;  rest: what followed it. */
 static culprit_status delete_behind_branch(unit *u, function_walk *walk, const cc_mutation_site *site,
                                            uint32_t id, culprit_error *err)
@@ -224,7 +233,7 @@ static culprit_status delete_behind_branch(unit *u, function_walk *walk, const c
     LLVMPositionBuilderBefore(u->builder, jump);
     LLVMSetCurrentDebugLocation2(u->builder, location);
     LLVMValueRef slot_value = LLVMBuildLoad2(u->builder, u->i32, mutant_slot(u), "");
-    LLVMBuildCondBr(u->builder, selects(u, slot_value, id), rest, run);
+    mark_unlikely(u, LLVMBuildCondBr(u->builder, selects(u, slot_value, id), rest, run));
     LLVMInstructionEraseFromParent(jump);
     culprit_status status = note_split_off(walk, run, site->block, err);
     if (status == CULPRIT_OK)
