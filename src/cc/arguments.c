@@ -330,6 +330,8 @@ static culprit_status own_flag(cc_command *command, const char *argument, bool *
                             argument);
     else if (strcmp(argument, "--lifetime-markers") == 0)
         command->keeps_lifetime_markers = true;
+    else if (strcmp(argument, "--mutants") == 0)
+        command->mutants = true;
     else if (strcmp(argument, "--culprit-help") == 0)
         command->show_help = true;
     else if (strcmp(argument, "--culprit-version") == 0)
@@ -443,23 +445,42 @@ static cc_action choose_action(const cc_command *command, bool pass_through, boo
     return CC_LINK; /* even without C inputs: the objects may be instrumented */
 }
 
-culprit_status cc_parse_command(int argc, char **argv, const char *environment_coverage, bool disabled,
-                                cc_command *command, culprit_error *err)
+/* Mutants need full mode's map (culprit mutate picks them by the lines
+ * the failing tests ran and compares outputs; docs/mutation.md §1). */
+static culprit_status check_mutants(const cc_command *command, const cc_environment *environment,
+                                    culprit_error *err)
+{
+    if (!command->mutants || command->coverage != CC_COVERAGE_LINES)
+        return CULPRIT_OK;
+    return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                        "%s does not work with %s: mutants need full coverage "
+                        "(--coverage=full or --coverage=symbolic)",
+                        environment->mutants ? "CULPRIT_MUTANTS=1" : "--mutants",
+                        environment->coverage && strcmp(environment->coverage, "lines") == 0
+                            ? "CULPRIT_COVERAGE=lines"
+                            : "--coverage=lines");
+}
+
+culprit_status cc_parse_command(int argc, char **argv, const cc_environment *environment, cc_command *command,
+                                culprit_error *err)
 {
     memset(command, 0, sizeof *command);
     command->coverage = CC_COVERAGE_FULL;
-    if (environment_coverage && *environment_coverage && !choose_coverage(command, environment_coverage))
+    command->mutants = environment->mutants;
+    if (environment->coverage && *environment->coverage && !choose_coverage(command, environment->coverage))
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "CULPRIT_COVERAGE=%s: expected full, lines or symbolic",
-                            environment_coverage);
+                            environment->coverage);
     culprit_status status = collect_arguments(argc, argv, command, err);
     bool pass_through = false, compile_only = false;
     if (status == CULPRIT_OK)
         status = scan_arguments(command, &pass_through, &compile_only, err);
+    if (status == CULPRIT_OK)
+        status = check_mutants(command, environment, err);
     if (status != CULPRIT_OK) {
         cc_command_free(command);
         return status;
     }
-    command->action = choose_action(command, pass_through, compile_only, disabled);
+    command->action = choose_action(command, pass_through, compile_only, environment->disabled);
     return CULPRIT_OK;
 }
 

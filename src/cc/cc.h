@@ -51,6 +51,7 @@ typedef struct cc_command {
     cc_action action;
     cc_coverage coverage;
     bool symbolic; /* --coverage=symbolic: full mode plus shadows and path constraints (docs/symbolic.md) */
+    bool mutants;  /* --mutants or CULPRIT_MUTANTS=1: every mutant compiled in (docs/mutation.md §1) */
     cc_input *inputs;
     size_t input_count;
     const char *output;          /* -o value, or NULL */
@@ -70,10 +71,17 @@ typedef struct cc_command {
     bool show_version;           /* --culprit-version */
 } cc_command;
 
-/* Classifies argv (argv[0] excluded).  environment_coverage is
- * CULPRIT_COVERAGE's value or NULL; disabled is CULPRIT_CC_DISABLE=1. */
-culprit_status cc_parse_command(int argc, char **argv, const char *environment_coverage, bool disabled,
-                                cc_command *command, culprit_error *err);
+/* What culprit-cc reads from the environment: CULPRIT_COVERAGE's value or
+ * NULL, CULPRIT_MUTANTS=1, CULPRIT_CC_DISABLE=1. */
+typedef struct cc_environment {
+    const char *coverage;
+    bool mutants;
+    bool disabled;
+} cc_environment;
+
+/* Classifies argv (argv[0] excluded) under what the environment asks. */
+culprit_status cc_parse_command(int argc, char **argv, const cc_environment *environment, cc_command *command,
+                                culprit_error *err);
 void cc_command_free(cc_command *command);
 
 /* Is this argument (at index i of args) one of the dependency-file options
@@ -101,27 +109,38 @@ bool cc_find_contract_directory(char *buffer, size_t size);
  * An error of culprit-cc's own (not clang's) is returned as a status. */
 culprit_status cc_drive(const cc_command *command, const char *clang, int *exit_status, culprit_error *err);
 
+/* How one unit is instrumented: symbolic (full mode only) adds the
+ * symbolic instrumentation of docs/symbolic.md §1; mutants (full mode
+ * only) compiles in the mutants of docs/mutation.md §1; atomic_counters
+ * makes full-mode increments atomic (exact counts under threads);
+ * strip_debug_info removes the debug information culprit-cc asked for
+ * when the user did not. */
+typedef struct cc_instrument_options {
+    cc_coverage coverage;
+    bool symbolic;
+    bool mutants;
+    bool atomic_counters;
+    bool strip_debug_info;
+} cc_instrument_options;
+
 /* Instruments the bitcode in input_path into output_path.  source names the
- * user's file in messages; symbolic (full mode only) adds the symbolic
- * instrumentation of docs/symbolic.md §1; atomic_counters makes full-mode increments atomic
- * (exact counts under threads); strip_debug_info removes the debug
- * information culprit-cc asked for when the user did not. */
+ * user's file in messages. */
 culprit_status cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
-                                     cc_coverage coverage, bool symbolic, bool atomic_counters,
-                                     bool strip_debug_info, culprit_error *err);
+                                     const cc_instrument_options *options, culprit_error *err);
 
 /* The same, in place, on a module of clang's own (the pass plugin,
  * plugin.c); module is an LLVMModuleRef (void * keeps LLVM's headers out
  * of the driver's files). */
-culprit_status cc_instrument_module(void *module, const char *source, cc_coverage coverage, bool symbolic,
-                                    bool atomic_counters, bool strip_debug_info, culprit_error *err);
+culprit_status cc_instrument_module(void *module, const char *source, const cc_instrument_options *options,
+                                    culprit_error *err);
 
 /* The pass plugin (culprit-pass.so): CULPRIT_PASS_PLUGIN, else beside the
  * executable, else ../lib/culprit/.  False, buffer empty, when there is none. */
 bool cc_find_pass_plugin(char *buffer, size_t size);
 
 /* The pass plugin's settings travel to it in this variable of clang's
- * environment: "<full|lines> <symbolic 0|1> <atomic 0|1> <strip 0|1> <source path>". */
+ * environment: "<full|lines> <symbolic 0|1> <atomic 0|1> <strip 0|1>
+ * <mutants 0|1> <source path>". */
 #define CC_PASS_SETTINGS "CULPRIT_CC_PASS"
 
 /* cc_run with one more "NAME=VALUE" in the child's environment (NULL: none). */

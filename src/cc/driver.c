@@ -296,10 +296,10 @@ static culprit_status compile_with_plugin(session *s, const cc_input *input, con
 {
     const cc_command *command = s->command;
     char setting[PATH_MAX + 64];
-    if ((size_t)snprintf(setting, sizeof setting, "%s=%s %d %d %d %s", CC_PASS_SETTINGS,
+    if ((size_t)snprintf(setting, sizeof setting, "%s=%s %d %d %d %d %s", CC_PASS_SETTINGS,
                          command->coverage == CC_COVERAGE_LINES ? "lines" : "full", command->symbolic ? 1 : 0,
                          command->atomic_counters ? 1 : 0, command->has_debug_flag ? 0 : 1,
-                         input->path) >= sizeof setting)
+                         command->mutants ? 1 : 0, input->path) >= sizeof setting)
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: the path is too long", input->path);
     char plugin_flag[PATH_MAX + 32];
     snprintf(plugin_flag, sizeof plugin_flag, "-fpass-plugin=%s", s->pass_plugin);
@@ -337,9 +337,12 @@ static culprit_status compile_c_input(session *s, const cc_input *input, const c
         status = emit_bitcode(s, input, bitcode, exit_status, err);
     if (status != CULPRIT_OK || *exit_status != 0)
         return status;
-    status =
-        cc_instrument_bitcode(bitcode, instrumented, input->path, s->command->coverage, s->command->symbolic,
-                              s->command->atomic_counters, !s->command->has_debug_flag, err);
+    cc_instrument_options options = {.coverage = s->command->coverage,
+                                     .symbolic = s->command->symbolic,
+                                     .mutants = s->command->mutants,
+                                     .atomic_counters = s->command->atomic_counters,
+                                     .strip_debug_info = !s->command->has_debug_flag};
+    status = cc_instrument_bitcode(bitcode, instrumented, input->path, &options, err);
     if (status == CULPRIT_OK)
         status = compile_bitcode(s, instrumented, object, exit_status, err);
     unlink(bitcode);

@@ -12,6 +12,8 @@
  *   unit_globals.c       the counters array, the descriptor, its constructor, the embedded map
  *   redirect.c           calls to libc's output, exit and thread functions moved to the runtime
  *   symbolic*.c          symbolic mode: shadows of input-dependent values, after each function's counters
+ *   mutate_decide.c      --mutants: which instructions are mutated, planned before each function's counters
+ *   mutate.c             --mutants: the mutants' records and code, after the counters, before the shadows
  *
  * Written against LLVM 14's C API only.  The walk happens twice: a counting
  * pass (cc_count_counters) fixes counter_count (the counters array must
@@ -45,11 +47,16 @@ int cc_compare_slots(const void *left, const void *right)
 const block_slot *cc_find_slot(const function_walk *walk, LLVMBasicBlockRef block)
 {
     block_slot key = {.block = block};
-    return bsearch(&key, walk->by_address, walk->block_total, sizeof key, cc_compare_slots);
+    const block_slot *found =
+        bsearch(&key, walk->by_address, walk->block_total, sizeof key, cc_compare_slots);
+    if (!found && walk->split_off_count)
+        found = bsearch(&key, walk->split_off, walk->split_off_count, sizeof key, cc_compare_slots);
+    return found;
 }
 
 static void function_walk_free(function_walk *walk)
 {
+    free(walk->split_off);
     free(walk->blocks);
     free(walk->by_address);
     free(walk->group_parent);
@@ -99,7 +106,10 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
         cc_symbolic_free(symbolic);
         return status;
     }
-    status = cc_map_function(u, &walk, err);
+    cc_mutation_plan *mutants = NULL;
+    status = cc_mutate_plan(u, &walk, &mutants, err);
+    if (status == CULPRIT_OK)
+        status = cc_map_function(u, &walk, err);
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_FULL)
         status = cc_group_conditions(u, &walk, err);
     bool *implied = calloc(walk.block_total + 1, sizeof *implied);
@@ -131,8 +141,11 @@ static culprit_status instrument_function(unit *u, LLVMValueRef function, culpri
     }
     if (status == CULPRIT_OK && u->coverage == CC_COVERAGE_LINES)
         cc_instrument_edge_flags(u, &walk);
+    if (status == CULPRIT_OK)
+        status = cc_mutate_apply(u, &walk, mutants, err);
     if (status == CULPRIT_OK && symbolic)
         status = cc_symbolic_instrument(u, &walk, symbolic, err);
+    cc_mutate_free(mutants);
     cc_symbolic_free(symbolic);
     u->next_block += walk.block_total;
     free(implied);
@@ -188,23 +201,25 @@ static culprit_status read_module(unit *u, const char *input_path, culprit_error
 
 /* context: the module's when instrumenting in place (the pass plugin), a
  * new one (owned) for bitcode read from a file. */
-static void unit_init(unit *u, LLVMContextRef context, const char *source, cc_coverage coverage,
-                      bool symbolic, bool atomic)
+static void unit_init(unit *u, LLVMContextRef context, const char *source,
+                      const cc_instrument_options *options)
 {
     memset(u, 0, sizeof *u);
     u->source = source;
-    u->coverage = coverage;
-    u->symbolic = symbolic && coverage == CC_COVERAGE_FULL;
-    u->atomic = atomic && coverage == CC_COVERAGE_FULL;
+    u->coverage = options->coverage;
+    u->symbolic = options->symbolic && options->coverage == CC_COVERAGE_FULL;
+    u->atomic = options->atomic_counters && options->coverage == CC_COVERAGE_FULL;
+    u->mutants = options->mutants && options->coverage == CC_COVERAGE_FULL;
     u->owns_context = context == NULL;
     u->context = context ? context : LLVMContextCreate();
+    u->mutant_kind = LLVMGetMDKindIDInContext(u->context, "culprit.mutant", 14);
     u->builder = LLVMCreateBuilderInContext(u->context);
     u->i1 = LLVMInt1TypeInContext(u->context);
     u->i8 = LLVMInt8TypeInContext(u->context);
     u->i32 = LLVMInt32TypeInContext(u->context);
     u->i64 = LLVMInt64TypeInContext(u->context);
     u->byte_pointer = LLVMPointerType(u->i8, 0);
-    cc_map_init(&u->map, coverage);
+    cc_map_init(&u->map, options->coverage);
 }
 
 static void unit_free(unit *u)
@@ -237,15 +252,14 @@ static culprit_status verify(unit *u, culprit_error *err)
 }
 
 culprit_status cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
-                                     cc_coverage coverage, bool symbolic, bool atomic_counters,
-                                     bool strip_debug_info, culprit_error *err)
+                                     const cc_instrument_options *options, culprit_error *err)
 {
     unit u;
-    unit_init(&u, NULL, source, coverage, symbolic, atomic_counters);
+    unit_init(&u, NULL, source, options);
     culprit_status status = read_module(&u, input_path, err);
     if (status == CULPRIT_OK)
         status = instrument_module(&u, err);
-    if (status == CULPRIT_OK && strip_debug_info)
+    if (status == CULPRIT_OK && options->strip_debug_info)
         LLVMStripModuleDebugInfo(u.module);
     if (status == CULPRIT_OK)
         status = verify(&u, err);
@@ -255,14 +269,14 @@ culprit_status cc_instrument_bitcode(const char *input_path, const char *output_
     return status;
 }
 
-culprit_status cc_instrument_module(void *module, const char *source, cc_coverage coverage, bool symbolic,
-                                    bool atomic_counters, bool strip_debug_info, culprit_error *err)
+culprit_status cc_instrument_module(void *module, const char *source, const cc_instrument_options *options,
+                                    culprit_error *err)
 {
     unit u;
-    unit_init(&u, LLVMGetModuleContext(module), source, coverage, symbolic, atomic_counters);
+    unit_init(&u, LLVMGetModuleContext(module), source, options);
     u.module = module;
     culprit_status status = instrument_module(&u, err);
-    if (status == CULPRIT_OK && strip_debug_info)
+    if (status == CULPRIT_OK && options->strip_debug_info)
         LLVMStripModuleDebugInfo(u.module);
     if (status == CULPRIT_OK)
         status = verify(&u, err);

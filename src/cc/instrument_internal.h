@@ -8,7 +8,8 @@
  * what is not; map_unit.c writes the map; emit_counters.c and
  * emit_frames.c insert the code; unit_globals.c adds the unit's globals;
  * redirect.c points calls at the runtime's wrappers; symbolic*.c add
- * symbolic mode's shadows (docs/symbolic.md §1).  Only these files and
+ * symbolic mode's shadows (docs/symbolic.md §1); mutate_decide.c and
+ * mutate.c compile in the mutants (docs/mutation.md §1).  Only these files and
  * call_sites.c include this header; the rest of culprit-cc calls
  * cc_instrument_bitcode (cc.h).
  */
@@ -34,6 +35,7 @@ typedef struct unit {
     cc_coverage coverage;
     bool symbolic; /* full mode plus symbolic*.c's shadows */
     bool atomic;   /* full mode: atomicrmw add instead of load/add/store */
+    bool mutants;  /* full mode plus mutate*.c's mutants */
     cc_map map;
     LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, frame_type, stack_type;
     LLVMValueRef counters, depth, stack, leaf;
@@ -64,6 +66,11 @@ typedef struct unit {
      * (symbolic_twin.c), for pointing the twins' calls at twins. */
     struct sym_twin *sym_twins;
     size_t sym_twin_count, sym_twin_capacity;
+    /* --mutants: the unit's active-mutant slot (an internal i32, created
+     * with the first mutant; docs/mutation.md §2) and the `culprit.mutant`
+     * metadata kind that marks the selects choosing a mutant's value. */
+    LLVMValueRef mutant_slot;
+    unsigned mutant_kind;
     /* The last debug-info file seen, so each instruction does not search the file table. */
     const char *cached_directory, *cached_filename;
     uint32_t cached_file;
@@ -86,6 +93,12 @@ typedef struct function_walk {
     block_slot *by_address;
     unsigned *group_parent;    /* union-find over block indices */
     uint32_t *group_condition; /* root index -> condition number */
+    /* Blocks mutate.c's statement deletions split off after the counters,
+     * with the counter of the block they came from, sorted by address:
+     * they have no counter of their own, but symbolic mode names its
+     * branch sites by the block (cc_find_slot looks here too). */
+    block_slot *split_off;
+    size_t split_off_count, split_off_capacity;
 } function_walk;
 
 /* The class of a call's result, for its return-class counters. */
@@ -122,6 +135,8 @@ culprit_status cc_map_and_count_edges(unit *u, function_walk *walk, unsigned blo
                                       culprit_error *err);
 culprit_status cc_map_and_count_returns(unit *u, LLVMBasicBlockRef block, uint32_t counter,
                                         culprit_error *err);
+/* The instruction's source location as the map numbers its file; *found
+ * is false when it has none (or line 0). */
 culprit_status cc_map_instruction_location(unit *u, LLVMValueRef instruction, cc_map_location *location,
                                            bool *found, culprit_error *err);
 
@@ -158,6 +173,21 @@ void cc_redirect_calls(unit *u);
 /* The runtime's wrapper a call to callee will be pointed at (declared on
  * demand), or NULL when its calls stay. */
 LLVMValueRef cc_redirect_target(unit *u, LLVMValueRef callee);
+
+/* ---- mutate_decide.c, mutate.c: the mutants (docs/mutation.md §1) */
+
+typedef struct cc_mutation_plan cc_mutation_plan;
+/* Before the function's counters: which of its instructions are mutated,
+ * and how (mutate_decide.c).  *plan is NULL when none is. */
+culprit_status cc_mutate_plan(unit *u, const function_walk *walk, cc_mutation_plan **plan,
+                              culprit_error *err);
+/* After its counters and map records, before symbolic mode's shadows: the
+ * mutants' records and code (mutate.c). */
+culprit_status cc_mutate_apply(unit *u, function_walk *walk, cc_mutation_plan *plan, culprit_error *err);
+void cc_mutate_free(cc_mutation_plan *plan);
+/* Is the instruction a select mutate.c added: culprit's own, but its value
+ * is its third operand's whenever no mutant is active? */
+bool cc_mutate_is_select(const unit *u, LLVMValueRef instruction);
 
 /* ---- symbolic*.c: symbolic mode's shadows (docs/symbolic.md §1) */
 

@@ -287,9 +287,7 @@ static void choose_splits_before_endings(const block_view *view, bool *split)
     }
 }
 
-/* Moves everything after `instruction` into a new block placed after its
- * own, which then jumps there. */
-static void split_after(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef instruction)
+LLVMBasicBlockRef cc_ir_split_after(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef instruction)
 {
     LLVMBasicBlockRef block = LLVMGetInstructionParent(instruction);
     LLVMBasicBlockRef following = LLVMGetNextBasicBlock(block);
@@ -321,6 +319,7 @@ static void split_after(LLVMContextRef context, LLVMBuilderRef builder, LLVMValu
         if (!seen)
             cc_ir_retarget_phis(builder, successor, block, tail);
     }
+    return tail;
 }
 
 /* Ends the block after the calls choose_splits picks, the last first, so
@@ -337,7 +336,7 @@ static void split_block(LLVMContextRef context, LLVMBuilderRef builder, LLVMBasi
         choose_splits_before_endings(&view, split);
         for (size_t i = view.count; i-- > 0;)
             if (split[i])
-                split_after(context, builder, view.instructions[i]);
+                cc_ir_split_after(context, builder, view.instructions[i]);
     }
     free(split);
     line_set_free(&set);

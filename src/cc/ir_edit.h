@@ -7,7 +7,8 @@
  * instrument.c calls cc_ir_split_after_calls on every function it
  * instruments, first of all, so that the map, the counters and the flags
  * all see the split blocks.  cc_ir_retarget_phis also serves the edges that
- * emit_counters.c splits for counters and flags.
+ * emit_counters.c splits for counters and flags, cc_ir_split_after the
+ * statements mutate.c deletes.
  */
 #ifndef CULPRIT_CC_IR_EDIT_H
 #define CULPRIT_CC_IR_EDIT_H
@@ -28,6 +29,13 @@ void cc_ir_retarget_phis(LLVMBuilderRef builder, LLVMBasicBlockRef block, LLVMBa
  * loop's back edge the new block is the loop's latch, so it takes the
  * terminator's `!llvm.loop` (the user's unroll and vectorize pragmas). */
 void cc_ir_split_edge(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef terminator, unsigned slot);
+
+/* Moves everything after `instruction` (which must not be its block's
+ * terminator) into a new block placed after its own, which then jumps
+ * there with the instruction's location; the PHIs of the moved
+ * terminator's successors come from the new block, which is returned.
+ * mutate.c uses it for the statements it deletes. */
+LLVMBasicBlockRef cc_ir_split_after(LLVMContextRef context, LLVMBuilderRef builder, LLVMValueRef instruction);
 
 /* Splits the blocks of function after every call that can end the run
  * (cc_ir_instruction_can_stop) and is followed, in its block, by code of a

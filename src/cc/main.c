@@ -18,7 +18,7 @@
 
 static const char help_text[] =
     "usage: culprit-cc [--coverage=full|lines|symbolic] [--counters=atomic|plain] [--lifetime-markers]\n"
-    "                  [CLANG ARGUMENTS...]\n"
+    "                  [--mutants] [CLANG ARGUMENTS...]\n"
     "\n"
     "Compiles and links C like clang; every C translation unit is instrumented\n"
     "for culprit and carries its program map, and linked programs get the\n"
@@ -34,11 +34,14 @@ static const char help_text[] =
     "  --lifetime-markers  keep clang's scope markers, so locals of disjoint scopes share\n"
     "                      stack slots (kept anyway with -fsanitize=, -Wframe-larger-than=,\n"
     "                      -Wstack-usage=); without them the map is the same at every -O\n"
+    "  --mutants           full or symbolic: compile every mutant in, for `culprit mutate`\n"
+    "                      (CULPRIT_MUTANT=<unit hash>:<id> selects one at run time)\n"
     "  --culprit-help      this text\n"
     "  --culprit-version   culprit-cc's version\n"
     "\n"
     "Environment: CULPRIT_CLANG (clang to run), CULPRIT_RT (runtime archive),\n"
-    "CULPRIT_COVERAGE (full|lines|symbolic), CULPRIT_CC_DISABLE=1 (plain clang).\n";
+    "CULPRIT_COVERAGE (full|lines|symbolic), CULPRIT_MUTANTS=1 (as --mutants),\n"
+    "CULPRIT_CC_DISABLE=1 (plain clang).\n";
 
 /* Whether the user asked clang for its help: culprit-cc's own options
  * come first then, so that `culprit-cc --help` shows them. */
@@ -84,9 +87,11 @@ int main(int argc, char **argv)
     culprit_error err = {0};
     cc_command command;
     const char *disable = getenv("CULPRIT_CC_DISABLE");
-    bool disabled = disable && strcmp(disable, "1") == 0;
-    if (cc_parse_command(argc - 1, argv + 1, getenv("CULPRIT_COVERAGE"), disabled, &command, &err) !=
-        CULPRIT_OK) {
+    const char *mutants = getenv("CULPRIT_MUTANTS");
+    cc_environment environment = {.coverage = getenv("CULPRIT_COVERAGE"),
+                                  .mutants = mutants && strcmp(mutants, "1") == 0,
+                                  .disabled = disable && strcmp(disable, "1") == 0};
+    if (cc_parse_command(argc - 1, argv + 1, &environment, &command, &err) != CULPRIT_OK) {
         fprintf(stderr, "culprit-cc: %s\n", err.message);
         return 1;
     }

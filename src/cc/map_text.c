@@ -3,7 +3,7 @@
  *
  * Records arrive in whatever order the IR walk meets them; each kind goes to
  * its own buffer so that the text always lists files, functions, blocks,
- * lines, edges, branches, returns and spec sites in that order.  Lines are collected as
+ * lines, edges, branches, returns, spec sites and mutants in that order.  Lines are collected as
  * (file, line, block) facts and grouped at the end, because a line's blocks
  * are only known once the whole unit has been walked.
  */
@@ -76,6 +76,7 @@ void cc_map_free(cc_map *map)
     cc_text_free(&map->branches);
     cc_text_free(&map->returns);
     cc_text_free(&map->specs);
+    cc_text_free(&map->mutants);
     free(map->lines);
     free(map->source_digests);
     for (size_t i = 0; i < map->source_count; i++) {
@@ -240,6 +241,18 @@ static culprit_status write_sources(const cc_map *map, cc_text *body)
     return CULPRIT_OK;
 }
 
+culprit_status cc_map_add_mutant(cc_map *map, uint32_t block, cc_map_location at, const char *operator_name,
+                                 const char *description, uint32_t *id, culprit_error *err)
+{
+    culprit_status status = check_field("mutant description", description, err);
+    if (status != CULPRIT_OK)
+        return status;
+    *id = ++map->mutant_count;
+    return appended(cc_text_append(&map->mutants, "mutant\t%u\t%u\t%u\t%u\t%u\t%s\t%s\n", *id, block, at.file,
+                                   at.line, at.column, operator_name, description),
+                    err);
+}
+
 static culprit_status assemble_body(cc_map *map, cc_text *body)
 {
     if (map->files.size && cc_text_append(body, "%s", map->files.data) != CULPRIT_OK)
@@ -247,7 +260,7 @@ static culprit_status assemble_body(cc_map *map, cc_text *body)
     if (write_sources(map, body) != CULPRIT_OK)
         return CULPRIT_ERROR_INTERNAL;
     const cc_text *before_lines[] = {&map->functions, &map->blocks};
-    const cc_text *after_lines[] = {&map->edges, &map->branches, &map->returns, &map->specs};
+    const cc_text *after_lines[] = {&map->edges, &map->branches, &map->returns, &map->specs, &map->mutants};
     for (size_t i = 0; i < sizeof before_lines / sizeof *before_lines; i++)
         if (before_lines[i]->size && cc_text_append(body, "%s", before_lines[i]->data) != CULPRIT_OK)
             return CULPRIT_ERROR_INTERNAL;

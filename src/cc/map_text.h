@@ -67,8 +67,9 @@ typedef struct cc_map {
     char **paths; /* file index -> path (owned) */
     size_t path_count, path_capacity;
     uint32_t function_count;
+    uint32_t mutant_count; /* the last mutant's id (docs/mutation.md §1) */
     /* One buffer per record kind, concatenated in the order of §2 by finish(). */
-    cc_text files, functions, blocks, edges, branches, returns, specs;
+    cc_text files, functions, blocks, edges, branches, returns, specs, mutants;
     cc_map_line_fact *lines;
     size_t line_count, line_capacity;
 } cc_map;
@@ -102,6 +103,11 @@ culprit_status cc_map_add_spec(cc_map *map, uint32_t block, const char *kind, cc
                                const char *text, culprit_error *err);
 culprit_status cc_map_add_return(cc_map *map, uint32_t counter, uint32_t block, cc_map_location call_at,
                                  const char *class_name, const char *callee, culprit_error *err);
+/* Adds the next mutant (numbered from 1) of the instruction at `at` in
+ * block (a block counter) and returns its id.  operator_name is one of
+ * docs/mutation.md §1's; description says the change in source terms. */
+culprit_status cc_map_add_mutant(cc_map *map, uint32_t block, cc_map_location at, const char *operator_name,
+                                 const char *description, uint32_t *id, culprit_error *err);
 
 /* Digests every file of the map's file table as it is now, for the
  * `source` records.  The sources, not the bitcode: -O levels and -D flags

@@ -22,17 +22,19 @@
 
 typedef struct pass_settings {
     cc_coverage coverage;
-    int symbolic, atomic, strip;
+    int symbolic, atomic, strip, mutants;
     const char *source;
 } pass_settings;
 
-/* "<full|lines> <0|1> <0|1> <0|1> <source path>": false when malformed. */
+/* "<full|lines> <0|1> <0|1> <0|1> <0|1> <source path>" (symbolic, atomic,
+ * strip, mutants): false when malformed. */
 static bool parse_settings(const char *text, pass_settings *settings, char *mode, size_t mode_size)
 {
     int offset = 0;
     char format[32];
-    snprintf(format, sizeof format, "%%%zus %%d %%d %%d %%n", mode_size - 1);
-    if (sscanf(text, format, mode, &settings->symbolic, &settings->atomic, &settings->strip, &offset) != 4 ||
+    snprintf(format, sizeof format, "%%%zus %%d %%d %%d %%d %%n", mode_size - 1);
+    if (sscanf(text, format, mode, &settings->symbolic, &settings->atomic, &settings->strip,
+               &settings->mutants, &offset) != 5 ||
         offset <= 0 || !text[offset])
         return false;
     if (strcmp(mode, "full") == 0)
@@ -61,8 +63,12 @@ void culprit_pass_instrument(void *module)
         exit(1);
     }
     culprit_error err = {0};
-    if (cc_instrument_module(module, settings.source, settings.coverage, settings.symbolic != 0,
-                             settings.atomic != 0, settings.strip != 0, &err) != CULPRIT_OK) {
+    cc_instrument_options options = {.coverage = settings.coverage,
+                                     .symbolic = settings.symbolic != 0,
+                                     .mutants = settings.mutants != 0,
+                                     .atomic_counters = settings.atomic != 0,
+                                     .strip_debug_info = settings.strip != 0};
+    if (cc_instrument_module(module, settings.source, &options, &err) != CULPRIT_OK) {
         fprintf(stderr, "culprit-cc: %s\n", err.message);
         exit(1);
     }

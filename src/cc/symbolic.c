@@ -39,8 +39,9 @@ LLVMValueRef cc_sym_shadow_of(unit *u, sym_function *f, LLVMValueRef value)
 {
     if (!cc_sym_is_symbolic(f, value))
         return cc_sym_zero(u);
-    if (LLVMIsAInstruction(value) && cc_sym_is_pin(f, value))
-        return cc_sym_shadow_of(u, f, LLVMGetOperand(value, 0));
+    LLVMValueRef handed_on = LLVMIsAInstruction(value) ? cc_sym_handed_on(f, value) : NULL;
+    if (handed_on)
+        return cc_sym_shadow_of(u, f, handed_on);
     sym_value *entry = cc_sym_lookup(f, value);
     return entry && entry->shadow ? entry->shadow : cc_sym_zero(u);
 }
@@ -567,6 +568,8 @@ culprit_status cc_symbolic_begin(unit *u, LLVMValueRef function, sym_function **
         return culprit_fail_memory(err);
     f->function = function;
     f->layout = LLVMGetModuleDataLayout(u->module);
+    f->mutants = u->mutants;
+    f->mutant_kind = u->mutant_kind;
     sym_value *entry = NULL;
     culprit_status status = CULPRIT_OK;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(function); bb && status == CULPRIT_OK;

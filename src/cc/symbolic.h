@@ -59,6 +59,9 @@ struct sym_function {
     size_t order_count;
     LLVMValueRef *parameters; /* each parameter's shadow, NULL when concrete */
     unsigned parameter_count;
+    /* --mutants: the metadata kind marking mutate.c's selects (symbolic_decide.c) */
+    bool mutants;
+    unsigned mutant_kind;
 };
 
 /* A table load's address (symbolic_tables.c): a GEP with one symbolic index
@@ -78,8 +81,10 @@ sym_value *cc_sym_lookup(sym_function *f, LLVMValueRef value);
 culprit_status cc_sym_insert(sym_function *f, LLVMValueRef value, sym_value **slot, culprit_error *err);
 /* Is the instruction culprit's own (added by the coverage instrumentation)? */
 bool cc_sym_is_own(sym_function *f, LLVMValueRef instruction);
-/* A division pin of emit_counters.c: culprit's own, but its value is its operand's. */
-bool cc_sym_is_pin(sym_function *f, LLVMValueRef instruction);
+/* The user's value that one of culprit's own instructions hands on, or
+ * NULL: a division pin of emit_counters.c hands on its operand, a mutant's
+ * select of mutate.c the value it has when no mutant is active. */
+LLVMValueRef cc_sym_handed_on(sym_function *f, LLVMValueRef instruction);
 /* Does the type get a shadow: an integer of 1..64 bits or a pointer (no vectors)? */
 bool cc_sym_has_shadow_type(LLVMTypeRef type);
 unsigned cc_sym_bits(sym_function *f, LLVMTypeRef type);

@@ -7,12 +7,13 @@
  * function that was not there before its coverage instrumentation
  * (cc_symbolic_begin notes them all) is culprit's: counter increments,
  * edge-counter selects and switch tables, the shadow stack's stores, the
- * return-class code, calls to __culprit_rt_*.  Its values have shadow 0 and
- * get no code, so culprit's counting never reaches the expression table.
- * Two exceptions keep the user's values whole: the PHIs that splitting an
- * edge rebuilt are the user's (a PHI is never culprit's own code), and a
- * division pin (an empty asm that hands the divisor on, emit_counters.c)
- * passes its operand's shadow through.
+ * return-class code, calls to __culprit_rt_*, the mutants' code (mutate.c).
+ * Its values have shadow 0 and get no code, so culprit's counting never
+ * reaches the expression table.  Three exceptions keep the user's values
+ * whole: the PHIs that splitting an edge rebuilt are the user's (a PHI is
+ * never culprit's own code), a division pin (an empty asm that hands the
+ * divisor on, emit_counters.c) passes its operand's shadow through, and so
+ * does a mutant's select (marked `culprit.mutant`) its original value's.
  *
  * Locals: clang's unoptimised IR keeps every variable in an alloca.  One
  * whose address goes nowhere but into loads and stores (through GEPs and
@@ -115,10 +116,18 @@ bool cc_sym_is_own(sym_function *f, LLVMValueRef instruction)
     return !entry || !entry->original;
 }
 
-bool cc_sym_is_pin(sym_function *f, LLVMValueRef instruction)
+LLVMValueRef cc_sym_handed_on(sym_function *f, LLVMValueRef instruction)
 {
-    return cc_ir_is_call(instruction) && LLVMIsAInlineAsm(LLVMGetCalledValue(instruction)) &&
-           LLVMGetNumArgOperands(instruction) == 1 && cc_sym_is_own(f, instruction);
+    if (!cc_sym_is_own(f, instruction))
+        return NULL;
+    if (cc_ir_is_call(instruction) && LLVMIsAInlineAsm(LLVMGetCalledValue(instruction)) &&
+        LLVMGetNumArgOperands(instruction) == 1)
+        return LLVMGetOperand(instruction, 0);
+    /* A mutant's shadow is the program's: symbolic runs select no mutant. */
+    if (f->mutants && LLVMGetInstructionOpcode(instruction) == LLVMSelect &&
+        LLVMGetMetadata(instruction, f->mutant_kind))
+        return LLVMGetOperand(instruction, 2);
+    return NULL;
 }
 
 /* ---- types and values ----------------------------------------------------------------------------- */
@@ -145,8 +154,9 @@ bool cc_sym_is_symbolic(sym_function *f, LLVMValueRef value)
     sym_value *entry = cc_sym_lookup(f, value);
     if (entry && entry->original)
         return entry->symbolic;
-    if (LLVMIsAInstruction(value) && cc_sym_is_pin(f, value))
-        return cc_sym_is_symbolic(f, LLVMGetOperand(value, 0));
+    LLVMValueRef handed_on = LLVMIsAInstruction(value) ? cc_sym_handed_on(f, value) : NULL;
+    if (handed_on)
+        return cc_sym_is_symbolic(f, handed_on);
     return false;
 }
 

@@ -4,7 +4,8 @@
  * uint8_t flags in lines mode) and, in full mode, the runtime's
  * thread-local shadow stack; then, once every function is instrumented,
  * the map text in its `culprit_map` section, its hash, the implied-hit
- * table, the descriptor of §3, and the constructor that registers it with
+ * table, the descriptor of §3 (with the active-mutant slot mutate.c
+ * created, if any), and the constructor that registers it with
  * the runtime (and the destructor that unregisters it).  The layouts here are the runtime's structs
  * (src/rt/culprit_rt.h).
  */
@@ -133,17 +134,22 @@ static LLVMValueRef create_implied_table(unit *u)
 
 /* The descriptor of §3: { i32 version, i32 mode, i32 counter_count, i32 block_count,
  * i8* counters, i8* map, i64 map_size, i8* hash, i8* implied, i32 implied_count,
- * i32 flag_count } - natural alignment matches the C struct. */
+ * i32 flag_count, i32* mutant, i32 mutant_count } - natural alignment matches the
+ * C struct. */
 static LLVMValueRef create_descriptor(unit *u, LLVMValueRef map, size_t map_size, LLVMValueRef hash)
 {
     LLVMValueRef implied = create_implied_table(u);
     if (!implied)
         return NULL;
-    LLVMTypeRef fields[11] = {u->i32,          u->i32,          u->i32, u->i32,
-                              u->byte_pointer, u->byte_pointer, u->i64, u->byte_pointer,
-                              u->byte_pointer, u->i32,          u->i32};
-    LLVMTypeRef type = LLVMStructTypeInContext(u->context, fields, 11, 0);
-    LLVMValueRef values[11] = {LLVMConstInt(u->i32, CULPRIT_RT_UNIT_VERSION, 0),
+    LLVMTypeRef slot_pointer = LLVMPointerType(u->i32, 0);
+    LLVMTypeRef fields[13] = {
+        u->i32,          u->i32,          u->i32, u->i32, u->byte_pointer, u->byte_pointer, u->i64,
+        u->byte_pointer, u->byte_pointer, u->i32, u->i32, slot_pointer,    u->i32};
+    LLVMTypeRef type = LLVMStructTypeInContext(u->context, fields, 13, 0);
+    /* No slot, no mutants: the runtime leaves such a unit alone. */
+    LLVMValueRef slot = u->mutant_slot ? u->mutant_slot : LLVMConstNull(slot_pointer);
+    uint32_t mutant_count = u->mutant_slot ? u->map.mutant_count : 0;
+    LLVMValueRef values[13] = {LLVMConstInt(u->i32, CULPRIT_RT_UNIT_VERSION, 0),
                                LLVMConstInt(u->i32, (unsigned)u->coverage, 0),
                                LLVMConstInt(u->i32, u->counter_count, 0),
                                LLVMConstInt(u->i32, u->block_count, 0),
@@ -153,9 +159,11 @@ static LLVMValueRef create_descriptor(unit *u, LLVMValueRef map, size_t map_size
                                as_byte_pointer(u, hash),
                                implied,
                                LLVMConstInt(u->i32, (unsigned)u->implied.count, 0),
-                               LLVMConstInt(u->i32, u->flag_count, 0)};
+                               LLVMConstInt(u->i32, u->flag_count, 0),
+                               slot,
+                               LLVMConstInt(u->i32, mutant_count, 0)};
     LLVMValueRef descriptor = LLVMAddGlobal(u->module, type, "__culprit_unit");
-    LLVMSetInitializer(descriptor, LLVMConstStructInContext(u->context, values, 11, 0));
+    LLVMSetInitializer(descriptor, LLVMConstStructInContext(u->context, values, 13, 0));
     LLVMSetLinkage(descriptor, LLVMInternalLinkage);
     LLVMSetAlignment(descriptor, 8);
     return descriptor;

@@ -394,6 +394,8 @@ static culprit_status parse_body_record(map_parser *parser, const map_record *re
         return parse_branch(parser, record, unit, capacities);
     if (map_field_is(record, 0, "return"))
         return parse_return(parser, record, unit, capacities);
+    if (map_field_is(record, 0, "mutant"))
+        return map_parse_mutant(parser, record, unit, capacities);
     if (map_field_is(record, 0, "source"))
         return parse_source(parser, record, unit, capacities);
     if (map_field_is(record, 0, "spec"))
@@ -402,8 +404,9 @@ static culprit_status parse_body_record(map_parser *parser, const map_record *re
         *ended = true;
         return map_expect_fields(parser, record, 0, NULL);
     }
-    return map_fail_field(parser, record, 0,
-                          "a record: source, file, function, block, line, edge, branch, return, spec or end");
+    return map_fail_field(
+        parser, record, 0,
+        "a record: source, file, function, block, line, edge, branch, return, mutant, spec or end");
 }
 
 static culprit_status check_hash(const map_parser *parser, const culprit_unit *unit, size_t body_begin,
@@ -545,6 +548,7 @@ void culprit_unit_free(culprit_unit *unit)
     for (size_t i = 0; i < unit->return_count; i++)
         free_return(&unit->returns[i]);
     free(unit->returns);
+    map_free_mutants(unit);
     map_free_specs(unit);
     free(unit->text);
     free(unit);

@@ -36,7 +36,7 @@ typedef struct map_parser {
 
 /* Growable arrays of the unit under construction. */
 typedef struct unit_capacities {
-    size_t files, functions, blocks, lines, line_blocks, edges, branches, returns, specs;
+    size_t files, functions, blocks, lines, line_blocks, edges, branches, returns, mutants, specs;
     size_t sources; /* entries of unit->file_sources, which covers the files seen so far */
 } unit_capacities;
 
@@ -64,5 +64,10 @@ culprit_status map_expect_ordinal(const map_parser *parser, const map_record *re
 culprit_status map_parse_spec(const map_parser *parser, const map_record *record, culprit_unit *unit,
                               unit_capacities *capacities);
 void map_free_specs(culprit_unit *unit);
+
+/* map_mutant.c: a `mutant` record, and the unit's mutants freed. */
+culprit_status map_parse_mutant(const map_parser *parser, const map_record *record, culprit_unit *unit,
+                                unit_capacities *capacities);
+void map_free_mutants(culprit_unit *unit);
 
 #endif

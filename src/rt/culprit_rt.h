@@ -27,10 +27,11 @@
 /* Descriptor version culprit-cc writes (docs/collector.md §3).  The runtime
  * also registers version 1 descriptors, which end before `implied`,
  * version 2, whose implied pairs one pass in order completes (version 3's
- * may need several: an entry can read a block of a later function), and
+ * may need several: an entry can read a block of a later function),
  * version 3, which ends before `flag_count` (its lines-mode flags are its
- * blocks'). */
-#define CULPRIT_RT_UNIT_VERSION 4u /* becomes 5 with the mutant slot (docs/mutation.md §2) */
+ * blocks'), and version 4, which ends before `mutant` (docs/mutation.md §2). */
+#define CULPRIT_RT_UNIT_VERSION 5u
+#define CULPRIT_RT_UNIT_VERSION_4 4u
 #define CULPRIT_RT_UNIT_VERSION_3 3u
 #define CULPRIT_RT_UNIT_VERSION_2 2u
 #define CULPRIT_RT_UNIT_VERSION_1 1u

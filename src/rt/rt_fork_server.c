@@ -25,6 +25,10 @@
  * cannot be found, or a sanitizer runtime is linked in, the process does
  * not serve: it exits and culprit execs the tests as usual.
  *
+ * A test's mutant (CULPRIT_MUTANT, docs/mutation.md §2) is its own: the
+ * units' slots are set again from the test's environment, 0 when it has
+ * none, whatever the server's environment selected.
+ *
  * The server itself never dumps: collecting is off while it serves (a
  * SIGTERM to it must not leave a dump in a test's directory), and each test
  * turns it back on for its own collection directory.
@@ -184,6 +188,7 @@ static void become_test(int socket, char *message, size_t size, int descriptors[
     if (place_streams(descriptors) != 0)
         fail_setup(status_pipe, errno);
     environ = request->environment;
+    culprit_rt_mutants_select_all(); /* the test's CULPRIT_MUTANT, or none: 0 */
     start_collecting();
     close(status_pipe); /* "exec" succeeded: main is next */
 }

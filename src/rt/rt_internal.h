@@ -157,6 +157,14 @@ RT_HIDDEN void culprit_rt_unit_complete_hits(const struct culprit_rt_unit *unit)
 RT_HIDDEN void culprit_rt_units_sort_by_address(uint32_t count);
 RT_HIDDEN int culprit_rt_units_resolve(uintptr_t address, uint32_t *unit, uint32_t *counter);
 
+/* rt_mutant.c: sets the unit's active-mutant slot (version 5 with a slot)
+ * from value, CULPRIT_MUTANT's ("<hash>:<N>"): N when the hash is the
+ * unit's and N one of its mutants, else 0 (docs/mutation.md §2). */
+RT_HIDDEN void culprit_rt_mutant_select(struct culprit_rt_unit *unit, const char *value);
+/* The same for every registered unit, from the environment as it is now
+ * (a fork server's test: its own). */
+RT_HIDDEN void culprit_rt_mutants_select_all(void);
+
 /* rt_maps.c: writes DIR/<hash>.map unless it exists. */
 RT_HIDDEN void culprit_rt_write_map(const struct culprit_rt_unit *unit);
 

@@ -20,12 +20,15 @@
  * A reloaded library registers again, in a new slot, under the same hash;
  * the collector adds the two up.
  *
+ * Registration also sets the unit's active-mutant slot (rt_mutant.c).
+ *
  * It also answers the dump's questions about the units: which (unit,
  * counter) a shadow-stack address names, completing implied hits, and
  * zeroing all counters (after fork and after a failed exec).
  */
 #include "rt/rt_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -39,7 +42,8 @@ static int is_hex_digit(char c)
  * the blocks' flags and then the edges' (flag_count). */
 static uint32_t counter_slots(const struct culprit_rt_unit *unit)
 {
-    if (unit->version == CULPRIT_RT_UNIT_VERSION && unit->mode == CULPRIT_RT_MODE_LINES)
+    if ((unit->version == CULPRIT_RT_UNIT_VERSION || unit->version == CULPRIT_RT_UNIT_VERSION_4) &&
+        unit->mode == CULPRIT_RT_MODE_LINES)
         return unit->flag_count;
     return unit->counter_count;
 }
@@ -63,8 +67,9 @@ static int implied_pairs_are_valid(const struct culprit_rt_unit *unit)
  * would otherwise corrupt every dump of the program. */
 static int unit_is_valid(const struct culprit_rt_unit *unit)
 {
-    if (!unit || (unit->version != CULPRIT_RT_UNIT_VERSION && unit->version != CULPRIT_RT_UNIT_VERSION_3 &&
-                  unit->version != CULPRIT_RT_UNIT_VERSION_2 && unit->version != CULPRIT_RT_UNIT_VERSION_1))
+    if (!unit || (unit->version != CULPRIT_RT_UNIT_VERSION && unit->version != CULPRIT_RT_UNIT_VERSION_4 &&
+                  unit->version != CULPRIT_RT_UNIT_VERSION_3 && unit->version != CULPRIT_RT_UNIT_VERSION_2 &&
+                  unit->version != CULPRIT_RT_UNIT_VERSION_1))
         return 0;
     if (unit->mode != CULPRIT_RT_MODE_FULL && unit->mode != CULPRIT_RT_MODE_LINES)
         return 0;
@@ -148,6 +153,7 @@ void __culprit_rt_register(struct culprit_rt_unit *unit)
 {
     if (!unit_is_valid(unit))
         return;
+    culprit_rt_mutant_select(unit, getenv("CULPRIT_MUTANT")); /* before any of its code runs */
     pthread_mutex_lock(&culprit_rt_state.register_lock);
     if (!culprit_rt_state.initialised)
         start_runtime();

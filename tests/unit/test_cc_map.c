@@ -1,7 +1,8 @@
 /*
  * test_cc_map.c - the program map text builder of culprit-cc (src/cc/map_text.c):
- * record format and order, line grouping, rejection of paths that would break
- * the format, and the hash of the body.
+ * record format and order (mutants last, numbered from 1), line grouping,
+ * rejection of paths and names that would break the format, and the hash of
+ * the body.
  *
  * culprit-cc's objects are not in libculprit, so the builder's source is
  * compiled into this test directly; it needs nothing but libculprit's SHA-256.
@@ -38,6 +39,8 @@ static const char expected_body[] = "file\t0\t/src/a b.c\n"
                                     "return\t5\t2\t1\t7\t3\tnull\tgetenv\n"
                                     "return\t6\t2\t1\t7\t3\tnonnull\tgetenv\n"
                                     "spec\t2\tensures\t1\t7\t3\tr >= 0\n"
+                                    "mutant\t1\t0\t0\t4\t9\tror\t< -> <=\n"
+                                    "mutant\t2\t2\t1\t7\t3\tsdl\tdelete call to free\n"
                                     "end\n";
 
 /* Adds records out of order on purpose: the builder must sort kinds and lines. */
@@ -65,6 +68,13 @@ static void build_sample(cc_map *map, culprit_error *err)
     cc_map_add_block(map, &(cc_map_block){2, 0, 1, 7, 1, 7, 3}, err);
     cc_map_add_line(map, 1, 7, 2, err);
     cc_map_add_edge(map, -1, 1, 2, err);
+    /* mutants come before the rest and are listed last, numbered from 1 */
+    uint32_t id = 0;
+    CHECK_INT(cc_map_add_mutant(map, 0, (cc_map_location){0, 4, 9}, "ror", "< -> <=", &id, err), CULPRIT_OK);
+    CHECK_INT(id, 1);
+    CHECK_INT(cc_map_add_mutant(map, 2, (cc_map_location){1, 7, 3}, "sdl", "delete call to free", &id, err),
+              CULPRIT_OK);
+    CHECK_INT(id, 2);
     /* a spec site comes before the returns and is listed after them; its
      * condition's tab becomes a space */
     cc_map_add_spec(map, 2, "ensures", (cc_map_location){1, 7, 3}, "r\t>= 0", err);
@@ -126,6 +136,10 @@ static void test_rejects_tabs_and_newlines(void)
     CHECK_INT(cc_map_add_function(&map, "odd\tname", 0, 1, &function, &err), CULPRIT_ERROR_INPUT);
     CHECK_INT(cc_map_add_return(&map, 0, 0, (cc_map_location){0, 1, 1}, "zero", "f\n", &err),
               CULPRIT_ERROR_INPUT);
+    uint32_t id = 0;
+    CHECK_INT(cc_map_add_mutant(&map, 0, (cc_map_location){0, 1, 1}, "sdl", "delete call to\tf", &id, &err),
+              CULPRIT_ERROR_INPUT);
+    CHECK_INT(map.mutant_count, 0);
     uint32_t index;
     CHECK_INT(cc_map_add_file(&map, "/path with spaces/ok.c", &index, &err), CULPRIT_OK);
     cc_map_free(&map);

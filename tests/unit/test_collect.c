@@ -219,9 +219,9 @@ static void test_map_malformed(void)
     CHECK_STR(parse_message("culprit-map\t1\nunit\tabc\tfull\t1\t1\n", &err),
               "m.map:2:6: expected a hash of 64 lowercase hex digits");
     check_malformed("fast\t1\t1", "end\n", "m.map:2:71: expected a mode: full or lines");
-    check_malformed(
-        "full\t1\t1", "blah\t1\nend\n",
-        "m.map:3:1: expected a record: source, file, function, block, line, edge, branch, return, spec or end");
+    check_malformed("full\t1\t1", "blah\t1\nend\n",
+                    "m.map:3:1: expected a record: source, file, function, block, line, edge, branch, "
+                    "return, mutant, spec or end");
     check_malformed("full\t1\t1", "file\t0\t/a.c\nsource\t0\tabc\nend\n",
                     "m.map:4:10: expected a content hash of 64 lowercase hex digits");
     check_malformed("full\t1\t1", "file\t0\t/a.c\nsource\t1\t" HASH_OF_SEVENS "\nend\n",
