@@ -37,7 +37,10 @@ const char cli_usage_mutate[] =
     "   --tests FILE         the manifest the tests were recorded from ('culprit run')\n"
     "   -j, --jobs N         runs at once (default: the number of cores)\n"
     "   --per-line N         at most N mutants of each line, sampled (default 10; 0: all)\n"
-    "   --seed N             the sample's seed (default 1)\n"
+    "   --max-failing N      run the mutants on at most N failing tests, the same\n"
+    "                        sample for every mutant (default: all)\n"
+    "   --max-passing N      likewise for the passing tests (default: all)\n"
+    "   --seed N             the samples' seed (default 1)\n"
     "   --budget S           start no run after S seconds (default: none)\n"
     "   --no-early-stop      run every mutant on the passing tests too, even one no\n"
     "                        failing test kills (MUSE then sees all its breakages)\n"
@@ -129,6 +132,10 @@ static int parse_one(int option, mutate_options *options)
         return 0;
     case 'B':
         return parse_seconds(optarg, &options->budget);
+    case 'F':
+        return cli_parse_count("mutate", "--max-failing", optarg, &options->sampling.max_failing);
+    case 'P':
+        return cli_parse_count("mutate", "--max-passing", optarg, &options->sampling.max_passing);
     case 'N':
         options->sampling.early_stop = false;
         return 0;
@@ -153,6 +160,8 @@ static int parse_options(int argc, char **argv, mutate_options *options)
         {"per-line", required_argument, NULL, 'L'},
         {"seed", required_argument, NULL, 'S'},
         {"budget", required_argument, NULL, 'B'},
+        {"max-failing", required_argument, NULL, 'F'},
+        {"max-passing", required_argument, NULL, 'P'},
         {"no-early-stop", no_argument, NULL, 'N'},
         {"fork-server", no_argument, NULL, 'K'},
         {"expect-dir", required_argument, NULL, 'E'},
@@ -460,10 +469,11 @@ static void print_summary(const mutate_state *state, int code)
 {
     const mutate_plan *plan = &state->plan;
     printf(
-        "mutate: %zu of %zu mutants chosen on %zu lines a failing test ran; %zu runs (%zu killed, %zu timed "
-        "out), %zu recorded before; %.1f s%s\n",
-        plan->chosen_count, plan->mutation.mutant_count, plan->line_count, state->runs, state->killed,
-        state->timed_out, plan->done_before, now_seconds() - state->started,
+        "mutate: %zu of %zu mutants chosen on %zu lines a failing test ran, on %zu failing and %zu passing "
+        "tests; %zu runs (%zu killed, %zu timed out), %zu recorded before; %.1f s%s\n",
+        plan->chosen_count, plan->mutation.mutant_count, plan->line_count, plan->failing_count,
+        plan->passing_count, state->runs, state->killed, state->timed_out, plan->done_before,
+        now_seconds() - state->started,
         code > 128           ? " (interrupted)"
         : over_budget(state) ? " (budget reached)"
                              : "");

@@ -157,9 +157,41 @@ static void count_done(mutate_plan *plan)
             plan->done_before += mutation->outcomes[m * mutation->test_count + t] != CULPRIT_MUTANT_NOT_RUN;
 }
 
+/* Leaves all but `keep` of the matched tests of one verdict out (their
+ * spec_of_test SIZE_MAX), chosen by the same shuffle as the mutants. */
+static culprit_status sample_tests(mutate_plan *plan, bool (*wanted)(const culprit_spectra *, size_t),
+                                   size_t keep, uint64_t *random, size_t *kept, culprit_error *err)
+{
+    const culprit_spectra *spectra = plan->spectra;
+    size_t count = 0;
+    size_t *members = malloc((spectra->test_count ? spectra->test_count : 1) * sizeof *members);
+    if (!members)
+        return culprit_fail_memory(err);
+    for (size_t t = 0; t < spectra->test_count; t++)
+        if (plan->spec_of_test[t] != SIZE_MAX && wanted(spectra, t))
+            members[count++] = t;
+    size_t take = keep && keep < count ? keep : count;
+    for (size_t i = 0; i < take; i++) {
+        size_t j = i + (size_t)(next_random(random) % (count - i));
+        size_t swap = members[i];
+        members[i] = members[j];
+        members[j] = swap;
+    }
+    for (size_t i = take; i < count; i++)
+        plan->spec_of_test[members[i]] = SIZE_MAX;
+    *kept = take;
+    free(members);
+    return CULPRIT_OK;
+}
+
 culprit_status mutate_plan_make(mutate_plan *plan, const mutate_sampling *sampling, culprit_error *err)
 {
+    uint64_t random = sampling->seed ^ UINT64_C(0x746573747321); /* not the mutants' sequence */
     culprit_status status = match_tests(plan, err);
+    if (status == CULPRIT_OK)
+        status = sample_tests(plan, test_fails, sampling->max_failing, &random, &plan->failing_count, err);
+    if (status == CULPRIT_OK)
+        status = sample_tests(plan, test_passes, sampling->max_passing, &random, &plan->passing_count, err);
     if (status == CULPRIT_OK)
         status = choose_mutants(plan, sampling, err);
     if (status == CULPRIT_OK)

@@ -67,13 +67,21 @@ run 0 "$CULPRIT" eval --faults faults.txt --formula ochiai --technique all --for
 expect_contains "$WORK/out" "metallaxis"
 expect_contains "$WORK/out" "muse"
 
-# ---- --budget stops starting runs; --per-line samples ----
+# ---- --per-line samples ----
 rm -rf .culprit
 run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
 run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 1 --per-line 1 --seed 7
 one=$(sed -n 's/^mutate: \([0-9]*\) of .* mutants chosen on \([0-9]*\) lines.*/\1 \2/p' "$WORK/out")
 set -- $one
 if [ "${1:-x}" = "${2:-y}" ]; then pass; else fail "--per-line 1 chose '$one' (mutants, lines)"; fi
+
+# --max-passing: the same few passing tests for every mutant
+rm -rf .culprit
+run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0 --max-passing 3 --no-early-stop
+expect_contains "$WORK/out" "on 1 failing and 3 passing tests"
+used=$(sqlite3 .culprit/culprit.db "SELECT count(DISTINCT test_id) FROM mutant_runs")
+if [ "$used" -le 4 ] && [ "$used" -ge 2 ]; then pass; else fail "mutants ran on $used tests, expected at most 1 + 3"; fi
 
 # ---- wrong starts ----
 run 2 "$CULPRIT" mutate
