@@ -173,6 +173,12 @@ sh "$(dirname "$0")/symbolic_overhead.sh" "$build" || echo "bench/run.sh: symbol
 echo
 bash "$(dirname "$0")/build_speed.sh" "$build" || echo "bench/run.sh: build speed benchmark failed" >&2
 
+# Mutation-based localization's cost (issue 20.4): culprit mutate on a few
+# seeded faults, runs per second and time relative to the suite; see
+# bench/mutate_cost.sh.
+echo
+sh "$(dirname "$0")/mutate_cost.sh" "$build" || echo "bench/run.sh: mutate cost benchmark failed" >&2
+
 # Instrumentation overhead (issue 3): builds real programs six ways and
 # times them; see bench/overhead.sh.
 echo

@@ -75,10 +75,20 @@ one=$(sed -n 's/^mutate: \([0-9]*\) of .* mutants chosen on \([0-9]*\) lines.*/\
 set -- $one
 if [ "${1:-x}" = "${2:-y}" ]; then pass; else fail "--per-line 1 chose '$one' (mutants, lines)"; fi
 
+# --early-stop: fewer runs (only mutants the failing test kills meet the
+# passing tests), and Metallaxis ranks exactly as without it
+rm -rf .culprit
+run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0 --early-stop
+early=$(sed -n 's/.*; \([0-9]*\) runs (.*/\1/p' "$WORK/out")
+if [ "${early:-0}" -gt 0 ] && [ "$early" -lt "$runs" ]; then pass; else fail "--early-stop made ${early:-no} runs, without $runs"; fi
+"$CULPRIT" rank --technique metallaxis --format json >early-metallaxis.json
+expect_same plain-metallaxis.json early-metallaxis.json
+
 # --max-passing: the same few passing tests for every mutant
 rm -rf .culprit
 run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
-run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0 --max-passing 3 --no-early-stop
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0 --max-passing 3
 expect_contains "$WORK/out" "on 1 failing and 3 passing tests"
 used=$(sqlite3 .culprit/culprit.db "SELECT count(DISTINCT test_id) FROM mutant_runs")
 if [ "$used" -le 4 ] && [ "$used" -ge 2 ]; then pass; else fail "mutants ran on $used tests, expected at most 1 + 3"; fi
