@@ -313,18 +313,7 @@ static culprit_status judge_run(mutate_state *state, const mutate_job *job, cons
 {
     const culprit_test_spec *spec = &state->manifest.tests[job->run.spec];
     culprit_oracle oracle = harness_oracle_of(spec);
-    culprit_run_result result = {
-        .exited = finished->exited,
-        .exit_status = finished->exit_status,
-        .signal = finished->signal,
-        .timed_out = finished->timed_out,
-        .timeout_seconds = finished->timeout_seconds,
-        .exec_error = finished->exec_error,
-        .stdout_path = job->paths.stdout_path,
-        .stderr_path = job->paths.stderr_path,
-        .stdout_truncated = finished->stdout_truncated,
-        .duration_seconds = finished->duration_seconds,
-    };
+    culprit_run_result result = harness_run_result(finished, &job->paths);
     culprit_judgement judgement;
     culprit_status status = culprit_oracle_judge(&oracle, &result, &judgement, err);
     if (status != CULPRIT_OK)
