@@ -7,7 +7,9 @@ from the list in SUBJECT/faults/faults.py:
 OLD (text that occurs exactly once in SUBJECT/src/FILE) becomes NEW.  The
 patch is `diff -u` of src/FILE (paths a/src/FILE, b/src/FILE, for patch
 -p1 in the subject directory); vN.lines names the first line of NEW in the
-patched file, or for a deletion (NEW empty) the line after the gap.  A
+patched file, or for a deletion (NEW empty) the line after the gap (the
+line before it when the line after is a closing brace, which is not an
+executable line).  A
 maintainer's tool: the faults are written once and kept in git.
 """
 import os
@@ -29,6 +31,10 @@ def make(subject, ver, fname, old, new):
     a_lines, b_lines = text.split("\n"), patched.split("\n")
     while line - 1 < len(a_lines) and a_lines[line - 1] == b_lines[line - 1]:
         line += 1
+    # a statement left out before a closing brace: the brace is no executable
+    # line, so the line before the gap stands for the gap
+    if b_lines[line - 1].strip() in ("}", "} else {", "?>"):
+        line -= 1
     with tempfile.TemporaryDirectory() as tmp:
         for side, body in (("a", text), ("b", patched)):
             os.makedirs(os.path.join(tmp, side, "src", os.path.dirname(fname)), exist_ok=True)
