@@ -14,6 +14,7 @@ A test is a dict:
   {"name": N, "cmd": "sh play.sh ..."}   a shell command run in tests/
       (a chain of requests, say), checked by the expected output only
       (several pages end to end are not one HTML document).
+A test may also have "env": {...}, variables of its own.
 Every test runs with CULPRIT_PHP_FAIL_ON=warning, so a PHP warning or
 notice fails it (docs/php.md).
 
@@ -85,23 +86,27 @@ def write(subject, tests, env=None):
             sys.exit("generate.py: test %s twice" % name)
         names.add(name)
         entry = {"name": name}
+        env_here = dict(test_env)
+        env_here.update(t.get("env", {}))
+        run_env_here = dict(run_env)
+        run_env_here.update(env_here)
         if "request" in t:
             req = dict(t["request"])
             argv = [launcher] + launcher_args(req, src)
             req["script"] = "../src/" + req["script"]
             entry["request"] = req
             entry["oracle"] = "html"
-            proc = subprocess.run(argv, cwd=tdir, env=run_env, capture_output=True)
+            proc = subprocess.run(argv, cwd=tdir, env=run_env_here, capture_output=True)
         else:
             entry["cmd"] = t["cmd"]
-            proc = subprocess.run(["sh", "-c", t["cmd"]], cwd=tdir, env=run_env, capture_output=True)
+            proc = subprocess.run(["sh", "-c", t["cmd"]], cwd=tdir, env=run_env_here, capture_output=True)
         if proc.returncode != 0 or proc.stderr:
             sys.exit("generate.py: %s: exit status %d on the correct version: %s"
                      % (name, proc.returncode, proc.stderr.decode(errors="replace")))
         with open(os.path.join(expected, name + ".out"), "wb") as f:
             f.write(proc.stdout)
         entry["expect_stdout"] = {"file": "expected/" + name + ".out"}
-        entry["env"] = test_env
+        entry["env"] = env_here
         manifest.append(entry)
     with open(os.path.join(tdir, "manifest.json"), "w") as f:
         f.write("[\n")
