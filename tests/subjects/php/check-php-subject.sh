@@ -9,7 +9,8 @@
 # does not apply, or when a faulty version fails no test or more than 20%
 # of the tests.
 #
-# Usage: sh check-php-subject.sh SUBJECT_DIR [vN...]
+# Usage: sh check-php-subject.sh SUBJECT_DIR [vN...]   (the correct version,
+#        then the faulty versions named, or all of them)
 #        CULPRIT_BUILD: the build directory (default: the repository's build/);
 #        VERBOSE=1 lists the failing tests.
 set -eu
@@ -60,17 +61,23 @@ copy() {
 
 status=0
 printf '%-10s %8s %8s  %s\n' version failing '%' verdict
+ver=correct
+copy "$tmp/$ver"
+pool "$tmp/$ver"
+if [ "$fails" -ne 0 ]; then verdict="FAIL (correct version must pass)"; status=1; else verdict=ok; fi
+printf '%-10s %8s %8s  %s\n' "$ver" "$fails/$total" "$((fails * 100 / total))" "$verdict"
+rm -rf "${tmp:?}/$ver"
 if [ $# -eq 0 ]; then
-	ver=correct
-	copy "$tmp/$ver"
-	pool "$tmp/$ver"
-	if [ "$fails" -ne 0 ]; then verdict="FAIL (correct version must pass)"; status=1; else verdict=ok; fi
-	printf '%-10s %8s %8s  %s\n' "$ver" "$fails/$total" "$((fails * 100 / total))" "$verdict"
-	rm -rf "${tmp:?}/$ver"
+	# shellcheck disable=SC2046
 	set -- $(ls "$here/faults" | sed -n 's/^\(v[0-9][0-9]*\)\.patch$/\1/p' | sort -t v -k 2 -n)
 fi
 
 for ver in "$@"; do
+	if [ ! -f "$here/faults/$ver.patch" ]; then
+		printf '%-10s %8s %8s  %s\n' "$ver" - - "FAIL (no faults/$ver.patch)"
+		status=1
+		continue
+	fi
 	copy "$tmp/$ver"
 	if ! (cd "$tmp/$ver" && patch -s -p1 <"$here/faults/$ver.patch" >/dev/null 2>&1); then
 		printf '%-10s %8s %8s  %s\n' "$ver" - - "FAIL (patch does not apply)"
