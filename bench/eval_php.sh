@@ -11,7 +11,9 @@
 # `culprit run` (culprit-php-cgi and the extension from BUILD_DIR), then
 # `culprit eval --format json` with Tarantula, Ochiai, tuples (over
 # Ochiai and over Tarantula), S_map and S_comb (over Tarantula, Apollo's,
-# and over Ochiai).  bench/eval_php_table.py then writes table.md: per
+# and over Ochiai), and Tarantula, Ochiai and S_comb again on a random 10%
+# of the passing tests for seeds 1, 2, 3 (Apollo's "Random" selection,
+# seeds/000 Figure 7).  bench/eval_php_table.py then writes table.md: per
 # method the share of well-localized faults in seeds/000's sense (EXAM
 # over *executed* lines < 1%), the same over executable lines, mean EXAM,
 # and top-1/top-5.  culprit itself is never rebuilt here.
@@ -21,6 +23,8 @@
 #                      tests/manifest.json and faults/)
 #   EVAL_PHP_VERSIONS  exact versions, e.g. "faqdesk/v1 c4/v3"
 #   EVAL_JOBS          tests at once (default 2)
+#   EVAL_SEEDS         seeds of the 10% passing-sample variant (default "1 2 3";
+#                      empty: skip it); EVAL_SAMPLE its fraction (default 0.1)
 #   EVAL_KEEP          1: keep each version's work directory and store
 #
 # Exit status: 0 when every version was evaluated, 1 when some version
@@ -53,6 +57,8 @@ if [ -n "$versions_wanted" ]; then
     subjects=$(for v in $versions_wanted; do echo "${v%%/*}"; done | awk '!seen[$0]++')
 fi
 FORMULAS=tarantula,ochiai
+seeds=${EVAL_SEEDS-1 2 3}
+sample=${EVAL_SAMPLE:-0.1}
 TECHNIQUES=tuples,tuples:tarantula,smap,scomb,scomb:ochiai
 
 mkdir -p "$out" || exit 2
@@ -103,6 +109,14 @@ for subject in $subjects; do
             fail_version "$id" "culprit eval failed: $(tail -n 1 "$log")"
             continue
         fi
+        for seed in $seeds; do
+            "$culprit" --store "$work/.culprit" eval --faults "$sdir/faults/$v.lines" --format json \
+                --version-name "$id#seed$seed" --formula "$FORMULAS" --technique scomb \
+                --passing-sample "$sample" --seed "$seed" >"$out/results/$subject-$v-s$seed.json" 2>>"$log" || {
+                rm -f "$out/results/$subject-$v-s$seed.json"
+                echo "$id: --passing-sample $sample --seed $seed: $(tail -n 1 "$log")" >>"$out/failures.txt"
+            }
+        done
         [ "${EVAL_KEEP:-0}" = 1 ] || rm -rf "$work"
         printf '%s  (%ss)\n' "$id: $summary" "$(($(date +%s) - start))"
     done
