@@ -57,7 +57,7 @@ jobs=${EVAL_JOBS:-2}
 seeds=${EVAL_SEEDS-1 2 3}
 sample=${EVAL_SAMPLE:-0.1}
 # The C subjects: every directory with faulty versions (tests/subjects/php/
-# holds the PHP ones, docs/php.md, which this script does not run yet).
+# holds the PHP ones, which bench/eval_php.sh evaluates).
 subjects=${EVAL_SUBJECTS:-$(for d in "$subjects_dir"/*/; do [ -d "$d/faults" ] && basename "$d"; done)}
 versions_wanted=${EVAL_VERSIONS:-}
 if [ -n "$versions_wanted" ]; then
