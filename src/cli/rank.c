@@ -527,6 +527,11 @@ static void print_header(const rank_command *command, const rank_result *result)
     }
 }
 
+static void explain_mutant(const void *context, const culprit_ranked *entry, char *buffer, size_t size)
+{
+    mutant_why(context, entry, buffer, size);
+}
+
 /* On a terminal: colored rows with the source text of each line (src/report/terminal.c).
  * Returns false, to print plainly, if that cannot be done. */
 static bool print_terminal(const rank_command *command, const culprit_spectra *spectra,
@@ -538,7 +543,9 @@ static bool print_terminal(const rank_command *command, const culprit_spectra *s
                                         .ties = command->ties,
                                         .method = method,
                                         .totals = result->ranked.totals,
-                                        .view = command->rank.view};
+                                        .view = command->rank.view,
+                                        .explain = explain_mutant,
+                                        .explain_context = result};
     culprit_terminal_detect(STDOUT_FILENO, &options);
     culprit_error err;
     return culprit_terminal_write_ranking(stdout, &options, spectra, &result->ranked.ranking, sources,

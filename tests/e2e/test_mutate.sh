@@ -62,6 +62,10 @@ done
 # the why: the faulty line's best mutant is the repair, which the failing test passes on
 run 0 "$CULPRIT" rank --technique metallaxis --top 1
 expect_contains "$WORK/out" 'best mutant `> -> >=` (ror): killed 1 of 1 failing tests (1 now pass), 0 of'
+if command -v script >/dev/null; then # on a terminal too (the coloured view, src/report/terminal.c)
+    script -qc "'$CULPRIT' rank --technique metallaxis --top 1" /dev/null >tty.out 2>&1
+    expect_contains tty.out 'best mutant `> -> >=` (ror)'
+fi
 run 0 "$CULPRIT" rank --technique muse --top 1 --format json
 expect_contains "$WORK/out" '"why": "best mutant `> -> >=` (ror)'
 # each line says how many of its mutants ran (the technique's extra column)
