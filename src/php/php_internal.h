@@ -161,6 +161,14 @@ int php_probes_hit(zend_execute_data *execute_data);
 void php_probes_arm(php_unit *unit, zend_op_array *const *arrays);
 void php_probes_rearm(void);
 
+/* Live servers (php_live.c; docs/php.md, "Live servers").  begin: when
+ * a request starts, reads the test it belongs to (X-Culprit-Test); its
+ * directory: where its dump goes (DIR/live.HASH, made), NULL when it names
+ * no test or the directory cannot be made (said); end: forgets it. */
+void php_live_begin(void);
+const char *php_live_directory(char *path, size_t size);
+void php_live_end(void);
+
 /* Writes a dump of this request's counters into dir (php_module.c):
  * whole_request at its end (with the output records and PHP's exit
  * status), else at the end of a PHPUnit test. */

@@ -21,7 +21,9 @@
  *     ran, through probes that remove themselves (php_probes.c): no
  *     branches, return classes or output map;
  *   - writes the dump when the request shuts down (RSHUTDOWN), with PHP's
- *     exit status and the output records.
+ *     exit status and the output records; a request carrying
+ *     X-Culprit-Test: NAME writes it into that test's directory
+ *     (php_live.c).
  */
 #include "php/php_internal.h"
 
@@ -303,6 +305,8 @@ static PHP_RINIT_FUNCTION(culprit)
     static bool warned;
     if (body_only)
         SG(request_info).no_headers = 1;
+    if (php_state.collecting)
+        php_live_begin(); /* X-Culprit-Test: NAME */
     bool opcache = php_state.collecting && opcache_active();
     php_state.probes_stay = opcache; /* opcache's op arrays are shared: not edited */
     if (opcache && !warned) {
@@ -414,7 +418,10 @@ static PHP_RSHUTDOWN_FUNCTION(culprit)
 {
     if (php_state.collecting) {
         php_tests_finish(); /* a test PHP left unfinished (an exit, a fatal error) */
-        php_write_dump(php_state.dir, true);
+        char live[PATH_MAX];
+        const char *test = php_live_directory(live, sizeof live); /* a live server's test */
+        php_write_dump(test ? test : php_state.dir, true);
+        php_live_end();
         php_output_release();
     }
     return SUCCESS;
