@@ -119,13 +119,15 @@ static int parse_oracle_option(int option, const char *value, test_options *opti
 static int check_live_options(const test_options *options, bool has_command)
 {
     if (!options->collect_dir)
-        return cli_usage_error("test", "--verdict and --message record a live server's test: give --collect-dir DIR");
+        return cli_usage_error("test",
+                               "--verdict and --message record a live server's test: give --collect-dir DIR");
     if (has_command)
         return cli_usage_error("test", "--collect-dir records a test that ran elsewhere: give no command");
     if (!options->name || !*options->name)
         return cli_usage_error("test", "--collect-dir needs the test's --name");
     if (!options->has_verdict)
-        return cli_usage_error("test", "--collect-dir needs the test's --verdict (pass, fail, error or skip)");
+        return cli_usage_error("test",
+                               "--collect-dir needs the test's --verdict (pass, fail, error or skip)");
     if (options->expect || options->compare_given || options->has_expect_exit || options->meson ||
         options->expect_failure || options->xfail_tests)
         return cli_usage_error("test", "--collect-dir takes the suite's --verdict: --expect, --normalize, "
@@ -175,10 +177,10 @@ static int parse_options(int argc, char **argv, test_options *options)
         else if (option == 'V') {
             if (culprit_verdict_parse(optarg, &options->verdict) != 0 ||
                 options->verdict == CULPRIT_VERDICT_TIMEOUT)
-                return cli_usage_error("test", "--verdict expects pass, fail, error or skip, not '%s'", optarg);
+                return cli_usage_error("test", "--verdict expects pass, fail, error or skip, not '%s'",
+                                       optarg);
             options->has_verdict = true;
-        }
-        else if (option == 'N' || option == 'x') {
+        } else if (option == 'N' || option == 'x') {
             if ((status = parse_oracle_option(option, optarg, options)))
                 return status;
         } else if (option >= HARNESS_OPTION_BASE) {

@@ -51,7 +51,8 @@ static culprit_status find_test(const char *collect, const char *name, char *pat
         snprintf(name_path, sizeof name_path, "%s/name", path);
         char *text = NULL;
         size_t length = 0;
-        if (culprit_read_whole_file(name_path, NAME_LIMIT, "a test's name", &text, &length, err) != CULPRIT_OK)
+        if (culprit_read_whole_file(name_path, NAME_LIMIT, "a test's name", &text, &length, err) !=
+            CULPRIT_OK)
             continue; /* being made by the server, or not the extension's */
         *found = length == strlen(name) && memcmp(text, name, length) == 0;
         free(text);

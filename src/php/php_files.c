@@ -209,7 +209,8 @@ culprit_status php_files_make_live_directory(const char *dir, const char *name, 
     if (written < 0 || (size_t)written >= size)
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: the collection directory's name is too long", dir);
     if (mkdir(path, 0700) != 0 && errno != EEXIST)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot make a directory: %s", path, strerror(errno));
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot make a directory: %s", path,
+                            strerror(errno));
     return php_files_write_text(path, "name", name, length, err);
 }
 
