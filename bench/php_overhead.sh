@@ -40,27 +40,33 @@
 # over all of them.  The table gives the median wall time and the median of
 # the per-round ratios to plain (each configuration against the plain run of
 # its own round), with their lowest and highest.  A run longer than
-# CULPRIT_BENCH_PHP_TIMEOUT seconds (default 60) is stopped and its
+# CULPRIT_BENCH_PHP_TIMEOUT seconds (default 40) is stopped and its
 # configuration not run again in that workload: "> LIMIT" in the table.  The
 # first run of each configuration is checked: the same output as plain's
 # (the requests' bodies), and the coverage files it should write.  Exits 0
 # when targets are missed (a finding, not a failure), 1 when a run fails or
 # its output differs.
 #
-# Environment: CULPRIT_BENCH_RUNS, CULPRIT_BENCH_PHP_SCALE (default 60),
-# CULPRIT_BENCH_PHP_REQUESTS (default 60), CULPRIT_BENCH_PHP_TIMEOUT,
-# CULPRIT_BENCH_PHP_WORKLOADS (default "cpu requests").
+# With CULPRIT_BENCH_INSTRUCTIONS=1 it also counts the instructions each
+# configuration executes (callgrind, smaller inputs; see the end).
+#
+# Environment: CULPRIT_BENCH_RUNS, CULPRIT_BENCH_PHP_SCALE (default 50),
+# CULPRIT_BENCH_PHP_REQUESTS (default 40), CULPRIT_BENCH_PHP_TIMEOUT,
+# CULPRIT_BENCH_PHP_WORKLOADS (default "cpu requests"),
+# CULPRIT_BENCH_INSTRUCTIONS=1.
 set -u -o pipefail
 
 build=${1:?usage: bench/php_overhead.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 build=$(cd "$build" && pwd) || exit 1
 runs=${CULPRIT_BENCH_RUNS:-5}
-scale=${CULPRIT_BENCH_PHP_SCALE:-60}
-requests=${CULPRIT_BENCH_PHP_REQUESTS:-60}
-limit=${CULPRIT_BENCH_PHP_TIMEOUT:-60}
+scale=${CULPRIT_BENCH_PHP_SCALE:-50}
+requests=${CULPRIT_BENCH_PHP_REQUESTS:-40}
+limit=${CULPRIT_BENCH_PHP_TIMEOUT:-40}
 workloads=${CULPRIT_BENCH_PHP_WORKLOADS:-cpu requests}
 cpu_script=$here/workloads/php_cpu.php
+# The PHP binaries run; the instruction counts (below) run them under callgrind.
+php=php php_cgi=php-cgi
 app=$here/workloads/php_app/index.php
 
 say() { printf '%s\n' "$*"; }
@@ -139,7 +145,7 @@ php_cgi() {
         SERVER_NAME=localhost SERVER_PORT=80 REMOTE_ADDR=127.0.0.1 REQUEST_METHOD=$method \
         SCRIPT_FILENAME=$app SCRIPT_NAME=/index.php DOCUMENT_ROOT=${app%/*} QUERY_STRING=$query \
         REQUEST_URI="/index.php?$query" HTTP_COOKIE='basket=3:1,17:2,250:1' CONTENT_TYPE=$type \
-        CONTENT_LENGTH=$length timeout "$limit" php-cgi -d opcache.enable=0 "${extra[@]}"
+        CONTENT_LENGTH=$length timeout "$limit" "$php_cgi" -d opcache.enable=0 "${extra[@]}"
 }
 
 # The bodies of requests' output, without php-cgi's CGI headers.
@@ -152,6 +158,7 @@ run_workload() {
     local w=$1 config=$2 out=$3
     export BENCH_XDEBUG_OUT=$work/coverage BENCH_XDEBUG_BRANCH=0
     [ "$config" = xdebug-branch ] && BENCH_XDEBUG_BRANCH=1
+    export CULPRIT_PHP=$php CULPRIT_PHP_CGI=$php_cgi # the launchers' PHP
     case $config in
     culprit-lines) export CULPRIT_COLLECT_DIR=$work/coverage CULPRIT_PHP_COVERAGE=lines ;;
     culprit-full) export CULPRIT_COLLECT_DIR=$work/coverage CULPRIT_PHP_COVERAGE=full ;;
@@ -159,8 +166,8 @@ run_workload() {
     esac
     if [ "$w" = cpu ]; then
         case $config in
-        plain) timeout "$limit" php "$cpu_script" "$scale" >"$out" ;;
-        xdebug-*) timeout "$limit" php -d zend_extension=xdebug.so -d xdebug.mode=coverage \
+        plain) timeout "$limit" "$php" "$cpu_script" "$scale" >"$out" ;;
+        xdebug-*) timeout "$limit" "$php" -d zend_extension=xdebug.so -d xdebug.mode=coverage \
             -d "auto_prepend_file=$work/xdebug_prepend.php" "$cpu_script" "$scale" >"$out" ;;
         *) timeout "$limit" "$build/culprit-php" "$cpu_script" "$scale" >"$out" ;;
         esac
@@ -264,13 +271,18 @@ function spread(list,    a, n) {
     return n ? sprintf("%.2f-%.2f", a[1], a[n]) : ""
 }
 $4 == "stopped" { stopped[$1, $2] = 1; ran[$1, $2] = 1; next }
-{ wall[$1, $2] = wall[$1, $2] " " $4; t[$1, $2, $3] = $4; rounds[$1, $3] = 1; ran[$1, $2] = 1 }
+{
+    wall[$1, $2] = wall[$1, $2] " " $4; t[$1, $2, $3] = $4; rounds[$1, $3] = 1; ran[$1, $2] = 1
+    cpu[$1, $2] = cpu[$1, $2] " " ($5 + $6); u[$1, $2, $3] = $5 + $6
+}
 END {
     nw = split(workloads, w, " ")
     nc = split("plain xdebug-lines xdebug-branch launcher culprit-lines culprit-full", all, " ")
-    print "wall time: median (s); ratio to plain: median of the per-round ratios, and their lowest-highest"
+    print "wall time: median (s); ratio to plain: median of the per-round ratios, and their lowest-highest;"
+    print "CPU time (user + sys of every process): median (s), and the median of the per-round ratios"
     for (i = 1; i <= nw; i++) {
-        printf "  %-9s %-14s %10s %8s %12s\n", w[i], "configuration", "median (s)", "ratio", "spread"
+        printf "  %-9s %-14s %10s %8s %12s %9s %9s\n", w[i], "configuration", "wall (s)", "ratio", "spread",
+            "CPU (s)", "ratio"
         for (c = 1; c <= nc; c++) {
             config = all[c]
             if (!((w[i], config) in ran)) continue
@@ -279,19 +291,22 @@ END {
                 printf "php_overhead,%s,%s,stopped,,\n", w[i], config > "/dev/stderr"
                 continue
             }
-            ratios = ""
+            ratios = ""; cratios = ""
             for (key in rounds) {
                 split(key, part, SUBSEP)
                 if (part[1] != w[i]) continue
                 r = part[2]
                 if (((w[i], config, r) in t) && t[w[i], "plain", r] > 0)
                     ratios = ratios " " t[w[i], config, r] / t[w[i], "plain", r]
+                if (((w[i], config, r) in u) && u[w[i], "plain", r] > 0)
+                    cratios = cratios " " u[w[i], config, r] / u[w[i], "plain", r]
                 if (((w[i], config, r) in t) && ((w[i], "xdebug-lines", r) in t) && config == "culprit-full")
                     versus[w[i]] = versus[w[i]] " " t[w[i], config, r] / t[w[i], "xdebug-lines", r]
             }
-            m = median(wall[w[i], config]); q = median(ratios)
-            printf "  %-9s %-14s %10.3f %7.2fx %12s\n", "", config, m, q, config == "plain" ? "" : spread(ratios)
-            printf "php_overhead,%s,%s,%.4f,%.4f,%s\n", w[i], config, m, q, spread(ratios) > "/dev/stderr"
+            m = median(wall[w[i], config]); q = median(ratios); cm = median(cpu[w[i], config]); cq = median(cratios)
+            printf "  %-9s %-14s %10.3f %7.2fx %12s %9.3f %8.2fx\n", "", config, m, q,
+                config == "plain" ? "" : spread(ratios), cm, cq
+            printf "php_overhead,%s,%s,%.4f,%.4f,%s,%.4f,%.4f\n", w[i], config, m, q, spread(ratios), cm, cq > "/dev/stderr"
             ratio[w[i], config] = q
         }
     }
@@ -311,9 +326,54 @@ END {
     }
 }' "$work/times" 2>"$work/csv"
 say
-say "machine-readable: php_overhead,workload,configuration,median_s,ratio_to_plain,ratio_spread"
+say "machine-readable: php_overhead,workload,configuration,wall_median_s,wall_ratio,wall_ratio_spread,cpu_median_s,cpu_ratio"
 cat "$work/csv"
 say
 say "coverage written by the first run of each collecting configuration:"
 cat "$work/coverage-files"
+
+# With CULPRIT_BENCH_INSTRUCTIONS=1 (and valgrind): the instructions each
+# configuration executes, every PHP process under callgrind, on smaller
+# inputs (php_cpu.php 1; one request of each of the 6 kinds), a measure
+# without the run-to-run noise of wall time on a shared machine.  The
+# launchers' shells are not counted: culprit-php and culprit-php-cgi run
+# the wrapped PHP through CULPRIT_PHP and CULPRIT_PHP_CGI.
+if [ "${CULPRIT_BENCH_INSTRUCTIONS:-0}" = 1 ]; then
+    say
+    if ! command -v valgrind >/dev/null; then
+        say "-- instructions: valgrind is not installed (apt-get install valgrind): skipped"
+        exit 0
+    fi
+    say "-- instructions (callgrind: php_cpu.php 1; 6 requests, one of each kind; millions, and ratio to plain)"
+    for binary in php php-cgi; do
+        printf '#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file=%s/callgrind.%%p %s "$@"\n' \
+            "$work" "$(command -v $binary)" >"$work/vg-$binary"
+        chmod +x "$work/vg-$binary"
+    done
+    php=$work/vg-php php_cgi=$work/vg-php-cgi scale=1 requests=6 limit=$((limit * 5))
+    for w in $workloads; do
+        for config in $(configurations "$w"); do
+            [ "$config" = launcher ] && continue
+            rm -rf "$work/coverage" "$work"/callgrind.* && mkdir -p "$work/coverage"
+            if run_workload "$w" "$config" "$work/out" 2>"$work/stderr"; then
+                count=$(cat "$work"/callgrind.* | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | awk '{ s += $1 } END { printf "%.0f\n", s }')
+            else
+                count=stopped
+            fi
+            unset CULPRIT_COLLECT_DIR CULPRIT_PHP_COVERAGE
+            say "$w $config $count"
+        done
+    done >"$work/instructions"
+    awk '$2 == "plain" { base[$1] = $3 }
+    { line[NR] = $0 }
+    END {
+        for (i = 1; i <= NR; i++) {
+            split(line[i], f, " ")
+            if (f[3] == "stopped") printf "  %-9s %-14s %12s\n", f[1], f[2], "stopped"
+            else printf "  %-9s %-14s %10.1fM %7.2fx\n", f[1], f[2], f[3] / 1e6, base[f[1]] ? f[3] / base[f[1]] : 0
+        }
+        print "machine-readable: instructions,workload,configuration,count"
+        for (i = 1; i <= NR; i++) { split(line[i], f, " "); printf "instructions,%s,%s,%s\n", f[1], f[2], f[3] }
+    }' "$work/instructions"
+fi
 exit 0
