@@ -7,7 +7,8 @@
 # undefined function, return values, output buffers), on the benchmark's
 # CPU workload (methods, closures, switch, untyped parameters whose RECVs
 # the VM skips) and on PHPUnit tests of tests/subjects/php/cart in one PHP
-# process (the probes that fired in one test are put back for the next).
+# process (the probes that fired in one test are put back for the next),
+# and generators suspended in one PHPUnit test and resumed in the next.
 # Its map is a `lines` map, without branch or return records; a bad value
 # of the variable is said and full mode used.
 . "$(dirname "$0")/lib.sh"
@@ -70,6 +71,72 @@ if command -v phpunit >/dev/null 2>&1; then
     if cmp -s "$WORK/phpunit-full.csv" "$WORK/phpunit-lines.csv"; then pass; else
         fail "PHPUnit: lines mode records other lines: $(diff "$WORK/phpunit-full.csv" "$WORK/phpunit-lines.csv" | head -c 600)"
     fi
+    # Generators suspended in one test and resumed in the next (a function's,
+    # and a closure's, started by a file's top-level code): their probes are
+    # put back too.
+    mkdir -p generators/tests
+    cat >generators/Lib.php <<'END'
+<?php
+function numbers(): Generator
+{
+    $i = 0;
+    while (true) {
+        if ($i % 2 === 0) {
+            $even = true;
+        } else {
+            $even = false;
+        }
+        yield $i => $even;
+        $i++;
+    }
+}
+$GLOBALS['shared'] = (function (): Generator {
+    $k = 0;
+    while (true) {
+        yield $k;
+        $k += 3;
+    }
+})();
+END
+    cat >generators/tests/GenTest.php <<'END'
+<?php
+use PHPUnit\Framework\TestCase;
+require_once __DIR__ . '/../Lib.php';
+final class GenTest extends TestCase
+{
+    private static ?Generator $numbers = null;
+    public function testFirst(): void
+    {
+        self::$numbers = numbers();
+        $this->assertTrue(self::$numbers->current());
+        self::$numbers->next();
+        $this->assertFalse(self::$numbers->current());
+        $this->assertSame(0, $GLOBALS['shared']->current());
+    }
+    public function testSecond(): void
+    {
+        self::$numbers->next();
+        $this->assertTrue(self::$numbers->current());
+        $GLOBALS['shared']->next();
+        $this->assertSame(3, $GLOBALS['shared']->current());
+    }
+}
+END
+    for mode in full lines; do
+        (cd generators && CULPRIT_STORE="$WORK/generators-$mode" CULPRIT_PHP_COVERAGE=$mode \
+            "$CULPRIT" phpunit -- tests >/dev/null 2>"$WORK/err.$mode") && pass || fail "generators ($mode): $(cat "$WORK/err.$mode")"
+        run 0 env CULPRIT_STORE="$WORK/generators-$mode" "$CULPRIT" export csv --output "$WORK/generators-$mode.csv"
+    done
+    expect_contains "$WORK/err.lines" "recorded 2 PHPUnit tests: 2 pass"
+    if cmp -s "$WORK/generators-full.csv" "$WORK/generators-lines.csv"; then pass; else
+        fail "generators: lines mode records other lines: $(diff "$WORK/generators-full.csv" "$WORK/generators-lines.csv" | head -c 600)"
+    fi
+    # testSecond resumed both: the closure's `$k += 3` (19) runs in it.
+    grep '^GenTest::testSecond,' "$WORK/generators-lines.csv" >"$WORK/second"
+    head -n 1 "$WORK/generators-lines.csv" | tr ',' '\n' >"$WORK/columns"
+    column=$(grep -n 'Lib.php:19$' "$WORK/columns" | cut -d: -f1)
+    [ -n "$column" ] && [ "$(cut -d, -f"$column" "$WORK/second")" != 0 ] && pass ||
+        fail "testSecond should run Lib.php:19: $(cat "$WORK/second")"
 else
     echo "$E2E_NAME: note: phpunit is not installed (Debian: phpunit); its part skipped"
 fi
