@@ -50,7 +50,7 @@
 # With CULPRIT_BENCH_INSTRUCTIONS=1 it also counts the instructions each
 # configuration executes (callgrind, smaller inputs; see the end).
 #
-# Environment: CULPRIT_BENCH_RUNS, CULPRIT_BENCH_PHP_SCALE (default 50),
+# Environment: CULPRIT_BENCH_RUNS, CULPRIT_BENCH_PHP_SCALE (default 100),
 # CULPRIT_BENCH_PHP_REQUESTS (default 40), CULPRIT_BENCH_PHP_TIMEOUT,
 # CULPRIT_BENCH_PHP_WORKLOADS (default "cpu requests"),
 # CULPRIT_BENCH_INSTRUCTIONS=1.
@@ -60,7 +60,7 @@ build=${1:?usage: bench/php_overhead.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 build=$(cd "$build" && pwd) || exit 1
 runs=${CULPRIT_BENCH_RUNS:-5}
-scale=${CULPRIT_BENCH_PHP_SCALE:-50}
+scale=${CULPRIT_BENCH_PHP_SCALE:-100}
 requests=${CULPRIT_BENCH_PHP_REQUESTS:-40}
 limit=${CULPRIT_BENCH_PHP_TIMEOUT:-40}
 workloads=${CULPRIT_BENCH_PHP_WORKLOADS:-cpu requests}
