@@ -302,6 +302,8 @@ END {
                     cratios = cratios " " u[w[i], config, r] / u[w[i], "plain", r]
                 if (((w[i], config, r) in t) && ((w[i], "xdebug-lines", r) in t) && config == "culprit-full")
                     versus[w[i]] = versus[w[i]] " " t[w[i], config, r] / t[w[i], "xdebug-lines", r]
+                if (((w[i], config, r) in t) && ((w[i], "launcher", r) in t) && config == "culprit-lines")
+                    beyond[w[i]] = beyond[w[i]] " " t[w[i], config, r] / t[w[i], "launcher", r]
             }
             m = median(wall[w[i], config]); q = median(ratios); cm = median(cpu[w[i], config]); cq = median(cratios)
             printf "  %-9s %-14s %10.3f %7.2fx %12s %9.3f %8.2fx\n", "", config, m, q,
@@ -323,6 +325,9 @@ END {
                 v <= 1 ? "PASS" : "MISS", v, spread(versus[w[i]])
         } else
             printf "  %-9s ---- culprit-full against xdebug-lines: Xdebug not measured\n", w[i]
+        if (beyond[w[i]] != "")
+            printf "  %-9s (culprit-lines against the launcher alone, the extension'"'"'s own share: %.2fx, per-round %s)\n",
+                w[i], median(beyond[w[i]]), spread(beyond[w[i]])
     }
 }' "$work/times" 2>"$work/csv"
 say
