@@ -179,6 +179,12 @@ bash "$(dirname "$0")/build_speed.sh" "$build" || echo "bench/run.sh: build spee
 echo
 sh "$(dirname "$0")/mutate_cost.sh" "$build" || echo "bench/run.sh: mutate cost benchmark failed" >&2
 
+# PHP overhead (issue 21): plain PHP, Xdebug's coverage and culprit's
+# extension (lines and full) on a CPU-bound script and on requests through
+# php-cgi; see bench/php_overhead.sh.
+echo
+bash "$(dirname "$0")/php_overhead.sh" "$build" || echo "bench/run.sh: PHP overhead benchmark failed" >&2
+
 # Instrumentation overhead (issue 3): builds real programs six ways and
 # times them; see bench/overhead.sh.
 echo
