@@ -214,10 +214,12 @@ CULPRIT_API culprit_status culprit_check_coverage(const culprit_spectra *spectra
                                                   const culprit_tally *tallies, culprit_totals totals,
                                                   culprit_error *err);
 
-/* The default method over formula: tuples when spectra has tuples; when it
- * has none, the formula alone, which is what tuples would compute there,
- * named for what it is. */
+/* The default method over formula: Metallaxis when mutation (may be NULL)
+ * has mutant runs (chosen by leave-one-subject-out, docs/mutation.md §5);
+ * else tuples when spectra has tuples; when it has none, the formula alone,
+ * which is what tuples would compute there, named for what it is. */
 CULPRIT_API culprit_method culprit_method_default(const culprit_spectra *spectra,
+                                                  const struct culprit_mutation *mutation,
                                                   culprit_formula_choice formula);
 
 /* Finds the technique named (NULL: a formula alone) and the formula

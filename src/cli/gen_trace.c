@@ -75,7 +75,7 @@ void gen_trace_close(gen_trace *trace)
  * shows its top): Ochiai when that method needs what gen does not load. */
 culprit_method gen_default_method(const culprit_spectra *spectra, culprit_formula_choice formula)
 {
-    culprit_method method = culprit_method_default(spectra, formula);
+    culprit_method method = culprit_method_default(spectra, NULL, formula);
     if (method.technique && (method.technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_OUTPUT_MAP)))
         method = (culprit_method){.formula = formula};
     return method;

@@ -630,7 +630,7 @@ static culprit_status load(const cli_context *context, rank_command *command, cu
     bool needs_graph = technique && (technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES));
     if (!status && needs_graph)
         status = culprit_store_load_program_graph(store, program, spectra, graph, err);
-    if (!status && technique && (technique->needs & CULPRIT_NEEDS_MUTANTS))
+    if (!status && (!command->method_given || (technique && (technique->needs & CULPRIT_NEEDS_MUTANTS))))
         status = culprit_store_load_mutation(store, program, spectra, false, mutation, err);
     if (!status && chooses_failures(command))
         status = culprit_failure_clusters_load(store, program, clusters, err);

@@ -329,7 +329,7 @@ static const culprit_technique *rank_default_first(report_data *data, const repo
                                                    const culprit_rank_options *options,
                                                    culprit_status *status, culprit_error *err)
 {
-    culprit_method method = culprit_method_default(&data->spectra, input->formula);
+    culprit_method method = culprit_method_default(&data->spectra, &data->mutation, input->formula);
     culprit_error ignored;
     if (!command->default_methods || command->no_techniques || !method.technique ||
         culprit_technique_check(method.technique, input, &ignored) != CULPRIT_OK)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "culprit/mutation.h"
 #include "techniques/technique_internal.h"
 
 bool culprit_spectra_has_tuples(const culprit_spectra *spectra)
@@ -30,10 +31,13 @@ bool culprit_spectra_has_tuples(const culprit_spectra *spectra)
     return false;
 }
 
-culprit_method culprit_method_default(const culprit_spectra *spectra, culprit_formula_choice formula)
+culprit_method culprit_method_default(const culprit_spectra *spectra, const culprit_mutation *mutation,
+                                      culprit_formula_choice formula)
 {
     culprit_method method = {.technique = NULL, .formula = formula};
-    if (culprit_spectra_has_tuples(spectra))
+    if (mutation && mutation->mutant_count > 0)
+        method.technique = &culprit_technique_metallaxis;
+    else if (culprit_spectra_has_tuples(spectra))
         method.technique = &culprit_technique_tuples;
     return method;
 }
@@ -135,7 +139,7 @@ culprit_status culprit_rank_method(const culprit_method *method, const culprit_t
         status = culprit_formula_find("ochiai", &with.formula, err);
     if (status)
         return status;
-    result->method = method ? *method : culprit_method_default(input->spectra, with.formula);
+    result->method = method ? *method : culprit_method_default(input->spectra, input->mutation, with.formula);
     if (!result->method.formula.formula)
         result->method.formula = with.formula;
     with.formula = result->method.formula;

@@ -26,7 +26,9 @@ run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
 expect_contains "$WORK/out" "1 failed"
 fault_line=$(grep -n 'the fault' grade.c | cut -d: -f1)
 
-# ---- before mutate: the techniques say what to do ----
+# ---- before mutate: the default is tuples, and the techniques say what to do ----
+run 0 "$CULPRIT" rank --top 1 --format csv
+expect_contains "$WORK/out" ",tuples:ochiai"
 run 2 "$CULPRIT" rank --technique metallaxis
 expect_contains "$WORK/err" "culprit mutate"
 expect_line_count "$WORK/err" 1
@@ -68,6 +70,12 @@ if command -v script >/dev/null; then # on a terminal too (the coloured view, sr
 fi
 run 0 "$CULPRIT" rank --technique muse --top 1 --format json
 expect_contains "$WORK/out" '"why": "best mutant `> -> >=` (ror)'
+# with mutant runs, the default method is Metallaxis (docs/mutation.md §5)
+run 0 "$CULPRIT" rank --top 1 --format csv
+expect_contains "$WORK/out" "1,1,$WORK/grade.c:$fault_line,,"
+expect_contains "$WORK/out" ",metallaxis"
+run 0 "$CULPRIT" rank --kind line --top 1 --format csv # an explicit kind: no default method
+expect_contains "$WORK/out" ",ochiai"
 # each line says how many of its mutants ran (the technique's extra column)
 run 0 "$CULPRIT" rank --technique metallaxis --format csv
 expect_contains "$WORK/out" "rank,score,element,confidence,ef,ep,nf,np,mutants,method"
