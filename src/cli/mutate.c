@@ -47,12 +47,12 @@ const char cli_usage_mutate[] =
     "                        then sees only those mutants' breakages\n"
     "   --fork-server        fork each run from a running copy of the program\n"
     "   --expect-dir DIR     as for 'culprit run'\n"
-    "   --timeout S          a run's limit: at most S, else 0.2 s + 10 times the test's\n"
+    "   --timeout S          a run's limit: at most S, else 0.1 s + 10 times the test's\n"
     "                        recorded duration (default 60)\n"
     "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE;
 
 enum { WAIT_MILLISECONDS = 200, DEFAULT_PER_LINE = 10 };
-static const double DEFAULT_TIMEOUT = 60.0, TIMEOUT_FLOOR = 0.2, TIMEOUT_FACTOR = 10.0;
+static const double DEFAULT_TIMEOUT = 60.0, TIMEOUT_FLOOR = 0.1, TIMEOUT_FACTOR = 10.0;
 
 typedef struct mutate_options {
     const char *tests;
