@@ -19,6 +19,7 @@ static const cli_command commands[] = {
     {"phpunit", cmd_phpunit, "run a PHPUnit suite in one PHP process and record each test",
      cli_usage_phpunit},
     {"ctest", cmd_ctest, "run a CMake build's tests as ctest would and record each", cli_usage_ctest},
+    {"merge", cmd_merge, "merge the stores of a sharded run (run --shard K/N) into one", cli_usage_merge},
     {"tests", cmd_tests, "list the recorded tests with verdicts and failure signatures", cli_usage_tests},
     {"failures", cmd_failures, "list clusters of equivalent failures", cli_usage_failures},
     {"output", cmd_output, "show which statement wrote each line of a test's output", cli_usage_output},

@@ -20,6 +20,7 @@
  *                structure (maps and crash texts) for export
  *   imported.c   saving an imported program whole, with its structure
  *   load.c       loading a program and its tests into a culprit_spectra
+ *   merge.c      copying the shards' stores of one suite into one
  *   judgement.c  saving the oracle's judgement of a test (schema version 3)
  *   judgement_load.c  reading tests with their runs and judgements, and a
  *                test's output records, units and kept stdout
@@ -180,6 +181,9 @@ culprit_status culprit_store_check_tests(const culprit_store *store, const culpr
 culprit_status culprit_store_save_program_rows(const culprit_store *store, const culprit_spectra *spectra,
                                                const char *hash, const char *source, int64_t *program_id,
                                                culprit_error *err);
+/* Makes program_id the current program (meta's current_program). */
+culprit_status culprit_store_set_current_program(const culprit_store *store, int64_t program_id,
+                                                 culprit_error *err);
 /* Inserts or replaces tests first .. first+count-1 of spectra under program_id. */
 culprit_status culprit_store_insert_tests(const culprit_store *store, int64_t program_id,
                                           const culprit_spectra *spectra, size_t first, size_t count,
