@@ -1,0 +1,183 @@
+# test_shard_merge.sh - suites bigger than one machine (issue 22 item 3,
+# docs/sharding.md): tests/subjects/calc with its seeded fault v3, run
+# once whole and once as 4 shards (`culprit run --shard K/N`, shard 3
+# through Kubernetes' JOB_COMPLETION_INDEX and shard 4 through GitLab's
+# CI_NODE_INDEX/CI_NODE_TOTAL), then `culprit merge`d: the merged store
+# ranks byte for byte as the unsharded one with every technique, and lists
+# the same tests with the same verdicts and judgements (durations and the
+# order they ran in aside).  Then what merge refuses - another build's
+# program, a test from two stores, stores that are not culprit's - leaving
+# the destination as it was, the bad --shard values, and, when GNU
+# parallel is installed, the recipe `parallel culprit run --shard {}/N`.
+. "$(dirname "$0")/lib.sh"
+need_culprit_cc patch sqlite3
+
+subject="$TOP/tests/subjects/calc"
+# build DIR FAULT: calc with faults/FAULT.patch in DIR, and DIR/manifest.json
+build() {
+    mkdir "$1" && cp -R "$subject/src" "$1/src" && ln -s "$subject/tests" "$1/tests"
+    (cd "$1" && patch -s -p1 <"$subject/faults/$2.patch") && pass || fail "faults/$2.patch does not apply"
+    python3 "$TOP/bench/eval_manifest.py" "$subject" "$1/manifest.json" && pass || fail "eval_manifest.py failed"
+    (cd "$1" && "$culprit_cc" -std=c11 -O0 -g -o calc src/*.c -lm) >"$1.log" 2>&1 && pass ||
+        fail "calc does not build: $(tail -n 3 "$1.log")"
+}
+build work v3
+manifest=work/manifest.json
+
+# 1: the fault makes some tests fail
+run 1 "$CULPRIT" --store whole run --tests $manifest -j 2
+run 1 "$CULPRIT" --store shard1 run --tests $manifest -j 2 --shard 1/4
+expect_contains out "culprit run: shard 1/4: "
+run 1 "$CULPRIT" --store shard2 run --tests $manifest -j 2 --shard 2/4
+run 1 env JOB_COMPLETION_INDEX=2 "$CULPRIT" --store shard3 run --tests $manifest -j 2 --shard auto/4
+expect_contains out "culprit run: shard 3/4: "
+run 1 env CI_NODE_INDEX=4 CI_NODE_TOTAL=4 "$CULPRIT" --store shard4 run --tests $manifest -j 2 --shard auto
+expect_contains out "culprit run: shard 4/4: "
+
+# test_names STORE: the store's test names, sorted
+test_names() { "$CULPRIT" --store "$1" tests --format csv | python3 -c '
+import csv, sys
+print("\n".join(sorted(row["name"] for row in csv.DictReader(sys.stdin))))'; }
+# Each shard holds the tests the documented rule gives it: FNV-1a 64 of
+# the name, mod N, plus 1 - and together they hold every test once.
+python3 -c '
+import json, sys
+def fnv1a(text):
+    h = 0xcbf29ce484222325
+    for b in text.encode():
+        h = ((h ^ b) * 0x100000001b3) % 2**64
+    return h
+names = [t["name"] for t in json.load(open(sys.argv[1]))]
+for k in range(1, 5):
+    open("expected-shard%d" % k, "w").write("".join(n + "\n" for n in sorted(names) if fnv1a(n) % 4 + 1 == k))
+' $manifest
+for k in 1 2 3 4; do
+    test_names shard$k >names-shard$k
+    expect_same expected-shard$k names-shard$k
+    [ -s names-shard$k ] && pass || fail "shard $k got no tests"
+done
+test_names whole >names-whole
+sort names-shard1 names-shard2 names-shard3 names-shard4 >names-shards
+expect_same names-whole names-shards
+
+# The merge, into a store that does not exist yet.
+run 0 "$CULPRIT" --store merged merge shard1 shard2 shard3 shard4
+expect_contains out "culprit merge: $(wc -l <names-whole | tr -d ' ') tests from 4 of 4 stores into merged; program "
+# Also with --store after the command, and an empty store (a shard that
+# got no tests) among the sources.
+echo '[]' >empty.json
+run 0 "$CULPRIT" --store empty run --tests empty.json
+run 0 "$CULPRIT" merge --store merged2 shard4 empty shard3 shard2 shard1
+expect_contains out "from 4 of 5 stores"
+
+# same_rankings A B ARGS...: `culprit rank ARGS --format csv` of both stores, byte for byte.
+same_rankings() {
+    a=$1 b=$2
+    shift 2
+    label=$(echo "$*" | tr ' /' '__')
+    "$CULPRIT" --store "$a" rank "$@" --format csv >"rank-$a$label.csv" 2>"rank-$a$label.err" ||
+        fail "rank $* on $a failed: $(head -c 300 "rank-$a$label.err")"
+    "$CULPRIT" --store "$b" rank "$@" --format csv >"rank-$b$label.csv" 2>"rank-$b$label.err" ||
+        fail "rank $* on $b failed: $(head -c 300 "rank-$b$label.err")"
+    [ -s "rank-$a$label.csv" ] && pass || fail "rank $* on $a printed nothing"
+    expect_same "rank-$a$label.csv" "rank-$b$label.csv"
+}
+same_rankings whole merged
+same_rankings whole merged --kind all --view element
+same_rankings whole merged --formula tarantula
+for technique in $("$CULPRIT" techniques --format csv | sed '1d; s/,.*//'); do
+    same_rankings whole merged --technique "$technique"
+done
+same_rankings whole merged2 --technique blockrank
+same_rankings whole merged2
+
+# The tests: every column but the duration, in name order (the merged
+# store has the shards' order, the whole run its own).
+tests_without_durations() { "$CULPRIT" --store "$1" tests --format "${2:-csv}" | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+head, rows = rows[0], rows[1:]
+drop = head.index("duration")
+writer = csv.writer(sys.stdout, lineterminator="\n")
+for row in [head] + sorted(rows):
+    writer.writerow(row[:drop] + row[drop + 1:])'; }
+tests_without_durations whole >tests-whole.csv
+tests_without_durations merged >tests-merged.csv
+expect_same tests-whole.csv tests-merged.csv
+[ "$(wc -l <tests-whole.csv)" -gt 100 ] && pass || fail "tests-whole.csv has $(wc -l <tests-whole.csv) lines"
+# Failure clusters and what wrote a failing test's output, too.
+"$CULPRIT" --store whole failures --format csv | sort >failures-whole.csv
+"$CULPRIT" --store merged failures --format csv | sort >failures-merged.csv
+expect_same failures-whole.csv failures-merged.csv
+failing=$("$CULPRIT" --store whole tests --failing --format csv | sed -n '2s/,.*//p')
+"$CULPRIT" --store whole output "$failing" >output-whole.txt 2>&1
+"$CULPRIT" --store merged output "$failing" >output-merged.txt 2>&1
+expect_same output-whole.txt output-merged.txt
+# And the matrix itself, as export writes it.
+"$CULPRIT" --store whole export csv --output export-whole.csv 2>&1 && pass || fail "export csv of whole failed"
+"$CULPRIT" --store merged export csv --output export-merged.csv 2>&1 && pass || fail "export csv of merged failed"
+sort export-whole.csv >export-whole.sorted
+sort export-merged.csv >export-merged.sorted
+expect_same export-whole.sorted export-merged.sorted
+
+# ---- refusals: the destination stays as it was ----
+snapshot() { "$CULPRIT" --store "$1" tests --format csv | md5sum; }
+before=$(snapshot merged)
+build other v1 # another build: another program
+run 1 "$CULPRIT" --store other-shard run --tests other/manifest.json -j 2 --shard 1/4
+whole_hash=$(sqlite3 shard1/culprit.db 'SELECT hash FROM programs')
+other_hash=$(sqlite3 other-shard/culprit.db 'SELECT hash FROM programs')
+# Into a store that holds another program, as after a rebuild: the merged
+# one is added and becomes current, as `culprit run` would make it.
+cp -R merged rebuilt
+run 0 "$CULPRIT" --store rebuilt merge other-shard
+expect_contains out "program ${other_hash%"${other_hash#????????????}"}"
+[ "$(sqlite3 rebuilt/culprit.db 'SELECT count(*) FROM programs')" = 2 ] && pass ||
+    fail "rebuilt does not hold both programs"
+run 2 "$CULPRIT" --store fresh merge shard1 shard2 other-shard
+expect_contains err "cannot merge different programs: shard1/culprit.db has program $whole_hash, other-shard/culprit.db has program $other_hash"
+[ "$(sqlite3 fresh/culprit.db 'SELECT count(*) FROM tests')" = 0 ] && pass || fail "fresh has tests after a refusal"
+# A test from two stores: a store given twice, or one already merged.
+run 2 "$CULPRIT" --store twice merge shard1 shard2 shard1
+expect_contains err "' is in both shard1/culprit.db and shard1/culprit.db: a test may come from one store only"
+run 2 "$CULPRIT" --store merged merge shard2
+expect_contains err "' is in both merged/culprit.db and shard2/culprit.db"
+[ "$(snapshot merged)" = "$before" ] && pass || fail "a refused merge changed the destination"
+# Sources that are not culprit stores: the store's own messages.
+mkdir junk && printf 'not a database at all, not even close' >junk/culprit.db
+run 2 "$CULPRIT" --store fresh merge shard1 junk
+expect_contains err "culprit: junk/culprit.db: not a culprit store (not an SQLite database)"
+[ "$(sqlite3 fresh/culprit.db 'SELECT count(*) FROM tests')" = 0 ] && pass || fail "fresh has tests after a refusal"
+mkdir foreign && sqlite3 foreign/culprit.db 'CREATE TABLE t (x); INSERT INTO t VALUES (1);'
+run 2 "$CULPRIT" --store merged merge foreign
+expect_contains err "culprit: foreign/culprit.db: not a culprit store (foreign SQLite database)"
+run 2 "$CULPRIT" --store merged merge nowhere
+expect_contains err "culprit: no culprit store at nowhere"
+[ "$(snapshot merged)" = "$before" ] && pass || fail "a refused merge changed the destination"
+run 2 "$CULPRIT" --store merged merge
+expect_contains err "culprit merge: expected the stores to merge: STORE..."
+
+# ---- bad --shard values: exit 2, saying what was expected ----
+for value in 0/0 5/4 x/y 0/4 4 1/4/4; do
+    run 2 "$CULPRIT" --store bad run --tests $manifest --shard "$value"
+    expect_contains err "culprit run: --shard '$value': "
+done
+run 2 "$CULPRIT" --store bad run --tests $manifest --shard 5/4
+expect_contains err "--shard '5/4': shard 5 is not a shard of 4: shards are numbered 1 to 4"
+run 2 env -u CI_NODE_INDEX -u JOB_COMPLETION_INDEX "$CULPRIT" --store bad run --tests $manifest --shard auto/4
+expect_contains err "neither CI_NODE_INDEX nor JOB_COMPLETION_INDEX is set"
+run 2 env JOB_COMPLETION_INDEX=4 "$CULPRIT" --store bad run --tests $manifest --shard auto/4
+expect_contains err "JOB_COMPLETION_INDEX 4 is not below the shard count 4 (it counts from 0)"
+[ ! -e bad ] && pass || fail "a refused --shard created the store"
+
+# ---- the GNU parallel recipe (docs/sharding.md), where it is installed ----
+if command -v parallel >/dev/null 2>&1; then
+    seq 4 | parallel -j 2 "$CULPRIT" --store parallel-{} run --tests $manifest -j 1 --shard {}/4 >parallel.log 2>&1
+    run 0 "$CULPRIT" --store parallel-merged merge parallel-1 parallel-2 parallel-3 parallel-4
+    same_rankings whole parallel-merged
+    same_rankings whole parallel-merged --technique sober
+else
+    echo "$E2E_NAME: note: GNU parallel is not installed; its recipe is not tried"
+fi
+
+finish
