@@ -170,14 +170,68 @@ run 2 env JOB_COMPLETION_INDEX=4 "$CULPRIT" --store bad run --tests $manifest --
 expect_contains err "JOB_COMPLETION_INDEX 4 is not below the shard count 4 (it counts from 0)"
 [ ! -e bad ] && pass || fail "a refused --shard created the store"
 
-# ---- the GNU parallel recipe (docs/sharding.md), where it is installed ----
+# ---- the recipes of docs/sharding.md, copied from the page ----
+case $CULPRIT in /*) ;; *) CULPRIT=$TOP/$CULPRIT ;; esac
+PATH="$(dirname "$CULPRIT"):$PATH" # the recipes say `culprit` and `culprit-cc`
+export PATH
+# project: a checkout as the recipes expect one (make CC=culprit-cc, tests.json)
+mkdir project && cp -R work/src project/src && ln -s "$subject/tests" project/tests
+cp $manifest project/tests.json
+printf 'calc: src/*.c\n\t$(CC) -std=c11 -O0 -g -o calc src/*.c -lm\n' >project/Makefile
+# whole_at DIR: DIR (a fresh, built copy of project) run unsharded into DIR/whole
+whole_at() {
+    (cd "$1" && make CC=culprit-cc >/dev/null 2>&1 && culprit --store whole run --tests tests.json >/dev/null)
+    [ $? -eq 1 ] && pass || fail "the unsharded run in $1 did not end with failing tests"
+}
+# same_as_whole STORE DIR: STORE ranks as DIR/whole, run from DIR
+same_as_whole() {
+    for method in "" "--technique blockrank" "--technique sober"; do
+        # shellcheck disable=SC2086
+        (cd "$2" && culprit --store whole rank $method --format csv >"$WORK/recipe-whole.csv" 2>&1 &&
+            culprit --store "$1" rank $method --format csv >"$WORK/recipe-merged.csv" 2>&1) && pass ||
+            fail "rank $method in $2 failed: $(tail -n 3 "$WORK/recipe-merged.csv")"
+        expect_same recipe-whole.csv recipe-merged.csv
+    done
+}
+
+# GNU parallel, as written, where it is installed.
 if command -v parallel >/dev/null 2>&1; then
-    seq 4 | parallel -j 2 "$CULPRIT" --store parallel-{} run --tests $manifest -j 1 --shard {}/4 >parallel.log 2>&1
-    run 0 "$CULPRIT" --store parallel-merged merge parallel-1 parallel-2 parallel-3 parallel-4
-    same_rankings whole parallel-merged
-    same_rankings whole parallel-merged --technique sober
+    cp -R project parallel-run
+    (cd parallel-run && make CC=culprit-cc >/dev/null 2>&1) && pass || fail "make in parallel-run failed"
+    sed -n '/^### GNU parallel/,/^```$/p' "$TOP/docs/sharding.md" | sed '1,/^```sh$/d; /^```$/d' >parallel.sh
+    grep -q 'parallel culprit --store shard-{} run' parallel.sh && pass || fail "no parallel recipe: $(cat parallel.sh)"
+    (cd parallel-run && sh "$WORK/parallel.sh" >"$WORK/parallel.log" 2>&1)
+    expect_contains parallel.log "culprit merge: $(wc -l <names-whole | tr -d ' ') tests from 4 of 4 stores into merged"
+    whole_at parallel-run
+    same_as_whole merged parallel-run
 else
     echo "$E2E_NAME: note: GNU parallel is not installed; its recipe is not tried"
+fi
+# GitHub Actions and the Kubernetes Indexed Job, simulated (shard_recipes.py).
+if python3 -c 'import yaml' 2>/dev/null; then
+    python3 "$TOP/tests/e2e/shard_recipes.py" github "$TOP/docs/sharding.md" project github >github.log 2>&1 &&
+        pass || fail "the GitHub Actions recipe failed: $(tail -c 600 github.log)"
+    ls github/artifacts >github-artifacts.txt
+    expect_file_equals github-artifacts.txt "culprit-shard-1
+culprit-shard-2
+culprit-shard-3
+culprit-shard-4
+culprit-store"
+    rm -rf github/checkout && cp -R project github/checkout
+    whole_at github/checkout
+    same_as_whole "$WORK/github/artifacts/culprit-store" github/checkout
+    python3 "$TOP/tests/e2e/shard_recipes.py" kubernetes "$TOP/docs/sharding.md" project kubernetes \
+        >kubernetes.log 2>&1 && pass || fail "the Kubernetes recipe failed: $(tail -c 600 kubernetes.log)"
+    ls kubernetes/shards >kubernetes-shards.txt
+    expect_file_equals kubernetes-shards.txt "merged
+shard-0
+shard-1
+shard-2
+shard-3"
+    whole_at kubernetes/src
+    same_as_whole "$WORK/kubernetes/shards/merged" kubernetes/src
+else
+    echo "$E2E_NAME: note: python3's yaml module is missing (Debian: python3-yaml); the CI recipes are not tried"
 fi
 
 finish
