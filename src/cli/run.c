@@ -10,6 +10,10 @@
  * a new program (the binary was rebuilt), the skipped tests are queued
  * again, since their records belong to the old program.
  *
+ * With --shard K/N only the manifest's tests of shard K are planned
+ * (culprit/shard.h): the others belong to other machines, and `culprit
+ * merge` joins their stores (docs/sharding.md).
+ *
  * `culprit ctest` runs the suite CTest describes with the same loop
  * (run_suite, cli/run_suite.h).
  */

@@ -620,12 +620,6 @@ static culprit_status save_this_test(const culprit_store *store, const culprit_c
     return status;
 }
 
-static culprit_status set_current(const culprit_store *store, int64_t program_id, culprit_error *err)
-{
-    return run_statement(store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('current_program', ?)",
-                         program_id, NULL, err);
-}
-
 culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
                                                      const culprit_collected_test *test,
                                                      culprit_saved_test *saved, culprit_error *err)
@@ -648,7 +642,7 @@ culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
     if (status == CULPRIT_OK)
         status = save_this_test(store, test, used, err);
     if (status == CULPRIT_OK)
-        status = set_current(store, used->id, err);
+        status = culprit_store_set_current_program(store, used->id, err);
     saved->program_id = used->id;
     saved->previous_program_id = current;
     culprit_spectra_clear_tests(&used->spectra);
