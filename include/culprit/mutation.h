@@ -34,16 +34,17 @@ typedef struct culprit_mutant_id {
 /* One test's run on one mutant, as culprit mutate saves it. */
 typedef struct culprit_mutant_run {
     culprit_mutant_id mutant;
-    int64_t test_id;         /* the test (of the program the mutants belong to) */
+    const char *test_name;   /* borrowed: a test recorded in the program the mutants belong to */
     culprit_verdict verdict; /* its verdict on the mutant, judged by the test's own oracle */
     bool output_changed;     /* its stdout differs from its stdout on the original program */
     bool timed_out;          /* stopped at the mutant run's time limit (verdict: timeout) */
     double duration_seconds;
 } culprit_mutant_run;
 
-/* Saves (or replaces) one run, in its own transaction. */
-CULPRIT_API culprit_status culprit_store_save_mutant_run(culprit_store *store, const culprit_mutant_run *run,
-                                                         culprit_error *err);
+/* Saves (or replaces) one run of a test of program, in its own
+ * transaction.  A test the program does not have is an input error naming it. */
+CULPRIT_API culprit_status culprit_store_save_mutant_run(culprit_store *store, int64_t program,
+                                                         const culprit_mutant_run *run, culprit_error *err);
 
 /* The kill matrix of a program, aligned with its loaded spectra: every
  * mutant that was run on at least one test, and for each (mutant, test)
@@ -72,10 +73,13 @@ CULPRIT_API void culprit_mutation_free(culprit_mutation *mutation);
 
 /* Loads program's kill matrix for spectra (loaded from the same program:
  * tests are matched by name, a mutant's element is the line element of
- * its file and line).  A program with no
- * mutant runs gives mutant_count 0, not an error. */
+ * its file and line, UINT32_MAX when that is no line element).  The
+ * mutants are those run on at least one test, or with every_mutant all
+ * of the program's (culprit mutate plans with them), in (unit hash,
+ * number) order.  A program with no mutant runs gives mutant_count 0
+ * (without every_mutant), not an error. */
 CULPRIT_API culprit_status culprit_store_load_mutation(culprit_store *store, int64_t program,
-                                                       const culprit_spectra *spectra,
+                                                       const culprit_spectra *spectra, bool every_mutant,
                                                        culprit_mutation *mutation, culprit_error *err);
 
 #endif

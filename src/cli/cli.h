@@ -54,11 +54,12 @@ int cmd_report(int argc, char **argv, const cli_context *context);
 int cmd_gen(int argc, char **argv, const cli_context *context);
 int cmd_phpunit(int argc, char **argv, const cli_context *context);
 int cmd_merge(int argc, char **argv, const cli_context *context);
+int cmd_mutate(int argc, char **argv, const cli_context *context);
 
 extern const char cli_usage_rank[], cli_usage_import[], cli_usage_export[], cli_usage_eval[],
     cli_usage_formulas[], cli_usage_help[], cli_usage_test[], cli_usage_ctest[], cli_usage_cc[],
     cli_usage_run[], cli_usage_tests[], cli_usage_output[], cli_usage_techniques[], cli_usage_failures[],
-    cli_usage_report[], cli_usage_gen[], cli_usage_phpunit[], cli_usage_merge[];
+    cli_usage_report[], cli_usage_gen[], cli_usage_phpunit[], cli_usage_merge[], cli_usage_mutate[];
 
 /* Prints "culprit: MESSAGE" for err and returns its status as exit code. */
 int cli_report(const culprit_error *err);

@@ -18,6 +18,8 @@ static const cli_command commands[] = {
     {"gen", cmd_gen, "generate the tests that localize a failure (concolic, symbolic builds)", cli_usage_gen},
     {"phpunit", cmd_phpunit, "run a PHPUnit suite in one PHP process and record each test",
      cli_usage_phpunit},
+    {"mutate", cmd_mutate, "run the recorded tests on mutants of the lines failing tests ran",
+     cli_usage_mutate},
     {"ctest", cmd_ctest, "run a CMake build's tests as ctest would and record each", cli_usage_ctest},
     {"merge", cmd_merge, "merge the stores of a sharded run (run --shard K/N) into one", cli_usage_merge},
     {"tests", cmd_tests, "list the recorded tests with verdicts and failure signatures", cli_usage_tests},

@@ -23,6 +23,7 @@
 #include "culprit/eval.h"
 #include "culprit/json_text.h"
 #include "culprit/judgement.h"
+#include "culprit/mutation.h"
 #include "culprit/program.h"
 #include "culprit/rank.h"
 #include "culprit/sbfl.h"
@@ -100,6 +101,7 @@ typedef struct eval_options {
 typedef struct formula_run {
     culprit_method method; /* a formula alone, or a technique on its base formula */
     char name[64];
+    bool from_all; /* came from --technique all: left out when its data is missing */
     culprit_eval_measures measures;
 } formula_run;
 
@@ -288,6 +290,7 @@ static void add_run(formula_runs *runs, culprit_method method, const eval_option
 {
     formula_run *run = &runs->runs[runs->count];
     run->method = method;
+    run->from_all = false;
     name_run(run, options);
     for (size_t i = 0; i < runs->count; i++)
         if (strcmp(runs->runs[i].name, run->name) == 0)
@@ -351,8 +354,12 @@ static int add_techniques(const eval_options *options, formula_runs *runs)
             status = add_technique(name, options, runs);
             continue;
         }
-        for (size_t i = 0; !status && i < culprit_technique_count(); i++) /* each on its default base */
+        for (size_t i = 0; !status && i < culprit_technique_count(); i++) { /* each on its default base */
+            size_t count = runs->count;
             status = add_technique(culprit_technique_at(i)->name, options, runs);
+            if (!status && runs->count > count)
+                runs->runs[count].from_all = true;
+        }
     }
     free(copy);
     if (status)
@@ -389,6 +396,7 @@ static int select_runs(const eval_options *options, formula_runs *runs)
 typedef struct eval_state {
     culprit_spectra spectra;
     culprit_program_graph graph; /* loaded when a technique needs it */
+    culprit_mutation mutation;   /* likewise */
     culprit_tally *tallies;
     culprit_totals totals;
     culprit_verdict_policy policy;
@@ -407,6 +415,7 @@ static void eval_state_free(eval_state *state)
 {
     culprit_spectra_free(&state->spectra);
     culprit_program_graph_free(&state->graph);
+    culprit_mutation_free(&state->mutation);
     free(state->tallies);
     culprit_fault_list_free(&state->faults);
     culprit_program_lines_free(&state->lines);
@@ -461,6 +470,8 @@ static culprit_status load_program(eval_options *options, const cli_context *con
         status = cli_path_filter_files(context, &options->common, &state->spectra, &state->kept_files, err);
     if (!status && runs_need(runs, CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES))
         status = culprit_store_load_program_graph(store, program, &state->spectra, &state->graph, err);
+    if (!status && runs_need(runs, CULPRIT_NEEDS_MUTANTS))
+        status = culprit_store_load_mutation(store, program, &state->spectra, false, &state->mutation, err);
     if (!status && runs_need(runs, CULPRIT_NEEDS_OUTPUT_MAP))
         status = choose_blamed(store, program, state, err);
     if (!status) /* the stored identity, which --program takes: a collected program's covers its units too */
@@ -539,6 +550,7 @@ static culprit_status measure_formula(const eval_options *options, eval_state *s
         .graph = &state->graph,
         .formula = run->method.formula,
         .mapping = state->mapping,
+        .mutation = &state->mutation,
     };
     culprit_method_ranking ranked;
     culprit_status status = culprit_rank_method(&run->method, &input, &options->rank, &ranked, err);
@@ -708,6 +720,21 @@ static int write_results(const eval_options *options, const eval_state *state, c
     return 0;
 }
 
+/* --technique all means the mutation techniques only when `culprit
+ * mutate` ran: without mutant runs they have nothing to rank. */
+static void drop_unmutated(formula_runs *runs, const eval_state *state)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < runs->count; i++) {
+        const culprit_technique *technique = runs->runs[i].method.technique;
+        bool unmutated =
+            technique && (technique->needs & CULPRIT_NEEDS_MUTANTS) && !state->mutation.mutant_count;
+        if (!(unmutated && runs->runs[i].from_all))
+            runs->runs[kept++] = runs->runs[i];
+    }
+    runs->count = kept;
+}
+
 static int run_eval(eval_options *options, const cli_context *context)
 {
     formula_runs runs;
@@ -722,6 +749,8 @@ static int run_eval(eval_options *options, const cli_context *context)
     culprit_fault_list_init(&state.faults);
     culprit_error err = {0};
     culprit_status status = prepare(options, context, &runs, &state, &err);
+    if (!status)
+        drop_unmutated(&runs, &state);
     for (size_t i = 0; !status && i < runs.count; i++)
         status = measure_formula(options, &state, &runs.runs[i], &err);
     exit_status = status ? cli_report(&err) : write_results(options, &state, &runs);

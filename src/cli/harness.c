@@ -258,6 +258,60 @@ void harness_note_new_program(culprit_store *store, const culprit_saved_test *sa
             now, before, before);
 }
 
+culprit_oracle harness_oracle_of(const culprit_test_spec *spec)
+{
+    culprit_oracle oracle = {
+        .expect_stdout_path = spec->expect_stdout_path,
+        .expect_stdout_text = spec->expect_stdout_text,
+        .compare = spec->compare,
+        .has_expect_exit = spec->has_expect_exit,
+        .expect_exit = spec->expect_exit,
+        .validator = spec->validator,
+        .html = spec->html,
+        .expect_failure = spec->expect_failure,
+        .ctest = spec->ctest,
+    };
+    return oracle;
+}
+
+static char *make_setting(const char *name, const char *value)
+{
+    size_t length = strlen(name) + strlen(value) + 2;
+    char *setting = malloc(length);
+    if (setting)
+        snprintf(setting, length, "%s=%s", name, value);
+    return setting;
+}
+
+void harness_free_env(char **env, size_t env_count)
+{
+    for (size_t i = 0; env && i < env_count; i++)
+        free(env[i]);
+    free(env);
+}
+
+culprit_status harness_test_env(const culprit_test_spec *spec, const char *manifest_directory,
+                                const char *extra, char ***env, size_t *env_count, culprit_error *err)
+{
+    enum { ADDED = 3 };
+    size_t count = 0;
+    char **settings = calloc(spec->env_count + ADDED, sizeof *settings);
+    bool made = settings != NULL;
+    for (size_t i = 0; made && i < spec->env_count; i++)
+        made = (settings[count++] = strdup(spec->env[i])) != NULL;
+    made = made && (settings[count++] = make_setting("CULPRIT_MANIFEST_DIR", manifest_directory)) &&
+           (settings[count++] = make_setting("CULPRIT_TEST_NAME", spec->name));
+    if (made && extra)
+        made = (settings[count++] = strdup(extra)) != NULL;
+    if (!made) {
+        harness_free_env(settings, count);
+        return culprit_fail_memory(err);
+    }
+    *env = settings;
+    *env_count = count;
+    return CULPRIT_OK;
+}
+
 culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
                               const harness_paths *paths, const culprit_finished *finished,
                               culprit_unit_set *map_cache, culprit_recorded *recorded, culprit_error *err)

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "culprit/harness.h"
+#include "culprit/manifest.h"
 #include "culprit/oracle.h"
 
 /* The last of SIGINT, SIGTERM, SIGHUP received since harness_catch_signals
@@ -73,6 +74,16 @@ int harness_parse_option(const char *command, int option, const char *value, har
     "                        fail-if-passed: a failure when a test of that name passed\n"                    \
     "                        before in the store (a crash that a suite's setup turns\n"                      \
     "                        into a skip; docs/oracles.md)\n"
+
+/* The oracle a manifest's test is judged by (its skip_as is left to the caller). */
+culprit_oracle harness_oracle_of(const culprit_test_spec *spec);
+
+/* A manifest test's environment settings: its own, then
+ * CULPRIT_MANIFEST_DIR, CULPRIT_TEST_NAME and, when extra is not NULL,
+ * extra ("NAME=VALUE").  Owned: free with harness_free_env. */
+culprit_status harness_test_env(const culprit_test_spec *spec, const char *manifest_directory,
+                                const char *extra, char ***env, size_t *env_count, culprit_error *err);
+void harness_free_env(char **env, size_t env_count);
 
 /* The sandbox protecting store_directory, or NULL (with a warning on
  * stderr) when the options or the kernel do not allow one. */

@@ -31,6 +31,7 @@
 #include "cli/cli.h"
 #include "culprit/json_text.h"
 #include "culprit/judgement.h"
+#include "culprit/mutation.h"
 #include "culprit/program.h"
 #include "culprit/rank.h"
 #include "culprit/report.h"
@@ -584,8 +585,8 @@ static void choose_default_kinds(rank_command *command, const culprit_spectra *s
  * failure clusters when failures are chosen by cluster; *kept_files are
  * the files the path filters keep (NULL: all). */
 static culprit_status load(const cli_context *context, rank_command *command, culprit_spectra *spectra,
-                           culprit_program_graph *graph, culprit_failure_clusters *clusters,
-                           bool **kept_files, culprit_error *err)
+                           culprit_program_graph *graph, culprit_mutation *mutation,
+                           culprit_failure_clusters *clusters, bool **kept_files, culprit_error *err)
 {
     culprit_store *store;
     int64_t program;
@@ -599,6 +600,8 @@ static culprit_status load(const cli_context *context, rank_command *command, cu
     bool needs_graph = technique && (technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_PREDICATES));
     if (!status && needs_graph)
         status = culprit_store_load_program_graph(store, program, spectra, graph, err);
+    if (!status && technique && (technique->needs & CULPRIT_NEEDS_MUTANTS))
+        status = culprit_store_load_mutation(store, program, spectra, false, mutation, err);
     if (!status && chooses_failures(command))
         status = culprit_failure_clusters_load(store, program, clusters, err);
     culprit_store_close(store);
@@ -682,11 +685,14 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     culprit_spectra_init(&spectra);
     culprit_program_graph graph;
     culprit_program_graph_init(&graph);
+    culprit_mutation mutation;
+    culprit_mutation_init(&mutation);
     culprit_error err;
     rank_result result = {0};
     culprit_failure_clusters clusters = {0};
     bool *blamed = NULL, *kept_files = NULL;
-    culprit_status status = load(context, &command, &spectra, &graph, &clusters, &kept_files, &err);
+    culprit_status status =
+        load(context, &command, &spectra, &graph, &mutation, &clusters, &kept_files, &err);
     if (!status)
         choose_default_kinds(&command, &spectra);
     if (!status)
@@ -696,7 +702,8 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
                                          .policy = command.policy,
                                          .graph = &graph,
                                          .formula = command.method.formula,
-                                         .mapping = command.mapping};
+                                         .mapping = command.mapping,
+                                         .mutation = &mutation};
         status = culprit_rank_method(command.method_given ? &command.method : NULL, &input, &command.rank,
                                      &result.ranked, &err);
         culprit_ranking_keep_files(&result.ranked.ranking, kept_files, NULL);
@@ -717,6 +724,7 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     free(kept_files);
     cli_common_options_free(&command.common);
     culprit_program_graph_free(&graph);
+    culprit_mutation_free(&mutation);
     culprit_spectra_free(&spectra);
     return status ? cli_report(&err) : 0;
 }

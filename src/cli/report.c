@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli/judged.h"
+#include "culprit/mutation.h"
 #include "culprit/report.h"
 #include "culprit/sbfl.h"
 #include "culprit/techniques.h"
@@ -82,6 +83,7 @@ typedef struct report_command {
 typedef struct report_data {
     culprit_spectra spectra;
     culprit_program_graph graph;
+    culprit_mutation mutation; /* empty when culprit mutate never ran */
     culprit_failure_clusters failures;
     bool has_failures;
     bool *kept_files; /* the files the path filters keep; NULL: all */
@@ -286,7 +288,8 @@ static culprit_status technique_input(report_data *data, const report_command *c
                                        .totals = totals,
                                        .policy = command->policy,
                                        .graph = &data->graph,
-                                       .formula = base};
+                                       .formula = base,
+                                       .mutation = &data->mutation};
     return status;
 }
 
@@ -411,6 +414,8 @@ static culprit_status load(const cli_context *context, report_command *command, 
         status = culprit_store_program_hash(store, program, data->hash, err);
     if (!status)
         status = culprit_store_load_program_graph(store, program, &data->spectra, &data->graph, err);
+    if (!status)
+        status = culprit_store_load_mutation(store, program, &data->spectra, false, &data->mutation, err);
     if (!status) {
         culprit_error ignored;
         data->has_failures = culprit_failure_clusters_load(store, program, &data->failures, &ignored) == 0;
@@ -435,6 +440,7 @@ static void report_data_free(report_data *data)
     free(data->kept_files);
     free(data->tallies);
     culprit_program_graph_free(&data->graph);
+    culprit_mutation_free(&data->mutation);
     culprit_spectra_free(&data->spectra);
 }
 

@@ -56,7 +56,7 @@ const char cli_usage_run[] =
     "   --shard auto         K and N from CI_NODE_INDEX and CI_NODE_TOTAL (GitLab)\n"
     "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE;
 
-enum { WAIT_MILLISECONDS = 200, EXTRA_VARIABLES = 2 };
+enum { WAIT_MILLISECONDS = 200 };
 static const double DEFAULT_TIMEOUT = 60.0, PROGRESS_INTERVAL = 0.1;
 
 /* A running test: one per pool slot. */
@@ -352,36 +352,16 @@ static void print_summary(const run_state *state, int interrupted_by)
 
 static void free_job(run_job *job)
 {
-    for (size_t i = 0; job->env && i < job->env_count; i++)
-        free(job->env[i]);
-    free(job->env);
+    harness_free_env(job->env, job->env_count);
     job->env = NULL;
     job->env_count = 0;
-}
-
-static char *make_setting(const char *name, const char *value)
-{
-    size_t length = strlen(name) + strlen(value) + 2;
-    char *setting = malloc(length);
-    if (setting)
-        snprintf(setting, length, "%s=%s", name, value);
-    return setting;
 }
 
 /* The test's environment settings plus the two culprit adds. */
 static culprit_status build_env(const run_state *state, const culprit_test_spec *spec, run_job *job,
                                 culprit_error *err)
 {
-    job->env = calloc(spec->env_count + EXTRA_VARIABLES, sizeof *job->env);
-    if (!job->env)
-        return culprit_fail_memory(err);
-    for (size_t i = 0; i < spec->env_count; i++)
-        if (!(job->env[job->env_count++] = strdup(spec->env[i])))
-            return culprit_fail_memory(err);
-    if (!(job->env[job->env_count++] = make_setting("CULPRIT_MANIFEST_DIR", state->manifest.directory)) ||
-        !(job->env[job->env_count++] = make_setting("CULPRIT_TEST_NAME", spec->name)))
-        return culprit_fail_memory(err);
-    return CULPRIT_OK;
+    return harness_test_env(spec, state->manifest.directory, NULL, &job->env, &job->env_count, err);
 }
 
 static culprit_status write_stdin(const char *path, const char *text, culprit_error *err)
@@ -436,22 +416,6 @@ static culprit_status start_test(run_state *state, run_job *job, size_t test, cu
     return culprit_pool_start(state->pool, &spawn, job, err);
 }
 
-static culprit_oracle oracle_of(const culprit_test_spec *spec)
-{
-    culprit_oracle oracle = {
-        .expect_stdout_path = spec->expect_stdout_path,
-        .expect_stdout_text = spec->expect_stdout_text,
-        .compare = spec->compare,
-        .has_expect_exit = spec->has_expect_exit,
-        .expect_exit = spec->expect_exit,
-        .validator = spec->validator,
-        .html = spec->html,
-        .expect_failure = spec->expect_failure,
-        .ctest = spec->ctest,
-    };
-    return oracle;
-}
-
 /* A command that could not be executed says why on its stderr. */
 static void note_exec_error(const run_state *state, const run_job *job, const culprit_finished *finished)
 {
@@ -471,7 +435,7 @@ static bool finish_test(run_state *state, const culprit_finished *finished)
     const culprit_test_spec *spec = &state->manifest.tests[job->test];
     if (finished->exec_error)
         note_exec_error(state, job, finished);
-    culprit_oracle oracle = oracle_of(spec);
+    culprit_oracle oracle = harness_oracle_of(spec);
     oracle.skip_as = state->options->harness.skip_as;
     culprit_recorded recorded;
     culprit_error err;

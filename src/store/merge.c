@@ -6,9 +6,9 @@
  * Each source is opened read-only (store.c's checks give corrupt and
  * foreign files their usual messages) and read in one read transaction;
  * its current program and every row that hangs off it - files, elements,
- * units and program_units, then per test its tests, test_units, test_runs
- * and judgements rows - are copied as they are, with new ids, into the
- * destination.  The whole merge is one write transaction on the
+ * units and program_units, then per test its tests, test_units, test_runs,
+ * judgements and mutant_runs rows - are copied as they are, with new ids,
+ * into the destination.  The whole merge is one write transaction on the
  * destination: a refusal, an error or a kill leaves it as it was.
  *
  * Rules (docs/store.md, "Merging"): every source's current program must
@@ -285,6 +285,13 @@ static culprit_status copy_test_details(const culprit_store *source, int64_t sou
                       "INSERT INTO judgements (test_id, message, signature, wrong_lines, output,"
                       " output_size, output_truncated, differences) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                       "copying a test's judgement", err);
+    if (status == CULPRIT_OK)
+        status = copy_rows(source, source_id, destination, test_id,
+                           "SELECT unit_hash, mutant, verdict, output_changed, timed_out, duration"
+                           " FROM mutant_runs WHERE test_id = ?1",
+                           "INSERT INTO mutant_runs (test_id, unit_hash, mutant, verdict, output_changed,"
+                           " timed_out, duration) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                           "copying a test's mutant runs", err);
     return status;
 }
 

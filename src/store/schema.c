@@ -154,11 +154,30 @@ static const char schema_version_3[] =
  * default, so that judgements of version 3 read as having none. */
 static const char schema_version_4[] = "ALTER TABLE judgements ADD COLUMN differences BLOB;";
 
+/* Version 5: what each test did on each mutant (culprit mutate; docs/mutation.md
+ * §3).  A mutant is its unit's hash and its number there, as the unit's map
+ * numbers it, so that the row needs no table of mutants: the map is the
+ * mutants' whole description.  WITHOUT ROWID: rows are read in key order. */
+static const char schema_version_5[] =
+    "CREATE TABLE mutant_runs ("
+    "    test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,"
+    "    unit_hash TEXT NOT NULL,"
+    "    mutant INTEGER NOT NULL,"
+    "    verdict TEXT NOT NULL,"
+    "    output_changed INTEGER NOT NULL,"
+    "    timed_out INTEGER NOT NULL,"
+    "    duration REAL,"
+    "    PRIMARY KEY (test_id, unit_hash, mutant)"
+    ") WITHOUT ROWID;"
+    /* As tests_result_replaced (version 2): a mutant run is compared with
+     * the test's result on the program, so a new result makes it stale. */
+    "CREATE TRIGGER tests_mutant_runs_replaced AFTER UPDATE OF recorded_at ON tests BEGIN"
+    "    DELETE FROM mutant_runs WHERE test_id = NEW.id;"
+    " END;";
+
 static const migration_step migrations[] = {
-    {1, schema_version_1},
-    {2, schema_version_2},
-    {3, schema_version_3},
-    {4, schema_version_4},
+    {1, schema_version_1}, {2, schema_version_2}, {3, schema_version_3},
+    {4, schema_version_4}, {5, schema_version_5},
 };
 
 static culprit_status set_version(const culprit_store *store, int version, culprit_error *err)
@@ -274,8 +293,9 @@ culprit_status culprit_store_check_schema(const culprit_store *store, culprit_er
 
 culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err)
 {
-    static const char *const tables[] = {"meta",  "programs",      "files",      "elements",  "tests",
-                                         "units", "program_units", "test_units", "test_runs", "judgements"};
+    static const char *const tables[] = {"meta",      "programs",   "files",         "elements",
+                                         "tests",     "units",      "program_units", "test_units",
+                                         "test_runs", "judgements", "mutant_runs"};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         char columns[8];
         int code;

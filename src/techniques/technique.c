@@ -15,15 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "culprit/mutation.h"
 #include "techniques/technique_internal.h"
 
 static const culprit_technique *const techniques[] = {
-    &culprit_technique_tuples,    &culprit_technique_blockrank,
-    &culprit_technique_cp,        &culprit_technique_cbi,
-    &culprit_technique_des_cbi,   &culprit_technique_sober,
-    &culprit_technique_des_sober, &culprit_technique_nearest_neighbor,
-    &culprit_technique_set_union, &culprit_technique_set_intersection,
-    &culprit_technique_smap,      &culprit_technique_scomb,
+    &culprit_technique_tuples,     &culprit_technique_blockrank,
+    &culprit_technique_cp,         &culprit_technique_cbi,
+    &culprit_technique_des_cbi,    &culprit_technique_sober,
+    &culprit_technique_des_sober,  &culprit_technique_nearest_neighbor,
+    &culprit_technique_set_union,  &culprit_technique_set_intersection,
+    &culprit_technique_smap,       &culprit_technique_scomb,
+    &culprit_technique_metallaxis, &culprit_technique_muse,
 };
 
 size_t culprit_technique_count(void)
@@ -111,6 +113,13 @@ culprit_status culprit_technique_check(const culprit_technique *technique,
             err, CULPRIT_ERROR_INPUT,
             "the output-mapping techniques (smap, scomb) need the oracle's wrong output lines "
             "and the output map, which 'culprit rank' reads from the store");
+    if ((technique->needs & CULPRIT_NEEDS_MUTANTS) &&
+        (!input->mutation || input->mutation->mutant_count == 0))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "%s needs tests run on mutants, and the program has none recorded: build it with "
+                            "culprit-cc --mutants, record its tests, then run 'culprit mutate' "
+                            "(docs/mutation.md)",
+                            technique->name);
     return CULPRIT_OK;
 }
 

@@ -14,7 +14,7 @@
  *   deciders.c          what a ranked entry reports: its own counts (a
  *                       line's) and the element its score came from
  *   blockrank.c, cp.c, cbi.c, sober.c, nearest_neighbor.c,
- *   set_difference.c, tuples.c, output_mapping.c: one technique (or a pair
+ *   set_difference.c, tuples.c, output_mapping.c, mbfl.c: one technique (or a pair
  *   sharing a model) each
  */
 #ifndef CULPRIT_TECHNIQUE_INTERNAL_H
@@ -30,7 +30,7 @@
 extern const culprit_technique culprit_technique_tuples, culprit_technique_blockrank, culprit_technique_cp,
     culprit_technique_cbi, culprit_technique_des_cbi, culprit_technique_sober, culprit_technique_des_sober,
     culprit_technique_nearest_neighbor, culprit_technique_set_union, culprit_technique_set_intersection,
-    culprit_technique_smap, culprit_technique_scomb;
+    culprit_technique_smap, culprit_technique_scomb, culprit_technique_metallaxis, culprit_technique_muse;
 
 /* ---- deciders.c ---- */
 

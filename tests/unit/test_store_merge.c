@@ -84,8 +84,8 @@ static size_t test_count(const char *directory)
     return count;
 }
 
-/* Programs in directory's database, counted behind culprit's back. */
-static int program_count(const char *directory)
+/* The integer a query gives in directory's database, behind culprit's back. */
+static int query_integer(const char *directory, const char *sql)
 {
     char path[128];
     database_path(directory, path);
@@ -93,12 +93,17 @@ static int program_count(const char *directory)
     sqlite3_stmt *statement = NULL;
     int count = -1;
     if (sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(database, "SELECT count(*) FROM programs", -1, &statement, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(database, sql, -1, &statement, NULL) == SQLITE_OK &&
         sqlite3_step(statement) == SQLITE_ROW)
         count = sqlite3_column_int(statement, 0);
     sqlite3_finalize(statement);
     sqlite3_close(database);
     return count;
+}
+
+static int program_count(const char *directory)
+{
+    return query_integer(directory, "SELECT count(*) FROM programs");
 }
 
 static void test_merge_whole(const culprit_spectra *sample, const char *sample_hash)
@@ -117,6 +122,11 @@ static void test_merge_whole(const culprit_spectra *sample, const char *sample_h
     CHECK_STR(hash, sample_hash);
     check_same_spectra(&merged, sample);
     culprit_spectra_free(&merged);
+    /* the rows hanging off a test come along (here: its runs on mutants) */
+    CHECK_INT(query_integer(place("merged"),
+                            "SELECT count(*) FROM mutant_runs m JOIN tests t ON t.id = m.test_id"
+                            " WHERE t.name = 't-fail' AND m.mutant = 7 AND m.verdict = 'pass'"),
+              1);
 
     /* A destination that has a's tests takes b's and c's. */
     const char *first[] = {place("a")}, *rest[] = {place("c"), place("b")};
@@ -214,6 +224,11 @@ int main(void)
     build_program(&sample, 0);
     add_sample_tests(&sample); /* five tests */
     make_shard(place("a"), &sample, 0, 2);
+    char path[128];
+    database_path(place("a"), path);
+    raw_sql(
+        path,
+        "INSERT INTO mutant_runs SELECT id, 'unit', 7, 'pass', 1, 0, 0.5 FROM tests WHERE name = 't-fail'");
     make_shard(place("b"), &sample, 2, 2);
     make_shard(place("c"), &sample, 4, 1);
     make_shard(place("empty"), &sample, 0, 0);

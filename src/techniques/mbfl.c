@@ -1,0 +1,153 @@
+/*
+ * mbfl.c - mutation-based fault localization (TECHNIQUES.md §10;
+ * docs/mutation.md §4) over the kill matrix `culprit mutate` recorded
+ * (input->mutation, culprit/mutation.h):
+ *
+ *   metallaxis  Metallaxis-FL (Papadakis & Le Traon, STVR 2015): a test
+ *               kills a mutant when its verdict or its stdout differs from
+ *               the program's; a mutant scores Ochiai over its kills,
+ *               kf / sqrt(F * (kf + kp)); a line the best of its mutants.
+ *   muse        MUSE (Moon, Kim, Kim, Yoo, ICST 2014): a line gains from
+ *               its mutants that make failing tests pass and loses, weighted
+ *               by alpha, from those that make passing tests fail.
+ *
+ * Both score line elements only; a line with no mutant run scores 0 (what
+ * both formulas give an empty sum), and lines no failing test ran rank
+ * after the others, since mutate only mutates lines a failing test ran.
+ * output->detail is the number of the line's mutants that were run.
+ * Decisions the papers leave open are in docs/mutation.md §4.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "culprit/mutation.h"
+#include "techniques/technique_internal.h"
+
+/* What the tests did on one mutant, counted under the verdict policy. */
+typedef struct mutant_counts {
+    uint32_t killed_failing, killed_passing; /* Metallaxis: failing / passing tests that kill it */
+    uint32_t fail_to_pass, pass_to_fail;     /* MUSE: failing tests that pass on it, and the reverse */
+} mutant_counts;
+
+/* Counts mutant m's runs; with line_tests_only, only the tests that ran
+ * the mutant's line (MUSE's f_P(s) and p_P(s)). */
+static mutant_counts count_mutant(const culprit_technique_input *input, size_t m, bool line_tests_only)
+{
+    const culprit_mutation *mutation = input->mutation;
+    uint32_t element = mutation->elements[m];
+    mutant_counts counts = {0};
+    for (size_t t = 0; t < mutation->test_count; t++) {
+        size_t cell = m * mutation->test_count + t;
+        uint8_t outcome = mutation->outcomes[cell];
+        culprit_outcome before = technique_test_outcome(input, t);
+        if (outcome == CULPRIT_MUTANT_NOT_RUN || before == CULPRIT_OUTCOME_EXCLUDED)
+            continue;
+        if (line_tests_only && (element == UINT32_MAX || !culprit_spectra_hit(input->spectra, t, element)))
+            continue;
+        bool killed = outcome != CULPRIT_MUTANT_SAME;
+        culprit_outcome after =
+            culprit_verdict_outcome((culprit_verdict)mutation->verdicts[cell], &input->policy);
+        if (before == CULPRIT_OUTCOME_FAILING) {
+            counts.killed_failing += killed;
+            counts.fail_to_pass += after == CULPRIT_OUTCOME_PASSING;
+        } else {
+            counts.killed_passing += killed;
+            counts.pass_to_fail += after == CULPRIT_OUTCOME_FAILING;
+        }
+    }
+    return counts;
+}
+
+/* Line elements start at 0 (no mutant: an empty sum or maximum); the
+ * detail counts each line's mutants. */
+static void start_lines(const culprit_technique_input *input, culprit_technique_output *output)
+{
+    const culprit_mutation *mutation = input->mutation;
+    for (size_t e = 0; e < input->spectra->element_count; e++)
+        if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE) {
+            output->scores[e] = 0;
+            output->detail[e] = 0;
+        }
+    for (size_t m = 0; m < mutation->mutant_count; m++)
+        if (mutation->elements[m] != UINT32_MAX)
+            output->detail[mutation->elements[m]] += 1;
+}
+
+static culprit_status metallaxis_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                       culprit_error *err)
+{
+    const culprit_mutation *mutation = input->mutation;
+    double failing = input->totals.failing;
+    start_lines(input, output);
+    for (size_t m = 0; m < mutation->mutant_count; m++) {
+        uint32_t element = mutation->elements[m];
+        if (element == UINT32_MAX)
+            continue;
+        mutant_counts counts = count_mutant(input, m, false);
+        double killed = (double)counts.killed_failing + counts.killed_passing;
+        double score = counts.killed_failing > 0 ? counts.killed_failing / sqrt(failing * killed) : 0;
+        if (score > output->scores[element])
+            output->scores[element] = score;
+    }
+    return CULPRIT_OK;
+}
+
+static culprit_status muse_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                 culprit_error *err)
+{
+    const culprit_mutation *mutation = input->mutation;
+    mutant_counts *counts = malloc((mutation->mutant_count ? mutation->mutant_count : 1) * sizeof *counts);
+    if (!counts)
+        return culprit_fail_memory(err);
+    /* f2p and p2f sum over every mutant run, wherever it is. */
+    double fail_to_pass = 0, pass_to_fail = 0;
+    for (size_t m = 0; m < mutation->mutant_count; m++) {
+        counts[m] = count_mutant(input, m, true);
+        fail_to_pass += counts[m].fail_to_pass;
+        pass_to_fail += counts[m].pass_to_fail;
+    }
+    /* alpha = f2p / (|mut(P)| |f(P)|) * (|mut(P)| |p(P)|) / p2f; it only
+     * multiplies terms whose p2f is not 0. */
+    double failing = input->totals.failing, passing = input->totals.passing;
+    double alpha = failing > 0 && pass_to_fail > 0 ? fail_to_pass * passing / (failing * pass_to_fail) : 0;
+    start_lines(input, output);
+    for (size_t m = 0; m < mutation->mutant_count; m++) {
+        uint32_t element = mutation->elements[m];
+        if (element == UINT32_MAX)
+            continue;
+        double gain = fail_to_pass > 0 ? counts[m].fail_to_pass / fail_to_pass : 0;
+        double loss = pass_to_fail > 0 ? alpha * counts[m].pass_to_fail / pass_to_fail : 0;
+        output->scores[element] += gain - loss;
+    }
+    /* the 1/(|mut(s)|+1) factor, once each line's sum is complete */
+    for (size_t e = 0; e < input->spectra->element_count; e++)
+        if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE)
+            output->scores[e] /= output->detail[e] + 1;
+    free(counts);
+    return CULPRIT_OK;
+}
+
+const culprit_technique culprit_technique_metallaxis = {
+    .name = "metallaxis",
+    .title = "Metallaxis-FL",
+    .summary = "mutants of each line, scored by Ochiai over the tests that kill them (verdict or output "
+               "changed); a line scores its best mutant",
+    .reference = "M. Papadakis, Y. Le Traon: Metallaxis-FL: mutation-based fault localization, STVR 2015",
+    .needs = CULPRIT_NEEDS_MUTANTS,
+    .failing_first = true,
+    .detail_name = "mutants",
+    .score = metallaxis_score,
+};
+
+const culprit_technique culprit_technique_muse = {
+    .name = "muse",
+    .title = "MUSE",
+    .summary = "mutants of each line: failing tests they make pass, minus (weighted) passing tests they "
+               "make fail",
+    .reference = "S. Moon, Y. Kim, M. Kim, S. Yoo: Ask the mutants: mutating faulty programs for fault "
+                 "localization, ICST 2014",
+    .needs = CULPRIT_NEEDS_MUTANTS,
+    .failing_first = true,
+    .detail_name = "mutants",
+    .score = muse_score,
+};

@@ -1,0 +1,111 @@
+#!/bin/sh
+# test_mutate.sh - culprit mutate and the mutation techniques
+# (docs/mutation.md §3-§4): grade.c with a relational fault, built with
+# culprit-cc --mutants and recorded with `culprit run`, then run on its
+# mutants.  Metallaxis and MUSE rank the faulty line first (a mutant
+# repairs it: the failing test passes on it); the ranking is the same
+# twice and with MALLOC_PERTURB_; a second `culprit mutate` repeats no
+# run; and every wrong start gets its own message: a build without
+# mutants, a suite with no failing test, the techniques before mutate,
+# bad options.
+. "$(dirname "$0")/lib.sh"
+need_culprit_cc
+
+cp "$TOP/tests/e2e/grade.c" .
+# one score a test; grade.c's fault gives 80 a C
+scores="100 95 90 89 85 81 80 79 75 70 65 60 59 30 0"
+mkdir expected
+: >manifest.txt
+for s in $scores; do
+    python3 -c 'import sys; s = int(sys.argv[1]); print(s, "A" if s >= 90 else "B" if s >= 80 else "C" if s >= 70 else "D" if s >= 60 else "F")' \
+        "$s" >"expected/g$s.out"
+    echo "g$s: ./grade $s" >>manifest.txt
+done
+run 0 "$culprit_cc" --mutants -O0 -g -o grade grade.c
+run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
+expect_contains "$WORK/out" "1 failed"
+fault_line=$(grep -n 'the fault' grade.c | cut -d: -f1)
+
+# ---- before mutate: the techniques say what to do ----
+run 2 "$CULPRIT" rank --technique metallaxis
+expect_contains "$WORK/err" "culprit mutate"
+expect_line_count "$WORK/err" 1
+
+# ---- mutate ----
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0
+expect_contains "$WORK/out" "lines a failing test ran"
+runs=$(sed -n 's/.*; \([0-9]*\) runs (.*/\1/p' "$WORK/out")
+if [ "${runs:-0}" -gt 20 ]; then pass; else fail "mutate made ${runs:-no} runs: $(cat "$WORK/out")"; fi
+stored=$(sqlite3 .culprit/culprit.db 'SELECT count(*) FROM mutant_runs')
+if [ "$stored" = "$runs" ]; then pass; else fail "$runs runs, $stored rows"; fi
+# the failing tests ran every mutant chosen; no run is of a test that does not run the mutant's line
+if sqlite3 .culprit/culprit.db "SELECT count(*) FROM mutant_runs r JOIN tests t ON t.id = r.test_id
+        WHERE t.verdict = 'fail'" | grep -qv '^0$'; then pass; else fail "no mutant ran on a failing test"; fi
+
+# a second mutate repeats nothing
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0
+expect_contains "$WORK/out" "; 0 runs (0 killed, 0 timed out), $runs recorded before"
+
+# ---- the rankings: the fault first ----
+for technique in metallaxis muse; do
+    run 0 "$CULPRIT" rank --technique "$technique" --format csv
+    first=$(awk -F, 'NR == 2' "$WORK/out")
+    case "$first" in
+    1,*grade.c:$fault_line,*) pass ;;
+    *) fail "$technique ranks first: $first" ;;
+    esac
+    "$CULPRIT" rank --technique "$technique" --format json >"plain-$technique.json"
+    MALLOC_PERTURB_=165 "$CULPRIT" rank --technique "$technique" --format json >"perturbed-$technique.json"
+    expect_same "plain-$technique.json" "perturbed-$technique.json"
+done
+# each line says how many of its mutants ran (the technique's extra column)
+run 0 "$CULPRIT" rank --technique metallaxis --format csv
+expect_contains "$WORK/out" "rank,score,element,confidence,ef,ep,nf,np,mutants,method"
+# culprit eval counts them with --technique all
+echo "grade.c:$fault_line" >faults.txt
+run 0 "$CULPRIT" eval --faults faults.txt --formula ochiai --technique all --format csv
+expect_contains "$WORK/out" "metallaxis"
+expect_contains "$WORK/out" "muse"
+
+# ---- --per-line samples ----
+rm -rf .culprit
+run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 1 --per-line 1 --seed 7
+one=$(sed -n 's/^mutate: \([0-9]*\) of .* mutants chosen on \([0-9]*\) lines.*/\1 \2/p' "$WORK/out")
+set -- $one
+if [ "${1:-x}" = "${2:-y}" ]; then pass; else fail "--per-line 1 chose '$one' (mutants, lines)"; fi
+
+# --max-passing: the same few passing tests for every mutant
+rm -rf .culprit
+run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0 --max-passing 3 --no-early-stop
+expect_contains "$WORK/out" "on 1 failing and 3 passing tests"
+used=$(sqlite3 .culprit/culprit.db "SELECT count(DISTINCT test_id) FROM mutant_runs")
+if [ "$used" -le 4 ] && [ "$used" -ge 2 ]; then pass; else fail "mutants ran on $used tests, expected at most 1 + 3"; fi
+
+# ---- wrong starts ----
+run 2 "$CULPRIT" mutate
+expect_contains "$WORK/err" "expected --tests FILE"
+run 2 "$CULPRIT" mutate --tests manifest.txt --per-line x
+run 2 "$CULPRIT" mutate --tests manifest.txt --budget -3
+expect_contains "$WORK/err" "--budget expects a positive number of seconds"
+run 2 "$CULPRIT" mutate --tests no-such-manifest.txt
+expect_contains "$WORK/err" "no-such-manifest.txt"
+# a build without mutants
+mkdir plain && cd plain
+cp ../grade.c ../manifest.txt . && cp -R ../expected .
+run 0 "$culprit_cc" -O0 -g -o grade grade.c
+run 1 "$CULPRIT" --store plain-store run --tests manifest.txt --expect-dir expected -j 2
+run 2 "$CULPRIT" --store plain-store mutate --tests manifest.txt --expect-dir expected
+expect_contains "$WORK/err" "has no mutants: build it with culprit-cc --mutants"
+# no store at all
+run 2 "$CULPRIT" --store no-store mutate --tests manifest.txt
+expect_contains "$WORK/err" "no culprit store"
+cd ..
+# a suite whose tests all pass
+grep -E '^g(100|75|0):' manifest.txt >passing.txt
+run 0 "$CULPRIT" --store passing-store run --tests passing.txt --expect-dir expected -j 2
+run 2 "$CULPRIT" --store passing-store mutate --tests passing.txt --expect-dir expected
+expect_contains "$WORK/err" "no test of passing.txt failed"
+
+finish
