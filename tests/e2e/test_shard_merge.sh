@@ -7,8 +7,10 @@
 # the same tests with the same verdicts and judgements (durations and the
 # order they ran in aside).  Then what merge refuses - another build's
 # program, a test from two stores, stores that are not culprit's - leaving
-# the destination as it was, the bad --shard values, and, when GNU
-# parallel is installed, the recipe `parallel culprit run --shard {}/N`.
+# the destination as it was, a merge killed halfway, the bad --shard
+# values, and the recipes of docs/sharding.md: GNU parallel as written
+# (where installed), GitHub Actions and a Kubernetes Indexed Job simulated
+# by shard_recipes.py (where PyYAML is).
 . "$(dirname "$0")/lib.sh"
 need_culprit_cc patch sqlite3
 
@@ -158,6 +160,36 @@ expect_contains err "culprit: no culprit store at nowhere"
 [ "$(snapshot merged)" = "$before" ] && pass || fail "a refused merge changed the destination"
 run 2 "$CULPRIT" --store merged merge
 expect_contains err "culprit merge: expected the stores to merge: STORE..."
+
+# A merge killed halfway leaves no half-merged destination: the second
+# source is made to block the merge (a copy in rollback-journal mode whose
+# exclusive lock another process holds, so opening it waits in SQLite's busy
+# handler) after the first has been copied, and the merge is killed there.
+cp -R shard1 k1 && cp -R shard2 k2
+sqlite3 k2/culprit.db 'PRAGMA journal_mode = DELETE' >/dev/null
+python3 -c '
+import sqlite3, time
+connection = sqlite3.connect("k2/culprit.db", isolation_level=None)
+connection.execute("BEGIN EXCLUSIVE")
+open("k2-locked", "w").close()
+time.sleep(30)' &
+holder=$!
+for _ in $(seq 100); do [ -e k2-locked ] && break; sleep 0.1; done
+"$CULPRIT" --store killed merge k1 k2 >killed.log 2>&1 &
+merger=$!
+sleep 2
+kill -0 $merger 2>/dev/null && pass || fail "the merge did not wait for k2: $(cat killed.log)"
+kill -9 $merger
+wait $merger 2>/dev/null
+kill $holder
+wait $holder 2>/dev/null
+[ "$(sqlite3 killed/culprit.db 'SELECT count(*) FROM tests')" = 0 ] && pass ||
+    fail "a killed merge left tests in the destination"
+check=$(sqlite3 killed/culprit.db 'PRAGMA integrity_check')
+[ "$check" = ok ] && pass || fail "killed/culprit.db after a killed merge: $check"
+run 0 "$CULPRIT" --store killed merge k1 k2 # and the same merge, unblocked, completes
+[ "$(sqlite3 killed/culprit.db 'SELECT count(*) FROM tests')" = "$(sort names-shard1 names-shard2 | wc -l | tr -d ' ')" ] &&
+    pass || fail "the merge after the killed one is incomplete"
 
 # ---- bad --shard values: exit 2, saying what was expected ----
 for value in 0/0 5/4 x/y 0/4 4 1/4/4; do
