@@ -89,7 +89,9 @@ typedef struct culprit_merge_summary {
  * its tests and all that was recorded about them (counts per unit, runs,
  * judgements), into destination, and makes it destination's current
  * program: the store one unsharded run would have made.  The programs
- * must have the same hash and no test name may come from two stores
+ * must have the same hash, or be collector programs of one build with
+ * different units, which are united as a run grows its program (shards
+ * that ran different executables); no test name may come from two stores
  * (sources, or destination before the merge); a source without a program
  * adds nothing.  Sources are opened read-only; destination changes in one
  * transaction, so on any error it is left as it was. */

@@ -12,12 +12,16 @@
  * destination: a refusal, an error or a kill leaves it as it was.
  *
  * Rules (docs/store.md, "Merging"): every source's current program must
- * have the same hash, a source with no program adds nothing, and a test
- * name may come from one place only (one source, or the destination
- * before the merge); a second copy is refused, naming both stores.
+ * be the merge's - the same hash, or a collector's program of other units
+ * of the same build, which is united with it (program_evolution.c) as
+ * `culprit run` grows a program; a source with no program adds nothing;
+ * and a test name may come from one place only (one source, or the
+ * destination before the merge); a second copy is refused, naming both
+ * stores.
  */
 #include "store/store_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +35,10 @@ typedef struct merge_state {
     int64_t *first_ids; /* per source; 0 when it added no test */
     size_t count;
     int64_t program;        /* the destination's program, 0 until one is known */
-    char hash[65];          /* its hash */
-    const char *hash_owner; /* the source it was first seen in (one of names) */
+    int64_t landing;        /* where the source's tests go: program, or a program to unite with it */
+    char hash[65];          /* program's hash */
+    const char *hash_owner; /* the source it was first seen in (one of names), or united_owner */
+    char united_owner[600]; /* "DEST (the stores merged so far)" once programs were united */
     size_t current;         /* the source being merged */
     int64_t element_count;
     culprit_merge_summary *summary;
@@ -110,8 +116,8 @@ static culprit_status find_program(const culprit_store *store, const char *hash,
 }
 
 /* The program row itself, copied with a new id. */
-static culprit_status copy_program_row(const culprit_store *source, int64_t source_program,
-                                       merge_state *state, culprit_error *err)
+static culprit_status copy_program_row(const culprit_store *source, int64_t source_program, const char *hash,
+                                       const merge_state *state, int64_t *program, culprit_error *err)
 {
     culprit_status status =
         copy_rows(source, source_program, state->destination, 0,
@@ -120,7 +126,7 @@ static culprit_status copy_program_row(const culprit_store *source, int64_t sour
                   " VALUES (?2, ?3, ?4, ?5, ?6)",
                   "copying the program", err);
     if (status == CULPRIT_OK)
-        status = find_program(state->destination, state->hash, &state->program, err);
+        status = find_program(state->destination, hash, program, err);
     return status;
 }
 
@@ -131,23 +137,23 @@ static const char select_units[] = "SELECT hash, map, created_at FROM units WHER
                                    "  UNION SELECT tu.unit_hash FROM test_units tu JOIN tests t ON t.id = "
                                    "tu.test_id WHERE t.program_id = ?1)";
 
-/* Makes the source's program the destination's: finds it by hash or
- * copies it with its files, elements and units. */
-static culprit_status take_program(const culprit_store *source, int64_t source_program, merge_state *state,
-                                   culprit_error *err)
+/* Makes the source's program (of hash) one of the destination's: finds
+ * it by hash or copies it with its files, elements and units. */
+static culprit_status take_program(const culprit_store *source, int64_t source_program, const char *hash,
+                                   const merge_state *state, int64_t *program, culprit_error *err)
 {
-    culprit_status status = find_program(state->destination, state->hash, &state->program, err);
-    bool copy = status == CULPRIT_OK && state->program == 0;
+    culprit_status status = find_program(state->destination, hash, program, err);
+    bool copy = status == CULPRIT_OK && *program == 0;
     if (copy)
-        status = copy_program_row(source, source_program, state, err);
+        status = copy_program_row(source, source_program, hash, state, program, err);
     if (copy && status == CULPRIT_OK)
-        status = copy_rows(source, source_program, state->destination, state->program,
+        status = copy_rows(source, source_program, state->destination, *program,
                            "SELECT ordinal, path FROM files WHERE program_id = ?1 ORDER BY ordinal",
                            "INSERT INTO files (program_id, ordinal, path) VALUES (?1, ?2, ?3)",
                            "copying the file table", err);
     if (copy && status == CULPRIT_OK)
         status =
-            copy_rows(source, source_program, state->destination, state->program,
+            copy_rows(source, source_program, state->destination, *program,
                       "SELECT ordinal, kind, file_ordinal, line, column, name FROM elements"
                       " WHERE program_id = ?1 ORDER BY ordinal",
                       "INSERT INTO elements (program_id, ordinal, kind, file_ordinal, line, column, name)"
@@ -158,7 +164,7 @@ static culprit_status take_program(const culprit_store *source, int64_t source_p
                            "INSERT OR IGNORE INTO units (hash, map, created_at) VALUES (?2, ?3, ?4)",
                            "copying the units' maps", err);
     if (copy && status == CULPRIT_OK)
-        status = copy_rows(source, source_program, state->destination, state->program,
+        status = copy_rows(source, source_program, state->destination, *program,
                            "SELECT unit_hash FROM program_units WHERE program_id = ?1",
                            "INSERT INTO program_units (program_id, unit_hash) VALUES (?1, ?2)",
                            "copying the program's units", err);
@@ -182,26 +188,59 @@ static culprit_status element_count(const culprit_store *source, int64_t program
     return status;
 }
 
-/* Checks the source's program against the merge's and takes it. */
+static culprit_status refuse_programs(const culprit_store *source, const merge_state *state, const char *hash,
+                                      culprit_error *err)
+{
+    return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                        "cannot merge different programs: %s has program %s, %s has program %s"
+                        " (merge only the shards of one build)",
+                        state->hash_owner, state->hash, source->path, hash);
+}
+
+/* Takes the source's program: the merge's, or one that can be united
+ * with it once its tests are in (unite); refuses another build's. */
 static culprit_status match_program(const culprit_store *source, int64_t source_program, merge_state *state,
                                     culprit_error *err)
 {
     char hash[65];
     culprit_status status = culprit_store_program_hash((culprit_store *)source, source_program, hash, err);
+    if (status == CULPRIT_OK)
+        status = element_count(source, source_program, &state->element_count, err);
     if (status != CULPRIT_OK)
         return status;
     if (!state->hash_owner) {
         memcpy(state->hash, hash, sizeof hash);
         state->hash_owner = state->names[state->current];
-    } else if (strcmp(hash, state->hash) != 0) {
-        return culprit_fail(err, CULPRIT_ERROR_INPUT,
-                            "cannot merge different programs: %s has program %s, %s has program %s"
-                            " (merge only the shards of one build)",
-                            state->hash_owner, state->hash, source->path, hash);
     }
-    status = element_count(source, source_program, &state->element_count, err);
+    status = take_program(source, source_program, hash, state, &state->landing, err);
+    if (status == CULPRIT_OK && !state->program)
+        state->program = state->landing;
+    bool possible = true;
+    if (status == CULPRIT_OK && state->landing != state->program)
+        status = culprit_store_can_unite_programs(state->destination, state->program, state->landing,
+                                                  &possible, err);
+    if (status == CULPRIT_OK && !possible)
+        return refuse_programs(source, state, hash, err);
+    return status;
+}
+
+/* The source's tests landed in a program of their own (their shard saw
+ * other units: other executables of the suite, say): both programs become
+ * the program of all their units, as `culprit run` grows one (docs/store.md,
+ * "Program evolution").  Programs of two builds are refused. */
+static culprit_status unite(merge_state *state, culprit_error *err)
+{
+    if (state->landing == state->program)
+        return CULPRIT_OK;
+    int64_t united = 0;
+    culprit_status status =
+        culprit_store_unite_programs(state->destination, state->program, state->landing, &united, err);
     if (status == CULPRIT_OK)
-        status = take_program(source, source_program, state, err);
+        status = culprit_store_program_hash((culprit_store *)state->destination, united, state->hash, err);
+    state->program = state->landing = united;
+    snprintf(state->united_owner, sizeof state->united_owner, "%s (the stores merged so far)",
+             state->destination->path);
+    state->hash_owner = state->united_owner;
     return status;
 }
 
@@ -218,11 +257,34 @@ static const char *owner_of(const merge_state *state, int64_t id)
     return owner;
 }
 
+/* Sets *id to the test called name in program, or 0. */
+static culprit_status find_test(const culprit_store *store, int64_t program, const char *name, int64_t *id,
+                                culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare_kept(
+        store, "SELECT id FROM tests WHERE program_id = ? AND name = ?", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, program);
+    if (code == SQLITE_OK)
+        code = sqlite3_bind_text(statement, 2, name, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    *id = code == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0;
+    if (code != SQLITE_ROW && code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "looking up a test", err);
+    culprit_store_release(store, statement);
+    return status;
+}
+
 static culprit_status refuse_duplicate(const culprit_store *source, const char *name, merge_state *state,
                                        culprit_error *err)
 {
     int64_t id = 0;
-    culprit_store_find_test_id(state->destination, state->program, name, &id, err);
+    find_test(state->destination, state->program, name, &id, err);
+    if (!id) /* the clash is in the source's own program, as the destination had it */
+        find_test(state->destination, state->landing, name, &id, err);
     return culprit_fail(err, CULPRIT_ERROR_INPUT,
                         "test '%s' is in both %s and %s: a test may come from one store only"
                         " (a store given twice, or shards of different splits?)",
@@ -239,15 +301,22 @@ static culprit_status insert_test(const culprit_store *source, sqlite3_stmt *rea
         return culprit_fail(
             err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: test '%s' has %d bytes of hits, expected %lld",
             source->path, name ? name : "", sqlite3_column_bytes(reader, 4), (long long)expected);
-    sqlite3_stmt *writer;
-    culprit_status status = culprit_store_prepare_kept(
-        state->destination,
-        "INSERT INTO tests (program_id, name, verdict, duration, hits, counts, recorded_at)"
-        " VALUES (?1, ?3, ?4, ?5, ?6, ?7, ?8)",
-        &writer, err);
+    int64_t found = 0;
+    culprit_status status = CULPRIT_OK;
+    if (state->landing != state->program) /* the names must not clash once united */
+        status = find_test(state->destination, state->program, name ? name : "", &found, err);
+    if (status == CULPRIT_OK && found)
+        return refuse_duplicate(source, name ? name : "", state, err);
+    sqlite3_stmt *writer = NULL;
+    if (status == CULPRIT_OK)
+        status = culprit_store_prepare_kept(
+            state->destination,
+            "INSERT INTO tests (program_id, name, verdict, duration, hits, counts, recorded_at)"
+            " VALUES (?1, ?3, ?4, ?5, ?6, ?7, ?8)",
+            &writer, err);
     if (status != CULPRIT_OK)
         return status;
-    int code = bind_row(writer, state->program, reader);
+    int code = bind_row(writer, state->landing, reader);
     if (code == SQLITE_OK)
         code = sqlite3_step(writer);
     *test_id = sqlite3_last_insert_rowid(state->destination->database);
@@ -338,6 +407,8 @@ static culprit_status merge_source(const culprit_store *source, merge_state *sta
         status = match_program(source, program, state, err);
         if (status == CULPRIT_OK)
             status = copy_tests(source, program, state, index, err);
+        if (status == CULPRIT_OK)
+            status = unite(state, err);
         if (status == CULPRIT_OK)
             state->summary->stores++;
     }

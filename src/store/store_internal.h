@@ -115,6 +115,18 @@ culprit_status culprit_store_insert_test_details(const culprit_store *store, int
 culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
                                                      const culprit_collected_test *test,
                                                      culprit_saved_test *saved, culprit_error *err);
+/* Whether two programs of the store can be united: both assembled by a
+ * collector, and no unit of from a rebuild of one of into's (another
+ * build: they must not mix). */
+culprit_status culprit_store_can_unite_programs(const culprit_store *store, int64_t into, int64_t from,
+                                                bool *possible, culprit_error *err);
+/* Unites two such programs inside the caller's write transaction, as §6
+ * grows a program for a test that brings new units: assembles the program
+ * of the union of their units (or finds it), moves the tests of both into
+ * it, re-expressed from their raw counts, and drops the two.  Their test
+ * names must differ (of a name in both, the test of `into` is kept). */
+culprit_status culprit_store_unite_programs(const culprit_store *store, int64_t into, int64_t from,
+                                            int64_t *united, culprit_error *err);
 /* Records that program_id was assembled from unit_hash (program_units). */
 culprit_status culprit_store_insert_program_unit(const culprit_store *store, int64_t program_id,
                                                  const char *unit_hash, culprit_error *err);

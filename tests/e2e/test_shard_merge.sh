@@ -127,7 +127,7 @@ expect_same export-whole.sorted export-merged.sorted
 # ---- refusals: the destination stays as it was ----
 snapshot() { "$CULPRIT" --store "$1" tests --format csv | md5sum; }
 before=$(snapshot merged)
-build other v1 # another build: another program
+build other v1 # another build, elsewhere: another program
 run 1 "$CULPRIT" --store other-shard run --tests other/manifest.json -j 2 --shard 1/4
 whole_hash=$(sqlite3 shard1/culprit.db 'SELECT hash FROM programs')
 other_hash=$(sqlite3 other-shard/culprit.db 'SELECT hash FROM programs')
@@ -138,8 +138,12 @@ run 0 "$CULPRIT" --store rebuilt merge other-shard
 expect_contains out "program ${other_hash%"${other_hash#????????????}"}"
 [ "$(sqlite3 rebuilt/culprit.db 'SELECT count(*) FROM programs')" = 2 ] && pass ||
     fail "rebuilt does not hold both programs"
-run 2 "$CULPRIT" --store fresh merge shard1 shard2 other-shard
-expect_contains err "cannot merge different programs: shard1/culprit.db has program $whole_hash, other-shard/culprit.db has program $other_hash"
+# Built in another directory, its units are not rebuilds of these (no
+# file path in common), so the programs could be united as `culprit run`
+# would unite them; the tests' names clash, and that is refused.
+run 2 "$CULPRIT" --store fresh merge shard2 shard1 other-shard
+expect_contains err "culprit: test 't"
+expect_contains err "' is in both shard1/culprit.db and other-shard/culprit.db"
 [ "$(sqlite3 fresh/culprit.db 'SELECT count(*) FROM tests')" = 0 ] && pass || fail "fresh has tests after a refusal"
 # A test from two stores: a store given twice, or one already merged.
 run 2 "$CULPRIT" --store twice merge shard1 shard2 shard1
@@ -190,6 +194,45 @@ check=$(sqlite3 killed/culprit.db 'PRAGMA integrity_check')
 run 0 "$CULPRIT" --store killed merge k1 k2 # and the same merge, unblocked, completes
 [ "$(sqlite3 killed/culprit.db 'SELECT count(*) FROM tests')" = "$(sort names-shard1 names-shard2 | wc -l | tr -d ' ')" ] &&
     pass || fail "the merge after the killed one is incomplete"
+
+# ---- a suite of two executables: shards see different units ----
+# Tests of a.c and b.c, sharded so that some shard sees one executable
+# only: the shards' programs differ, and merge unites them into the
+# program of both, as the unsharded run grew it (docs/sharding.md).
+mkdir two && cd two || exit 1
+printf '#include <stdio.h>\nint main(int argc, char **argv)\n{\n    if (argc > 1 && argv[1][0] == 0x78)\n        puts("bad");\n    else\n        puts("a");\n    return 0;\n}\n' >a.c
+printf '#include <stdio.h>\nint main(int argc, char **argv)\n{\n    puts(argc > 1 ? "b1" : "b");\n    return 0;\n}\n' >b.c
+"$culprit_cc" -o a a.c && "$culprit_cc" -o b b.c && pass || fail "a.c or b.c does not build"
+python3 -c '
+import itertools, json
+def shard(name):  # docs/sharding.md
+    h = 0xcbf29ce484222325
+    for b in name.encode():
+        h = ((h ^ b) * 0x100000001b3) % 2**64
+    return h % 4 + 1
+def names(prefix, shards):  # 8 names that land in the given shards
+    return list(itertools.islice((n for n in ("%s%d" % (prefix, i) for i in itertools.count()) if shard(n) in shards), 8))
+tests = [{"name": n, "argv": ["./a"] + (["x"] if i % 4 == 0 else []), "expect_stdout": "a\n"}
+         for i, n in enumerate(names("a", (1, 2)))]
+tests += [{"name": n, "argv": ["./b"] + (["1"] if i % 2 else []), "expect_stdout": "b1\n" if i % 2 else "b\n"}
+          for i, n in enumerate(names("b", (2, 3, 4)))]
+json.dump(tests, open("tests.json", "w"))'
+run 1 "$CULPRIT" --store whole run --tests tests.json -j 2
+for k in 1 2 3 4; do "$CULPRIT" --store shard$k run --tests tests.json -j 2 --shard $k/4 >/dev/null; done
+programs=$(for k in 1 2 3 4; do sqlite3 shard$k/culprit.db 'SELECT hash FROM programs'; done | sort -u | wc -l)
+[ "$programs" -gt 1 ] && pass || fail "the shards of two executables all have one program; the test tests nothing"
+run 0 "$CULPRIT" --store merged merge shard1 shard2 shard3 shard4
+expect_contains "$WORK/out" "culprit merge: 16 tests from 4 of 4 stores into merged; program "
+[ "$(sqlite3 merged/culprit.db 'SELECT hash FROM programs')" = "$(sqlite3 whole/culprit.db 'SELECT hash FROM programs')" ] &&
+    pass || fail "the merged program is not the unsharded run's"
+[ "$(sqlite3 merged/culprit.db 'SELECT count(*) FROM programs')" = 1 ] && pass || fail "merged keeps more than one program"
+same_rankings whole merged
+same_rankings whole merged --technique blockrank
+same_rankings whole merged --kind all --view element
+tests_without_durations whole >tests-whole.csv
+tests_without_durations merged >tests-merged.csv
+expect_same tests-whole.csv tests-merged.csv
+cd "$WORK" || exit 1
 
 # ---- bad --shard values: exit 2, saying what was expected ----
 for value in 0/0 5/4 x/y 0/4 4 1/4/4; do
@@ -267,5 +310,19 @@ shard-3"
 else
     echo "$E2E_NAME: note: python3's yaml module is missing (Debian: python3-yaml); the CI recipes are not tried"
 fi
+
+# ---- another build at the same path: refused ----
+# work rebuilt with fault v1 instead of v3: its changed file has other
+# contents at the same path, so its unit is a rebuild, never united.
+(cd work && patch -s -R -p1 <"$subject/faults/v3.patch" && patch -s -p1 <"$subject/faults/v1.patch") && pass ||
+    fail "cannot switch work to fault v1"
+(cd work && "$culprit_cc" -std=c11 -O0 -g -o calc src/*.c -lm) >rebuild.log 2>&1 && pass ||
+    fail "the rebuild failed: $(tail -n 3 rebuild.log)"
+"$CULPRIT" --store rebuilt-shard run --tests $manifest -j 2 --shard 1/4 >/dev/null
+rebuilt_hash=$(sqlite3 rebuilt-shard/culprit.db 'SELECT hash FROM programs')
+[ -n "$rebuilt_hash" ] && [ "$rebuilt_hash" != "$whole_hash" ] && pass || fail "the rebuild has program '$rebuilt_hash'"
+run 2 "$CULPRIT" --store fresh merge shard2 rebuilt-shard
+expect_contains err "culprit: cannot merge different programs: shard2/culprit.db has program $whole_hash, rebuilt-shard/culprit.db has program $rebuilt_hash (merge only the shards of one build)"
+[ "$(sqlite3 fresh/culprit.db 'SELECT count(*) FROM tests')" = 0 ] && pass || fail "fresh has tests after a refusal"
 
 finish
