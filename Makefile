@@ -61,7 +61,7 @@ VERSION := 0.1.0
 # them so that the next `make check` does not rebuild the library.
 .SECONDARY: $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)
 
-.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-gen eval-gen-run demo demo-run \
+.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-php eval-php-run eval-gen eval-gen-run demo demo-run \
         install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
@@ -239,12 +239,21 @@ bench-run: all $(BENCH_BIN)
 	@sh bench/run.sh $(BUILD)
 
 # Effectiveness of every formula and technique on tests/subjects (issue 7):
-# table, summary and curve plot under $(BUILD)/eval (bench/eval.sh).
+# table, summary and curve plot under $(BUILD)/eval (bench/eval.sh); then the
+# PHP web subjects under $(BUILD)/eval-php (bench/eval_php.sh, issue 21.4).
 eval: deps
 	@$(MAKE) --no-print-directory eval-run
 
 eval-run: all
-	@sh bench/eval.sh $(BUILD)
+	@status=0; sh bench/eval.sh $(BUILD) || status=$$?; \
+	$(if $(HAVE_PHP),sh bench/eval_php.sh $(BUILD) || status=1;) exit $$status
+
+# The PHP web subjects alone (tests/subjects/php, issue 21.4): $(BUILD)/eval-php
+eval-php: deps
+	@$(MAKE) --no-print-directory eval-php-run
+
+eval-php-run: all
+	@sh bench/eval_php.sh $(BUILD)
 
 # issue 17: culprit gen from one failing test per fault, beside the pools and AFL++
 eval-gen: deps

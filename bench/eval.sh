@@ -22,6 +22,11 @@
 #   EVAL_VERSIONS  exact versions, e.g. "calc/v1 fmt/v4" (overrides the two above)
 #   EVAL_JOBS      tests at once (default 2)
 #   EVAL_RUN_OPTIONS  more options for `culprit run`, e.g. --fork-server
+#   EVAL_MUTATE    options for `culprit mutate` (e.g. "--per-line 2
+#                  --max-failing 5"): build with culprit-cc --mutants and
+#                  run `culprit mutate` after the suite, so that Metallaxis
+#                  and MUSE are evaluated too (docs/mutation.md); unset: no
+#                  mutants
 #   EVAL_SEEDS     seeds of the 10% passing-sample variant (default "1 2 3";
 #                  empty: skip the variant)
 #   EVAL_SAMPLE    the fraction of that variant (default 0.1)
@@ -52,7 +57,7 @@ jobs=${EVAL_JOBS:-2}
 seeds=${EVAL_SEEDS-1 2 3}
 sample=${EVAL_SAMPLE:-0.1}
 # The C subjects: every directory with faulty versions (tests/subjects/php/
-# holds the PHP ones, docs/php.md, which this script does not run yet).
+# holds the PHP ones, which bench/eval_php.sh evaluates).
 subjects=${EVAL_SUBJECTS:-$(for d in "$subjects_dir"/*/; do [ -d "$d/faults" ] && basename "$d"; done)}
 versions_wanted=${EVAL_VERSIONS:-}
 if [ -n "$versions_wanted" ]; then
@@ -131,7 +136,7 @@ for subject in $subjects; do
             fail_version "$id" "patch does not apply"
             continue
         fi
-        if ! (cd "$work" && "$cc" -std=c11 -O0 -g -o "$subject" src/*.c -lm) >>"$log" 2>&1; then
+        if ! (cd "$work" && "$cc" ${EVAL_MUTATE:+--mutants} -std=c11 -O0 -g -o "$subject" src/*.c -lm) >>"$log" 2>&1; then
             fail_version "$id" "does not build with culprit-cc"
             continue
         fi
@@ -142,6 +147,15 @@ for subject in $subjects; do
         if [ $status -ne 1 ]; then # 1: some tests failed, as a faulty version must
             fail_version "$id" "culprit run exited $status ($summary)"
             continue
+        fi
+        if [ -n "${EVAL_MUTATE:-}" ]; then
+            # shellcheck disable=SC2086
+            if "$culprit" --store "$work/.culprit" mutate --tests "$work/manifest.json" -j "$jobs" $EVAL_MUTATE \
+                >"$work/mutate.out" 2>>"$log"; then
+                echo "$id: $(head -n 1 "$work/mutate.out")" >>"$log"
+            else
+                echo "$id: culprit mutate failed: $(tail -n 1 "$log")" >>"$out/failures.txt"
+            fi
         fi
         faults=$sdir/faults/$v.lines
         result=$out/results/all/$subject-$v.json

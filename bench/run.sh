@@ -173,6 +173,18 @@ sh "$(dirname "$0")/symbolic_overhead.sh" "$build" || echo "bench/run.sh: symbol
 echo
 bash "$(dirname "$0")/build_speed.sh" "$build" || echo "bench/run.sh: build speed benchmark failed" >&2
 
+# Mutation-based localization's cost (issue 20.4): culprit mutate on a few
+# seeded faults, runs per second and time relative to the suite; see
+# bench/mutate_cost.sh.
+echo
+sh "$(dirname "$0")/mutate_cost.sh" "$build" || echo "bench/run.sh: mutate cost benchmark failed" >&2
+
+# PHP overhead (issue 21): plain PHP, Xdebug's coverage and culprit's
+# extension (lines and full) on a CPU-bound script and on requests through
+# php-cgi; see bench/php_overhead.sh.
+echo
+bash "$(dirname "$0")/php_overhead.sh" "$build" || echo "bench/run.sh: PHP overhead benchmark failed" >&2
+
 # Instrumentation overhead (issue 3): builds real programs six ways and
 # times them; see bench/overhead.sh.
 echo

@@ -98,6 +98,11 @@ typedef struct culprit_terminal_options {
     const char *method; /* "formula ochiai", shown in the header */
     culprit_totals totals;
     culprit_view view; /* of the ranking: says which entries took their score elsewhere */
+    /* NULL, or a note for the line under an entry's row ("" for none): why
+     * it ranks there, when the ranking's own elements cannot say it (a
+     * line's best mutant) */
+    void (*explain)(const void *context, const culprit_ranked *entry, char *buffer, size_t size);
+    const void *explain_context;
 } culprit_terminal_options;
 
 /* Fills color, truecolor and width for a terminal on fd: colors unless

@@ -55,12 +55,27 @@ typedef struct culprit_technique_input {
                                      have them counted there, totals with them) */
     culprit_totals totals;
     culprit_verdict_policy policy;
-    const culprit_program_graph *graph; /* NULL, or block_count 0, when the program has no maps */
-    culprit_formula_choice formula;     /* for techniques built on a formula (tuples, scomb) */
-    culprit_output_mapping mapping;     /* for CULPRIT_NEEDS_OUTPUT_MAP; blamed NULL: not computed */
+    const culprit_program_graph *graph;      /* NULL, or block_count 0, when the program has no maps */
+    culprit_formula_choice formula;          /* for techniques built on a formula (tuples, scomb) */
+    culprit_output_mapping mapping;          /* for CULPRIT_NEEDS_OUTPUT_MAP; blamed NULL: not computed */
     const struct culprit_mutation *mutation; /* for CULPRIT_NEEDS_MUTANTS (culprit/mutation.h); NULL:
                                                 not loaded */
 } culprit_technique_input;
+
+/* What the tests did on one mutant of input->mutation, counted under
+ * input->policy (src/techniques/mbfl.c; docs/mutation.md §4): the failing
+ * and passing tests run on it, those it killed (verdict or output
+ * changed: Metallaxis), and those it turned from failing to passing and
+ * back (MUSE).  With line_tests_only, only the tests that ran the
+ * mutant's line count (MUSE's f_P(s), p_P(s)). */
+typedef struct culprit_mutant_counts {
+    uint32_t failing_run, passing_run;
+    uint32_t killed_failing, killed_passing;
+    uint32_t fail_to_pass, pass_to_fail;
+} culprit_mutant_counts;
+
+CULPRIT_API culprit_mutant_counts culprit_mutant_counts_of(const culprit_technique_input *input,
+                                                           size_t mutant, bool line_tests_only);
 
 /* What a technique writes.  The caller allocates every array with
  * element_count entries and initialises them: scores to -HUGE_VAL (an

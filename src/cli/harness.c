@@ -312,9 +312,7 @@ culprit_status harness_test_env(const culprit_test_spec *spec, const char *manif
     return CULPRIT_OK;
 }
 
-culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
-                              const harness_paths *paths, const culprit_finished *finished,
-                              culprit_unit_set *map_cache, culprit_recorded *recorded, culprit_error *err)
+culprit_run_result harness_run_result(const culprit_finished *finished, const harness_paths *paths)
 {
     culprit_run_result result = {
         .exited = finished->exited,
@@ -328,6 +326,14 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
         .stdout_truncated = finished->stdout_truncated,
         .duration_seconds = finished->duration_seconds,
     };
+    return result;
+}
+
+culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
+                              const harness_paths *paths, const culprit_finished *finished,
+                              culprit_unit_set *map_cache, culprit_recorded *recorded, culprit_error *err)
+{
+    culprit_run_result result = harness_run_result(finished, paths);
     culprit_record_request request = {
         .name = name,
         .oracle = oracle,

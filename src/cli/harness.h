@@ -140,6 +140,9 @@ culprit_status harness_run_alone(const harness_options *options, const culprit_s
                                  const char *temporary, const culprit_spawn *spawn,
                                  culprit_finished *finished, int *interrupted_by, culprit_error *err);
 
+/* How a finished command ended, for the oracle (its stdout and stderr in paths). */
+culprit_run_result harness_run_result(const culprit_finished *finished, const harness_paths *paths);
+
 /* Judges and records a finished command as test name.  map_cache: maps
  * kept across a run's tests (see culprit_record_request), or NULL. */
 culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,

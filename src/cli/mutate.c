@@ -9,7 +9,7 @@
  * run` (same pool, sandbox, oracle), with CULPRIT_MUTANT selecting the
  * mutant and nothing collected: a mutant run costs what the test costs.
  * Two phases: every chosen mutant on the failing tests, then, for the
- * mutants some failing test killed (all of them with --no-early-stop), on
+ * mutants some failing test killed (with --early-stop) or all of them, on
  * the passing tests.  Each run is saved in its own transaction as it
  * finishes, so a second `culprit mutate` resumes where one stopped.
  */
@@ -42,8 +42,9 @@ const char cli_usage_mutate[] =
     "   --max-passing N      likewise for the passing tests (default: all)\n"
     "   --seed N             the samples' seed (default 1)\n"
     "   --budget S           start no run after S seconds (default: none)\n"
-    "   --no-early-stop      run every mutant on the passing tests too, even one no\n"
-    "                        failing test kills (MUSE then sees all its breakages)\n"
+    "   --early-stop         run on the passing tests only the mutants some failing\n"
+    "                        test kills: exact for Metallaxis and cheaper, but MUSE\n"
+    "                        then sees only those mutants' breakages\n"
     "   --fork-server        fork each run from a running copy of the program\n"
     "   --expect-dir DIR     as for 'culprit run'\n"
     "   --timeout S          a run's limit: at most S, else 0.2 s + 10 times the test's\n"
@@ -137,7 +138,7 @@ static int parse_one(int option, mutate_options *options)
     case 'P':
         return cli_parse_count("mutate", "--max-passing", optarg, &options->sampling.max_passing);
     case 'N':
-        options->sampling.early_stop = false;
+        options->sampling.early_stop = true;
         return 0;
     case 'K':
         options->fork_server = true;
@@ -162,7 +163,7 @@ static int parse_options(int argc, char **argv, mutate_options *options)
         {"budget", required_argument, NULL, 'B'},
         {"max-failing", required_argument, NULL, 'F'},
         {"max-passing", required_argument, NULL, 'P'},
-        {"no-early-stop", no_argument, NULL, 'N'},
+        {"early-stop", no_argument, NULL, 'N'},
         {"fork-server", no_argument, NULL, 'K'},
         {"expect-dir", required_argument, NULL, 'E'},
         CLI_OPT_STORE,
@@ -172,7 +173,7 @@ static int parse_options(int argc, char **argv, mutate_options *options)
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     options->jobs = cores > 0 ? (size_t)cores : 1;
-    options->sampling = (mutate_sampling){.per_line = DEFAULT_PER_LINE, .seed = 1, .early_stop = true};
+    options->sampling = (mutate_sampling){.per_line = DEFAULT_PER_LINE, .seed = 1, .early_stop = false};
     harness_options_init(&options->harness, DEFAULT_TIMEOUT);
     int option;
     while ((option = getopt_long(argc, argv, "hj:", long_options, NULL)) != -1) {
@@ -312,18 +313,7 @@ static culprit_status judge_run(mutate_state *state, const mutate_job *job, cons
 {
     const culprit_test_spec *spec = &state->manifest.tests[job->run.spec];
     culprit_oracle oracle = harness_oracle_of(spec);
-    culprit_run_result result = {
-        .exited = finished->exited,
-        .exit_status = finished->exit_status,
-        .signal = finished->signal,
-        .timed_out = finished->timed_out,
-        .timeout_seconds = finished->timeout_seconds,
-        .exec_error = finished->exec_error,
-        .stdout_path = job->paths.stdout_path,
-        .stderr_path = job->paths.stderr_path,
-        .stdout_truncated = finished->stdout_truncated,
-        .duration_seconds = finished->duration_seconds,
-    };
+    culprit_run_result result = harness_run_result(finished, &job->paths);
     culprit_judgement judgement;
     culprit_status status = culprit_oracle_judge(&oracle, &result, &judgement, err);
     if (status != CULPRIT_OK)

@@ -316,7 +316,19 @@ typedef struct rank_result {
     bool deciders;           /* entries may take their score from another element: CSV and JSON name it */
     bool chose_failures;     /* the failures were chosen by cluster */
     size_t cluster;          /* the cluster localized; 0: all of them */
+    culprit_technique_input input; /* what ranked: mutation-based lines name their best mutant */
 } rank_result;
+
+/* The best mutant of entry's line, in words, when a mutation technique
+ * ranked (else ""). */
+static void mutant_why(const rank_result *result, const culprit_ranked *entry, char *buffer, size_t size)
+{
+    const culprit_technique *technique = result->ranked.method.technique;
+    buffer[0] = '\0';
+    if (technique && (technique->needs & CULPRIT_NEEDS_MUTANTS))
+        cli_describe_best_mutant(&result->input, strcmp(technique->name, "muse") == 0, entry->element, buffer,
+                                 size);
+}
 
 /* Whether a ranking's entries can take their score from another element
  * than the one they rank: the lines of some techniques (a tuple's, a
@@ -419,6 +431,12 @@ static void print_json_entry(const rank_command *command, const culprit_spectra 
         printf(", \"%s\": ", result->detail_name);
         cli_write_number(stdout, entry_detail(result, entry), CLI_FORMAT_JSON);
     }
+    char why[512];
+    mutant_why(result, entry, why, sizeof why);
+    if (why[0]) {
+        fputs(", \"why\": ", stdout);
+        culprit_json_write_string(stdout, why);
+    }
     if (!result->deciders) {
         putchar('}');
         return;
@@ -435,7 +453,8 @@ static void print_json_entry(const rank_command *command, const culprit_spectra 
 
 /* A row, and when the entry's score is another element's, that element and its counts. */
 static void print_text_row(const rank_command *command, const culprit_spectra *spectra,
-                           const culprit_ranked *entry, const char *label, const decider_text *decider)
+                           const rank_result *result, const culprit_ranked *entry, const char *label,
+                           const decider_text *decider)
 {
     double rank = culprit_ranked_rank(entry, command->ties);
     char score[32];
@@ -447,6 +466,10 @@ static void print_text_row(const rank_command *command, const culprit_spectra *s
     if (culprit_report_decided_elsewhere(spectra, entry, command->rank.view))
         printf("  scores as %s (ef=%u ep=%u)", decider->why, entry->decider_tally.ef,
                entry->decider_tally.ep);
+    char why[512];
+    mutant_why(result, entry, why, sizeof why);
+    if (why[0])
+        printf("  %s", why);
     putchar('\n');
 }
 
@@ -504,6 +527,11 @@ static void print_header(const rank_command *command, const rank_result *result)
     }
 }
 
+static void explain_mutant(const void *context, const culprit_ranked *entry, char *buffer, size_t size)
+{
+    mutant_why(context, entry, buffer, size);
+}
+
 /* On a terminal: colored rows with the source text of each line (src/report/terminal.c).
  * Returns false, to print plainly, if that cannot be done. */
 static bool print_terminal(const rank_command *command, const culprit_spectra *spectra,
@@ -515,7 +543,9 @@ static bool print_terminal(const rank_command *command, const culprit_spectra *s
                                         .ties = command->ties,
                                         .method = method,
                                         .totals = result->ranked.totals,
-                                        .view = command->rank.view};
+                                        .view = command->rank.view,
+                                        .explain = explain_mutant,
+                                        .explain_context = result};
     culprit_terminal_detect(STDOUT_FILENO, &options);
     culprit_error err;
     return culprit_terminal_write_ranking(stdout, &options, spectra, &result->ranked.ranking, sources,
@@ -539,7 +569,7 @@ static void print_rows(const rank_command *command, const culprit_spectra *spect
         else if (command->common.format == CLI_FORMAT_JSON)
             print_json_entry(command, spectra, result, entry, label, &decider, i == 0);
         else
-            print_text_row(command, spectra, entry, label, &decider);
+            print_text_row(command, spectra, result, entry, label, &decider);
     }
     if (command->common.format == CLI_FORMAT_JSON)
         puts("\n]}");
@@ -710,6 +740,7 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
         const culprit_technique *technique = result.ranked.method.technique;
         result.detail_name = technique ? technique->detail_name : NULL;
         result.deciders = decides_elsewhere(&command, technique);
+        result.input = input;
     }
     if (!status) {
         if (result.ranked.totals.failing == 0)

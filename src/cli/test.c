@@ -12,6 +12,9 @@
  * processes may save into one store at once: each save is one transaction
  * that waits for the write lock.
  *
+ * With --collect-dir (test_live.c) it runs nothing: it records a test a
+ * live PHP server served, with the verdict the suite gives.
+ *
  * A `culprit test` started by another one's test (or by a test of `culprit
  * run`) finds its store read-only when it is the outer one's protected
  * store: it then runs the command as part of the outer test, which
@@ -26,10 +29,13 @@
 #include "cli/cli.h"
 #include "cli/harness.h"
 #include "cli/meson_name.h"
+#include "cli/test_live.h"
 
 const char cli_usage_test[] =
     "usage: culprit test [--name NAME] [--expect FILE] [--expect-exit N] [--timeout S]\n"
-    "                    [--store DIR] [options] -- COMMAND [ARGS...]\n\n"
+    "                    [--store DIR] [options] -- COMMAND [ARGS...]\n"
+    "   or: culprit test --name NAME --verdict pass|fail|error|skip [--message TEXT]\n"
+    "                    --collect-dir DIR [--store DIR]\n\n"
     "Runs COMMAND (a program built with culprit-cc, or a script that runs one) as one\n"
     "test, records its verdict and what it executed in the store (created if\n"
     "missing), passes its stdout and stderr through, and exits with the command's own\n"
@@ -58,6 +64,12 @@ const char cli_usage_test[] =
     "                        the test's name, or the command's program or last\n"
     "                        argument (the test an interpreter runs), without a\n"
     "                        leading ./ or directory\n" HARNESS_OPTIONS_USAGE "\n"
+    "A test run elsewhere, against a live PHP server collecting into DIR (its requests\n"
+    "carrying the header 'X-Culprit-Test: NAME'; docs/php.md, \"Live servers\"):\n"
+    "   --collect-dir DIR    record the test NAME from the requests the server left in DIR\n"
+    "   --verdict V          its verdict, as the suite that ran it says: pass, fail,\n"
+    "                        error or skip\n"
+    "   --message TEXT       the suite's message for it (a failed assertion)\n\n"
     "Verdicts come from the oracle (docs/oracles.md): exit 0 (or --expect-exit's)\n"
     "passes unless --expect differs, 77 is skip and 99 error (as in automake), other\n"
     "statuses and signals fail.  The store is read-only to the command (docs/harness.md,\n"
@@ -75,6 +87,10 @@ typedef struct test_options {
     int expect_exit;
     bool expect_failure;
     const char *xfail_tests; /* blank-separated names, or NULL */
+    const char *collect_dir; /* --collect-dir: a live server's test (test_live.c) */
+    const char *message;     /* --message */
+    bool has_verdict;        /* --verdict */
+    culprit_verdict verdict;
     harness_options harness;
     char **command;
 } test_options;
@@ -98,6 +114,28 @@ static int parse_oracle_option(int option, const char *value, test_options *opti
     return 0;
 }
 
+/* --collect-dir DIR --verdict V [--message TEXT] --name NAME: no command,
+ * and none of the options that judge or run one. */
+static int check_live_options(const test_options *options, bool has_command)
+{
+    if (!options->collect_dir)
+        return cli_usage_error("test",
+                               "--verdict and --message record a live server's test: give --collect-dir DIR");
+    if (has_command)
+        return cli_usage_error("test", "--collect-dir records a test that ran elsewhere: give no command");
+    if (!options->name || !*options->name)
+        return cli_usage_error("test", "--collect-dir needs the test's --name");
+    if (!options->has_verdict)
+        return cli_usage_error("test",
+                               "--collect-dir needs the test's --verdict (pass, fail, error or skip)");
+    if (options->expect || options->compare_given || options->has_expect_exit || options->meson ||
+        options->expect_failure || options->xfail_tests)
+        return cli_usage_error("test", "--collect-dir takes the suite's --verdict: --expect, --normalize, "
+                                       "--expect-exit, --meson, --expect-failure and --xfail-tests judge a "
+                                       "command");
+    return 0;
+}
+
 static int parse_options(int argc, char **argv, test_options *options)
 {
     static const struct option long_options[] = {
@@ -109,6 +147,9 @@ static int parse_options(int argc, char **argv, test_options *options)
         {"meson", no_argument, NULL, 'M'},
         {"normalize", required_argument, NULL, 'N'},
         {"expect-exit", required_argument, NULL, 'x'},
+        {"collect-dir", required_argument, NULL, 'C'},
+        {"verdict", required_argument, NULL, 'V'},
+        {"message", required_argument, NULL, 'm'},
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -129,7 +170,17 @@ static int parse_options(int argc, char **argv, test_options *options)
             options->xfail_tests = optarg;
         else if (option == 'M')
             options->meson = true;
-        else if (option == 'N' || option == 'x') {
+        else if (option == 'C')
+            options->collect_dir = optarg;
+        else if (option == 'm')
+            options->message = optarg;
+        else if (option == 'V') {
+            if (culprit_verdict_parse(optarg, &options->verdict) != 0 ||
+                options->verdict == CULPRIT_VERDICT_TIMEOUT)
+                return cli_usage_error("test", "--verdict expects pass, fail, error or skip, not '%s'",
+                                       optarg);
+            options->has_verdict = true;
+        } else if (option == 'N' || option == 'x') {
             if ((status = parse_oracle_option(option, optarg, options)))
                 return status;
         } else if (option >= HARNESS_OPTION_BASE) {
@@ -138,6 +189,8 @@ static int parse_options(int argc, char **argv, test_options *options)
         } else
             return cli_usage_error("test", "bad option");
     }
+    if (options->collect_dir || options->has_verdict || options->message)
+        return check_live_options(options, optind < argc);
     if (optind >= argc)
         return cli_usage_error("test", "expected a command after --");
     if (options->compare_given && !options->expect)
@@ -324,6 +377,9 @@ int cmd_test(int argc, char **argv, const cli_context *context)
     int parsed = parse_options(argc, argv, &options);
     if (parsed)
         return parsed < 0 ? 0 : parsed;
+    if (options.collect_dir)
+        return test_record_live(context, options.common.store, options.name, options.verdict, options.message,
+                                options.collect_dir);
     char why[PATH_MAX + 200];
     char *joined = options.meson ? meson_test_name(options.command, why, sizeof why) : NULL;
     if (options.meson && !joined)

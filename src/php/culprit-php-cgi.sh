@@ -51,7 +51,10 @@ fi
 # Paths by parameter expansion, not dirname: a request is a few
 # milliseconds of PHP, and every fork counts.
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
-case $1 in /*) script=$1 ;; *) script=$PWD/${1#./} ;; esac
+# An absolute path without "." or ".." components: php-cgi answers "No input
+# file specified." to a SCRIPT_FILENAME like /app/tests/../src/index.php.
+dir=$(cd "$(dirname "$1")" && pwd -P) || exit 99
+script=$dir/${1##*/}
 name=${script##*/}
 [ -n "$method" ] || if [ -n "$has_body" ]; then method=POST; else method=GET; fi
 export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 \

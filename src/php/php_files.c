@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/grow.h"
+#include "core/sha256.h"
 
 /* Publishing gives up after this many taken sequence numbers. */
 enum { MAX_SEQUENCE_TRIES = 100000 };
@@ -192,6 +193,25 @@ culprit_status php_files_make_test_directory(const char *dir, uint32_t *number, 
                                 strerror(errno));
     }
     return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: no free test directory name", dir);
+}
+
+culprit_status php_files_make_live_directory(const char *dir, const char *name, size_t length, char *path,
+                                             size_t size, culprit_error *err)
+{
+    unsigned char digest[CULPRIT_SHA256_DIGEST_SIZE];
+    char hex[65];
+    culprit_sha256 context;
+    culprit_sha256_init(&context);
+    culprit_sha256_update(&context, name, length);
+    culprit_sha256_final(&context, digest);
+    culprit_sha256_hex(digest, hex);
+    int written = snprintf(path, size, "%s/" PHP_LIVE_DIRECTORY_PREFIX "%.16s", dir, hex);
+    if (written < 0 || (size_t)written >= size)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: the collection directory's name is too long", dir);
+    if (mkdir(path, 0700) != 0 && errno != EEXIST)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot make a directory: %s", path,
+                            strerror(errno));
+    return php_files_write_text(path, "name", name, length, err);
 }
 
 /* Gives the temporary file its final name <pid>.<n>.dump, n from sequence

@@ -74,6 +74,18 @@ culprit_status php_files_write_dump(const char *dir, const php_dump *dump, culpr
 culprit_status php_files_make_test_directory(const char *dir, uint32_t *number, char *path, size_t size,
                                              culprit_error *err);
 
+/* The directory of a test of a live server (docs/php.md, "Live servers"):
+ * DIR/live.<the first 16 hex digits of the SHA-256 of the test's name>,
+ * the same in every process that serves the test's requests, holding
+ * their dumps and the file `name`.  `culprit test --collect-dir` finds it
+ * by that file (src/cli/test_live.c). */
+#define PHP_LIVE_DIRECTORY_PREFIX "live."
+
+/* Makes DIR/live.HASH for the test name (length bytes) unless it exists,
+ * writes its `name`, and puts its path into path (of size bytes). */
+culprit_status php_files_make_live_directory(const char *dir, const char *name, size_t length, char *path,
+                                             size_t size, culprit_error *err);
+
 /* Writes DIR/NAME (a temporary name, then rename), replacing it. */
 culprit_status php_files_write_text(const char *dir, const char *name, const char *text, size_t size,
                                     culprit_error *err);

@@ -81,6 +81,8 @@ typedef struct php_unit {
 /* The process's collection state (php_module.c). */
 typedef struct php_collector {
     bool collecting;
+    bool lines_only;   /* CULPRIT_PHP_COVERAGE=lines: block hits only (php_probes.c) */
+    bool probes_stay;  /* lines mode under opcache: its op arrays are shared, never edited */
     char *dir;         /* CULPRIT_COLLECT_DIR */
     int handle;        /* op_array->reserved[] slot */
     uint32_t sequence; /* dumps written by this process */
@@ -148,6 +150,24 @@ bool php_output_watching(void);
 size_t php_output_records(const php_dump_output **records);
 void php_output_release(void);
 void php_output_reset(void);
+
+/* Lines mode (CULPRIT_PHP_COVERAGE=lines, php_probes.c): hit is the user
+ * opcode handler; arm leaves a probe on the opcodes that start a unit's
+ * blocks (and the entry points of its functions) and gives every other
+ * opcode back the engine's own handler (arrays: the unit's op arrays, in
+ * its functions' order); rearm puts back the probes that fired, in every
+ * op array still alive (a PHPUnit test starts). */
+int php_probes_hit(zend_execute_data *execute_data);
+void php_probes_arm(php_unit *unit, zend_op_array *const *arrays);
+void php_probes_rearm(void);
+
+/* Live servers (php_live.c; docs/php.md, "Live servers").  begin: when
+ * a request starts, reads the test it belongs to (X-Culprit-Test); its
+ * directory: where its dump goes (DIR/live.HASH, made), NULL when it names
+ * no test or the directory cannot be made (said); end: forgets it. */
+void php_live_begin(void);
+const char *php_live_directory(char *path, size_t size);
+void php_live_end(void);
 
 /* Writes a dump of this request's counters into dir (php_module.c):
  * whole_request at its end (with the output records and PHP's exit

@@ -17,8 +17,13 @@
  *     request (the PHP stack, or the error's file:line when the stack has
  *     already unwound), as the dump's crash stack, and to say so on stderr;
  *   - watches PHP's output layer (php_output.c) for the output map;
+ *   - in lines mode (CULPRIT_PHP_COVERAGE=lines) counts only which blocks
+ *     ran, through probes that remove themselves (php_probes.c): no
+ *     branches, return classes or output map;
  *   - writes the dump when the request shuts down (RSHUTDOWN), with PHP's
- *     exit status and the output records.
+ *     exit status and the output records; a request carrying
+ *     X-Culprit-Test: NAME writes it into that test's directory
+ *     (php_live.c).
  */
 #include "php/php_internal.h"
 
@@ -246,16 +251,34 @@ static void error_cb(int type, zend_string *error_filename, const uint32_t error
     previous_error_cb(type, error_filename, error_lineno, message);
 }
 
+/* Lines mode (php_probes.c) hooks every opcode too, so that the engine
+ * gives them the user-opcode handler, and then takes the hook off all but
+ * the probes; it has no branches, return classes or output map. */
 static void install_hooks(void)
 {
+    user_opcode_handler_t handler = php_state.lines_only ? php_probes_hit : count_opcode;
     for (int opcode = 0; opcode <= ZEND_VM_LAST_OPCODE; opcode++)
         if (opcode != ZEND_HANDLE_EXCEPTION && !zend_get_user_opcode_handler((zend_uchar)opcode))
-            zend_set_user_opcode_handler((zend_uchar)opcode, count_opcode);
+            zend_set_user_opcode_handler((zend_uchar)opcode, handler);
     previous_compile_file = zend_compile_file;
     zend_compile_file = culprit_compile_file;
     previous_error_cb = zend_error_cb;
     zend_error_cb = error_cb;
-    php_output_install();
+    if (!php_state.lines_only)
+        php_output_install();
+}
+
+/* CULPRIT_PHP_COVERAGE: full (the default) or lines (docs/php.md, "Lines
+ * mode").  An unknown value is said and full used. */
+static bool lines_only(void)
+{
+    const char *mode = getenv("CULPRIT_PHP_COVERAGE");
+    if (!mode || !*mode || strcmp(mode, "full") == 0)
+        return false;
+    if (strcmp(mode, "lines") == 0)
+        return true;
+    fprintf(stderr, "culprit: CULPRIT_PHP_COVERAGE=%s: expected full or lines; using full\n", mode);
+    return false;
 }
 
 /* CULPRIT_PHP_CGI_BODY=1 (culprit-php-cgi): php-cgi writes no HTTP
@@ -282,7 +305,11 @@ static PHP_RINIT_FUNCTION(culprit)
     static bool warned;
     if (body_only)
         SG(request_info).no_headers = 1;
-    if (php_state.collecting && !warned && opcache_active()) {
+    if (php_state.collecting)
+        php_live_begin(); /* X-Culprit-Test: NAME */
+    bool opcache = php_state.collecting && opcache_active();
+    php_state.probes_stay = opcache; /* opcache's op arrays are shared: not edited */
+    if (opcache && !warned) {
         warned = true;
         fprintf(stderr, "culprit: warning: opcache is enabled; culprit's counts need the op arrays PHP "
                         "compiles: run PHP with -d opcache.enable=0 (culprit-php-cgi does)\n");
@@ -305,6 +332,7 @@ static PHP_MINIT_FUNCTION(culprit)
     }
     php_state.collecting = true;
     php_state.failing_types = failing_types();
+    php_state.lines_only = lines_only();
     read_excluded();
     install_hooks();
     return SUCCESS;
@@ -390,7 +418,10 @@ static PHP_RSHUTDOWN_FUNCTION(culprit)
 {
     if (php_state.collecting) {
         php_tests_finish(); /* a test PHP left unfinished (an exit, a fatal error) */
-        php_write_dump(php_state.dir, true);
+        char live[PATH_MAX];
+        const char *test = php_live_directory(live, sizeof live); /* a live server's test */
+        php_write_dump(test ? test : php_state.dir, true);
+        php_live_end();
         php_output_release();
     }
     return SUCCESS;

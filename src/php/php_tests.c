@@ -45,6 +45,8 @@ static void reset_counts(void)
 {
     for (size_t u = 0; u < php_state.unit_count; u++)
         php_unit_reset_counts(php_state.units[u]);
+    if (php_state.lines_only)
+        php_probes_rearm(); /* the blocks that ran before are watched again */
     php_state.crashed = false;
     php_state.failed_quietly = false;
     php_state.failure[0] = '\0';

@@ -10,7 +10,9 @@
  * fixed order so that the same file always gives the same map and hash.
  * The whole file is compiled at once, so the map lists every executable
  * line, run or not: EXAM's denominator.  Blocks come from php_blocks.c;
- * branches are the conditional jumps, each with a counter per outcome.
+ * branches are the conditional jumps, each with a counter per outcome.  In
+ * lines mode (CULPRIT_PHP_COVERAGE=lines) the map is a `lines` map, blocks
+ * and lines only, and php_probes.c watches the blocks' first opcodes.
  */
 #include "php/php_internal.h"
 
@@ -349,7 +351,7 @@ static culprit_status partition_functions(unit_build *build)
             unit->op_line[base + i] = php_op_has_line(&shapes[i]) ? shapes[i].line : 0;
         mark_parameters(unit, op_array, base, first, count);
         unit->block_count += count;
-        for (uint32_t i = 0; i < op_array->last; i++) {
+        for (uint32_t i = 0; i < op_array->last && !php_state.lines_only; i++) {
             const zend_op *target;
             bool true_jumps;
             unit->branch_count += conditional_jump(&op_array->opcodes[i], &target, &true_jumps);
@@ -369,7 +371,7 @@ static culprit_status find_branches(unit_build *build)
     if (!unit->branches || !unit->outcomes)
         return culprit_fail_memory(&build->err);
     uint32_t k = 0;
-    for (uint32_t f = 0; f < unit->function_count; f++) {
+    for (uint32_t f = 0; f < unit->function_count && unit->branch_count > 0; f++) {
         const zend_op_array *op_array = build->arrays.items[f];
         php_function *function = &unit->functions[f];
         for (uint32_t i = 0; i < op_array->last; i++) {
@@ -563,7 +565,7 @@ static char *absolute_path(const zend_string *filename)
 void php_unit_add(zend_op_array *op_array, uint32_t functions_before, uint32_t classes_before)
 {
     unit_build build = {0};
-    cc_map_init(&build.map, CC_COVERAGE_FULL);
+    cc_map_init(&build.map, php_state.lines_only ? CC_COVERAGE_LINES : CC_COVERAGE_FULL);
     char *path = absolute_path(op_array->filename);
     culprit_status status = path ? CULPRIT_OK : culprit_fail_memory(&build.err);
     if (status == CULPRIT_OK && !list_add(&build.arrays, op_array))
@@ -578,12 +580,14 @@ void php_unit_add(zend_op_array *op_array, uint32_t functions_before, uint32_t c
         status = partition_functions(&build);
     if (status == CULPRIT_OK)
         status = find_branches(&build);
-    if (status == CULPRIT_OK)
+    if (status == CULPRIT_OK && !php_state.lines_only) /* lines mode: blocks only */
         status = php_returns_find(build.unit, build.arrays.items, &build.err);
     if (status == CULPRIT_OK)
         status = write_map(&build);
     if (status == CULPRIT_OK)
         status = register_unit(&build);
+    if (status == CULPRIT_OK && php_state.lines_only)
+        php_probes_arm(build.unit, build.arrays.items);
     if (status != CULPRIT_OK) {
         report_once(&build.err);
         php_unit_free(build.unit);

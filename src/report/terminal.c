@@ -67,14 +67,9 @@ static void format_score(double score, char *buffer, size_t size)
         snprintf(buffer, size, "%.4f", score);
 }
 
-/* The line under a row whose score is another element's: which, and its counts. */
-static void write_decider(FILE *out, const culprit_terminal_options *options, const culprit_spectra *spectra,
-                          const culprit_ranked *entry, culprit_sources *sources)
+/* A dimmed line under a row, aligned with its location. */
+static void write_note(FILE *out, const culprit_terminal_options *options, const char *text)
 {
-    char element[512], text[640];
-    culprit_report_describe_element(spectra, entry->decider, sources, element, sizeof element);
-    snprintf(text, sizeof text, "scores as %s (ef=%u ep=%u)", element, entry->decider_tally.ef,
-             entry->decider_tally.ep);
     size_t indent = RANK_WIDTH + 2 + SCORE_WIDTH + 2;
     fprintf(out, "%*s", (int)indent, "");
     if (options->color)
@@ -84,6 +79,24 @@ static void write_decider(FILE *out, const culprit_terminal_options *options, co
     if (options->color)
         fputs("\033[0m", out);
     fputc('\n', out);
+}
+
+/* The line under a row whose score is another element's: which, and its
+ * counts; else the caller's note, if any. */
+static void write_decider(FILE *out, const culprit_terminal_options *options, const culprit_spectra *spectra,
+                          const culprit_ranked *entry, culprit_sources *sources)
+{
+    char element[512], text[640];
+    text[0] = '\0';
+    if (culprit_report_decided_elsewhere(spectra, entry, options->view)) {
+        culprit_report_describe_element(spectra, entry->decider, sources, element, sizeof element);
+        snprintf(text, sizeof text, "scores as %s (ef=%u ep=%u)", element, entry->decider_tally.ef,
+                 entry->decider_tally.ep);
+    } else if (options->explain) {
+        options->explain(options->explain_context, entry, text, sizeof text);
+    }
+    if (text[0])
+        write_note(out, options, text);
 }
 
 static void write_row(FILE *out, const culprit_terminal_options *options, const culprit_spectra *spectra,
@@ -115,8 +128,7 @@ static void write_row(FILE *out, const culprit_terminal_options *options, const 
         write_source(out, text, length, options->width ? left : SIZE_MAX);
     }
     fputc('\n', out);
-    if (culprit_report_decided_elsewhere(spectra, entry, options->view))
-        write_decider(out, options, spectra, entry, sources);
+    write_decider(out, options, spectra, entry, sources);
 }
 
 culprit_status culprit_terminal_write_ranking(FILE *out, const culprit_terminal_options *options,

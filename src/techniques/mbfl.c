@@ -23,19 +23,12 @@
 #include "culprit/mutation.h"
 #include "techniques/technique_internal.h"
 
-/* What the tests did on one mutant, counted under the verdict policy. */
-typedef struct mutant_counts {
-    uint32_t killed_failing, killed_passing; /* Metallaxis: failing / passing tests that kill it */
-    uint32_t fail_to_pass, pass_to_fail;     /* MUSE: failing tests that pass on it, and the reverse */
-} mutant_counts;
-
-/* Counts mutant m's runs; with line_tests_only, only the tests that ran
- * the mutant's line (MUSE's f_P(s) and p_P(s)). */
-static mutant_counts count_mutant(const culprit_technique_input *input, size_t m, bool line_tests_only)
+culprit_mutant_counts culprit_mutant_counts_of(const culprit_technique_input *input, size_t m,
+                                               bool line_tests_only)
 {
     const culprit_mutation *mutation = input->mutation;
     uint32_t element = mutation->elements[m];
-    mutant_counts counts = {0};
+    culprit_mutant_counts counts = {0};
     for (size_t t = 0; t < mutation->test_count; t++) {
         size_t cell = m * mutation->test_count + t;
         uint8_t outcome = mutation->outcomes[cell];
@@ -48,9 +41,11 @@ static mutant_counts count_mutant(const culprit_technique_input *input, size_t m
         culprit_outcome after =
             culprit_verdict_outcome((culprit_verdict)mutation->verdicts[cell], &input->policy);
         if (before == CULPRIT_OUTCOME_FAILING) {
+            counts.failing_run++;
             counts.killed_failing += killed;
             counts.fail_to_pass += after == CULPRIT_OUTCOME_PASSING;
         } else {
+            counts.passing_run++;
             counts.killed_passing += killed;
             counts.pass_to_fail += after == CULPRIT_OUTCOME_FAILING;
         }
@@ -83,7 +78,7 @@ static culprit_status metallaxis_score(const culprit_technique_input *input, cul
         uint32_t element = mutation->elements[m];
         if (element == UINT32_MAX)
             continue;
-        mutant_counts counts = count_mutant(input, m, false);
+        culprit_mutant_counts counts = culprit_mutant_counts_of(input, m, false);
         double killed = (double)counts.killed_failing + counts.killed_passing;
         double score = counts.killed_failing > 0 ? counts.killed_failing / sqrt(failing * killed) : 0;
         if (score > output->scores[element])
@@ -96,13 +91,14 @@ static culprit_status muse_score(const culprit_technique_input *input, culprit_t
                                  culprit_error *err)
 {
     const culprit_mutation *mutation = input->mutation;
-    mutant_counts *counts = malloc((mutation->mutant_count ? mutation->mutant_count : 1) * sizeof *counts);
+    culprit_mutant_counts *counts =
+        malloc((mutation->mutant_count ? mutation->mutant_count : 1) * sizeof *counts);
     if (!counts)
         return culprit_fail_memory(err);
     /* f2p and p2f sum over every mutant run, wherever it is. */
     double fail_to_pass = 0, pass_to_fail = 0;
     for (size_t m = 0; m < mutation->mutant_count; m++) {
-        counts[m] = count_mutant(input, m, true);
+        counts[m] = culprit_mutant_counts_of(input, m, true);
         fail_to_pass += counts[m].fail_to_pass;
         pass_to_fail += counts[m].pass_to_fail;
     }

@@ -55,9 +55,19 @@ for technique in metallaxis muse; do
     *) fail "$technique ranks first: $first" ;;
     esac
     "$CULPRIT" rank --technique "$technique" --format json >"plain-$technique.json"
+    "$CULPRIT" rank --technique "$technique" --format csv >"plain-$technique.csv"
     MALLOC_PERTURB_=165 "$CULPRIT" rank --technique "$technique" --format json >"perturbed-$technique.json"
     expect_same "plain-$technique.json" "perturbed-$technique.json"
 done
+# the why: the faulty line's best mutant is the repair, which the failing test passes on
+run 0 "$CULPRIT" rank --technique metallaxis --top 1
+expect_contains "$WORK/out" 'best mutant `> -> >=` (ror): killed 1 of 1 failing tests (1 now pass), 0 of'
+if command -v script >/dev/null; then # on a terminal too (the coloured view, src/report/terminal.c)
+    script -qc "'$CULPRIT' rank --technique metallaxis --top 1" /dev/null >tty.out 2>&1
+    expect_contains tty.out 'best mutant `> -> >=` (ror)'
+fi
+run 0 "$CULPRIT" rank --technique muse --top 1 --format json
+expect_contains "$WORK/out" '"why": "best mutant `> -> >=` (ror)'
 # each line says how many of its mutants ran (the technique's extra column)
 run 0 "$CULPRIT" rank --technique metallaxis --format csv
 expect_contains "$WORK/out" "rank,score,element,confidence,ef,ep,nf,np,mutants,method"
@@ -75,10 +85,20 @@ one=$(sed -n 's/^mutate: \([0-9]*\) of .* mutants chosen on \([0-9]*\) lines.*/\
 set -- $one
 if [ "${1:-x}" = "${2:-y}" ]; then pass; else fail "--per-line 1 chose '$one' (mutants, lines)"; fi
 
+# --early-stop: fewer runs (only mutants the failing test kills meet the
+# passing tests), and Metallaxis ranks exactly as without it
+rm -rf .culprit
+run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0 --early-stop
+early=$(sed -n 's/.*; \([0-9]*\) runs (.*/\1/p' "$WORK/out")
+if [ "${early:-0}" -gt 0 ] && [ "$early" -lt "$runs" ]; then pass; else fail "--early-stop made ${early:-no} runs, without $runs"; fi
+"$CULPRIT" rank --technique metallaxis --format csv >early-metallaxis.csv # (the why's counts differ)
+expect_same plain-metallaxis.csv early-metallaxis.csv
+
 # --max-passing: the same few passing tests for every mutant
 rm -rf .culprit
 run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
-run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0 --max-passing 3 --no-early-stop
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 2 --per-line 0 --max-passing 3
 expect_contains "$WORK/out" "on 1 failing and 3 passing tests"
 used=$(sqlite3 .culprit/culprit.db "SELECT count(DISTINCT test_id) FROM mutant_runs")
 if [ "$used" -le 4 ] && [ "$used" -ge 2 ]; then pass; else fail "mutants ran on $used tests, expected at most 1 + 3"; fi

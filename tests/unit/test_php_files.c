@@ -120,6 +120,34 @@ static void test_test_directories(void)
     CHECK(strstr(err.message, "/nonexistent/culprit/phpunit.") != NULL);
 }
 
+/* A live server's test directory (php_live.c): one per name, the same
+ * for every request of the test, with its name beside the dumps. */
+static void test_live_directories(void)
+{
+    culprit_error err = {0};
+    char first[512], again[512], other[512];
+    const char name[] = "checkout total";
+    CHECK_INT(php_files_make_live_directory(directory, name, sizeof name - 1, first, sizeof first, &err),
+              CULPRIT_OK);
+    CHECK_INT(php_files_make_live_directory(directory, name, sizeof name - 1, again, sizeof again, &err),
+              CULPRIT_OK);
+    CHECK_STR(first, again);
+    CHECK_INT(php_files_make_live_directory(directory, "empty basket", 12, other, sizeof other, &err),
+              CULPRIT_OK);
+    CHECK(strcmp(first, other) != 0);
+    const char *base = strrchr(first, '/');
+    CHECK(base && strncmp(base + 1, PHP_LIVE_DIRECTORY_PREFIX, 5) == 0 && strlen(base + 1) == 5 + 16);
+    char path[600], text[32] = {0};
+    snprintf(path, sizeof path, "%s/name", first);
+    FILE *file = fopen(path, "r");
+    CHECK(file && fread(text, 1, sizeof text - 1, file) == sizeof name - 1);
+    if (file)
+        fclose(file);
+    CHECK_STR(text, name);
+    CHECK(php_files_make_live_directory("/nonexistent/culprit", name, 3, first, sizeof first, &err) !=
+          CULPRIT_OK);
+}
+
 int main(void)
 {
     if (!mkdtemp(directory)) {
@@ -129,6 +157,7 @@ int main(void)
     test_dump_round_trip();
     test_map_written_once();
     test_test_directories();
+    test_live_directories();
     char command[128];
     snprintf(command, sizeof command, "rm -rf %s", directory);
     if (system(command) != 0)
