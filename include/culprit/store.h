@@ -76,6 +76,29 @@ CULPRIT_API culprit_status culprit_store_find_program(culprit_store *store, cons
 CULPRIT_API culprit_status culprit_store_load(culprit_store *store, int64_t program_id,
                                               culprit_spectra *spectra, culprit_error *err);
 
+/* ---- merging the stores of a sharded run (src/store/merge.c) ---- */
+
+/* What culprit_store_merge copied. */
+typedef struct culprit_merge_summary {
+    size_t stores; /* sources that had a program */
+    size_t tests;  /* tests copied */
+    char hash[65]; /* the program's hash; "" when no source had one */
+} culprit_merge_summary;
+
+/* Copies the current program of every store directory in sources, with
+ * its tests and all that was recorded about them (counts per unit, runs,
+ * judgements), into destination, and makes it destination's current
+ * program: the store one unsharded run would have made.  The programs
+ * must have the same hash, or be collector programs of one build with
+ * different units, which are united as a run grows its program (shards
+ * that ran different executables); no test name may come from two stores
+ * (sources, or destination before the merge); a source without a program
+ * adds nothing.  Sources are opened read-only; destination changes in one
+ * transaction, so on any error it is left as it was. */
+CULPRIT_API culprit_status culprit_store_merge(culprit_store *destination, const char *const *sources,
+                                               size_t count, culprit_merge_summary *summary,
+                                               culprit_error *err);
+
 /* ---- judgements (src/store/judgement.c; culprit/oracle.h makes them,
  *      culprit/judgement.h reads them back) ---- */
 

@@ -53,12 +53,13 @@ int cmd_failures(int argc, char **argv, const cli_context *context);
 int cmd_report(int argc, char **argv, const cli_context *context);
 int cmd_gen(int argc, char **argv, const cli_context *context);
 int cmd_phpunit(int argc, char **argv, const cli_context *context);
+int cmd_merge(int argc, char **argv, const cli_context *context);
 int cmd_mutate(int argc, char **argv, const cli_context *context);
 
 extern const char cli_usage_rank[], cli_usage_import[], cli_usage_export[], cli_usage_eval[],
     cli_usage_formulas[], cli_usage_help[], cli_usage_test[], cli_usage_ctest[], cli_usage_cc[],
     cli_usage_run[], cli_usage_tests[], cli_usage_output[], cli_usage_techniques[], cli_usage_failures[],
-    cli_usage_report[], cli_usage_gen[], cli_usage_phpunit[], cli_usage_mutate[];
+    cli_usage_report[], cli_usage_gen[], cli_usage_phpunit[], cli_usage_merge[], cli_usage_mutate[];
 
 /* Why element (a line) ranks where it does under Metallaxis (muse false)
  * or MUSE: its best mutant and what the tests did on it, in words; "" when

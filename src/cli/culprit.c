@@ -21,6 +21,7 @@ static const cli_command commands[] = {
     {"mutate", cmd_mutate, "run the recorded tests on mutants of the lines failing tests ran",
      cli_usage_mutate},
     {"ctest", cmd_ctest, "run a CMake build's tests as ctest would and record each", cli_usage_ctest},
+    {"merge", cmd_merge, "merge the stores of a sharded run (run --shard K/N) into one", cli_usage_merge},
     {"tests", cmd_tests, "list the recorded tests with verdicts and failure signatures", cli_usage_tests},
     {"failures", cmd_failures, "list clusters of equivalent failures", cli_usage_failures},
     {"output", cmd_output, "show which statement wrote each line of a test's output", cli_usage_output},

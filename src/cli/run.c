@@ -10,6 +10,10 @@
  * a new program (the binary was rebuilt), the skipped tests are queued
  * again, since their records belong to the old program.
  *
+ * With --shard K/N only the manifest's tests of shard K are planned
+ * (culprit/shard.h): the others belong to other machines, and `culprit
+ * merge` joins their stores (docs/sharding.md).
+ *
  * `culprit ctest` runs the suite CTest describes with the same loop
  * (run_suite, cli/run_suite.h).
  */
@@ -44,6 +48,12 @@ const char cli_usage_run[] =
     "                        instead of executing it for each (faster; code before\n"
     "                        main runs once: see docs/harness.md)\n"
     "   --rerun              run every test, even those already recorded\n"
+    "   --shard K/N          run only shard K of N (1 <= K <= N): the tests whose\n"
+    "                        name hashes to K (FNV-1a); merge the shards' stores\n"
+    "                        with 'culprit merge' (docs/sharding.md)\n"
+    "   --shard auto/N       K from CI_NODE_INDEX (1-based), else from\n"
+    "                        JOB_COMPLETION_INDEX (0-based, Kubernetes)\n"
+    "   --shard auto         K and N from CI_NODE_INDEX and CI_NODE_TOTAL (GitLab)\n"
     "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE;
 
 enum { WAIT_MILLISECONDS = 200 };
@@ -92,6 +102,20 @@ static double now_seconds(void)
 
 /* ---- options ---- */
 
+/* --shard VALUE, with the CI variables that auto reads. */
+static int parse_shard(const char *text, culprit_shard *shard)
+{
+    culprit_shard_environment environment = {
+        .ci_node_index = getenv("CI_NODE_INDEX"),
+        .ci_node_total = getenv("CI_NODE_TOTAL"),
+        .job_completion_index = getenv("JOB_COMPLETION_INDEX"),
+    };
+    culprit_error err;
+    if (culprit_shard_parse(text, &environment, shard, &err) != CULPRIT_OK)
+        return cli_usage_error("run", "%s", err.message);
+    return 0;
+}
+
 static int parse_one(int option, run_options *options)
 {
     switch (option) {
@@ -115,6 +139,8 @@ static int parse_one(int option, run_options *options)
     case 'K':
         options->fork_server = true;
         return 0;
+    case 'S':
+        return parse_shard(optarg, &options->shard);
     default:
         if (option >= HARNESS_OPTION_BASE)
             return harness_parse_option("run", option, optarg, &options->harness);
@@ -132,6 +158,7 @@ static int parse_options(int argc, char **argv, run_options *options)
         {"fresh-dir", no_argument, NULL, 'F'},
         {"rerun", no_argument, NULL, 'R'},
         {"fork-server", no_argument, NULL, 'K'},
+        {"shard", required_argument, NULL, 'S'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
@@ -169,6 +196,8 @@ static int compare_tests(const void *a, const void *b)
 /* Queues test, or skips it when the current program has it (sorted). */
 static void plan_test(run_state *state, size_t test, const culprit_spectra *recorded)
 {
+    if (!culprit_shard_has(state->options->shard, state->manifest.tests[test].name))
+        return; /* another machine's */
     culprit_test key = {.name = state->manifest.tests[test].name};
     const culprit_test *found =
         recorded->test_count ? bsearch(&key, recorded->tests, recorded->test_count, sizeof key, compare_tests)
@@ -303,10 +332,13 @@ static void print_summary(const run_state *state, int interrupted_by)
     if (interrupted_by)
         printf("culprit %s: interrupted by signal %d; the %zu tests that finished are recorded\n",
                state->command, interrupted_by, tally->done);
-    printf("culprit %s: %zu tests: %zu passed, %zu failed, %zu errors, %zu timeouts, %zu skipped",
-           state->command, tally->done, tally->verdicts[CULPRIT_VERDICT_PASS],
-           tally->verdicts[CULPRIT_VERDICT_FAIL], tally->verdicts[CULPRIT_VERDICT_ERROR],
-           tally->verdicts[CULPRIT_VERDICT_TIMEOUT], tally->verdicts[CULPRIT_VERDICT_SKIP]);
+    printf("culprit %s: ", state->command);
+    if (state->options->shard.count)
+        printf("shard %u/%u: ", (unsigned)state->options->shard.index, (unsigned)state->options->shard.count);
+    printf("%zu tests: %zu passed, %zu failed, %zu errors, %zu timeouts, %zu skipped", tally->done,
+           tally->verdicts[CULPRIT_VERDICT_PASS], tally->verdicts[CULPRIT_VERDICT_FAIL],
+           tally->verdicts[CULPRIT_VERDICT_ERROR], tally->verdicts[CULPRIT_VERDICT_TIMEOUT],
+           tally->verdicts[CULPRIT_VERDICT_SKIP]);
     if (tally->resumed)
         printf("; %zu already recorded, %zu of them failing (--rerun runs them)", tally->resumed,
                failures_in(tally->resumed_verdicts));

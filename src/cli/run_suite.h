@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/harness.h"
 #include "culprit/manifest.h"
+#include "culprit/shard.h"
 
 typedef struct run_options {
     const char *tests;
@@ -17,6 +18,7 @@ typedef struct run_options {
     culprit_manifest_options manifest; /* borrowed strings (from argv) */
     bool rerun, fresh_directory, fork_server;
     harness_options harness;
+    culprit_shard shard; /* --shard K/N: only the tests of shard K run (count 0: all) */
 } run_options;
 
 /* Runs manifest's tests (taking them over: manifest is left empty) and

@@ -250,26 +250,31 @@ static int sources_differ(const culprit_unit *a, const culprit_unit *b)
     return 0;
 }
 
-/* True when a unit of the test that the program lacks is a rebuild of one
+/* True when unit (of a test, or of another program) is a rebuild of one
  * of the program's units: a file they share was compiled from other
  * contents.  Units that share files with the same contents are the same
  * code in another executable (tests that #include the library's source,
  * a library built twice with other flags) and join the program.  Units
  * from before `source` records fall back on the main file: the same main
  * file with another hash is a rebuild. */
+static bool rebuilds(const culprit_unit_set *program_units, const culprit_unit *unit)
+{
+    const char *file = main_file(unit);
+    for (size_t p = 0; p < program_units->count; p++) {
+        int differ = sources_differ(unit, program_units->units[p]);
+        if (differ == 1 || (differ < 0 && *file && strcmp(file, main_file(program_units->units[p])) == 0))
+            return true;
+    }
+    return false;
+}
+
 static bool rebuilt(const culprit_unit_set *program_units, const culprit_collected_test *test)
 {
     for (size_t i = 0; i < test->collected->unit_count; i++) {
         const char *hash = test->collected->units[i].hash;
-        if (culprit_unit_set_find(program_units, hash))
-            continue;
-        const culprit_unit *unit = culprit_unit_set_find(test->maps, hash);
-        const char *file = main_file(unit);
-        for (size_t p = 0; p < program_units->count; p++) {
-            int differ = sources_differ(unit, program_units->units[p]);
-            if (differ == 1 || (differ < 0 && *file && strcmp(file, main_file(program_units->units[p])) == 0))
-                return true;
-        }
+        if (!culprit_unit_set_find(program_units, hash) &&
+            rebuilds(program_units, culprit_unit_set_find(test->maps, hash)))
+            return true;
     }
     return false;
 }
@@ -620,12 +625,6 @@ static culprit_status save_this_test(const culprit_store *store, const culprit_c
     return status;
 }
 
-static culprit_status set_current(const culprit_store *store, int64_t program_id, culprit_error *err)
-{
-    return run_statement(store, "INSERT OR REPLACE INTO meta (key, value) VALUES ('current_program', ?)",
-                         program_id, NULL, err);
-}
-
 culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
                                                      const culprit_collected_test *test,
                                                      culprit_saved_test *saved, culprit_error *err)
@@ -648,7 +647,7 @@ culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
     if (status == CULPRIT_OK)
         status = save_this_test(store, test, used, err);
     if (status == CULPRIT_OK)
-        status = set_current(store, used->id, err);
+        status = culprit_store_set_current_program(store, used->id, err);
     saved->program_id = used->id;
     saved->previous_program_id = current;
     culprit_spectra_clear_tests(&used->spectra);
@@ -657,5 +656,98 @@ culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
     free_target(&target);
     free_hashes(&current_units);
     free_hashes(&target_units);
+    return status;
+}
+
+/* ---- uniting two stored programs (culprit merge, src/store/merge.c) ---- */
+
+/* A collector's program (units, source COLLECTED_SOURCE): its unit hashes. */
+static culprit_status collector_units(const culprit_store *store, int64_t program, hash_list *hashes,
+                                      bool *collector, culprit_error *err)
+{
+    int64_t imported = 1;
+    culprit_status status = program_unit_hashes(store, program, hashes, err);
+    if (status == CULPRIT_OK && hashes->count > 0)
+        status = query_id(store, "SELECT source IS NOT '" COLLECTED_SOURCE "' FROM programs WHERE id = ?",
+                          program, NULL, &imported, err);
+    *collector = hashes->count > 0 && !imported;
+    return status;
+}
+
+/* The union of into's and from's units, sorted; *rebuild when a unit of
+ * one is a rebuild of one of the other's. */
+static culprit_status union_units(const culprit_store *store, const hash_list *into, const hash_list *from,
+                                  hash_list *all, bool *rebuild, culprit_error *err)
+{
+    culprit_unit_set into_units, from_units;
+    culprit_unit_set_init(&into_units);
+    culprit_unit_set_init(&from_units);
+    culprit_status status = load_units(store, into, &into_units, err);
+    if (status == CULPRIT_OK)
+        status = load_units(store, from, &from_units, err);
+    *rebuild = false;
+    for (size_t i = 0; status == CULPRIT_OK && i < from_units.count && !*rebuild; i++)
+        *rebuild = !culprit_unit_set_find(&into_units, from_units.units[i]->hash) &&
+                   rebuilds(&into_units, from_units.units[i]);
+    for (size_t i = 0; status == CULPRIT_OK && i < into->count; i++)
+        status = add_hash(all, into->hashes[i], err);
+    for (size_t i = 0; status == CULPRIT_OK && i < from->count; i++)
+        if (!contains_hash(all, from->hashes[i]))
+            status = add_hash(all, from->hashes[i], err);
+    if (all->count > 1)
+        qsort(all->hashes, all->count, sizeof *all->hashes, compare_hashes);
+    culprit_unit_set_free(&into_units);
+    culprit_unit_set_free(&from_units);
+    return status;
+}
+
+/* The union of into's and from's units, when they can be united. */
+static culprit_status plan_union(const culprit_store *store, int64_t into, int64_t from, hash_list *all,
+                                 bool *possible, culprit_error *err)
+{
+    hash_list into_units = {0}, from_units = {0};
+    bool into_collector = false, from_collector = false, rebuild = false;
+    culprit_status status = collector_units(store, into, &into_units, &into_collector, err);
+    if (status == CULPRIT_OK)
+        status = collector_units(store, from, &from_units, &from_collector, err);
+    if (status == CULPRIT_OK && into_collector && from_collector)
+        status = union_units(store, &into_units, &from_units, all, &rebuild, err);
+    *possible = status == CULPRIT_OK && into_collector && from_collector && !rebuild;
+    free_hashes(&into_units);
+    free_hashes(&from_units);
+    return status;
+}
+
+culprit_status culprit_store_can_unite_programs(const culprit_store *store, int64_t into, int64_t from,
+                                                bool *possible, culprit_error *err)
+{
+    hash_list all = {0};
+    culprit_status status = plan_union(store, into, from, &all, possible, err);
+    free_hashes(&all);
+    return status;
+}
+
+culprit_status culprit_store_unite_programs(const culprit_store *store, int64_t into, int64_t from,
+                                            int64_t *united, culprit_error *err)
+{
+    hash_list all = {0};
+    target_program target = {0};
+    culprit_spectra_init(&target.spectra);
+    culprit_unit_set_init(&target.units);
+    bool possible = false;
+    culprit_status status = plan_union(store, into, from, &all, &possible, err);
+    if (status == CULPRIT_OK && !possible)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: programs %lld and %lld cannot be united",
+                              store->path, (long long)into, (long long)from);
+    if (status == CULPRIT_OK)
+        status = assemble_target(store, into, CULPRIT_PROGRAM_UNION, &all, &target, err);
+    if (status == CULPRIT_OK)
+        status = re_express(store, into, &target, err);
+    if (status == CULPRIT_OK)
+        status = re_express(store, from, &target, err);
+    *united = target.id;
+    culprit_store_forget_program_cache((culprit_store *)store); /* the cache only */
+    free_target(&target);
+    free_hashes(&all);
     return status;
 }

@@ -151,7 +151,8 @@ static culprit_status insert_elements(const culprit_store *store, const culprit_
     return status;
 }
 
-static culprit_status set_current(const culprit_store *store, int64_t program_id, culprit_error *err)
+culprit_status culprit_store_set_current_program(const culprit_store *store, int64_t program_id,
+                                                 culprit_error *err)
 {
     sqlite3_stmt *statement;
     culprit_status status = culprit_store_prepare_kept(
@@ -180,7 +181,7 @@ culprit_status culprit_store_save_program_rows(const culprit_store *store, const
             status = insert_elements(store, spectra, *program_id, err);
     }
     if (status == CULPRIT_OK)
-        status = set_current(store, *program_id, err);
+        status = culprit_store_set_current_program(store, *program_id, err);
     return status;
 }
 

@@ -20,6 +20,7 @@
  *                structure (maps and crash texts) for export
  *   imported.c   saving an imported program whole, with its structure
  *   load.c       loading a program and its tests into a culprit_spectra
+ *   merge.c      copying the shards' stores of one suite into one
  *   judgement.c  saving the oracle's judgement of a test (schema version 3)
  *   judgement_load.c  reading tests with their runs and judgements, and a
  *                test's output records, units and kept stdout
@@ -114,6 +115,18 @@ culprit_status culprit_store_insert_test_details(const culprit_store *store, int
 culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
                                                      const culprit_collected_test *test,
                                                      culprit_saved_test *saved, culprit_error *err);
+/* Whether two programs of the store can be united: both assembled by a
+ * collector, and no unit of from a rebuild of one of into's (another
+ * build: they must not mix). */
+culprit_status culprit_store_can_unite_programs(const culprit_store *store, int64_t into, int64_t from,
+                                                bool *possible, culprit_error *err);
+/* Unites two such programs inside the caller's write transaction, as §6
+ * grows a program for a test that brings new units: assembles the program
+ * of the union of their units (or finds it), moves the tests of both into
+ * it, re-expressed from their raw counts, and drops the two.  Their test
+ * names must differ (of a name in both, the test of `into` is kept). */
+culprit_status culprit_store_unite_programs(const culprit_store *store, int64_t into, int64_t from,
+                                            int64_t *united, culprit_error *err);
 /* Records that program_id was assembled from unit_hash (program_units). */
 culprit_status culprit_store_insert_program_unit(const culprit_store *store, int64_t program_id,
                                                  const char *unit_hash, culprit_error *err);
@@ -180,6 +193,9 @@ culprit_status culprit_store_check_tests(const culprit_store *store, const culpr
 culprit_status culprit_store_save_program_rows(const culprit_store *store, const culprit_spectra *spectra,
                                                const char *hash, const char *source, int64_t *program_id,
                                                culprit_error *err);
+/* Makes program_id the current program (meta's current_program). */
+culprit_status culprit_store_set_current_program(const culprit_store *store, int64_t program_id,
+                                                 culprit_error *err);
 /* Inserts or replaces tests first .. first+count-1 of spectra under program_id. */
 culprit_status culprit_store_insert_tests(const culprit_store *store, int64_t program_id,
                                           const culprit_spectra *spectra, size_t first, size_t count,
