@@ -96,25 +96,6 @@ static culprit_status copy_rows(const culprit_store *source, int64_t source_key,
 
 /* ---- the program ---- */
 
-/* Sets *program to the destination's program with hash, or 0. */
-static culprit_status find_program(const culprit_store *store, const char *hash, int64_t *program,
-                                   culprit_error *err)
-{
-    sqlite3_stmt *statement;
-    culprit_status status =
-        culprit_store_prepare_kept(store, "SELECT id FROM programs WHERE hash = ?", &statement, err);
-    if (status != CULPRIT_OK)
-        return status;
-    int code = sqlite3_bind_text(statement, 1, hash, -1, SQLITE_STATIC);
-    if (code == SQLITE_OK)
-        code = sqlite3_step(statement);
-    *program = code == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0;
-    if (code != SQLITE_ROW && code != SQLITE_DONE)
-        status = culprit_store_sqlite_error(store, code, "looking up a program", err);
-    culprit_store_release(store, statement);
-    return status;
-}
-
 /* The program row itself, copied with a new id. */
 static culprit_status copy_program_row(const culprit_store *source, int64_t source_program, const char *hash,
                                        const merge_state *state, int64_t *program, culprit_error *err)
@@ -126,7 +107,7 @@ static culprit_status copy_program_row(const culprit_store *source, int64_t sour
                   " VALUES (?2, ?3, ?4, ?5, ?6)",
                   "copying the program", err);
     if (status == CULPRIT_OK)
-        status = find_program(state->destination, hash, program, err);
+        status = culprit_store_program_by_hash(state->destination, hash, program, err);
     return status;
 }
 
@@ -142,7 +123,7 @@ static const char select_units[] = "SELECT hash, map, created_at FROM units WHER
 static culprit_status take_program(const culprit_store *source, int64_t source_program, const char *hash,
                                    const merge_state *state, int64_t *program, culprit_error *err)
 {
-    culprit_status status = find_program(state->destination, hash, program, err);
+    culprit_status status = culprit_store_program_by_hash(state->destination, hash, program, err);
     bool copy = status == CULPRIT_OK && *program == 0;
     if (copy)
         status = copy_program_row(source, source_program, hash, state, program, err);

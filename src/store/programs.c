@@ -32,9 +32,8 @@ static culprit_status check_elements(const culprit_store *store, const culprit_s
     return CULPRIT_OK;
 }
 
-/* Sets *program_id to the program with hash, or 0. */
-static culprit_status find_by_hash(const culprit_store *store, const char *hash, int64_t *program_id,
-                                   culprit_error *err)
+culprit_status culprit_store_program_by_hash(const culprit_store *store, const char *hash,
+                                             int64_t *program_id, culprit_error *err)
 {
     sqlite3_stmt *statement;
     culprit_status status =
@@ -172,7 +171,7 @@ culprit_status culprit_store_save_program_rows(const culprit_store *store, const
                                                const char *hash, const char *source, int64_t *program_id,
                                                culprit_error *err)
 {
-    culprit_status status = find_by_hash(store, hash, program_id, err);
+    culprit_status status = culprit_store_program_by_hash(store, hash, program_id, err);
     if (status == CULPRIT_OK && *program_id == 0) {
         status = insert_program_row(store, spectra, hash, source, program_id, err);
         if (status == CULPRIT_OK)

@@ -188,6 +188,10 @@ culprit_status culprit_store_begin_program(const culprit_store *store, const cul
 culprit_status culprit_store_check_tests(const culprit_store *store, const culprit_spectra *spectra,
                                          size_t first, size_t count, culprit_error *err);
 
+/* Sets *program_id to the program with hash, or 0. */
+culprit_status culprit_store_program_by_hash(const culprit_store *store, const char *hash,
+                                             int64_t *program_id, culprit_error *err);
+
 /* Finds the program with hash (the spectra's program hash) or inserts it
  * with its files and elements; makes it current. */
 culprit_status culprit_store_save_program_rows(const culprit_store *store, const culprit_spectra *spectra,
