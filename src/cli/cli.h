@@ -61,12 +61,16 @@ extern const char cli_usage_rank[], cli_usage_import[], cli_usage_export[], cli_
     cli_usage_run[], cli_usage_tests[], cli_usage_output[], cli_usage_techniques[], cli_usage_failures[],
     cli_usage_report[], cli_usage_gen[], cli_usage_phpunit[], cli_usage_merge[], cli_usage_mutate[];
 
-/* Why element (a line) ranks where it does under Metallaxis (muse false)
- * or MUSE: its best mutant and what the tests did on it, in words; "" when
- * it has no mutant run (src/cli/rank_mutants.c). */
+/* Why a line ranks where it does under Metallaxis (muse false) or MUSE
+ * (src/cli/rank_mutants.c): *best (owned, one entry per element) is each
+ * line's mutant that best explains its score, SIZE_MAX for none, found in
+ * one pass over the mutants; cli_describe_mutant puts one and what the
+ * tests did on it in words. */
 struct culprit_technique_input;
-void cli_describe_best_mutant(const struct culprit_technique_input *input, bool muse, uint32_t element,
-                              char *buffer, size_t size);
+culprit_status cli_best_mutants(const struct culprit_technique_input *input, bool muse, size_t **best,
+                                culprit_error *err);
+void cli_describe_mutant(const struct culprit_technique_input *input, bool muse, size_t mutant, char *buffer,
+                         size_t size);
 
 /* Prints "culprit: MESSAGE" for err and returns its status as exit code. */
 int cli_report(const culprit_error *err);

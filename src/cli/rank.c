@@ -317,17 +317,17 @@ typedef struct rank_result {
     bool chose_failures;     /* the failures were chosen by cluster */
     size_t cluster;          /* the cluster localized; 0: all of them */
     culprit_technique_input input; /* what ranked: mutation-based lines name their best mutant */
+    bool muse;                     /* the mutation technique that ranked is MUSE */
+    size_t *best_mutants;          /* per element, when a mutation technique ranked (else NULL) */
 } rank_result;
 
 /* The best mutant of entry's line, in words, when a mutation technique
  * ranked (else ""). */
 static void mutant_why(const rank_result *result, const culprit_ranked *entry, char *buffer, size_t size)
 {
-    const culprit_technique *technique = result->ranked.method.technique;
     buffer[0] = '\0';
-    if (technique && (technique->needs & CULPRIT_NEEDS_MUTANTS))
-        cli_describe_best_mutant(&result->input, strcmp(technique->name, "muse") == 0, entry->element, buffer,
-                                 size);
+    if (result->best_mutants && result->best_mutants[entry->element] != SIZE_MAX)
+        cli_describe_mutant(&result->input, result->muse, result->best_mutants[entry->element], buffer, size);
 }
 
 /* Whether a ranking's entries can take their score from another element
@@ -741,6 +741,9 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
         result.detail_name = technique ? technique->detail_name : NULL;
         result.deciders = decides_elsewhere(&command, technique);
         result.input = input;
+        result.muse = technique && strcmp(technique->name, "muse") == 0;
+        if (!status && technique && (technique->needs & CULPRIT_NEEDS_MUTANTS))
+            status = cli_best_mutants(&result.input, result.muse, &result.best_mutants, &err);
     }
     if (!status) {
         if (result.ranked.totals.failing == 0)
@@ -750,6 +753,7 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
             status = culprit_fail(&err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
     }
     culprit_method_ranking_free(&result.ranked);
+    free(result.best_mutants);
     culprit_failure_clusters_free(&clusters);
     free(blamed);
     free(kept_files);

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cli.h"
 #include "culprit/mutation.h"
@@ -22,28 +23,44 @@ static double explains(const culprit_technique_input *input, size_t m, bool muse
     return counts.killed_failing ? counts.killed_failing / sqrt(killed) : 0;
 }
 
-void cli_describe_best_mutant(const culprit_technique_input *input, bool muse, uint32_t element, char *buffer,
-                              size_t size)
+culprit_status cli_best_mutants(const culprit_technique_input *input, bool muse, size_t **best,
+                                culprit_error *err)
 {
     const culprit_mutation *mutation = input->mutation;
-    size_t best = SIZE_MAX;
-    double best_value = -INFINITY;
+    size_t count = input->spectra->element_count;
+    double *values = malloc((count ? count : 1) * sizeof *values);
+    *best = malloc((count ? count : 1) * sizeof **best);
+    if (!values || !*best) {
+        free(values);
+        free(*best);
+        *best = NULL;
+        return culprit_fail_memory(err);
+    }
+    for (size_t e = 0; e < count; e++)
+        (*best)[e] = SIZE_MAX;
     for (size_t m = 0; mutation && m < mutation->mutant_count; m++) {
-        if (mutation->elements[m] != element)
+        uint32_t element = mutation->elements[m];
+        if (element >= count)
             continue;
         double value = explains(input, m, muse);
-        if (best == SIZE_MAX || value > best_value) {
-            best = m;
-            best_value = value;
+        if ((*best)[element] == SIZE_MAX || value > values[element]) {
+            (*best)[element] = m;
+            values[element] = value;
         }
     }
-    buffer[0] = '\0';
-    if (best == SIZE_MAX)
-        return;
-    culprit_mutant_counts counts = culprit_mutant_counts_of(input, best, muse);
+    free(values);
+    return CULPRIT_OK;
+}
+
+void cli_describe_mutant(const culprit_technique_input *input, bool muse, size_t mutant, char *buffer,
+                         size_t size)
+{
+    const culprit_mutation *mutation = input->mutation;
+    culprit_mutant_counts counts = culprit_mutant_counts_of(input, mutant, muse);
     snprintf(
         buffer, size,
         "best mutant `%s` (%s): killed %u of %u failing tests (%u now pass), %u of %u passing (%u now fail)",
-        mutation->descriptions[best], mutation->operators[best], counts.killed_failing, counts.failing_run,
-        counts.fail_to_pass, counts.killed_passing, counts.passing_run, counts.pass_to_fail);
+        mutation->descriptions[mutant], mutation->operators[mutant], counts.killed_failing,
+        counts.failing_run, counts.fail_to_pass, counts.killed_passing, counts.passing_run,
+        counts.pass_to_fail);
 }
