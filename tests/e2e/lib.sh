@@ -138,6 +138,48 @@ expect_test_field() {
     if [ "$actual" = "$3" ]; then pass; else fail "$1: $2 is '$actual', expected '$3'"; fi
 }
 
+# greet_live_suite FETCH: the end-to-end suite of a live server serving
+# tests/e2e/php/greet.php (test_php_live.sh with php -S, test_php_fpm.sh
+# with php-fpm), collecting into $WORK/collect.  `FETCH NAME QUERY [COOKIE]`
+# sends one request of test NAME (header X-Culprit-Test: NAME) and prints
+# the page's body.  Each page is judged, each test recorded with `culprit
+# test --verdict --collect-dir`, and the faulty line 12 must rank first,
+# alone; the rank CSV is left in $WORK/lines.
+greet_live_suite() {
+    live_fetch=$1
+    live_request english 'Hello, Ann' 'name=Ann'
+    live_request french 'Bonjour, Luc' 'name=Luc' 'lang=fr'
+    live_request german 'Hallo, Karl' 'name=Karl' 'lang=de'
+    live_request 'german markup' 'Hallo, &lt;Ann &amp; Bob&gt;' 'name=%3CAnn+%26+Bob%3E' 'lang=de'
+    live_request 'two pages' 'Hello, guest' ''
+    live_request 'two pages' 'Bonjour, guest' '' 'lang=fr'
+    for live_name in english french german 'german markup' 'two pages'; do
+        if grep -qx "$live_name" "$WORK/failed" 2>/dev/null; then
+            run 0 "$CULPRIT" test --name "$live_name" --verdict fail --message "unexpected page" --collect-dir collect
+        else
+            run 0 "$CULPRIT" test --name "$live_name" --verdict pass --collect-dir collect
+        fi
+        expect_contains "$WORK/err" "recorded '$live_name'"
+    done
+    expect_contains "$WORK/err" "recorded 'two pages' (2 requests): pass"
+    run 0 "$CULPRIT" tests
+    [ "$(grep -c '^pass' "$WORK/out")" -eq 4 ] && pass || fail "expected 4 passing tests: $(cat "$WORK/out")"
+    grep -q '^fail.*german markup' "$WORK/out" && pass || fail "german markup should fail: $(cat "$WORK/out")"
+    expect_contains "$WORK/out" "unexpected page"
+    rank_into lines --kind line --formula ochiai --format csv
+    case $(sed -n 2p "$WORK/lines") in
+    1,*greet.php:12,*) pass ;;
+    *) fail "expected greet.php:12 alone first, got $(sed -n 2,3p "$WORK/lines")" ;;
+    esac
+    case $(sed -n 3p "$WORK/lines") in 1,*) fail "greet.php:12 is tied: $(sed -n 3p "$WORK/lines")" ;; *) pass ;; esac
+}
+# live_request NAME EXPECTED-GREETING QUERY [COOKIE]: one request, judged by its page.
+live_request() {
+    "$live_fetch" "$1" "$3" "${4:-}" >"$WORK/page.$1"
+    printf '<html><head><title>greet</title></head><body>\n<h1>%s</h1>\n</body></html>\n' "$2" >"$WORK/expected.$1"
+    cmp -s "$WORK/page.$1" "$WORK/expected.$1" || echo "$1" >>"$WORK/failed"
+}
+
 finish() {
     echo "$E2E_NAME: $e2e_passed passed, $e2e_failed failed"
     [ "$e2e_failed" -eq 0 ]

@@ -47,48 +47,11 @@ if [ -z "$server" ]; then
 fi
 pass
 
-page() { # GREETING
-    printf '<html><head><title>greet</title></head><body>\n<h1>%s</h1>\n</body></html>\n' "$1"
+fetch() { # NAME QUERY [COOKIE]
+    curl -s -H "X-Culprit-Test: $1" ${3:+-b "$3"} "http://127.0.0.1:$port/greet.php?$2"
 }
-# live_test NAME EXPECTED-GREETING QUERY [COOKIE]: one request of the test,
-# judged by its page; the test is recorded by record_test.
-request() {
-    curl -s -H "X-Culprit-Test: $1" ${4:+-b "$4"} "http://127.0.0.1:$port/greet.php?$3" >"$WORK/page.$1"
-    page "$2" >"$WORK/expected.$1"
-    cmp -s "$WORK/page.$1" "$WORK/expected.$1" || echo "$1" >>"$WORK/failed"
-}
-record_test() { # NAME
-    if grep -qx "$1" "$WORK/failed" 2>/dev/null; then
-        run 0 "$CULPRIT" test --name "$1" --verdict fail --message "unexpected page" --collect-dir collect
-    else
-        run 0 "$CULPRIT" test --name "$1" --verdict pass --collect-dir collect
-    fi
-}
-request english 'Hello, Ann' 'name=Ann'
-request french 'Bonjour, Luc' 'name=Luc' 'lang=fr'
-request german 'Hallo, Karl' 'name=Karl' 'lang=de'
-request 'german markup' 'Hallo, &lt;Ann &amp; Bob&gt;' 'name=%3CAnn+%26+Bob%3E' 'lang=de'
-request 'two pages' 'Hello, guest' ''
-request 'two pages' 'Bonjour, guest' '' 'lang=fr'
 curl -s -o /dev/null "http://127.0.0.1:$port/greet.php?name=nobody" # no test's
-for name in english french german 'german markup' 'two pages'; do
-    record_test "$name"
-    expect_contains "$WORK/err" "recorded '$name'"
-done
-expect_contains "$WORK/err" "recorded 'two pages' (2 requests): pass"
-
-run 0 "$CULPRIT" tests
-[ "$(grep -c '^pass' "$WORK/out")" -eq 4 ] && pass || fail "expected 4 passing tests: $(cat "$WORK/out")"
-grep -q '^fail.*german markup' "$WORK/out" && pass || fail "german markup should fail: $(cat "$WORK/out")"
-expect_contains "$WORK/out" "unexpected page"
-
-# The failing test's spectrum: greet.php:12 first, alone.
-rank_into lines --kind line --formula ochiai --format csv
-case $(sed -n 2p "$WORK/lines") in
-1,*greet.php:12,*) pass ;;
-*) fail "expected greet.php:12 alone first, got $(sed -n 2,3p "$WORK/lines")" ;;
-esac
-case $(sed -n 3p "$WORK/lines") in 1,*) fail "greet.php:12 is tied: $(sed -n 3p "$WORK/lines")" ;; *) pass ;; esac
+greet_live_suite fetch
 # "two pages" ran line 9 (French) and 14 (English) in its two requests.
 grep 'greet.php:9,' "$WORK/lines" | grep -q ',0,2,' && pass || fail "line 9: $(grep 'greet.php:9,' "$WORK/lines")"
 
