@@ -36,6 +36,9 @@ typedef struct harness_options {
 
 void harness_options_init(harness_options *options, double default_timeout);
 
+/* Seconds on the monotonic clock, for progress and budgets. */
+double harness_now(void);
+
 /* getopt_long codes of the shared options start here. */
 enum { HARNESS_OPTION_BASE = 1000 };
 #define HARNESS_LONG_OPTIONS                                                                                 \

@@ -14,11 +14,9 @@
  * finishes, so a second `culprit mutate` resumes where one stopped.
  */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -96,13 +94,6 @@ typedef struct mutate_state {
     double started;
     size_t runs, killed, timed_out, failed_saves;
 } mutate_state;
-
-static double now_seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-}
 
 /* ---- options ---- */
 
@@ -368,7 +359,7 @@ static void show_progress(const mutate_state *state, size_t done, size_t total, 
     if (!isatty(STDERR_FILENO))
         return;
     fprintf(stderr, "\r\033[Kculprit: mutate: %s %zu/%zu, %zu killed, %.0f s", phase, done, total,
-            state->killed, now_seconds() - state->started);
+            state->killed, harness_now() - state->started);
 }
 
 static mutate_job *idle_job(mutate_state *state)
@@ -381,7 +372,7 @@ static mutate_job *idle_job(mutate_state *state)
 
 static bool over_budget(const mutate_state *state)
 {
-    return state->options->budget > 0 && now_seconds() - state->started >= state->options->budget;
+    return state->options->budget > 0 && harness_now() - state->started >= state->options->budget;
 }
 
 /* Runs one phase's runs; returns an exit status (0: finished or out of budget). */
@@ -463,7 +454,7 @@ static void print_summary(const mutate_state *state, int code)
         "tests; %zu runs (%zu killed, %zu timed out), %zu recorded before; %.1f s%s\n",
         plan->chosen_count, plan->mutation.mutant_count, plan->line_count, plan->failing_count,
         plan->passing_count, state->runs, state->killed, state->timed_out, plan->done_before,
-        now_seconds() - state->started,
+        harness_now() - state->started,
         code > 128           ? " (interrupted)"
         : over_budget(state) ? " (budget reached)"
                              : "");
@@ -500,7 +491,7 @@ int cmd_mutate(int argc, char **argv, const cli_context *context)
     culprit_manifest_init(&state.manifest);
     culprit_spectra_init(&state.spectra);
     culprit_mutation_init(&state.plan.mutation);
-    state.started = now_seconds();
+    state.started = harness_now();
     culprit_error err;
     if (culprit_manifest_read_file(options.tests, &options.manifest, &state.manifest, &err) != CULPRIT_OK)
         code = cli_report(&err);

@@ -21,7 +21,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -92,13 +91,6 @@ typedef struct run_state {
     run_tally tally;
     culprit_unit_set map_cache; /* every map parsed so far: most tests bring the same ones */
 } run_state;
-
-static double now_seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-}
 
 /* ---- options ---- */
 
@@ -281,7 +273,7 @@ static size_t failures(const run_tally *tally)
 
 static void show_progress(run_tally *tally, bool force)
 {
-    double now = now_seconds();
+    double now = harness_now();
     if (!tally->progress || (!force && now - tally->last_progress < PROGRESS_INTERVAL))
         return;
     tally->last_progress = now;
@@ -344,7 +336,7 @@ static void print_summary(const run_state *state, int interrupted_by)
                failures_in(tally->resumed_verdicts));
     if (hash[0])
         printf("; program %.12s", hash);
-    printf("; %.1f s\n", now_seconds() - tally->started);
+    printf("; %.1f s\n", harness_now() - tally->started);
     fflush(stdout);
 }
 
@@ -570,7 +562,7 @@ int run_suite(const cli_context *context, const run_options *options, culprit_ma
     run_state state = {.options = options, .command = command, .manifest = *manifest};
     culprit_manifest_init(manifest); /* the state owns the tests now */
     int code;
-    state.tally.started = state.tally.last_progress = now_seconds();
+    state.tally.started = state.tally.last_progress = harness_now();
     state.tally.progress = isatty(STDERR_FILENO);
     code = prepare(context, &state);
     if (code == 0) {
