@@ -174,7 +174,7 @@ for subject in $subjects; do
                     echo "$id: formula $method: $(tail -n 1 "$log")" >>"$out/failures.txt"
             done
             for method in $(echo "$TECHNIQUES" | sed 's/^all,//; s/,/ /g') \
-                $("$culprit" techniques --format csv | awk -F, 'NR > 1 && $3 !~ /mutants/ { print $1 }'); do
+                $("$culprit" techniques --format csv | awk -F, 'NR > 1 && $3 !~ /mutants|cores/ { print $1 }'); do
                 n=$((n + 1))
                 evaluate "$id" "$work" "$faults" "${result%.json}-t$n.json" --version-name "$id" --technique "$method" ||
                     echo "$id: technique $method: $(tail -n 1 "$log")" >>"$out/failures.txt"

@@ -315,4 +315,52 @@ CULPRIT_API culprit_status culprit_gen_search(const culprit_gen_options *options
                                               culprit_gen_runner runner, void *context,
                                               culprit_gen_stats *stats, culprit_error *err);
 
+/* ---- the trace formula and its unsat cores (SAT-TAR, TECHNIQUES.md §7) ----
+ * From a failing run recorded in trace mode (CULPRIT_SYM_TRACE=1,
+ * docs/symbolic.md §6): one tagged constraint per statement - each store's
+ * value (a TAG node: the stored variable equals what was computed) and
+ * each branch outcome - the input bound to the run's values, and for each
+ * violated check (a SPEC constraint) "the check's path implies its
+ * condition" asserted.  That is unsatisfiable (the run violated it); a
+ * minimal unsat core is a set of statements that together force the
+ * violation: relax any one and the check can hold.  Statements are grouped
+ * by site (all instances of one store or branch share one selector), so a
+ * core names lines.  The formula is sliced first: only statements that
+ * share a variable, transitively, with the check go in. */
+
+typedef enum culprit_core_kind { CULPRIT_CORE_STORE = 0, CULPRIT_CORE_BRANCH = 1 } culprit_core_kind;
+
+typedef struct culprit_core_statement {
+    culprit_core_kind kind;
+    uint32_t unit;    /* the unit's index in the run's dump */
+    uint32_t block;   /* the block counter of the store's or branch's block */
+    uint32_t line;    /* a store's debug line (0: unknown; always 0 for a branch) */
+    size_t instances; /* of it in the sliced formula */
+} culprit_core_statement;
+
+typedef struct culprit_core_options {
+    unsigned timeout_ms;  /* the whole minimization (0: none) */
+    size_t max_instances; /* statement instances of the sliced formula (0: 200,000) */
+} culprit_core_options;
+
+typedef struct culprit_core {
+    size_t count;
+    culprit_core_statement *statements;           /* owned: the core, by site */
+    size_t specs;                                 /* violated checks (a core each, merged) */
+    size_t formula_statements, formula_instances; /* selectors and instances after slicing */
+    size_t trace_instances;                       /* before slicing */
+    bool minimal; /* false: the time limit stopped the minimization (still a core) */
+} culprit_core;
+
+/* The core of path's violated checks; input: the run's input (it binds
+ * the variables).  Input errors, each a sentence for the user: no
+ * violated check recorded (the run violated nothing, or was not recorded
+ * in trace mode), the sliced formula over max_instances, the formula
+ * satisfiable (the trace is incomplete: what concretized is counted in the
+ * path's statistics), and the solver's timeout before any core. */
+CULPRIT_API culprit_status culprit_trace_core(const culprit_path *path, const culprit_input *input,
+                                              const culprit_core_options *options, culprit_core *core,
+                                              culprit_error *err);
+CULPRIT_API void culprit_core_free(culprit_core *core);
+
 #endif

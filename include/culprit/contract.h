@@ -36,9 +36,14 @@
  * arguments of every call to it as the spec site's record. */
 void __culprit_rt_spec(int kind, const char *text, const char *file, unsigned line, const char *function,
                        int holds);
+/* Marks where the condition's evaluation starts: the branches it takes
+ * from here to the check are the check's own (trace mode's window). */
+void __culprit_sym_spec_begin(void);
 
+/* !! rather than ?: keeps the condition a value (a comparison) instead of
+ * two branches joined, so symbolic mode passes its expression on. */
 #define CULPRIT_SPEC_CHECK_(kind, text, cond)                                                                \
-    __culprit_rt_spec((kind), (text), __FILE__, __LINE__, __func__, (cond) ? 1 : 0)
+    (__culprit_sym_spec_begin(), __culprit_rt_spec((kind), (text), __FILE__, __LINE__, __func__, !!(cond)))
 
 #define CULPRIT_REQUIRES(cond) CULPRIT_SPEC_CHECK_(CULPRIT_SPEC_REQUIRES, #cond, cond)
 #define CULPRIT_ENSURES(cond) CULPRIT_SPEC_CHECK_(CULPRIT_SPEC_ENSURES, #cond, cond)

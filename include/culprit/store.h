@@ -18,7 +18,7 @@
 
 typedef struct culprit_store culprit_store;
 
-enum { CULPRIT_STORE_SCHEMA_VERSION = 5 };
+enum { CULPRIT_STORE_SCHEMA_VERSION = 6 };
 
 /* The store directory: explicit (--store DIR) if non-NULL, else
  * $CULPRIT_STORE if set and non-empty, else ".culprit".  Returns a pointer

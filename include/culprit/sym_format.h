@@ -25,6 +25,8 @@
  * version 2, or the runtime's case pool full) is negated as "any other
  * value".  Readers take versions 1 and 2; version 1 ends at the
  * statistics.
+ * Version 3 added trace mode's TAG nodes and SPEC constraints (below,
+ * docs/symbolic.md §6); a trailer without them reads as before.
  * The trailer follows the dump's output records and ends the file.  Nodes
  * are numbered from 1 in the order written (0 is "concrete", never a node)
  * and a node's operands are always earlier nodes, so a reader builds the
@@ -38,7 +40,7 @@
 
 #define CULPRIT_SYM_MAGIC "CULPSYM1"
 #define CULPRIT_SYM_MAGIC_SIZE 8
-#define CULPRIT_SYM_VERSION 2u
+#define CULPRIT_SYM_VERSION 3u
 
 enum culprit_sym_sizes {
     CULPRIT_SYM_HEADER_SIZE = 24,        /* magic, version, three counts */
@@ -121,7 +123,15 @@ enum culprit_sym_op {
     /* a ? b : c, a of width 1. */
     CULPRIT_SYM_ITE = 60,
     /* not a (width 1) */
-    CULPRIT_SYM_NOT
+    CULPRIT_SYM_NOT,
+    /* Trace mode only (CULPRIT_SYM_TRACE=1, version 3): the value a store
+     * wrote, as one statement of the trace formula.  Its value is a's
+     * (bits = width(a); a concrete value's a is a CONST); b = the unit's
+     * index in the dump's unit list, c = the block counter of the store's
+     * block, value = the store's source line (0: unknown).  Equal stores
+     * at one site are one node.  Solvers that do not relax statements
+     * read it as a. */
+    CULPRIT_SYM_TAG = 70
 };
 
 /* A field's text (node->c of CULPRIT_SYM_FIELD). */
@@ -138,24 +148,39 @@ enum culprit_sym_field_kind {
  * §2).  BRANCH: expression (width 1) evaluated to value (0 or 1).
  * SWITCH: expression had value (the switch's condition); the site's case
  * values, when known, are in the switch section (version 2). */
-enum culprit_sym_constraint_kind { CULPRIT_SYM_BRANCH = 0, CULPRIT_SYM_SWITCH = 1 };
+enum culprit_sym_constraint_kind {
+    CULPRIT_SYM_BRANCH = 0,
+    CULPRIT_SYM_SWITCH = 1,
+    /* Trace mode only (version 3): a violated check of culprit/contract.h.
+     * expression: the check's condition (width 1, value 0), or 0 when its
+     * value is concrete (it came through branches alone).  The check's
+     * window, its own evaluation: unit = the index of its first
+     * constraint (the window is constraints unit .. this one's index - 1),
+     * block = its first node (nodes from it on are the check's).  The
+     * failing operation, what ran since the last check that held: value =
+     * (index of its first constraint << 32) | its first node; what came
+     * before is its pre-state.  Node marks count written nodes (one past
+     * the last when none follows).  Never negated by `culprit gen`; the
+     * trace formula asserts the check holds. */
+    CULPRIT_SYM_SPEC = 2
+};
 
 /* The statistics, in this order.  CONCRETIZED_*: how often a symbolic
  * value met something the runtime does not model and was used as its
  * concrete value (the path constraint is then incomplete there). */
 enum culprit_sym_stat {
-    CULPRIT_SYM_STAT_NODES = 0,            /* nodes made in the run (not only written) */
-    CULPRIT_SYM_STAT_CONSTRAINTS,          /* constraints recorded */
-    CULPRIT_SYM_STAT_NODE_CAP,             /* nodes refused: the node table was full */
-    CULPRIT_SYM_STAT_SITE_CAP,             /* constraints dropped: their site had its cap */
-    CULPRIT_SYM_STAT_CONSTRAINT_CAP,       /* constraints dropped: the run had its cap */
-    CULPRIT_SYM_STAT_CONCRETIZED_FLOAT,    /* floating-point operations */
-    CULPRIT_SYM_STAT_CONCRETIZED_ASM,      /* inline assembly */
-    CULPRIT_SYM_STAT_CONCRETIZED_CALL,     /* symbolic arguments to an uninstrumented function */
-    CULPRIT_SYM_STAT_CONCRETIZED_ADDRESS,  /* a symbolic address or index */
-    CULPRIT_SYM_STAT_CONCRETIZED_OTHER,    /* any other unmodelled operation */
-    CULPRIT_SYM_STAT_UNDECLARED_INPUT,     /* reads of input that is not a declared source */
-    CULPRIT_SYM_STAT_COUNT = 16            /* slots written; the rest are 0 */
+    CULPRIT_SYM_STAT_NODES = 0,           /* nodes made in the run (not only written) */
+    CULPRIT_SYM_STAT_CONSTRAINTS,         /* constraints recorded */
+    CULPRIT_SYM_STAT_NODE_CAP,            /* nodes refused: the node table was full */
+    CULPRIT_SYM_STAT_SITE_CAP,            /* constraints dropped: their site had its cap */
+    CULPRIT_SYM_STAT_CONSTRAINT_CAP,      /* constraints dropped: the run had its cap */
+    CULPRIT_SYM_STAT_CONCRETIZED_FLOAT,   /* floating-point operations */
+    CULPRIT_SYM_STAT_CONCRETIZED_ASM,     /* inline assembly */
+    CULPRIT_SYM_STAT_CONCRETIZED_CALL,    /* symbolic arguments to an uninstrumented function */
+    CULPRIT_SYM_STAT_CONCRETIZED_ADDRESS, /* a symbolic address or index */
+    CULPRIT_SYM_STAT_CONCRETIZED_OTHER,   /* any other unmodelled operation */
+    CULPRIT_SYM_STAT_UNDECLARED_INPUT,    /* reads of input that is not a declared source */
+    CULPRIT_SYM_STAT_COUNT = 16           /* slots written; the rest are 0 */
 };
 
 #endif

@@ -37,6 +37,7 @@ enum {
     CULPRIT_NEEDS_PREDICATES = 1u << 2, /* branch or return elements grouped into sites */
     CULPRIT_NEEDS_OUTPUT_MAP = 1u << 3, /* the lines that wrote wrong output lines (input->mapping) */
     CULPRIT_NEEDS_MUTANTS = 1u << 4,    /* a kill matrix from culprit mutate (input->mutation) */
+    CULPRIT_NEEDS_CORES = 1u << 5,      /* unsat cores from culprit gen --core (input->cores) */
 };
 
 /* The output mapping (TECHNIQUES.md §3; Apollo, seeds/000 §4.2-4.5): the
@@ -60,6 +61,8 @@ typedef struct culprit_technique_input {
     culprit_output_mapping mapping;          /* for CULPRIT_NEEDS_OUTPUT_MAP; blamed NULL: not computed */
     const struct culprit_mutation *mutation; /* for CULPRIT_NEEDS_MUTANTS (culprit/mutation.h); NULL:
                                                 not loaded */
+    const struct culprit_cores *cores;       /* for CULPRIT_NEEDS_CORES (culprit/cores.h); NULL: not
+                                                loaded */
 } culprit_technique_input;
 
 /* What the tests did on one mutant of input->mutation, counted under

@@ -84,8 +84,9 @@ static void describe_runtime_function(unit *u, LLVMValueRef function, const char
     static const char *const pure[] = {"__culprit_sym_binary", "__culprit_sym_compare", "__culprit_sym_cast",
                                        "__culprit_sym_select"};
     static const char *const runtime_memory[] = {
-        "__culprit_sym_concretize", "__culprit_sym_branch", "__culprit_sym_switch",  "__culprit_sym_load",
-        "__culprit_sym_store",      "__culprit_sym_memcpy", "__culprit_sym_memmove", "__culprit_sym_memset"};
+        "__culprit_sym_concretize", "__culprit_sym_branch", "__culprit_sym_switch",
+        "__culprit_sym_load",       "__culprit_sym_store",  "__culprit_sym_memcpy",
+        "__culprit_sym_memmove",    "__culprit_sym_memset", "__culprit_sym_tag"};
     bool is_pure = false, is_runtime_memory = false;
     for (size_t i = 0; i < sizeof pure / sizeof *pure; i++)
         is_pure |= strcmp(name, pure[i]) == 0;
@@ -326,22 +327,41 @@ static void emit_load(unit *u, sym_function *f, LLVMValueRef in)
     cc_sym_set_shadow(f, in, cc_sym_call_runtime(u, "__culprit_sym_load", u->i32, parameters, 2, arguments));
 }
 
+/* The shadow a store writes, as a statement of trace mode: the runtime
+ * makes it a TAG node naming (unit, block, line) when CULPRIT_SYM_TRACE is
+ * on, and hands it back unchanged otherwise (docs/symbolic.md §6). */
+static LLVMValueRef emit_tag(unit *u, sym_function *f, LLVMValueRef store, LLVMValueRef value, uint32_t block)
+{
+    LLVMTypeRef parameters[6] = {u->i32, u->i64, u->i32, u->byte_pointer, u->i32, u->i32};
+    LLVMValueRef arguments[6] = {cc_sym_shadow_of(u, f, value),
+                                 cc_sym_as_u64(u, value),
+                                 LLVMConstInt(u->i32, cc_sym_bits(f, LLVMTypeOf(value)), 0),
+                                 u->sym_unit,
+                                 LLVMConstInt(u->i32, block, 0),
+                                 LLVMConstInt(u->i32, LLVMGetDebugLocLine(store), 0)};
+    return cc_sym_call_runtime(u, "__culprit_sym_tag", u->i32, parameters, 6, arguments);
+}
+
 /* A store keeps shadow memory true: the value's shadow (0 when concrete,
  * which clears what the bytes held), or 0 over the whole type when the
- * runtime does not model it; private locals need nothing or their companion. */
-static void emit_store(unit *u, sym_function *f, LLVMValueRef in)
+ * runtime does not model it; private locals need nothing or their
+ * companion.  What the shadow memory or a companion gets is first a
+ * statement of trace mode (emit_tag); a private local's concrete stores
+ * are not statements (nothing is emitted for them in any mode). */
+static void emit_store(unit *u, sym_function *f, LLVMValueRef in, uint32_t block)
 {
     LLVMValueRef value = LLVMGetOperand(in, 0), pointer = LLVMGetOperand(in, 1);
     cc_sym_concretize(u, f, pointer, CULPRIT_SYM_STAT_CONCRETIZED_ADDRESS);
     sym_value *local = cc_sym_local_of(f, pointer);
     if (local && local->local == SYM_LOCAL_PRIVATE)
         return;
-    if (local && local->local == SYM_LOCAL_COMPANION) {
-        LLVMBuildStore(u->builder, cc_sym_shadow_of(u, f, value), local->companion);
-        return;
-    }
     LLVMTypeRef type = LLVMTypeOf(value);
     unsigned bytes = modelled_bytes(f, type);
+    if (local && local->local == SYM_LOCAL_COMPANION) {
+        LLVMBuildStore(u->builder, bytes ? emit_tag(u, f, in, value, block) : cc_sym_shadow_of(u, f, value),
+                       local->companion);
+        return;
+    }
     if (!bytes) { /* floating point, aggregates, vectors, odd widths */
         cc_sym_concretize(u, f, value, CULPRIT_SYM_STAT_CONCRETIZED_OTHER);
         cc_sym_clear_memory(u, pointer, LLVMStoreSizeOfType(f->layout, type));
@@ -349,7 +369,7 @@ static void emit_store(unit *u, sym_function *f, LLVMValueRef in)
     }
     LLVMTypeRef parameters[3] = {u->byte_pointer, u->i32, u->i32};
     LLVMValueRef arguments[3] = {cc_sym_as_bytes(u, pointer), LLVMConstInt(u->i32, bytes, 0),
-                                 cc_sym_shadow_of(u, f, value)};
+                                 emit_tag(u, f, in, value, block)};
     cc_sym_call_runtime(u, "__culprit_sym_store", LLVMVoidTypeInContext(u->context), parameters, 3,
                         arguments);
 }
@@ -480,7 +500,7 @@ static void emit_instruction(unit *u, sym_function *f, LLVMValueRef in, uint32_t
         emit_load(u, f, in);
         return;
     case LLVMStore:
-        emit_store(u, f, in);
+        emit_store(u, f, in, block);
         return;
     case LLVMAtomicRMW:
     case LLVMAtomicCmpXchg:

@@ -23,6 +23,7 @@
 #include "culprit/eval.h"
 #include "culprit/json_text.h"
 #include "culprit/judgement.h"
+#include "culprit/cores.h"
 #include "culprit/mutation.h"
 #include "culprit/program.h"
 #include "culprit/rank.h"
@@ -397,6 +398,7 @@ typedef struct eval_state {
     culprit_spectra spectra;
     culprit_program_graph graph; /* loaded when a technique needs it */
     culprit_mutation mutation;   /* likewise */
+    culprit_cores cores;         /* likewise */
     culprit_tally *tallies;
     culprit_totals totals;
     culprit_verdict_policy policy;
@@ -416,6 +418,7 @@ static void eval_state_free(eval_state *state)
     culprit_spectra_free(&state->spectra);
     culprit_program_graph_free(&state->graph);
     culprit_mutation_free(&state->mutation);
+    culprit_cores_free(&state->cores);
     free(state->tallies);
     culprit_fault_list_free(&state->faults);
     culprit_program_lines_free(&state->lines);
@@ -472,6 +475,8 @@ static culprit_status load_program(eval_options *options, const cli_context *con
         status = culprit_store_load_program_graph(store, program, &state->spectra, &state->graph, err);
     if (!status && runs_need(runs, CULPRIT_NEEDS_MUTANTS))
         status = culprit_store_load_mutation(store, program, &state->spectra, false, &state->mutation, err);
+    if (!status && runs_need(runs, CULPRIT_NEEDS_CORES))
+        status = culprit_store_load_cores(store, program, &state->spectra, &state->cores, err);
     if (!status && runs_need(runs, CULPRIT_NEEDS_OUTPUT_MAP))
         status = choose_blamed(store, program, state, err);
     if (!status) /* the stored identity, which --program takes: a collected program's covers its units too */
@@ -551,6 +556,7 @@ static culprit_status measure_formula(const eval_options *options, eval_state *s
         .formula = run->method.formula,
         .mapping = state->mapping,
         .mutation = &state->mutation,
+        .cores = &state->cores,
     };
     culprit_method_ranking ranked;
     culprit_status status = culprit_rank_method(&run->method, &input, &options->rank, &ranked, err);
@@ -721,7 +727,8 @@ static int write_results(const eval_options *options, const eval_state *state, c
 }
 
 /* --technique all means the mutation techniques only when `culprit
- * mutate` ran: without mutant runs they have nothing to rank. */
+ * mutate` ran, and the specification ones only when `culprit gen --core`
+ * did: without their evidence they have nothing to rank. */
 static void drop_unmutated(formula_runs *runs, const eval_state *state)
 {
     size_t kept = 0;
@@ -729,7 +736,8 @@ static void drop_unmutated(formula_runs *runs, const eval_state *state)
         const culprit_technique *technique = runs->runs[i].method.technique;
         bool unmutated =
             technique && (technique->needs & CULPRIT_NEEDS_MUTANTS) && !state->mutation.mutant_count;
-        if (!(unmutated && runs->runs[i].from_all))
+        bool coreless = technique && (technique->needs & CULPRIT_NEEDS_CORES) && !state->cores.core_count;
+        if (!((unmutated || coreless) && runs->runs[i].from_all))
             runs->runs[kept++] = runs->runs[i];
     }
     runs->count = kept;

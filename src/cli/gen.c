@@ -53,6 +53,12 @@ const char cli_usage_gen[] =
     "   --stable K           stop when the top of the ranking has not changed for K\n"
     "                        tests (default 10; 0: never)\n"
     "   --solver-timeout MS  per Z3 query (default 10000); timeouts are counted\n"
+    "specifications (SAT-TAR; docs/specs.md):\n"
+    "   --core               run each failing input once more in trace mode and save\n"
+    "                        the unsat core of its violated check (the statements\n"
+    "                        that force it) for culprit rank --technique sat|sat-tar\n"
+    "   --core-timeout S     minimizing one core (default 60 seconds)\n"
+    "   --max-trace N        statement instances of a sliced trace (default 200000)\n"
     "the oracle (docs/oracles.md; crashes, signals and sanitizer reports always fail):\n"
     "   --expect-exit N      the exit status of a passing run (default 0)\n"
     "   --reference CMD      run each input through CMD too (same stdin and ARGS):\n"
@@ -78,7 +84,7 @@ const char cli_usage_gen[] =
     "A progress line per test goes to stderr: tests, failing, distinct failures,\n"
     "branch coverage and how long the top of the ranking has held.\n";
 
-enum { DEFAULT_STABLE = 10, DEFAULT_SOLVER_TIMEOUT_MS = 10000 };
+enum { DEFAULT_STABLE = 10, DEFAULT_SOLVER_TIMEOUT_MS = 10000, DEFAULT_CORE_TIMEOUT_MS = 60000 };
 static const double DEFAULT_TEST_TIMEOUT = 10.0;
 
 /* ---- options ---- */
@@ -147,6 +153,27 @@ static int parse_search_option(int option, const char *value, gen_options *optio
     return 0;
 }
 
+/* --core, --core-timeout SECONDS, --max-trace INSTANCES (gen_core.c). */
+static int parse_core_option(int option, const char *value, gen_options *options)
+{
+    size_t number = 0;
+    if (option == 'C') {
+        options->core = true;
+        return 0;
+    }
+    if (parse_count(option == 'c' ? "--core-timeout" : "--max-trace", value, &number, NULL))
+        return 2;
+    if (number == 0 || (option == 'c' && number > 86400))
+        return cli_usage_error("gen", "%s expects %s, not '%s'",
+                               option == 'c' ? "--core-timeout" : "--max-trace",
+                               option == 'c' ? "1 to 86400 seconds" : "a positive count", value);
+    if (option == 'c')
+        options->core_options.timeout_ms = (unsigned)number * 1000;
+    else
+        options->core_options.max_instances = number;
+    return 0;
+}
+
 static int add_input_file(gen_options *options, const char *path)
 {
     const char **files = realloc(options->input_files, (options->input_file_count + 1) * sizeof *files);
@@ -197,6 +224,9 @@ static int parse_options(int argc, char **argv, gen_options *options)
         {"export", required_argument, NULL, 'E'},
         {"faults", required_argument, NULL, 'f'},
         {"trace", required_argument, NULL, 't'},
+        {"core", no_argument, NULL, 'C'},
+        {"core-timeout", required_argument, NULL, 'c'},
+        {"max-trace", required_argument, NULL, 'm'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
@@ -224,6 +254,8 @@ static int parse_options(int argc, char **argv, gen_options *options)
             options->faults_path = optarg;
         else if (option == 't')
             options->trace_path = optarg;
+        else if (option == 'C' || option == 'c' || option == 'm')
+            status = parse_core_option(option, optarg, options);
         else if (option == 'x' || option == 'V' || option == 'N')
             status = parse_oracle_option(option, optarg, options);
         else if (option == 's' || option == 'b' || option == 'k' || option == 'T') {
@@ -455,7 +487,8 @@ static int generate(const cli_context *context, const gen_options *options)
 int cmd_gen(int argc, char **argv, const cli_context *context)
 {
     gen_options options = {.stable = DEFAULT_STABLE,
-                           .search = {.solver_timeout_ms = DEFAULT_SOLVER_TIMEOUT_MS}};
+                           .search = {.solver_timeout_ms = DEFAULT_SOLVER_TIMEOUT_MS},
+                           .core_options = {.timeout_ms = DEFAULT_CORE_TIMEOUT_MS}};
     harness_options_init(&options.harness, DEFAULT_TEST_TIMEOUT);
     int parsed = parse_options(argc, argv, &options);
     int code = parsed ? (parsed < 0 ? 0 : parsed) : generate(context, &options);

@@ -18,7 +18,9 @@ typedef struct gen_options {
     const char *from, *input; /* --from TEST, --input FILE */
     const char **input_files; /* --input-file PATH... */
     size_t input_file_count;
-    bool argv_symbolic; /* --argv */
+    bool argv_symbolic;                /* --argv */
+    bool core;                         /* --core: each failing run's unsat core (gen_core.c) */
+    culprit_core_options core_options; /* --core-timeout, --max-trace */
     culprit_gen_options search;
     size_t stable; /* --stable K */
     const char *reference, *export_directory;
@@ -77,6 +79,14 @@ void gen_trace_summarize(const gen_trace *trace);
 /* The method the ranking after each test uses: `culprit rank`'s default,
  * or Ochiai over lines when that needs what gen does not load. */
 culprit_method gen_default_method(const culprit_spectra *spectra, culprit_formula_choice formula);
+
+/* --core (gen_core.c): the core of a failing run recorded in trace mode
+ * (dump and path), on its input, saved for test name of program and
+ * summed up on stderr.  A run that violated no check, or whose formula
+ * has no core, is said so and is no error. */
+culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const culprit_path *path,
+                             const culprit_input *input, int64_t program, const char *name,
+                             culprit_error *err);
 
 /* Writes the generated tests as DIR/tests.json + DIR/inputs (gen.c). */
 culprit_status gen_export(const gen_state *state, culprit_error *err);

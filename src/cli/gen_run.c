@@ -256,10 +256,10 @@ static void note_failure(gen_state *state, const culprit_judgement *judgement)
         state->signature_count++;
 }
 
-/* Runs the program on the saved input and records the test. */
-static culprit_status run_program(gen_state *state, size_t number, char **argv, const char *stdin_path,
-                                  const char *expected, const int *expected_exit, culprit_gen_run *run,
-                                  culprit_error *err)
+/* Runs the program in symbolic mode on test number's saved input (in
+ * trace mode too when trace: docs/symbolic.md §6). */
+static culprit_status run_symbolic(gen_state *state, size_t number, char **argv, const char *stdin_path,
+                                   bool trace, culprit_finished *finished, culprit_error *err)
 {
     const gen_options *options = state->options;
     char files_variable[PATH_MAX * 2] = "CULPRIT_SYM_FILES=";
@@ -269,21 +269,62 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
         snprintf(line + strlen(line), sizeof line - strlen(line), "/file-%zu\n", f + 1);
         strncat(files_variable, line, sizeof files_variable - strlen(files_variable) - 1);
     }
-    char *env[MAX_ENV] = {"CULPRIT_SYM=1", files_variable,
-                          options->argv_symbolic ? "CULPRIT_SYM_ARGV=1" : NULL};
+    char *env[MAX_ENV] = {"CULPRIT_SYM=1", files_variable};
+    size_t env_count = 2;
+    if (options->argv_symbolic)
+        env[env_count++] = "CULPRIT_SYM_ARGV=1";
+    if (trace)
+        env[env_count++] = "CULPRIT_SYM_TRACE=1";
     culprit_spawn spawn = {0};
     harness_spawn_defaults(&spawn, &options->harness, &state->paths, state->sandbox);
     spawn.argv = argv;
     spawn.stdin_path = stdin_path;
     spawn.env = env;
-    spawn.env_count = options->argv_symbolic ? 3 : 2;
+    spawn.env_count = env_count;
+    culprit_status status = run_to_end(state, &spawn, finished, err);
+    if (status == CULPRIT_OK && finished->exec_error)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run '%s': %s", argv[0],
+                              strerror(finished->exec_error));
+    return status;
+}
+
+/* --core: the failing run once more, in trace mode (not recorded: the
+ * test is the run before, whose spectra the trace does not change), its
+ * trace formula's core saved for the test (gen_core.c). */
+static culprit_status record_core(gen_state *state, size_t number, char **argv, const char *stdin_path,
+                                  const culprit_input *input, int64_t program, const char *name,
+                                  culprit_error *err)
+{
     culprit_finished finished;
-    culprit_status status = run_to_end(state, &spawn, &finished, err);
+    culprit_status status = harness_paths_reuse(&state->paths, false, err);
+    if (status == CULPRIT_OK)
+        status = run_symbolic(state, number, argv, stdin_path, true, &finished, err);
+    culprit_dump dump;
+    char source[PATH_MAX + 300];
+    if (status == CULPRIT_OK)
+        status = read_main_dump(state, finished.own_pid, &dump, source, sizeof source, err);
     if (status != CULPRIT_OK)
         return status;
-    if (finished.exec_error)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run '%s': %s", argv[0],
-                            strerror(finished.exec_error));
+    culprit_path path;
+    status = culprit_path_from_dump(&dump, source, &path, err);
+    if (status == CULPRIT_OK) {
+        status = gen_save_core(state, &dump, &path, input, program, name, err);
+        culprit_path_free(&path);
+    }
+    culprit_dump_free(&dump);
+    return status;
+}
+
+/* Runs the program on the saved input and records the test. */
+static culprit_status run_program(gen_state *state, size_t number, char **argv, const char *stdin_path,
+                                  const char *expected, const int *expected_exit, const culprit_input *input,
+                                  culprit_gen_run *run, culprit_error *err)
+{
+    const gen_options *options = state->options;
+    culprit_finished finished;
+    culprit_status status = run_symbolic(state, number, argv, stdin_path, false, &finished, err);
+    if (status != CULPRIT_OK)
+        return status;
     culprit_oracle oracle = options->oracle;
     if (expected)
         oracle.expect_stdout_path = expected;
@@ -309,6 +350,8 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
     if (number == 0 && !run->failing)
         return CULPRIT_OK;
     status = read_path(state, number, finished.own_pid, run, err);
+    if (status == CULPRIT_OK && options->core && run->failing)
+        status = record_core(state, number, argv, stdin_path, input, recorded.saved.program_id, name, err);
     if (status == CULPRIT_OK)
         status = gen_update_ranking(state, recorded.saved.program_id, number, name, verdict, err);
     return status;
@@ -345,7 +388,7 @@ culprit_status gen_run_input(void *context, size_t number, const culprit_input *
         status = keep_expected(state, number, expected, reference_exit, err);
     if (status == CULPRIT_OK)
         status = run_program(state, number, argv, stdin_path, state->options->reference ? expected : NULL,
-                             state->options->reference ? &reference_exit : NULL, run, err);
+                             state->options->reference ? &reference_exit : NULL, input, run, err);
     if (status == CULPRIT_OK)
         run->stop = state->options->stable && state->top_stable >= state->options->stable;
     for (size_t i = 0; words && i < count; i++)

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "culprit/cores.h"
 #include "culprit/json_text.h"
 #include "culprit/judgement.h"
 #include "culprit/mutation.h"
@@ -615,7 +616,7 @@ static void choose_default_kinds(rank_command *command, const culprit_spectra *s
  * failure clusters when failures are chosen by cluster; *kept_files are
  * the files the path filters keep (NULL: all). */
 static culprit_status load(const cli_context *context, rank_command *command, culprit_spectra *spectra,
-                           culprit_program_graph *graph, culprit_mutation *mutation,
+                           culprit_program_graph *graph, culprit_mutation *mutation, culprit_cores *cores,
                            culprit_failure_clusters *clusters, bool **kept_files, culprit_error *err)
 {
     culprit_store *store;
@@ -632,6 +633,8 @@ static culprit_status load(const cli_context *context, rank_command *command, cu
         status = culprit_store_load_program_graph(store, program, spectra, graph, err);
     if (!status && (!command->method_given || (technique && (technique->needs & CULPRIT_NEEDS_MUTANTS))))
         status = culprit_store_load_mutation(store, program, spectra, false, mutation, err);
+    if (!status && technique && (technique->needs & CULPRIT_NEEDS_CORES))
+        status = culprit_store_load_cores(store, program, spectra, cores, err);
     if (!status && chooses_failures(command))
         status = culprit_failure_clusters_load(store, program, clusters, err);
     culprit_store_close(store);
@@ -717,12 +720,14 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     culprit_program_graph_init(&graph);
     culprit_mutation mutation;
     culprit_mutation_init(&mutation);
+    culprit_cores cores;
+    culprit_cores_init(&cores);
     culprit_error err;
     rank_result result = {0};
     culprit_failure_clusters clusters = {0};
     bool *blamed = NULL, *kept_files = NULL;
     culprit_status status =
-        load(context, &command, &spectra, &graph, &mutation, &clusters, &kept_files, &err);
+        load(context, &command, &spectra, &graph, &mutation, &cores, &clusters, &kept_files, &err);
     if (!status)
         choose_default_kinds(&command, &spectra);
     if (!status)
@@ -733,7 +738,8 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
                                          .graph = &graph,
                                          .formula = command.method.formula,
                                          .mapping = command.mapping,
-                                         .mutation = &mutation};
+                                         .mutation = &mutation,
+                                         .cores = &cores};
         status = culprit_rank_method(command.method_given ? &command.method : NULL, &input, &command.rank,
                                      &result.ranked, &err);
         culprit_ranking_keep_files(&result.ranked.ranking, kept_files, NULL);
@@ -760,6 +766,7 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     cli_common_options_free(&command.common);
     culprit_program_graph_free(&graph);
     culprit_mutation_free(&mutation);
+    culprit_cores_free(&cores);
     culprit_spectra_free(&spectra);
     return status ? cli_report(&err) : 0;
 }

@@ -32,11 +32,9 @@ static void needs_text(const culprit_technique *technique, char *buffer, size_t 
     static const struct {
         unsigned bit;
         const char *name;
-    } names[] = {{CULPRIT_NEEDS_COUNTS, "counts"},
-                 {CULPRIT_NEEDS_GRAPH, "cfg"},
-                 {CULPRIT_NEEDS_PREDICATES, "predicates"},
-                 {CULPRIT_NEEDS_OUTPUT_MAP, "output-map"},
-                 {CULPRIT_NEEDS_MUTANTS, "mutants"}};
+    } names[] = {{CULPRIT_NEEDS_COUNTS, "counts"},         {CULPRIT_NEEDS_GRAPH, "cfg"},
+                 {CULPRIT_NEEDS_PREDICATES, "predicates"}, {CULPRIT_NEEDS_OUTPUT_MAP, "output-map"},
+                 {CULPRIT_NEEDS_MUTANTS, "mutants"},       {CULPRIT_NEEDS_CORES, "cores"}};
     buffer[0] = '\0';
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!(technique->needs & names[i].bit))

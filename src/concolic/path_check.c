@@ -23,7 +23,8 @@ size_t culprit_path_operand_count(uint8_t op)
         return 2;
     if (op == CULPRIT_SYM_ITE)
         return 3;
-    if ((op >= CULPRIT_SYM_ZEXT && op <= CULPRIT_SYM_EXTRACT) || op == CULPRIT_SYM_NOT)
+    if ((op >= CULPRIT_SYM_ZEXT && op <= CULPRIT_SYM_EXTRACT) || op == CULPRIT_SYM_NOT ||
+        op == CULPRIT_SYM_TAG)
         return 1;
     return 0;
 }
@@ -66,6 +67,8 @@ static bool widths_valid(const culprit_path *path, const culprit_path_node *node
         return fail(problem, size, "an if-then-else on a width-1 condition between values of its width");
     if (op == CULPRIT_SYM_NOT && (a != 1 || bits != 1))
         return fail(problem, size, "a negation of width 1");
+    if (op == CULPRIT_SYM_TAG && a != bits)
+        return fail(problem, size, "a store's value as wide as the value");
     return true;
 }
 
@@ -102,11 +105,33 @@ bool culprit_path_node_valid(const culprit_path *path, uint32_t number, char *pr
     return widths_valid(path, node, problem, size);
 }
 
+/* A violated spec: a width-1 condition that was false, or 0 (concrete);
+ * its window starts at an earlier constraint (the reader checks against
+ * the count read so far: constraints come in order). */
+static bool spec_valid(const culprit_path *path, const culprit_path_constraint *constraint, char *problem,
+                       size_t size)
+{
+    if (constraint->expression > path->node_count)
+        return fail(problem, size, "a spec's condition that is a node or 0");
+    if (constraint->expression && path->nodes[constraint->expression].bits != 1)
+        return fail(problem, size, "a spec's condition of width 1");
+    uint64_t operation_constraint = constraint->value >> 32, operation_node = constraint->value & UINT32_MAX;
+    if (constraint->unit > path->constraint_count || operation_constraint > constraint->unit)
+        return fail(problem, size,
+                    "a spec's window that starts at a constraint, after its operation's start");
+    if (constraint->block == 0 || constraint->block > path->node_count + 1 || operation_node == 0 ||
+        operation_node > constraint->block)
+        return fail(problem, size, "a spec's window that starts at a node, after its operation's start");
+    return true;
+}
+
 bool culprit_path_constraint_valid(const culprit_path *path, const culprit_path_constraint *constraint,
                                    char *problem, size_t size)
 {
-    if (constraint->kind > CULPRIT_SYM_SWITCH)
-        return fail(problem, size, "a constraint kind 0 (branch) or 1 (switch)");
+    if (constraint->kind > CULPRIT_SYM_SPEC)
+        return fail(problem, size, "a constraint kind 0 (branch), 1 (switch) or 2 (spec)");
+    if (constraint->kind == CULPRIT_SYM_SPEC)
+        return spec_valid(path, constraint, problem, size);
     if (constraint->expression == 0 || constraint->expression > path->node_count)
         return fail(problem, size, "a constraint's expression that is a node");
     const culprit_path_node *node = &path->nodes[constraint->expression];

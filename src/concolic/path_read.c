@@ -86,7 +86,7 @@ static culprit_status read_header(trailer_reader *reader, uint32_t counts[3])
     uint32_t version = 0;
     status = read_u32(reader, "the trailer's version", &version);
     if (status == CULPRIT_OK && (version == 0 || version > CULPRIT_SYM_VERSION))
-        return garbage_at(reader, CULPRIT_SYM_MAGIC_SIZE, "symbolic trailer version 1 or 2");
+        return garbage_at(reader, CULPRIT_SYM_MAGIC_SIZE, "symbolic trailer version 1 to 3");
     reader->version = version;
     static const char *const what[3] = {"the source count", "the node count", "the constraint count"};
     for (size_t i = 0; i < 3 && status == CULPRIT_OK; i++)
@@ -332,10 +332,18 @@ culprit_status culprit_path_from_dump(const culprit_dump *dump, const char *sour
     culprit_status status =
         culprit_path_parse(dump->sym_trailer, dump->sym_size, dump->sym_offset, source, path, err);
     for (size_t i = 0; status == CULPRIT_OK && i < path->constraint_count; i++)
-        if (path->constraints[i].unit >= dump->unit_count) {
+        if (path->constraints[i].kind != CULPRIT_SYM_SPEC && path->constraints[i].unit >= dump->unit_count) {
             status = culprit_fail(err, CULPRIT_ERROR_INPUT,
                                   "%s: constraint %zu names unit %u, but the dump has %zu units", source,
                                   i + 1, (unsigned)path->constraints[i].unit, dump->unit_count);
+            culprit_path_free(path);
+        }
+    /* a store's site (trace mode) names a unit of the dump too */
+    for (size_t n = 1; status == CULPRIT_OK && n <= path->node_count; n++)
+        if (path->nodes[n].op == CULPRIT_SYM_TAG && path->nodes[n].b >= dump->unit_count) {
+            status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                                  "%s: node %zu stores in unit %u, but the dump has %zu units", source, n,
+                                  (unsigned)path->nodes[n].b, dump->unit_count);
             culprit_path_free(path);
         }
     return status;

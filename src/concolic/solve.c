@@ -25,6 +25,7 @@
 #include <z3.h>
 
 #include "concolic/path_internal.h"
+#include "concolic/z3_terms.h"
 #include "culprit/concolic.h"
 
 struct culprit_solver {
@@ -188,8 +189,8 @@ static binary_maker binary_of(uint8_t op)
     return NULL;
 }
 
-/* Translates node number, its operands already in terms. */
-static Z3_ast translate(Z3_context context, const culprit_path *path, uint32_t number, Z3_ast *terms)
+/* Translates node number, its operands already in terms (z3_terms.h). */
+Z3_ast culprit_path_z3_term(Z3_context context, const culprit_path *path, uint32_t number, Z3_ast *terms)
 {
     const culprit_path_node *node = &path->nodes[number];
     /* Only the operands the op takes are nodes (path_check.c); the other
@@ -220,6 +221,8 @@ static Z3_ast translate(Z3_context context, const culprit_path *path, uint32_t n
         return Z3_mk_ite(context, is_one(context, a), b, terms[node->c]);
     case CULPRIT_SYM_NOT:
         return Z3_mk_bvnot(context, a);
+    case CULPRIT_SYM_TAG: /* a statement of trace mode: its value, never relaxed here */
+        return a;
     default: {
         /* The reader let through only the ops of sym_format.h. */
         binary_maker make = binary_of(node->op);
@@ -449,7 +452,7 @@ static culprit_status run_query(culprit_solver *solver, const query_plan *plan, 
     culprit_status status = terms ? CULPRIT_OK : culprit_fail_memory(err);
     for (uint32_t i = 1; status == CULPRIT_OK && i <= path->node_count; i++)
         if (plan->needed[i])
-            terms[i] = translate(context, path, i, terms);
+            terms[i] = culprit_path_z3_term(context, path, i, terms);
     Z3_solver z3_solver = make_solver(context, solver->timeout_ms);
     for (size_t j = 0; status == CULPRIT_OK && j < flip->constraint; j++)
         if (plan->kept[j])

@@ -111,6 +111,20 @@ void __culprit_sym_memcpy(void *destination, const void *source, uint64_t bytes)
 void __culprit_sym_memmove(void *destination, const void *source, uint64_t bytes);
 void __culprit_sym_memset(void *destination, culprit_sym_expr byte, uint64_t bytes);
 
+/* ---- trace mode (CULPRIT_SYM_TRACE=1; docs/symbolic.md §6) ----
+ * Before every store the shadow memory or a local's companion sees, the
+ * value's shadow goes through __culprit_sym_tag, which returns it as it is
+ * unless trace mode is on; then it returns a TAG node (sym_format.h) of
+ * the value (its constant when concrete) at the store's site: unit, block
+ * (the block counter of the store's block), line (its debug line, 0 when
+ * the unit has none).  bits: the value's width. */
+culprit_sym_expr __culprit_sym_tag(culprit_sym_expr value, uint64_t concrete, uint32_t bits, const void *unit,
+                                   uint32_t block, uint32_t line);
+/* culprit/contract.h's checks call this before evaluating their
+ * condition: the constraints recorded from here to the check are its
+ * window (sym_path.c). */
+void __culprit_sym_spec_begin(void);
+
 /* ---- tables ----
  * A load of `bytes` bytes (an integer, 1..8) at address, which is
  * element0 + i * stride for the index i, a signed integer of index_bits

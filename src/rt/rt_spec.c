@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "rt/culprit_rt.h"
+#include "rt/sym_internal.h"
 
 enum { SPEC_MESSAGE_SIZE = 1024 };
 
@@ -64,6 +65,9 @@ static const char *kind_name(int kind)
 void __culprit_rt_spec(int kind, const char *text, const char *file, unsigned line, const char *function,
                        int holds)
 {
+    /* holds' shadow (symbolic mode passes it through the call area): what
+     * the trace formula asserts to hold when the check failed. */
+    culprit_rt_sym_spec_checked(culprit_rt_sym_argument((const void *)__culprit_rt_spec, 5), holds);
     if (holds)
         return;
     spec_message message = {.length = 0};

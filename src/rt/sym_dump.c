@@ -30,6 +30,7 @@ static int node_operands(const struct rt_sym_node *node)
     case CULPRIT_SYM_TRUNC:
     case CULPRIT_SYM_EXTRACT:
     case CULPRIT_SYM_NOT:
+    case CULPRIT_SYM_TAG: /* b, c: the store's site */
         return 1;
     case CULPRIT_SYM_ITE:
         return 3;
@@ -46,7 +47,8 @@ static uint32_t number_reachable(uint32_t nodes, uint32_t constraints)
     uint32_t *renumber = state->renumber;
     memset(renumber, 0, (size_t)nodes * sizeof *renumber);
     for (uint32_t i = 0; i < constraints; i++)
-        renumber[state->constraints[i].expression] = 1;
+        if (state->constraints[i].expression) /* a SPEC's concrete condition is 0 */
+            renumber[state->constraints[i].expression] = 1;
     for (uint32_t n = nodes; n-- > 1;) {
         if (!renumber[n])
             continue;
@@ -97,16 +99,33 @@ static void write_nodes(struct rt_dump_writer *writer, uint32_t nodes)
     }
 }
 
-static void write_constraints(struct rt_dump_writer *writer, uint32_t count)
+/* A SPEC's node marks (the first node of a window, of an operation) as
+ * written numbers: the first written node at or after the mark (numbering
+ * keeps order), or one past the last. */
+static uint32_t renumbered_mark(uint32_t mark, uint32_t nodes, uint32_t written)
+{
+    for (uint32_t n = mark ? mark : 1; n < nodes; n++)
+        if (culprit_rt_sym_state.renumber[n])
+            return culprit_rt_sym_state.renumber[n];
+    return written + 1;
+}
+
+static void write_constraints(struct rt_dump_writer *writer, uint32_t count, uint32_t nodes, uint32_t written)
 {
     const struct rt_sym_state *state = &culprit_rt_sym_state;
     for (uint32_t i = 0; i < count; i++) {
         const struct rt_sym_constraint *constraint = &state->constraints[i];
+        uint32_t block = constraint->block;
+        uint64_t value = constraint->value;
+        if (constraint->kind == CULPRIT_SYM_SPEC) {
+            block = renumbered_mark(block, nodes, written);
+            value = (value >> 32) << 32 | renumbered_mark((uint32_t)value, nodes, written);
+        }
         culprit_rt_dump_put_u32(writer, constraint->kind);
-        culprit_rt_dump_put_u32(writer, state->renumber[constraint->expression]);
+        culprit_rt_dump_put_u32(writer, constraint->expression ? state->renumber[constraint->expression] : 0);
         culprit_rt_dump_put_u32(writer, constraint->unit);
-        culprit_rt_dump_put_u32(writer, constraint->block);
-        culprit_rt_dump_put_u64(writer, constraint->value);
+        culprit_rt_dump_put_u32(writer, block);
+        culprit_rt_dump_put_u64(writer, value);
     }
 }
 
@@ -170,7 +189,7 @@ void culprit_rt_sym_write_trailer(struct rt_dump_writer *writer)
     culprit_rt_dump_put_u32(writer, constraints);
     write_sources(writer, sources);
     write_nodes(writer, nodes);
-    write_constraints(writer, constraints);
+    write_constraints(writer, constraints, nodes, written_nodes);
     for (int i = 0; i < CULPRIT_SYM_STAT_COUNT; i++)
         culprit_rt_dump_put_u64(writer, atomic_load_explicit(&state->stats[i], memory_order_relaxed));
     write_switches(writer, constraints);

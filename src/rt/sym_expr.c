@@ -431,3 +431,22 @@ culprit_sym_expr __culprit_sym_select(culprit_sym_expr condition, culprit_sym_ex
     culprit_sym_expr c = operand(condition, vcondition, 1);
     return culprit_rt_sym_concrete_or(culprit_rt_sym_ite(c, operand(a, va, bits), operand(b, vb, bits)));
 }
+
+/* Trace mode (CULPRIT_SYM_TRACE=1, docs/symbolic.md §6): the value a store
+ * writes becomes a TAG node naming the store's site, so the trace formula
+ * can relax the statement; a concrete value becomes its constant first,
+ * so stores of constants and of values computed from concrete memory are
+ * statements too and what is loaded from memory they wrote is symbolic.
+ * Outside trace mode the shadow is returned as it is. */
+culprit_sym_expr __culprit_sym_tag(culprit_sym_expr value, uint64_t concrete, uint32_t bits, const void *unit,
+                                   uint32_t block, uint32_t line)
+{
+    if (!culprit_rt_sym_on() || !culprit_rt_sym_state.trace || !bits_are_valid(bits))
+        return value;
+    culprit_sym_expr e = operand(value, concrete, bits);
+    uint32_t index;
+    if (!e || !culprit_rt_sym_unit_index_locked(unit, &index))
+        return value;
+    culprit_sym_expr tagged = make(CULPRIT_SYM_TAG, bits, e, index, block, line);
+    return tagged ? tagged : value;
+}

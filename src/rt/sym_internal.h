@@ -31,11 +31,12 @@ enum {
     RT_SYM_LIMIT_CONSTRAINTS = 1u << 24,
     RT_SYM_DEFAULT_TABLE_CAP = 64, /* runs of a table lookup's expression (sym_table.c) */
     RT_SYM_LIMIT_TABLE_CAP = 256,
-    RT_SYM_MAX_SOURCES = 256,   /* stdin, declared files, argv strings; more are concrete */
-    RT_SYM_MAX_READERS = 64,    /* descriptors and streams open on a source at once */
-    RT_SYM_UNIT_CACHE = 256,    /* unit descriptor -> index, direct-mapped */
-    RT_SYM_NAMES_SIZE = 65536,  /* declared files' paths, copied at start */
-    RT_SYM_CASE_POOL = 1u << 20 /* switch case values kept per run; more sites go without */
+    RT_SYM_MAX_SOURCES = 256,    /* stdin, declared files, argv strings; more are concrete */
+    RT_SYM_MAX_READERS = 64,     /* descriptors and streams open on a source at once */
+    RT_SYM_UNIT_CACHE = 256,     /* unit descriptor -> index, direct-mapped */
+    RT_SYM_NAMES_SIZE = 65536,   /* declared files' paths, copied at start */
+    RT_SYM_CASE_POOL = 1u << 20, /* switch case values kept per run; more sites go without */
+    RT_SYM_SPEC_RESERVE = 16     /* trace mode: constraints kept for violated specs past the cap */
 };
 
 /* enum rt_sym_mode: CULPRIT_SYM read or not yet. */
@@ -107,6 +108,7 @@ struct rt_sym_state {
     atomic_flag lock;
 
     uint32_t max_nodes, max_constraints, site_cap, table_cap;
+    int trace; /* CULPRIT_SYM_TRACE=1: stores are statements (TAG nodes), violated specs constraints */
 
     /* Expression table: nodes[1 .. node_count-1]; node_hash is open
      * addressing over node numbers (0: empty). */
@@ -243,6 +245,15 @@ RT_HIDDEN culprit_sym_expr culprit_rt_sym_field_of_text(const char *text, size_t
 /* ---- sym_path.c: constraints ---- */
 /* Unit descriptor -> registry index; 0 when not registered. */
 RT_HIDDEN int culprit_rt_sym_unit_index(const void *unit, uint32_t *index);
+/* The same, taking the lock (its cache is written under it). */
+RT_HIDDEN int culprit_rt_sym_unit_index_locked(const void *unit, uint32_t *index);
+/* A check of culprit/contract.h ended (rt_spec.c): condition is its
+ * value's shadow when the call passed one; a violation becomes a SPEC
+ * constraint in trace mode. */
+RT_HIDDEN void culprit_rt_sym_spec_checked(culprit_sym_expr condition, int holds);
+/* The shadow of argument index of a call to self when the caller passed
+ * shadows (and clears the call area's callee); 0 otherwise. */
+RT_HIDDEN culprit_sym_expr culprit_rt_sym_argument(const void *self, int index);
 /* The site of (unit descriptor, block), or NULL when it recorded nothing
  * (no insertion: the trailer writer calls it). */
 RT_HIDDEN struct rt_sym_site *culprit_rt_sym_site_find(const void *unit, uint32_t block);

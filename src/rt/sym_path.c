@@ -50,6 +50,15 @@ int culprit_rt_sym_unit_index(const void *unit, uint32_t *index)
     return 0;
 }
 
+int culprit_rt_sym_unit_index_locked(const void *unit, uint32_t *index)
+{
+    if (!culprit_rt_sym_lock())
+        return 0;
+    int found = culprit_rt_sym_unit_index(unit, index);
+    culprit_rt_sym_unlock();
+    return found;
+}
+
 static int same_constraint(const struct rt_sym_constraint *x, const struct rt_sym_constraint *y)
 {
     return x->kind == y->kind && x->expression == y->expression && x->value == y->value &&
@@ -133,16 +142,18 @@ static void keep_cases(struct rt_sym_site *site, const uint64_t *cases, uint32_t
 static void record_locked(struct rt_sym_constraint *wanted, const uint64_t *cases, uint32_t bits)
 {
     struct rt_sym_state *state = &culprit_rt_sym_state;
-    uint32_t slot;
-    if (is_duplicate(wanted, &slot))
+    /* Trace mode keeps every constraint in order (the trace formula wants
+     * each check's window whole) and leaves room for the violated specs. */
+    uint32_t slot = 0;
+    if (!state->trace && is_duplicate(wanted, &slot))
         return;
     uint32_t count = atomic_load_explicit(&state->constraint_count, memory_order_relaxed);
-    if (count >= state->max_constraints) {
+    if (count >= state->max_constraints - (state->trace ? RT_SYM_SPEC_RESERVE : 0)) {
         culprit_rt_sym_count(CULPRIT_SYM_STAT_CONSTRAINT_CAP);
         return;
     }
     struct rt_sym_site *site = site_of(wanted->site_unit, wanted->block);
-    if (site->count >= state->site_cap) {
+    if (site->count >= state->site_cap && !state->trace) {
         culprit_rt_sym_count(CULPRIT_SYM_STAT_SITE_CAP);
         return;
     }
@@ -150,7 +161,8 @@ static void record_locked(struct rt_sym_constraint *wanted, const uint64_t *case
     if (cases)
         keep_cases(site, cases, bits);
     state->constraints[count] = *wanted;
-    state->constraint_hash[slot] = count + 1;
+    if (!state->trace)
+        state->constraint_hash[slot] = count + 1;
     atomic_store_explicit(&state->constraint_count, count + 1, memory_order_release);
     culprit_rt_sym_count(CULPRIT_SYM_STAT_CONSTRAINTS);
 }
@@ -205,4 +217,80 @@ void __culprit_sym_switch_cases(culprit_sym_expr condition, uint64_t value, uint
                                 uint32_t block, const uint64_t *cases)
 {
     record_switch(condition, value, bits, unit, block, cases);
+}
+
+/* ---- checks (trace mode, docs/symbolic.md §6) ----
+ * CULPRIT_REQUIRES, _ENSURES and _INVARIANT call __culprit_sym_spec_begin
+ * before they evaluate their condition: the constraints and nodes made
+ * from then on, up to the check, are the check's window, its own
+ * evaluation (a repOk() that returns 0 from inside a loop has a concrete
+ * result and only its branches).  A check that holds marks the end of an
+ * operation: what the program did before it is the next operation's
+ * pre-state, given, not suspect (SAT-TAR's formula is one method run on
+ * its input structure).  A violated check records a SPEC constraint
+ * (sym_format.h) naming both.  Checks nest (a repOk() that checks a
+ * precondition): a small stack per thread, deeper checks share the
+ * outermost window. */
+enum { SPEC_WINDOW_DEPTH = 8 };
+struct spec_mark {
+    uint32_t constraints, nodes;
+};
+static __thread struct spec_mark spec_window[SPEC_WINDOW_DEPTH] __attribute__((tls_model("initial-exec")));
+static __thread uint32_t spec_depth __attribute__((tls_model("initial-exec")));
+static __thread struct spec_mark last_holding __attribute__((tls_model("initial-exec")));
+
+static struct spec_mark mark_now(void)
+{
+    struct rt_sym_state *state = &culprit_rt_sym_state;
+    return (struct spec_mark){atomic_load_explicit(&state->constraint_count, memory_order_acquire),
+                              atomic_load_explicit(&state->node_count, memory_order_acquire)};
+}
+
+void __culprit_sym_spec_begin(void)
+{
+    if (!culprit_rt_sym_on() || !culprit_rt_sym_state.trace)
+        return;
+    if (spec_depth < SPEC_WINDOW_DEPTH)
+        spec_window[spec_depth] = mark_now();
+    spec_depth++;
+}
+
+static void record_spec(culprit_sym_expr condition, struct spec_mark window)
+{
+    struct rt_sym_state *state = &culprit_rt_sym_state;
+    if (!culprit_rt_sym_lock())
+        return;
+    uint32_t count = atomic_load_explicit(&state->constraint_count, memory_order_relaxed);
+    if (count < state->max_constraints) { /* not deduplicated, no site cap: one per violation */
+        state->constraints[count] = (struct rt_sym_constraint){
+            .kind = CULPRIT_SYM_SPEC,
+            .expression = condition,
+            .unit = window.constraints,
+            .block = window.nodes,
+            .value = (uint64_t)last_holding.constraints << 32 | last_holding.nodes};
+        atomic_store_explicit(&state->constraint_count, count + 1, memory_order_release);
+        culprit_rt_sym_count(CULPRIT_SYM_STAT_CONSTRAINTS);
+    } else {
+        culprit_rt_sym_count(CULPRIT_SYM_STAT_CONSTRAINT_CAP);
+    }
+    culprit_rt_sym_unlock();
+}
+
+void culprit_rt_sym_spec_checked(culprit_sym_expr condition, int holds)
+{
+    if (!culprit_rt_sym_on() || !culprit_rt_sym_state.trace || spec_depth == 0)
+        return;
+    uint32_t depth = --spec_depth;
+    struct spec_mark window = spec_window[depth < SPEC_WINDOW_DEPTH ? depth : SPEC_WINDOW_DEPTH - 1];
+    if (holds) {
+        if (depth == 0)
+            last_holding = mark_now();
+        return;
+    }
+    if (condition && (!culprit_rt_sym_valid(condition) || culprit_rt_sym_bits(condition) != 1))
+        condition = 0;
+    uint64_t constant;
+    if (condition && culprit_rt_sym_is_const(condition, &constant))
+        condition = 0;
+    record_spec(condition, window);
 }

@@ -123,6 +123,10 @@ static int read_environment(struct rt_sym_state *state)
         env_cap("CULPRIT_SYM_MAX_CONSTRAINTS", RT_SYM_DEFAULT_MAX_CONSTRAINTS, RT_SYM_LIMIT_CONSTRAINTS);
     state->site_cap = env_cap("CULPRIT_SYM_SITE_CAP", RT_SYM_DEFAULT_SITE_CAP, RT_SYM_LIMIT_CONSTRAINTS);
     state->table_cap = env_cap("CULPRIT_SYM_TABLE_CAP", RT_SYM_DEFAULT_TABLE_CAP, RT_SYM_LIMIT_TABLE_CAP);
+    const char *trace_on = getenv("CULPRIT_SYM_TRACE");
+    state->trace = trace_on && strcmp(trace_on, "1") == 0;
+    if (state->trace && state->max_constraints <= RT_SYM_SPEC_RESERVE)
+        state->max_constraints = RT_SYM_SPEC_RESERVE + 1;
     const char *argv_on = getenv("CULPRIT_SYM_ARGV");
     state->argv_symbolic = argv_on && strcmp(argv_on, "1") == 0;
     return map_tables(state);
@@ -174,4 +178,13 @@ void culprit_rt_sym_return(culprit_sym_expr value)
 {
     __culprit_sym_call.ret = value;
     __culprit_sym_call.callee = NULL;
+}
+
+culprit_sym_expr culprit_rt_sym_argument(const void *self, int index)
+{
+    struct culprit_sym_call_area *area = &__culprit_sym_call;
+    if (area->callee != self || index < 0 || index >= CULPRIT_SYM_MAX_ARGS)
+        return 0;
+    area->callee = NULL;
+    return area->args[index];
 }

@@ -175,9 +175,26 @@ static const char schema_version_5[] =
     "    DELETE FROM mutant_runs WHERE test_id = NEW.id;"
     " END;";
 
+/* Version 6: the unsat cores of failing runs' trace formulas (culprit gen
+ * --core; culprit/cores.h, docs/specs.md): a core's lines by file path and
+ * number, as line elements name them.  A core explains one run, so a new
+ * result of the test deletes it. */
+static const char schema_version_6[] =
+    "CREATE TABLE trace_cores ("
+    "    test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,"
+    "    file TEXT NOT NULL,"
+    "    line INTEGER NOT NULL,"
+    "    kind TEXT NOT NULL,"
+    "    instances INTEGER NOT NULL,"
+    "    PRIMARY KEY (test_id, file, line, kind)"
+    ") WITHOUT ROWID;"
+    "CREATE TRIGGER tests_cores_replaced AFTER UPDATE OF recorded_at ON tests BEGIN"
+    "    DELETE FROM trace_cores WHERE test_id = NEW.id;"
+    " END;";
+
 static const migration_step migrations[] = {
     {1, schema_version_1}, {2, schema_version_2}, {3, schema_version_3},
-    {4, schema_version_4}, {5, schema_version_5},
+    {4, schema_version_4}, {5, schema_version_5}, {6, schema_version_6},
 };
 
 static culprit_status set_version(const culprit_store *store, int version, culprit_error *err)
@@ -295,7 +312,7 @@ culprit_status culprit_store_check_tables(const culprit_store *store, culprit_er
 {
     static const char *const tables[] = {"meta",      "programs",   "files",         "elements",
                                          "tests",     "units",      "program_units", "test_units",
-                                         "test_runs", "judgements", "mutant_runs"};
+                                         "test_runs", "judgements", "mutant_runs",   "trace_cores"};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         char columns[8];
         int code;

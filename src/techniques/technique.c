@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "culprit/cores.h"
 #include "culprit/mutation.h"
 #include "techniques/technique_internal.h"
 
@@ -26,6 +27,7 @@ static const culprit_technique *const techniques[] = {
     &culprit_technique_set_union,  &culprit_technique_set_intersection,
     &culprit_technique_smap,       &culprit_technique_scomb,
     &culprit_technique_metallaxis, &culprit_technique_muse,
+    &culprit_technique_sat,        &culprit_technique_sat_tar,
 };
 
 size_t culprit_technique_count(void)
@@ -119,6 +121,13 @@ culprit_status culprit_technique_check(const culprit_technique *technique,
                             "%s needs tests run on mutants, and the program has none recorded: build it with "
                             "culprit-cc --mutants, record its tests, then run 'culprit mutate' "
                             "(docs/mutation.md)",
+                            technique->name);
+    if ((technique->needs & CULPRIT_NEEDS_CORES) && (!input->cores || input->cores->core_count == 0))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "%s needs the unsat cores of failing runs, and the program has none recorded: "
+                            "build it with culprit-cc --coverage=symbolic, give it checks (assert, "
+                            "culprit/contract.h), then run 'culprit gen --core' on a failing input "
+                            "(docs/specs.md)",
                             technique->name);
     return CULPRIT_OK;
 }

@@ -30,7 +30,8 @@
 extern const culprit_technique culprit_technique_tuples, culprit_technique_blockrank, culprit_technique_cp,
     culprit_technique_cbi, culprit_technique_des_cbi, culprit_technique_sober, culprit_technique_des_sober,
     culprit_technique_nearest_neighbor, culprit_technique_set_union, culprit_technique_set_intersection,
-    culprit_technique_smap, culprit_technique_scomb, culprit_technique_metallaxis, culprit_technique_muse;
+    culprit_technique_smap, culprit_technique_scomb, culprit_technique_metallaxis, culprit_technique_muse,
+    culprit_technique_sat, culprit_technique_sat_tar;
 
 /* ---- deciders.c ---- */
 

@@ -88,8 +88,9 @@ same_rankings whole merged
 same_rankings whole merged --kind all --view element
 same_rankings whole merged --formula tarantula
 # (metallaxis and muse need mutant runs, which `culprit mutate` records on
-# the merged store: docs/sharding.md)
-for technique in $("$CULPRIT" techniques --format csv | awk -F, 'NR > 1 && $3 !~ /mutants/ { print $1 }'); do
+# the merged store: docs/sharding.md; sat and sat-tar need the cores of
+# culprit gen --core)
+for technique in $("$CULPRIT" techniques --format csv | awk -F, 'NR > 1 && $3 !~ /mutants|cores/ { print $1 }'); do
     same_rankings whole merged --technique "$technique"
 done
 same_rankings whole merged2 --technique blockrank

@@ -198,7 +198,7 @@ PY
 
 decode "dumps-O0.in1" >in1.trailer || fail "in1's trailer: $(cat in1.trailer)"
 expect_contains in1.trailer "trailer yes"
-expect_contains in1.trailer "version 2"
+expect_contains in1.trailer "version 3"
 expect_contains in1.trailer "cases 10 48 49 50 97 98"
 expect_contains in1.trailer "end_ok True"
 expect_contains in1.trailer "source_kinds 0"

@@ -13,7 +13,8 @@
 static void sample(culprit_path *path)
 {
     fixture_init(path);
-    uint32_t in = fixture_source(path, CULPRIT_SYM_SOURCE_STDIN, 0, 5, CULPRIT_SYM_SOURCE_READ_PAST_END, "in");
+    uint32_t in =
+        fixture_source(path, CULPRIT_SYM_SOURCE_STDIN, 0, 5, CULPRIT_SYM_SOURCE_READ_PAST_END, "in");
     uint32_t x = fixture_field(path, in, 0, 2, CULPRIT_SYM_FIELD_DECIMAL);
     uint32_t sum = fixture_binary(path, CULPRIT_SYM_ADD, x, fixture_const(path, 64, 1));
     uint32_t equal = fixture_binary(path, CULPRIT_SYM_EQ, sum, fixture_const(path, 64, 7));
@@ -67,8 +68,10 @@ static void test_truncated(void)
     culprit_error err;
     sample(&built);
     fixture_write(&built, &bytes);
-    CHECK_STR(parse_message(&bytes, 4, 0, &err), "d.dump: truncated at byte 4: expected the magic \"CULPSYM1\"");
-    CHECK_STR(parse_message(&bytes, 14, 100, &err), "d.dump: truncated at byte 114: expected the source count");
+    CHECK_STR(parse_message(&bytes, 4, 0, &err),
+              "d.dump: truncated at byte 4: expected the magic \"CULPSYM1\"");
+    CHECK_STR(parse_message(&bytes, 14, 100, &err),
+              "d.dump: truncated at byte 114: expected the source count");
     /* Every count is checked against the bytes left before allocating. */
     CHECK_STR(parse_message(&bytes, 60, 0, &err), "d.dump: truncated at byte 60: expected a node");
     CHECK_STR(parse_message(&bytes, bytes.size - 1, 0, &err),
@@ -94,13 +97,13 @@ static void test_bad_fields(void)
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
               "d.dump: at byte 0: expected the magic \"CULPSYM1\" (this is not a symbolic trailer)");
     fixture_write(&built, &bytes);
-    bytes.data[8] = 3;
+    bytes.data[8] = 4;
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
-              "d.dump: at byte 8: expected symbolic trailer version 1 or 2");
+              "d.dump: at byte 8: expected symbolic trailer version 1 to 3");
     fixture_write(&built, &bytes);
     bytes.data[8] = 0;
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
-              "d.dump: at byte 8: expected symbolic trailer version 1 or 2");
+              "d.dump: at byte 8: expected symbolic trailer version 1 to 3");
     fixture_write(&built, &bytes);
     bytes.data[24] = 7; /* source kind */
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err),
@@ -111,7 +114,8 @@ static void test_bad_fields(void)
               "d.dump: at byte 422: expected the end of the symbolic trailer");
     fixture_write(&built, &bytes);
     bytes.data[50 + 5 * 24] = 99; /* node 6's op: node N starts at 50 + (N - 1) * 24 */
-    CHECK_CONTAINS(parse_message(&bytes, bytes.size, 0, &err), "at byte 170: expected a node op of sym_format.h");
+    CHECK_CONTAINS(parse_message(&bytes, bytes.size, 0, &err),
+                   "at byte 170: expected a node op of sym_format.h");
     culprit_path_free(&built);
 }
 
@@ -125,7 +129,8 @@ static void check_malformed(size_t node, culprit_path_node changed, const char *
     built.nodes[node] = changed;
     fixture_write(&built, &bytes);
     char message[200];
-    snprintf(message, sizeof message, "d.dump: at byte %zu: expected %s", 24 + 26 + (node - 1) * 24, expected);
+    snprintf(message, sizeof message, "d.dump: at byte %zu: expected %s", 24 + 26 + (node - 1) * 24,
+             expected);
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err), message);
     culprit_path_free(&built);
 }
@@ -149,14 +154,17 @@ static void test_unused_operands_ignored(void)
 static void test_malformed_dag(void)
 {
     /* node 3 is x + 1: operands 1 and 2 */
-    check_malformed(3, (culprit_path_node){CULPRIT_SYM_ADD, 64, 0, 1, 3, 0, 0}, "operands that are earlier nodes");
-    check_malformed(3, (culprit_path_node){CULPRIT_SYM_ADD, 64, 0, 0, 2, 0, 0}, "operands that are earlier nodes");
+    check_malformed(3, (culprit_path_node){CULPRIT_SYM_ADD, 64, 0, 1, 3, 0, 0},
+                    "operands that are earlier nodes");
+    check_malformed(3, (culprit_path_node){CULPRIT_SYM_ADD, 64, 0, 0, 2, 0, 0},
+                    "operands that are earlier nodes");
     check_malformed(3, (culprit_path_node){CULPRIT_SYM_ADD, 32, 0, 1, 2, 0, 0},
                     "a node whose operands have its width");
     check_malformed(3, (culprit_path_node){CULPRIT_SYM_ADD, 65, 0, 1, 2, 0, 0}, "a node width from 1 to 64");
     check_malformed(3, (culprit_path_node){CULPRIT_SYM_ULT, 8, 0, 1, 2, 0, 0},
                     "a comparison of width 1 between operands of one width");
-    check_malformed(3, (culprit_path_node){CULPRIT_SYM_TRUNC, 8, 0, 6, 0, 0, 0}, "operands that are earlier nodes");
+    check_malformed(3, (culprit_path_node){CULPRIT_SYM_TRUNC, 8, 0, 6, 0, 0, 0},
+                    "operands that are earlier nodes");
     check_malformed(3, (culprit_path_node){CULPRIT_SYM_ZEXT, 8, 0, 1, 0, 0, 0},
                     "an extension no narrower than its operand");
     check_malformed(3, (culprit_path_node){CULPRIT_SYM_EXTRACT, 8, 0, 1, 0, 0, 60},
@@ -189,7 +197,47 @@ static void test_bad_constraint(void)
     CHECK_STR(parse_message(&bytes, bytes.size, 0, &err), message);
     built.constraints[0].expression = 99;
     fixture_write(&built, &bytes);
-    CHECK_CONTAINS(parse_message(&bytes, bytes.size, 0, &err), "expected a constraint's expression that is a node");
+    CHECK_CONTAINS(parse_message(&bytes, bytes.size, 0, &err),
+                   "expected a constraint's expression that is a node");
+    culprit_path_free(&built);
+}
+
+/* Trace mode (version 3): a TAG node and a SPEC constraint read back; a
+ * TAG of another width, a SPEC whose window starts before its operation
+ * or past the nodes, are garbage. */
+static void test_trace_mode(void)
+{
+    culprit_path built, read;
+    fixture_bytes bytes;
+    culprit_error err;
+    fixture_init(&built);
+    uint32_t in = fixture_source(&built, CULPRIT_SYM_SOURCE_STDIN, 0, 1, 0, "");
+    uint32_t tag = fixture_node(&built, CULPRIT_SYM_TAG, 8, fixture_byte(&built, in, 0), 0, 7, 42);
+    uint32_t condition = fixture_binary(&built, CULPRIT_SYM_EQ, tag, fixture_const(&built, 8, 1));
+    fixture_branch(&built, condition, 3, 0);
+    built.constraints[built.constraint_count++] =
+        (culprit_path_constraint){CULPRIT_SYM_SPEC, condition, 1, 3, (uint64_t)0 << 32 | 2};
+    fixture_write(&built, &bytes);
+    CHECK_INT(culprit_path_parse(bytes.data, bytes.size, 0, "d.dump", &read, &err), CULPRIT_OK);
+    CHECK_INT(read.nodes[tag].op, CULPRIT_SYM_TAG);
+    CHECK_INT(read.nodes[tag].c, 7);
+    CHECK_INT(read.nodes[tag].value, 42);
+    CHECK_INT(read.constraints[1].kind, CULPRIT_SYM_SPEC);
+    CHECK_INT(read.constraints[1].value, 2);
+    culprit_path_free(&read);
+    built.constraints[1].value = (uint64_t)0 << 32 | 4; /* the operation starts after the window */
+    fixture_write(&built, &bytes);
+    CHECK_CONTAINS(parse_message(&bytes, bytes.size, 0, &err),
+                   "expected a spec's window that starts at a node, after its operation's start");
+    built.constraints[1].value = (uint64_t)2 << 32 | 1; /* ... at a later constraint */
+    fixture_write(&built, &bytes);
+    CHECK_CONTAINS(parse_message(&bytes, bytes.size, 0, &err),
+                   "expected a spec's window that starts at a constraint, after its operation's start");
+    built.constraints[1].value = 1;
+    built.nodes[tag].bits = 16;
+    fixture_write(&built, &bytes);
+    CHECK_CONTAINS(parse_message(&bytes, bytes.size, 0, &err),
+                   "expected a store's value as wide as the value");
     culprit_path_free(&built);
 }
 
@@ -217,7 +265,7 @@ static void test_from_dump(void)
     /* Positions in messages are the dump's. */
     bytes.data[8] = 9;
     CHECK_INT(culprit_path_from_dump(&dump, "c/1.dump", &path, &err), CULPRIT_ERROR_INPUT);
-    CHECK_STR(err.message, "c/1.dump: at byte 1008: expected symbolic trailer version 1 or 2");
+    CHECK_STR(err.message, "c/1.dump: at byte 1008: expected symbolic trailer version 1 to 3");
     culprit_path_free(&built);
 }
 
@@ -378,6 +426,7 @@ int main(void)
     test_malformed_dag();
     test_unused_operands_ignored();
     test_bad_constraint();
+    test_trace_mode();
     test_from_dump();
     return check_report("test_concolic_path");
 }

@@ -1,0 +1,110 @@
+/*
+ * gen_core.c - `culprit gen --core` (issue 23 item 2; TECHNIQUES.md §7):
+ * the unsat core of a failing run's trace formula, as lines.
+ *
+ * gen_run.c runs each failing input once more in trace mode
+ * (CULPRIT_SYM_TRACE=1, docs/symbolic.md §6); this file asks the library
+ * for the core (culprit_trace_core), turns each statement's site (unit,
+ * block, line) into a file and line through the program's maps (a branch
+ * is its block's last line, the terminator's), saves the lines for the
+ * test (culprit_store_save_core) and says what it found on stderr, so
+ * `culprit rank --technique sat | sat-tar` can rank from them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/gen.h"
+#include "culprit/cores.h"
+
+enum { SHOWN_LINES = 8 };
+
+static const culprit_unit *unit_of(const gen_state *state, const culprit_dump *dump, uint32_t index)
+{
+    if (index >= dump->unit_count)
+        return NULL;
+    for (size_t u = 0; u < state->maps.count; u++)
+        if (strcmp(state->maps.units[u]->hash, dump->units[index].hash) == 0)
+            return state->maps.units[u];
+    return NULL;
+}
+
+/* The statement's file and line; false when the maps do not place it. */
+static bool place(const gen_state *state, const culprit_dump *dump, const culprit_core_statement *statement,
+                  culprit_core_line *line)
+{
+    const culprit_unit *unit = unit_of(state, dump, statement->unit);
+    if (!unit || statement->block >= unit->block_count)
+        return false;
+    const culprit_map_block *block = &unit->blocks[statement->block];
+    if (block->file >= unit->file_count)
+        return false;
+    line->file = unit->files[block->file];
+    line->line =
+        statement->kind == CULPRIT_CORE_STORE && statement->line ? statement->line : block->last_line;
+    line->kind = statement->kind == CULPRIT_CORE_STORE ? "store" : "branch";
+    line->instances = statement->instances;
+    return line->line != 0;
+}
+
+/* Statements of one line merge (a line may hold several stores). */
+static size_t merge_lines(culprit_core_line *lines, size_t count)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t k = 0;
+        while (k < kept && !(lines[k].line == lines[i].line && strcmp(lines[k].file, lines[i].file) == 0 &&
+                             strcmp(lines[k].kind, lines[i].kind) == 0))
+            k++;
+        if (k < kept)
+            lines[k].instances += lines[i].instances;
+        else
+            lines[kept++] = lines[i];
+    }
+    return kept;
+}
+
+static void describe(const char *name, const culprit_core *core, const culprit_core_line *lines, size_t count)
+{
+    fprintf(stderr,
+            "culprit gen: %s: unsat core of %zu line%s (of %zu statements in the sliced trace, %zu "
+            "instances; %zu in the whole trace)%s:",
+            name, count, count == 1 ? "" : "s", core->formula_statements, core->formula_instances,
+            core->trace_instances, core->minimal ? "" : ", not minimal: the time limit stopped it");
+    for (size_t i = 0; i < count && i < SHOWN_LINES; i++)
+        fprintf(stderr, " %s:%u (%s)", lines[i].file, (unsigned)lines[i].line, lines[i].kind);
+    fputs(count > SHOWN_LINES ? " ...\n" : "\n", stderr);
+}
+
+culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const culprit_path *path,
+                             const culprit_input *input, int64_t program, const char *name,
+                             culprit_error *err)
+{
+    culprit_core core;
+    culprit_error why;
+    if (culprit_trace_core(path, input, &state->options->core_options, &core, &why) != CULPRIT_OK) {
+        fprintf(stderr, "culprit gen: %s: no core: %s\n", name, why.message);
+        return CULPRIT_OK;
+    }
+    culprit_core_line *lines = calloc(core.count ? core.count : 1, sizeof *lines);
+    if (!lines) {
+        culprit_core_free(&core);
+        return culprit_fail_memory(err);
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < core.count; i++)
+        count += place(state, dump, &core.statements[i], &lines[count]);
+    count = merge_lines(lines, count);
+    culprit_status status = culprit_store_save_core(state->store, program, name, lines, count, err);
+    if (status == CULPRIT_OK && count == 0)
+        fprintf(stderr,
+                "culprit gen: %s: the core is empty: the violated check's condition depends on no "
+                "statement the trace recorded (only on input and values the program never stored)\n",
+                name);
+    else if (status == CULPRIT_OK)
+        describe(name, &core, lines, count);
+    free(lines);
+    culprit_core_free(&core);
+    return status;
+}

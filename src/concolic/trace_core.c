@@ -1,0 +1,549 @@
+/*
+ * trace_core.c - the trace formula of a failing run and its minimal unsat
+ * core (SAT-TAR, seeds/003 §3; TECHNIQUES.md §7; culprit/concolic.h).
+ *
+ * The run was recorded in trace mode (docs/symbolic.md §6): every store's
+ * value is a TAG node, every branch on a value computed from input or
+ * memory a constraint, every violated check a SPEC constraint.  Per
+ * violated check the formula is
+ *
+ *   input bound to the run's values                              (hard)
+ *   (window's branches as taken) -> the check's condition        (hard)
+ *   s_site -> t_n = value(n)        for each TAG node n          (soft)
+ *   s_site -> branch_i as taken     for each other branch        (soft)
+ *
+ * over the failing operation only: the statements since the last check
+ * that held (SAT-TAR's formula is one method run on a given input
+ * structure); what ran before is the operation's pre-state, its stores
+ * their values, its branches dropped.  The check's own code (its window)
+ * is never suspect: its stores are their values, its branches the
+ * implication's premise.
+ *
+ * where t_n is a fresh variable standing for the stored value wherever it
+ * is used, and s_site one selector per statement site (all its instances).
+ * With every selector on, the formula replays the run, which violated the
+ * check: unsatisfiable.  A minimal set of selectors that keeps it so (a
+ * MUC) is a set of statements whose semantics together force the
+ * violation; relaxing any one lets the check hold.
+ *
+ * Slicing: with the input bound, a statement matters only through the
+ * variables t_n it shares with the check.  A union-find over TAG nodes
+ * joins the tags that occur in one expression (through an operand or a
+ * TAG's own value); only the statements in the check's class go in,
+ * which is the cone of influence of the check in the trace's data and
+ * control dependences (over-approximated: an expression no constraint
+ * uses still joins its tags).
+ *
+ * Minimization is deletion-based (one solver check per selector of Z3's
+ * first core: drop it when the rest stays unsat, shrinking to the new
+ * core), deterministic, and bounded by a time limit; a core cut short is
+ * still a core, said so (minimal = false).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <z3.h>
+
+#include "concolic/path_internal.h"
+#include "concolic/z3_terms.h"
+#include "culprit/concolic.h"
+
+enum { DEFAULT_MAX_INSTANCES = 200000 };
+
+/* ---- slicing ---- */
+
+typedef struct slice {
+    const culprit_path *path;
+    uint32_t *parent; /* union-find over TAG nodes (parent[n] == n: a root) */
+    uint32_t *tag_of; /* per node: a TAG its value depends on (0: none) */
+    bool *needed;     /* per node: translated into the formula */
+} slice;
+
+static uint32_t find(uint32_t *parent, uint32_t n)
+{
+    while (parent[n] != n) {
+        parent[n] = parent[parent[n]];
+        n = parent[n];
+    }
+    return n;
+}
+
+static uint32_t join(uint32_t *parent, uint32_t a, uint32_t b)
+{
+    if (!a || !b)
+        return a ? find(parent, a) : b ? find(parent, b) : 0;
+    a = find(parent, a), b = find(parent, b);
+    if (a != b)
+        parent[a > b ? a : b] = a < b ? a : b;
+    return a < b ? a : b;
+}
+
+/* One pass in node order (operands first): each node's class. */
+static void classify(slice *s)
+{
+    const culprit_path *path = s->path;
+    for (uint32_t n = 1; n <= path->node_count; n++) {
+        const culprit_path_node *node = &path->nodes[n];
+        s->parent[n] = n;
+        size_t operands = culprit_path_operand_count(node->op);
+        const uint32_t operand[3] = {node->a, node->b, node->c};
+        uint32_t tag = node->op == CULPRIT_SYM_TAG ? n : 0;
+        for (size_t i = 0; i < operands; i++)
+            tag = join(s->parent, tag, s->tag_of[operand[i]]);
+        s->tag_of[n] = tag;
+    }
+}
+
+static uint32_t class_of(slice *s, uint32_t node)
+{
+    return node && s->tag_of[node] ? find(s->parent, s->tag_of[node]) : 0;
+}
+
+/* Marks what the formula translates: every node reachable from the kept
+ * constraints and TAGs (descending: operands are older nodes). */
+static void mark_needed(slice *s)
+{
+    const culprit_path *path = s->path;
+    for (uint32_t n = (uint32_t)path->node_count; n >= 1; n--) {
+        if (!s->needed[n])
+            continue;
+        const culprit_path_node *node = &path->nodes[n];
+        size_t operands = culprit_path_operand_count(node->op);
+        const uint32_t operand[3] = {node->a, node->b, node->c};
+        for (size_t i = 0; i < operands; i++)
+            s->needed[operand[i]] = true;
+    }
+}
+
+/* A violated check's frame (sym_format.h, CULPRIT_SYM_SPEC): its window
+ * (its own evaluation: hard) and its operation (since the last check that
+ * held: the soft statements); what precedes the operation is pre-state. */
+typedef struct spec_frame {
+    size_t index; /* the SPEC constraint */
+    size_t window_constraint, operation_constraint;
+    uint32_t window_node, operation_node;
+} spec_frame;
+
+static spec_frame frame_of(const culprit_path *path, size_t index)
+{
+    const culprit_path_constraint *c = &path->constraints[index];
+    return (spec_frame){index, c->unit, (size_t)(c->value >> 32), c->block,
+                        (uint32_t)(c->value & UINT32_MAX)};
+}
+
+/* A TAG the formula may relax: a store of the operation, not of the
+ * pre-state nor of the check's own code. */
+static bool is_statement(const spec_frame *frame, uint32_t node)
+{
+    return node >= frame->operation_node && node < frame->window_node;
+}
+
+/* ---- statement sites and their selectors ---- */
+
+typedef struct site_key {
+    culprit_core_statement statement;
+    Z3_ast selector;
+} site_key;
+
+typedef struct site_table {
+    site_key *keys;
+    size_t count, capacity;
+} site_table;
+
+static bool same_site(const culprit_core_statement *a, const culprit_core_statement *b)
+{
+    return a->kind == b->kind && a->unit == b->unit && a->block == b->block && a->line == b->line;
+}
+
+/* The site's selector, made on first use (linear search: a core's sites are few
+ * hundred at most, and a formula's a few thousand). */
+static Z3_ast site_selector(Z3_context context, site_table *table, const culprit_core_statement *statement)
+{
+    for (size_t i = 0; i < table->count; i++)
+        if (same_site(&table->keys[i].statement, statement)) {
+            table->keys[i].statement.instances++;
+            return table->keys[i].selector;
+        }
+    if (table->count == table->capacity) {
+        size_t capacity = table->capacity ? 2 * table->capacity : 64;
+        site_key *keys = realloc(table->keys, capacity * sizeof *keys);
+        if (!keys)
+            return NULL;
+        table->keys = keys, table->capacity = capacity;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "s%zu", table->count);
+    site_key *key = &table->keys[table->count++];
+    key->statement = *statement;
+    key->statement.instances = 1;
+    key->selector = Z3_mk_const(context, Z3_mk_string_symbol(context, name), Z3_mk_bool_sort(context));
+    return key->selector;
+}
+
+/* ---- the formula ---- */
+
+typedef struct formula {
+    Z3_context context;
+    Z3_solver solver;
+    Z3_ast *terms;
+    site_table sites;
+    size_t instances;
+} formula;
+
+static void ignore_errors(Z3_context context, Z3_error_code code)
+{
+    (void)context;
+    (void)code;
+}
+
+static Z3_ast bv(Z3_context context, uint64_t value, unsigned bits)
+{
+    return Z3_mk_unsigned_int64(context, value, Z3_mk_bv_sort(context, bits));
+}
+
+static Z3_ast holds_as_taken(formula *f, const culprit_path *path, const culprit_path_constraint *c)
+{
+    unsigned bits = path->nodes[c->expression].bits;
+    return Z3_mk_eq(f->context, f->terms[c->expression], bv(f->context, c->value, bits));
+}
+
+/* Terms for the needed nodes: variables bound to the run's input, the
+ * operation's TAGs as fresh variables, other TAGs as their values. */
+static culprit_status make_terms(formula *f, const slice *s, const spec_frame *frame,
+                                 const culprit_input *input, culprit_error *err)
+{
+    const culprit_path *path = s->path;
+    for (uint32_t n = 1; n <= path->node_count; n++) {
+        if (!s->needed[n])
+            continue;
+        const culprit_path_node *node = &path->nodes[n];
+        if (culprit_path_is_variable(node)) {
+            uint64_t value;
+            if (!culprit_input_variable_value(input, path, n, &value))
+                return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                                    "the run's input does not hold the value of its input variable %u "
+                                    "(source %u, offset %llu): was the trace recorded from this input?",
+                                    n, node->a, (unsigned long long)node->value);
+            f->terms[n] = bv(f->context, value, node->bits);
+        } else if (node->op == CULPRIT_SYM_TAG && is_statement(frame, n)) {
+            char name[32];
+            snprintf(name, sizeof name, "t%u", n);
+            f->terms[n] = Z3_mk_const(f->context, Z3_mk_string_symbol(f->context, name),
+                                      Z3_mk_bv_sort(f->context, node->bits));
+        } else if (!(f->terms[n] =
+                         culprit_path_z3_term(f->context, path, n, f->terms))) { /* TAG: its value */
+            return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "node %u: an op the solver does not know", n);
+        }
+    }
+    return CULPRIT_OK;
+}
+
+static bool add_soft(formula *f, const culprit_core_statement *site, Z3_ast term)
+{
+    Z3_ast selector = site_selector(f->context, &f->sites, site);
+    if (!selector)
+        return false;
+    Z3_solver_assert(f->context, f->solver, Z3_mk_implies(f->context, selector, term));
+    f->instances++;
+    return true;
+}
+
+/* The check: its window's path implies its condition. */
+static void add_spec(formula *f, const culprit_path *path, const spec_frame *frame)
+{
+    const culprit_path_constraint *c = &path->constraints[frame->index];
+    Z3_ast holds = c->expression ? Z3_mk_eq(f->context, f->terms[c->expression], bv(f->context, 1, 1))
+                                 : Z3_mk_false(f->context);
+    size_t count = frame->index - frame->window_constraint;
+    Z3_ast *taken = malloc((count ? count : 1) * sizeof *taken);
+    size_t n = 0;
+    for (size_t j = frame->window_constraint; taken && j < frame->index; j++)
+        if (path->constraints[j].kind != CULPRIT_SYM_SPEC)
+            taken[n++] = holds_as_taken(f, path, &path->constraints[j]);
+    Z3_ast window = n ? Z3_mk_and(f->context, (unsigned)n, taken) : Z3_mk_true(f->context);
+    free(taken);
+    Z3_solver_assert(f->context, f->solver, Z3_mk_implies(f->context, window, holds));
+}
+
+/* The operation's branches, outside the window, in the check's class. */
+static bool is_soft_branch(slice *s, const spec_frame *frame, size_t j, uint32_t class)
+{
+    const culprit_path_constraint *c = &s->path->constraints[j];
+    return j >= frame->operation_constraint && j < frame->window_constraint && c->kind != CULPRIT_SYM_SPEC &&
+           class_of(s, c->expression) == class;
+}
+
+/* Everything in the check's class: the operation's TAG definitions and
+ * branches. */
+static culprit_status add_statements(formula *f, slice *s, const spec_frame *frame, uint32_t class,
+                                     culprit_error *err)
+{
+    const culprit_path *path = s->path;
+    for (uint32_t n = 1; n <= path->node_count; n++) {
+        const culprit_path_node *node = &path->nodes[n];
+        if (node->op != CULPRIT_SYM_TAG || !is_statement(frame, n) || class_of(s, n) != class)
+            continue;
+        culprit_core_statement site = {CULPRIT_CORE_STORE, node->b, node->c, (uint32_t)node->value, 0};
+        if (!add_soft(f, &site, Z3_mk_eq(f->context, f->terms[n], f->terms[node->a])))
+            return culprit_fail_memory(err);
+    }
+    for (size_t j = 0; j < frame->window_constraint; j++) {
+        if (!is_soft_branch(s, frame, j, class))
+            continue;
+        const culprit_path_constraint *c = &path->constraints[j];
+        culprit_core_statement site = {CULPRIT_CORE_BRANCH, c->unit, c->block, 0, 0};
+        if (!add_soft(f, &site, holds_as_taken(f, path, c)))
+            return culprit_fail_memory(err);
+    }
+    return CULPRIT_OK;
+}
+
+/* The check's class, and which nodes the formula needs; 0 when no
+ * statement of the operation reaches the check. */
+static uint32_t spec_class(slice *s, const spec_frame *frame, size_t *instances)
+{
+    const culprit_path *path = s->path;
+    const culprit_path_constraint *c = &path->constraints[frame->index];
+    uint32_t class = class_of(s, c->expression);
+    for (size_t j = frame->window_constraint; j < frame->index; j++)
+        if (path->constraints[j].kind != CULPRIT_SYM_SPEC)
+            class = join(s->parent, class, class_of(s, path->constraints[j].expression));
+    memset(s->needed, 0, (path->node_count + 1) * sizeof *s->needed);
+    *instances = 0;
+    s->needed[c->expression] = true;
+    for (size_t j = frame->window_constraint; j < frame->index; j++)
+        if (path->constraints[j].kind != CULPRIT_SYM_SPEC)
+            s->needed[path->constraints[j].expression] = true;
+    for (size_t j = 0; class && j < frame->window_constraint; j++)
+        if (is_soft_branch(s, frame, j, class))
+            s->needed[path->constraints[j].expression] = true, ++*instances;
+    for (uint32_t n = 1; class && n <= path->node_count; n++)
+        if (path->nodes[n].op == CULPRIT_SYM_TAG && is_statement(frame, n) && class_of(s, n) == class)
+            s->needed[n] = true, ++*instances;
+    s->needed[0] = false;
+    mark_needed(s);
+    return class;
+}
+
+/* ---- minimization ---- */
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+typedef struct minimizer {
+    formula *f;
+    double deadline; /* 0: none */
+    bool cut_short;
+} minimizer;
+
+static Z3_lbool check(minimizer *m, size_t count, Z3_ast *assumed)
+{
+    if (m->deadline) {
+        double left = m->deadline - now_ms();
+        if (left < 1)
+            return Z3_L_UNDEF;
+        Z3_params params = Z3_mk_params(m->f->context);
+        Z3_params_inc_ref(m->f->context, params);
+        Z3_params_set_uint(m->f->context, params, Z3_mk_string_symbol(m->f->context, "timeout"),
+                           (unsigned)left);
+        Z3_solver_set_params(m->f->context, m->f->solver, params);
+        Z3_params_dec_ref(m->f->context, params);
+    }
+    return Z3_solver_check_assumptions(m->f->context, m->f->solver, (unsigned)count, assumed);
+}
+
+/* Keeps in core[0..*count) only the selectors of the solver's last core. */
+static void shrink_to_core(minimizer *m, Z3_ast *core, size_t *count)
+{
+    Z3_context context = m->f->context;
+    Z3_ast_vector named = Z3_solver_get_unsat_core(context, m->f->solver);
+    Z3_ast_vector_inc_ref(context, named);
+    unsigned size = Z3_ast_vector_size(context, named);
+    size_t kept = 0;
+    for (size_t i = 0; i < *count; i++) {
+        bool in = false;
+        for (unsigned k = 0; k < size && !in; k++)
+            in = Z3_is_eq_ast(context, Z3_ast_vector_get(context, named, k), core[i]);
+        if (in)
+            core[kept++] = core[i];
+    }
+    Z3_ast_vector_dec_ref(context, named);
+    *count = kept;
+}
+
+/* Deletion: try each selector out; gone for good when the rest is unsat. */
+static void minimize(minimizer *m, Z3_ast *core, size_t *count)
+{
+    Z3_ast *trial = malloc((*count ? *count : 1) * sizeof *trial);
+    for (size_t i = 0; trial && i < *count;) {
+        size_t n = 0;
+        for (size_t k = 0; k < *count; k++)
+            if (k != i)
+                trial[n++] = core[k];
+        Z3_lbool answer = check(m, n, trial);
+        if (answer == Z3_L_UNDEF) {
+            m->cut_short = true;
+            break;
+        }
+        if (answer == Z3_L_FALSE) {
+            memcpy(core, trial, n * sizeof *core);
+            *count = n;
+            shrink_to_core(m, core, count); /* what precedes i stays: a subset is unsat */
+            if (i > *count)
+                i = *count;
+        } else {
+            i++;
+        }
+    }
+    if (!trial)
+        m->cut_short = true;
+    free(trial);
+}
+
+/* ---- one check's core, merged into the result ---- */
+
+static culprit_status merge(culprit_core *core, const site_table *sites, Z3_context context, Z3_ast *chosen,
+                            size_t chosen_count, culprit_error *err)
+{
+    for (size_t i = 0; i < sites->count; i++) {
+        bool in = false;
+        for (size_t k = 0; k < chosen_count && !in; k++)
+            in = Z3_is_eq_ast(context, chosen[k], sites->keys[i].selector);
+        if (!in)
+            continue;
+        size_t at = 0;
+        while (at < core->count && !same_site(&core->statements[at], &sites->keys[i].statement))
+            at++;
+        if (at == core->count) {
+            culprit_core_statement *grown = realloc(core->statements, (core->count + 1) * sizeof *grown);
+            if (!grown)
+                return culprit_fail_memory(err);
+            core->statements = grown;
+            core->statements[core->count] = sites->keys[i].statement;
+            core->statements[core->count++].instances = 0;
+        }
+        core->statements[at].instances += sites->keys[i].statement.instances;
+    }
+    return CULPRIT_OK;
+}
+
+static culprit_status solve_core(formula *f, minimizer *m, culprit_core *core, culprit_error *err)
+{
+    size_t count = f->sites.count;
+    Z3_ast *chosen = malloc((count ? count : 1) * sizeof *chosen);
+    if (!chosen)
+        return culprit_fail_memory(err);
+    for (size_t i = 0; i < count; i++)
+        chosen[i] = f->sites.keys[i].selector;
+    Z3_lbool answer = check(m, count, chosen);
+    culprit_status status = CULPRIT_OK;
+    if (answer == Z3_L_TRUE)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "the trace formula is satisfiable: the recorded statements do not force the "
+                              "violation (the trace is incomplete where values were concretized or "
+                              "constraints dropped; see the run's statistics)");
+    else if (answer == Z3_L_UNDEF)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "the solver found no core within the time limit (%zu statements, %zu "
+                              "instances): raise it or record a shorter failing run",
+                              f->sites.count, f->instances);
+    if (status == CULPRIT_OK) {
+        shrink_to_core(m, chosen, &count);
+        minimize(m, chosen, &count);
+        status = merge(core, &f->sites, f->context, chosen, count, err);
+    }
+    free(chosen);
+    return status;
+}
+
+static culprit_status core_of_spec(slice *s, const culprit_input *input, const culprit_core_options *options,
+                                   const spec_frame *frame, minimizer *m, culprit_core *core,
+                                   culprit_error *err)
+{
+    size_t instances;
+    uint32_t class = spec_class(s, frame, &instances);
+    size_t cap = options && options->max_instances ? options->max_instances : DEFAULT_MAX_INSTANCES;
+    if (instances > cap)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "the sliced trace has %zu statement instances, over the cap of %zu: record a "
+                            "shorter failing run or raise the cap",
+                            instances, cap);
+    Z3_config config = Z3_mk_config();
+    formula f = {.context = Z3_mk_context(config)};
+    Z3_del_config(config);
+    Z3_set_error_handler(f.context, ignore_errors);
+    f.solver = Z3_mk_solver(f.context);
+    Z3_solver_inc_ref(f.context, f.solver);
+    f.terms = calloc(s->path->node_count + 1, sizeof *f.terms);
+    culprit_status status = f.terms ? make_terms(&f, s, frame, input, err) : culprit_fail_memory(err);
+    if (status == CULPRIT_OK && class)
+        status = add_statements(&f, s, frame, class, err);
+    if (status == CULPRIT_OK) {
+        add_spec(&f, s->path, frame);
+        m->f = &f;
+        status = solve_core(&f, m, core, err);
+        core->formula_statements += f.sites.count;
+        core->formula_instances += f.instances;
+    }
+    free(f.sites.keys);
+    free(f.terms);
+    Z3_solver_dec_ref(f.context, f.solver);
+    Z3_del_context(f.context);
+    return status;
+}
+
+static size_t count_trace_instances(const culprit_path *path)
+{
+    size_t count = 0;
+    for (size_t n = 1; n <= path->node_count; n++)
+        count += path->nodes[n].op == CULPRIT_SYM_TAG;
+    for (size_t j = 0; j < path->constraint_count; j++)
+        count += path->constraints[j].kind != CULPRIT_SYM_SPEC;
+    return count;
+}
+
+culprit_status culprit_trace_core(const culprit_path *path, const culprit_input *input,
+                                  const culprit_core_options *options, culprit_core *core, culprit_error *err)
+{
+    memset(core, 0, sizeof *core);
+    core->minimal = true;
+    for (size_t j = 0; j < path->constraint_count; j++)
+        core->specs += path->constraints[j].kind == CULPRIT_SYM_SPEC;
+    if (core->specs == 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "the run violated no specification it recorded: a core needs a failing run of "
+                            "a program with checks (assert, culprit/contract.h) recorded in trace mode");
+    core->trace_instances = count_trace_instances(path);
+    slice s = {.path = path,
+               .parent = calloc(path->node_count + 1, sizeof *s.parent),
+               .tag_of = calloc(path->node_count + 1, sizeof *s.tag_of),
+               .needed = calloc(path->node_count + 1, sizeof *s.needed)};
+    culprit_status status = s.parent && s.tag_of && s.needed ? CULPRIT_OK : culprit_fail_memory(err);
+    if (status == CULPRIT_OK)
+        classify(&s);
+    minimizer m = {.deadline = options && options->timeout_ms ? now_ms() + options->timeout_ms : 0};
+    for (size_t j = 0; status == CULPRIT_OK && j < path->constraint_count; j++)
+        if (path->constraints[j].kind == CULPRIT_SYM_SPEC) {
+            spec_frame frame = frame_of(path, j);
+            status = core_of_spec(&s, input, options, &frame, &m, core, err);
+        }
+    core->minimal = !m.cut_short;
+    free(s.parent);
+    free(s.tag_of);
+    free(s.needed);
+    if (status != CULPRIT_OK)
+        culprit_core_free(core);
+    return status;
+}
+
+void culprit_core_free(culprit_core *core)
+{
+    free(core->statements);
+    core->statements = NULL;
+    core->count = 0;
+}

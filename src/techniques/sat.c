@@ -1,0 +1,113 @@
+/*
+ * sat.c - specification-based localization (SAT-TAR, seeds/003;
+ * TECHNIQUES.md §7) over the unsat cores `culprit gen --core` recorded
+ * (input->cores, culprit/cores.h):
+ *
+ *   sat      the core alone: S_sat(s), the share of the failing tests'
+ *            cores that name line s (1 for a line in every core, the
+ *            paper's S_sat when there is one); ties broken by Tarantula's
+ *            score, then its confidence.
+ *   sat-tar  Tarantula(s) + S_sat(s), confidence Tarantula's (§7 step 4).
+ *
+ * Both score line elements only.  A core names the statements whose
+ * semantics force the violated check, which includes lines that passing
+ * runs execute as often as failing ones: what spectra alone rank poorly
+ * in data-structure code.  output->detail is the number of cores that
+ * name the line.  The loop that generates tests toward the suspects
+ * (§7 steps 2, 3, 5) is culprit gen's, not a technique's.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "culprit/cores.h"
+#include "techniques/technique_internal.h"
+
+/* detail[e]: how many cores name line e; scores start at 0 for lines. */
+static void count_cores(const culprit_technique_input *input, culprit_technique_output *output)
+{
+    const culprit_cores *cores = input->cores;
+    for (size_t e = 0; e < input->spectra->element_count; e++)
+        if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE)
+            output->detail[e] = 0;
+    for (size_t c = 0; c < cores->core_count; c++)
+        for (size_t i = cores->offsets[c]; i < cores->offsets[c + 1]; i++)
+            output->detail[cores->elements[i]] += 1;
+}
+
+static culprit_status tarantula_scores(const culprit_technique_input *input, double *scores,
+                                       double *confidence, culprit_error *err)
+{
+    culprit_formula_choice tarantula;
+    culprit_status status = culprit_formula_find("tarantula", &tarantula, err);
+    if (status == CULPRIT_OK)
+        culprit_formula_score_all(&tarantula, input->tallies, input->spectra->element_count, scores,
+                                  confidence);
+    return status;
+}
+
+/* S_sat, and Tarantula's score in *tarantula (an element_count array). */
+static culprit_status sat_parts(const culprit_technique_input *input, culprit_technique_output *output,
+                                double **tarantula, culprit_error *err)
+{
+    size_t n = input->spectra->element_count;
+    *tarantula = malloc((n ? n : 1) * sizeof **tarantula);
+    if (!*tarantula)
+        return culprit_fail_memory(err);
+    culprit_status status = tarantula_scores(input, *tarantula, output->confidence, err);
+    count_cores(input, output);
+    return status;
+}
+
+static culprit_status sat_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                culprit_error *err)
+{
+    double *tarantula;
+    culprit_status status = sat_parts(input, output, &tarantula, err);
+    double cores = (double)input->cores->core_count;
+    for (size_t e = 0; status == CULPRIT_OK && e < input->spectra->element_count; e++)
+        if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE) {
+            output->scores[e] = output->detail[e] / cores;
+            output->confidence[e] = tarantula[e];
+        }
+    free(tarantula);
+    return status;
+}
+
+static culprit_status sat_tar_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                    culprit_error *err)
+{
+    double *tarantula;
+    culprit_status status = sat_parts(input, output, &tarantula, err);
+    double cores = (double)input->cores->core_count;
+    for (size_t e = 0; status == CULPRIT_OK && e < input->spectra->element_count; e++)
+        if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE)
+            output->scores[e] = tarantula[e] + output->detail[e] / cores;
+    free(tarantula);
+    return status;
+}
+
+const culprit_technique culprit_technique_sat = {
+    .name = "sat",
+    .title = "SAT (unsat cores)",
+    .summary = "the lines the failing runs' unsat cores name (the statements that force the violated "
+               "check), by the share of cores naming them; ties by Tarantula",
+    .reference = "D. Gopinath, R. N. Zaeem, S. Khurshid: Improving the effectiveness of spectra-based fault "
+                 "localization using specifications, ASE 2012 (the core alone)",
+    .needs = CULPRIT_NEEDS_CORES,
+    .failing_first = true,
+    .detail_name = "cores",
+    .score = sat_score,
+};
+
+const culprit_technique culprit_technique_sat_tar = {
+    .name = "sat-tar",
+    .title = "SAT-TAR",
+    .summary = "Tarantula plus 1 for a line every unsat core names (its share of cores otherwise); "
+               "confidence Tarantula's",
+    .reference = "D. Gopinath, R. N. Zaeem, S. Khurshid: Improving the effectiveness of spectra-based fault "
+                 "localization using specifications, ASE 2012",
+    .needs = CULPRIT_NEEDS_CORES,
+    .failing_first = true,
+    .detail_name = "cores",
+    .score = sat_tar_score,
+};

@@ -1,0 +1,67 @@
+# test_sat.sh - specifications and unsat cores end to end (issue 23 item 2;
+# docs/specs.md, docs/symbolic.md §6): a linked list whose remove updates
+# its size wrongly (tests/e2e/sat/list.c) violates its invariant; culprit
+# gen --core records the failing run in trace mode and saves the unsat
+# core of its trace formula, which names the faulty store alone; culprit
+# rank --technique sat and sat-tar rank it first where Tarantula ties it
+# with the lines every removal runs.  The bad inputs: a failing run that
+# violates no check (wrong output only), a trace over --max-trace, a rank
+# with no cores, options out of range.
+. "$(dirname "$0")/lib.sh"
+need_culprit_cc nm
+
+LIST="$TOP/tests/e2e/sat/list.c"
+cp "$LIST" list.c
+FAULT_LINE=$(grep -n '/\* the fault \*/' list.c | cut -d: -f1)
+"$culprit_cc" --coverage=symbolic -g -O0 -o list list.c || fail "cannot build list.c in symbolic mode"
+printf 'a 7\na 1\nr 7\n' >failing.txt
+
+# ---- usage ----
+run 0 "$CULPRIT" gen --help
+expect_contains "$WORK/out" "--core"
+run 2 "$CULPRIT" gen --core --core-timeout 0 --strategy pcs --budget 2 --input failing.txt -- ./list
+expect_contains "$WORK/err" "--core-timeout expects 1 to 86400 seconds, not '0'"
+run 2 "$CULPRIT" gen --core --max-trace none --strategy pcs --budget 2 --input failing.txt -- ./list
+expect_contains "$WORK/err" "--max-trace expects a number, not 'none'"
+
+# ---- no cores yet: sat says what to do ----
+run 0 "$CULPRIT" --store empty.store test --name a -- ./list </dev/null
+run 2 "$CULPRIT" --store empty.store rank --technique sat
+expect_contains "$WORK/err" "sat needs the unsat cores of failing runs, and the program has none recorded"
+
+# ---- the core names the faulty store ----
+run 0 "$CULPRIT" gen --core --strategy pcs --budget 6 --input failing.txt -- ./list
+expect_contains "$WORK/err" "gen/pcs/0: unsat core of 1 line"
+expect_contains "$WORK/err" "list.c:$FAULT_LINE (store)"
+# rank_top TECHNIQUE : the first line of the ranking ("list.c:N")
+rank_top() {
+    "$CULPRIT" rank --technique "$1" --format csv >"$WORK/rank.csv" 2>"$WORK/rank.err" ||
+        fail "culprit rank --technique $1: $(cat "$WORK/rank.err")"
+    python3 -c '
+import csv, os, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(os.path.basename(rows[0]["element"]) if rows else "-")' "$WORK/rank.csv"
+}
+[ "$(rank_top sat)" = "list.c:$FAULT_LINE" ] && pass || fail "sat ranks $(rank_top sat) first, not list.c:$FAULT_LINE"
+[ "$(rank_top sat-tar)" = "list.c:$FAULT_LINE" ] && pass ||
+    fail "sat-tar ranks $(rank_top sat-tar) first, not list.c:$FAULT_LINE"
+run 0 "$CULPRIT" rank --technique sat --top 3
+expect_contains "$WORK/out" "list.c:$FAULT_LINE"
+# the core is stored per failing test, and a test recorded again loses it
+run 0 sqlite3 .culprit/culprit.db "SELECT t.name, c.line, c.kind FROM trace_cores c JOIN tests t ON t.id = c.test_id WHERE t.name = 'gen/pcs/0'"
+expect_contains "$WORK/out" "gen/pcs/0|$FAULT_LINE|store"
+
+# ---- a trace over the cap: said, and the generation goes on ----
+run 0 "$CULPRIT" --store cap.store gen --core --max-trace 1 --strategy pcs --budget 1 --input failing.txt -- ./list
+expect_contains "$WORK/err" "gen/pcs/0: no core: the sliced trace has"
+expect_contains "$WORK/err" "over the cap of 1"
+
+# ---- a failing run that violates no check: no core, said ----
+sed 's/printf("%d\\n", n->value)/printf("%d\\n", n->value + 1)/; s/(n->value > 5 ? 2 : 1)/1/' list.c >wrong_output.c
+"$culprit_cc" --coverage=symbolic -g -O0 -o wrong_output wrong_output.c || fail "cannot build wrong_output.c"
+sed 's/(n->value > 5 ? 2 : 1)/1/' list.c >fixed.c
+cc -I"$TOP/include" -o fixed fixed.c || fail "cannot build the reference"
+run 0 "$CULPRIT" --store output.store gen --core --strategy pcs --budget 1 --input failing.txt --reference ./fixed -- ./wrong_output
+expect_contains "$WORK/err" "gen/pcs/0: no core: the run violated no specification it recorded"
+
+finish
