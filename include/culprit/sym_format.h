@@ -128,9 +128,10 @@ enum culprit_sym_op {
      * wrote, as one statement of the trace formula.  Its value is a's
      * (bits = width(a); a concrete value's a is a CONST); b = the unit's
      * index in the dump's unit list, c = the block counter of the store's
-     * block, value = the store's source line (0: unknown).  Equal stores
-     * at one site are one node.  Solvers that do not relax statements
-     * read it as a. */
+     * block, value = the store's source line (0: unknown) in the low 32
+     * bits, its instance (1, 2, ... in the order stores ran) in the high
+     * 32: every store executed is a node of its own.  Solvers that do not
+     * relax statements read it as a. */
     CULPRIT_SYM_TAG = 70
 };
 

@@ -437,6 +437,7 @@ culprit_sym_expr __culprit_sym_select(culprit_sym_expr condition, culprit_sym_ex
  * can relax the statement; a concrete value becomes its constant first,
  * so stores of constants and of values computed from concrete memory are
  * statements too and what is loaded from memory they wrote is symbolic.
+ * Every store executed is a new node.
  * Outside trace mode the shadow is returned as it is. */
 culprit_sym_expr __culprit_sym_tag(culprit_sym_expr value, uint64_t concrete, uint32_t bits, const void *unit,
                                    uint32_t block, uint32_t line)
@@ -447,6 +448,11 @@ culprit_sym_expr __culprit_sym_tag(culprit_sym_expr value, uint64_t concrete, ui
     uint32_t index;
     if (!e || !culprit_rt_sym_unit_index_locked(unit, &index))
         return value;
-    culprit_sym_expr tagged = make(CULPRIT_SYM_TAG, bits, e, index, block, line);
+    /* Each store executed is its own node (the instance in the high
+     * half): hash-consed, a store of 0 at a site in the failing operation
+     * would be the node an earlier operation made, and count as its
+     * pre-state. */
+    uint64_t instance = atomic_fetch_add_explicit(&culprit_rt_sym_state.tag_instances, 1, memory_order_relaxed);
+    culprit_sym_expr tagged = make(CULPRIT_SYM_TAG, bits, e, index, block, (instance + 1) << 32 | line);
     return tagged ? tagged : value;
 }

@@ -109,6 +109,7 @@ struct rt_sym_state {
 
     uint32_t max_nodes, max_constraints, site_cap, table_cap;
     int trace; /* CULPRIT_SYM_TRACE=1: stores are statements (TAG nodes), violated specs constraints */
+    _Atomic uint64_t tag_instances; /* TAG nodes made: each store executed is one */
 
     /* Expression table: nodes[1 .. node_count-1]; node_hash is open
      * addressing over node numbers (0: empty). */

@@ -287,8 +287,12 @@ void culprit_rt_sym_spec_checked(culprit_sym_expr condition, int holds)
             last_holding = mark_now();
         return;
     }
-    if (condition && (!culprit_rt_sym_valid(condition) || culprit_rt_sym_bits(condition) != 1))
+    if (condition && !culprit_rt_sym_valid(condition))
         condition = 0;
+    /* holds is an int: the check holds when it is not 0 */
+    if (condition && culprit_rt_sym_bits(condition) != 1)
+        condition = culprit_rt_sym_op2(CULPRIT_SYM_NE, condition,
+                                       culprit_rt_sym_const(0, culprit_rt_sym_bits(condition)));
     uint64_t constant;
     if (condition && culprit_rt_sym_is_const(condition, &constant))
         condition = 0;
