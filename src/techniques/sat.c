@@ -22,16 +22,26 @@
 #include "culprit/cores.h"
 #include "techniques/technique_internal.h"
 
-/* detail[e]: how many cores name line e; scores start at 0 for lines. */
-static void count_cores(const culprit_technique_input *input, culprit_technique_output *output)
+/* detail[e]: how many cores name line e; returns how many cores count:
+ * those of tests that count as failing (`culprit rank --cluster N` leaves
+ * the other clusters' failures out, so failures that violate another
+ * specification do not boost this one's suspects: SAT-TAR's spec-based
+ * partition, TECHNIQUES.md §7 step 3). */
+static size_t count_cores(const culprit_technique_input *input, culprit_technique_output *output)
 {
     const culprit_cores *cores = input->cores;
     for (size_t e = 0; e < input->spectra->element_count; e++)
         if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE)
             output->detail[e] = 0;
-    for (size_t c = 0; c < cores->core_count; c++)
+    size_t counted = 0;
+    for (size_t c = 0; c < cores->core_count; c++) {
+        if (technique_test_outcome(input, cores->tests[c]) != CULPRIT_OUTCOME_FAILING)
+            continue;
+        counted++;
         for (size_t i = cores->offsets[c]; i < cores->offsets[c + 1]; i++)
             output->detail[cores->elements[i]] += 1;
+    }
+    return counted;
 }
 
 static culprit_status tarantula_scores(const culprit_technique_input *input, double *scores,
@@ -45,25 +55,27 @@ static culprit_status tarantula_scores(const culprit_technique_input *input, dou
     return status;
 }
 
-/* S_sat, and Tarantula's score in *tarantula (an element_count array). */
+/* The cores' counts in output->detail and their number in *cores (at
+ * least 1, so a share is 0 when none counts), Tarantula's score in
+ * *tarantula (an element_count array). */
 static culprit_status sat_parts(const culprit_technique_input *input, culprit_technique_output *output,
-                                double **tarantula, culprit_error *err)
+                                double **tarantula, double *cores, culprit_error *err)
 {
     size_t n = input->spectra->element_count;
     *tarantula = malloc((n ? n : 1) * sizeof **tarantula);
     if (!*tarantula)
         return culprit_fail_memory(err);
     culprit_status status = tarantula_scores(input, *tarantula, output->confidence, err);
-    count_cores(input, output);
+    size_t counted = count_cores(input, output);
+    *cores = counted ? (double)counted : 1;
     return status;
 }
 
 static culprit_status sat_score(const culprit_technique_input *input, culprit_technique_output *output,
                                 culprit_error *err)
 {
-    double *tarantula;
-    culprit_status status = sat_parts(input, output, &tarantula, err);
-    double cores = (double)input->cores->core_count;
+    double *tarantula, cores;
+    culprit_status status = sat_parts(input, output, &tarantula, &cores, err);
     for (size_t e = 0; status == CULPRIT_OK && e < input->spectra->element_count; e++)
         if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE) {
             output->scores[e] = output->detail[e] / cores;
@@ -76,9 +88,8 @@ static culprit_status sat_score(const culprit_technique_input *input, culprit_te
 static culprit_status sat_tar_score(const culprit_technique_input *input, culprit_technique_output *output,
                                     culprit_error *err)
 {
-    double *tarantula;
-    culprit_status status = sat_parts(input, output, &tarantula, err);
-    double cores = (double)input->cores->core_count;
+    double *tarantula, cores;
+    culprit_status status = sat_parts(input, output, &tarantula, &cores, err);
     for (size_t e = 0; status == CULPRIT_OK && e < input->spectra->element_count; e++)
         if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE)
             output->scores[e] = tarantula[e] + output->detail[e] / cores;
