@@ -388,6 +388,8 @@ culprit_status gen_update_ranking(gen_state *state, int64_t program_id, size_t n
         state->top_stable = strcmp(top, state->top) == 0 ? state->top_stable + 1 : 0;
         memcpy(state->top, top, sizeof top);
         status = gen_trace_test(state->trace, state, &spectra, number, name, verdict, err);
+        if (state->options->core)
+            gen_print_round(state, &spectra, program_id, number, name, verdict);
     }
     culprit_spectra_free(&spectra);
     fprintf(stderr,

@@ -88,6 +88,11 @@ culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const c
                              const culprit_input *input, int64_t program, const char *name,
                              culprit_error *err);
 
+/* --core: SAT-TAR's round after test number (name, verdict) on stderr,
+ * once the program has a core (gen_core.c). */
+void gen_print_round(gen_state *state, const culprit_spectra *spectra, int64_t program, size_t number,
+                     const char *name, culprit_verdict verdict);
+
 /* Writes the generated tests as DIR/tests.json + DIR/inputs (gen.c). */
 culprit_status gen_export(const gen_state *state, culprit_error *err);
 

@@ -8,7 +8,9 @@
  * block, line) into a file and line through the program's maps (a branch
  * is its block's last line, the terminator's), saves the lines for the
  * test (culprit_store_save_core) and says what it found on stderr, so
- * `culprit rank --technique sat | sat-tar` can rank from them.
+ * `culprit rank --technique sat | sat-tar` can rank from them; and after
+ * each test, SAT-TAR's round (seeds/003's per-round table): the test
+ * added, its verdict, and the top lines' suspiciousness and confidence.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +19,9 @@
 #include "cli/cli.h"
 #include "cli/gen.h"
 #include "culprit/cores.h"
+#include "culprit/techniques.h"
 
-enum { SHOWN_LINES = 8 };
+enum { SHOWN_LINES = 8, ROUND_TOP = 3 };
 
 static const culprit_unit *unit_of(const gen_state *state, const culprit_dump *dump, uint32_t index)
 {
@@ -107,4 +110,38 @@ culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const c
     free(lines);
     culprit_core_free(&core);
     return status;
+}
+
+/* One line per test once a core exists: "round N: TEST (VERDICT); sat-tar
+ * top: FILE:LINE SCORE (confidence C) ...". */
+void gen_print_round(gen_state *state, const culprit_spectra *spectra, int64_t program, size_t number,
+                     const char *name, culprit_verdict verdict)
+{
+    culprit_cores cores;
+    culprit_error err;
+    const culprit_technique *technique;
+    if (culprit_store_load_cores(state->store, program, spectra, &cores, &err) != CULPRIT_OK)
+        return;
+    culprit_method_ranking result = {0};
+    bool ranked = false;
+    if (cores.core_count > 0 && culprit_technique_find("sat-tar", &technique, &err) == CULPRIT_OK) {
+        culprit_method method = {.technique = technique};
+        culprit_technique_input input = {
+            .spectra = spectra, .policy = culprit_verdict_policy_default(), .cores = &cores};
+        culprit_rank_options options = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE};
+        ranked = culprit_rank_method(&method, &input, &options, &result, &err) == CULPRIT_OK;
+    }
+    if (ranked) {
+        fprintf(stderr, "culprit gen: round %zu: %s (%s); sat-tar top:", number, name,
+                culprit_verdict_name(verdict));
+        for (size_t i = 0; i < result.ranking.count && i < ROUND_TOP; i++) {
+            const culprit_ranked *entry = &result.ranking.entries[i];
+            fprintf(stderr, " %s:%u %.3f (confidence %.3f)",
+                    entry->file < spectra->file_count ? spectra->files[entry->file] : "?",
+                    (unsigned)entry->line, entry->score, entry->confidence);
+        }
+        fputc('\n', stderr);
+        culprit_method_ranking_free(&result);
+    }
+    culprit_cores_free(&cores);
 }

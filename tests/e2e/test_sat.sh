@@ -33,6 +33,8 @@ expect_contains "$WORK/err" "sat needs the unsat cores of failing runs, and the 
 run 0 "$CULPRIT" gen --core --strategy pcs --budget 6 --input failing.txt -- ./list
 expect_contains "$WORK/err" "gen/pcs/0: unsat core of 1 line"
 expect_contains "$WORK/err" "list.c:$FAULT_LINE (store)"
+# SAT-TAR's round after each test: the test, its verdict, the top lines
+expect_contains "$WORK/err" "culprit gen: round 0: gen/pcs/0 (fail); sat-tar top: $WORK/list.c:$FAULT_LINE 2.000 (confidence 1.000)"
 # rank_top TECHNIQUE : the first line of the ranking ("list.c:N")
 rank_top() {
     "$CULPRIT" rank --technique "$1" --format csv >"$WORK/rank.csv" 2>"$WORK/rank.err" ||
