@@ -73,16 +73,15 @@ static void sift_up(struct heap *h, int i)
  * smaller child */
 static void sift_down(struct heap *h, int i)
 {
-    for (;;) {
-        int child = 2 * i + 1;
-        if (child >= h->size)
-            break;
+    int child = 2 * i + 1;
+    while (child < h->size) {
         if (child + 1 < h->size && h->a[child + 1] < h->a[child])
             child++;
         if (h->a[i] <= h->a[child])
             break;
         swap(&h->a[i], &h->a[child]);
         i = child;
+        child = 2 * i + 1;
     }
 }
 
@@ -139,7 +138,7 @@ static int heap_decrease(struct heap *h, int i, int v)
 }
 
 /* removes the entry at i into *v: the last entry takes its place and moves
- * down or up, whichever its new neighbours ask for; -1 for a bad index */
+ * up or down, whichever its new neighbours ask for; -1 for a bad index */
 static int heap_delete(struct heap *h, int i, int *v)
 {
     if (i < 0 || i >= h->size)
@@ -148,8 +147,8 @@ static int heap_delete(struct heap *h, int i, int *v)
     h->size--;
     if (i < h->size) {
         h->a[i] = h->a[h->size];
-        sift_down(h, i);
         sift_up(h, i);
+        sift_down(h, i);
     }
     *v = removed;
     CULPRIT_INVARIANT(heap_ok, h);
