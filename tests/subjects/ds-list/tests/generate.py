@@ -22,7 +22,7 @@ rng = random.Random(20261128)
 TESTS = 120
 
 
-def build(ops, keys):
+def build(ops):
     """adds 0-7 keys; returns the list the correct version then holds"""
     lst = []
     for _ in range(rng.choice([0, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7])):
@@ -124,7 +124,7 @@ def main():
     themes = [t for t, w in THEMES for _ in range(w)]
     while len(bodies) < TESTS:
         ops = []
-        lst = build(ops, None)
+        lst = build(ops)
         rng.choice(themes)(ops, lst)
         bodies.append("".join(op + "\n" for op in ops))
     lines = []
