@@ -105,7 +105,7 @@ json.dump(d, open(sys.argv[1], "w"))' "$f" "$@"
 run_afl() {
     a_id=$1 a_work=$2 a_seconds=$3 a_result=$4
     subject=${a_id%%/*}
-    if ! (cd "$a_work" && afl-cc -std=c11 -O0 -g -o "$subject-afl" src/*.c -lm) >>"$log" 2>&1; then
+    if ! (cd "$a_work" && afl-cc -std=c11 -O0 -g -I"$top/include" -o "$subject-afl" src/*.c -lm) >>"$log" 2>&1; then
         afl_note="afl-cc failed"
         return 1
     fi
@@ -150,7 +150,7 @@ for id in ${versions:-}; do
         fail_version "$id" "patch does not apply"
         continue
     fi
-    if ! (cd "$work" && cc -std=c11 -O0 -o reference src-fixed/*.c -lm &&
+    if ! (cd "$work" && cc -std=c11 -O0 -I"$top/include" -o reference src-fixed/*.c -lm &&
         "$cc_wrapper" --coverage=symbolic -std=c11 -O0 -g -o "$subject" src/*.c -lm &&
         "$cc_wrapper" -std=c11 -O0 -g -o "$subject-full" src/*.c -lm) >>"$log" 2>&1; then
         fail_version "$id" "does not build"

@@ -11,8 +11,12 @@
 
 here=$(cd "${1:?usage: check-subject.sh SUBJECT_DIR}" && pwd) || exit 2
 NAME=$(basename "$here")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--std=c11 -O0}
+# The subjects with specifications include <culprit/contract.h>; a plain
+# compiler finds it in the repository's include/ (culprit-cc finds it itself).
+CFLAGS="$CFLAGS -I$ROOT/include"
 LIMIT=${TEST_TIMEOUT:-5}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-$NAME.XXXXXX") || exit 2

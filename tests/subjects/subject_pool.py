@@ -18,8 +18,11 @@ def record_expected(subject_dir, name, manifest_lines):
     try:
         src = os.path.join(subject_dir, 'src')
         sources = sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith('.c'))
-        subprocess.run(['cc', '-std=c11', '-O0', '-o', os.path.join(tmp, name)] + sources + ['-lm'],
-                       check=True)
+        # include/ of the repository: the subjects with specifications use <culprit/contract.h>
+        include = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                               'include')
+        subprocess.run(['cc', '-std=c11', '-O0', '-I' + include, '-o', os.path.join(tmp, name)] + sources +
+                       ['-lm'], check=True)
         os.symlink(tests_dir, os.path.join(tmp, 'tests'))  # commands use tests/inputs/...
         for line in manifest_lines:
             test, command = line.rstrip('\n').split(':', 1)
