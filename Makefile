@@ -61,7 +61,7 @@ VERSION := 0.1.0
 # them so that the next `make check` does not rebuild the library.
 .SECONDARY: $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)
 
-.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-php eval-php-run eval-gen eval-gen-run demo demo-run \
+.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-php eval-php-run eval-gen eval-gen-run eval-sat eval-sat-run demo demo-run \
         install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
@@ -254,6 +254,14 @@ eval-php: deps
 
 eval-php-run: all
 	@sh bench/eval_php.sh $(BUILD)
+
+# issue 23: SAT-TAR on the data-structure subjects (bench/sat_tar.py):
+# Tarantula, the unsat cores and both, per round of culprit gen --core
+eval-sat: deps
+	@$(MAKE) --no-print-directory eval-sat-run
+
+eval-sat-run: all
+	@python3 bench/sat_tar.py $(BUILD) $(BUILD)/eval-sat
 
 # issue 17: culprit gen from one failing test per fault, beside the pools and AFL++
 eval-gen: deps
