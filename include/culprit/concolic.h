@@ -341,6 +341,12 @@ typedef struct culprit_core_statement {
 typedef struct culprit_core_options {
     unsigned timeout_ms;  /* the whole minimization (0: none) */
     size_t max_instances; /* statement instances of the sliced formula (0: 200,000) */
+    /* May be NULL: whether a store's block depends on a branch's block,
+     * both of the unit (the dump's index; culprit_control_depends).  Then
+     * relaxing the branch frees the stores it decides: a wrong branch or
+     * loop condition, which changes which stores run, can be in a core. */
+    bool (*controls)(void *context, uint32_t unit, uint32_t store_block, uint32_t branch_block);
+    void *controls_context;
 } culprit_core_options;
 
 typedef struct culprit_core {

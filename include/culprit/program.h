@@ -134,6 +134,32 @@ CULPRIT_API void culprit_unit_set_sort(culprit_unit_set *set);
 /* The unit with hash (64 hex digits) or NULL. */
 CULPRIT_API culprit_unit *culprit_unit_set_find(const culprit_unit_set *set, const char *hash);
 
+/* ---- control dependence (src/program/control_dependence.c) ----
+ * Which branch blocks decide, directly or through other branches, whether
+ * a block runs: block X depends on branch block A when an edge out of A
+ * leads to X on every path while another edge out of A avoids it.  Within
+ * one function; a function of more than CULPRIT_CONTROL_MAX_BLOCKS blocks
+ * has none. */
+enum { CULPRIT_CONTROL_MAX_BLOCKS = 4096 };
+
+typedef struct culprit_control_function {
+    size_t words;      /* 64-bit words per row */
+    uint64_t *depends; /* owned: a row per block of the function (local order), NULL: none */
+} culprit_control_function;
+
+typedef struct culprit_control_deps {
+    uint32_t block_count, function_count;
+    uint32_t *function_of, *local; /* per block counter: its function (UINT32_MAX: none) and index there */
+    culprit_control_function *functions;
+} culprit_control_deps;
+
+CULPRIT_API culprit_status culprit_control_deps_build(const culprit_unit *unit, culprit_control_deps *deps,
+                                                      culprit_error *err);
+/* Whether block (a block counter of the unit) depends on branch_block. */
+CULPRIT_API bool culprit_control_depends(const culprit_control_deps *deps, uint32_t block,
+                                         uint32_t branch_block);
+CULPRIT_API void culprit_control_deps_free(culprit_control_deps *deps);
+
 /* ---- sites and output records (§5) ---- */
 
 /* A block of a unit: in a dump, unit indexes the dump's units; in a

@@ -6,8 +6,9 @@
  * (CULPRIT_SYM_TRACE=1, docs/symbolic.md §6); this file asks the library
  * for the core (culprit_trace_core), turns each statement's site (unit,
  * block, line) into a file and line through the program's maps (a branch
- * is its block's last line, the terminator's), saves the lines for the
- * test (culprit_store_save_core) and says what it found on stderr, so
+ * is its block's last line, the terminator's; a relaxed branch frees the
+ * stores it decides, by the control dependences of the unit's map), saves
+ * the lines for the test (culprit_store_save_core) and says what it found on stderr, so
  * `culprit rank --technique sat | sat-tar` can rank from them; and after
  * each test, SAT-TAR's round (seeds/003's per-round table): the test
  * added, its verdict, and the top lines' suspiciousness and confidence.
@@ -80,13 +81,54 @@ static void describe(const char *name, const culprit_core *core, const culprit_c
     fputs(count > SHOWN_LINES ? " ...\n" : "\n", stderr);
 }
 
+/* The control dependences of the run's units, built when first asked. */
+typedef struct unit_controls {
+    const gen_state *state;
+    const culprit_dump *dump;
+    culprit_control_deps *deps; /* per dump unit */
+    bool *built;
+} unit_controls;
+
+static bool controls(void *context, uint32_t unit, uint32_t store_block, uint32_t branch_block)
+{
+    unit_controls *c = context;
+    if (unit >= c->dump->unit_count)
+        return false;
+    if (!c->built[unit]) {
+        const culprit_unit *map = unit_of(c->state, c->dump, unit);
+        culprit_error err;
+        c->built[unit] = true;
+        if (!map || culprit_control_deps_build(map, &c->deps[unit], &err) != CULPRIT_OK)
+            memset(&c->deps[unit], 0, sizeof c->deps[unit]);
+    }
+    return culprit_control_depends(&c->deps[unit], store_block, branch_block);
+}
+
+static culprit_status core_of(gen_state *state, const culprit_dump *dump, const culprit_path *path,
+                              const culprit_input *input, culprit_core *core, culprit_error *why)
+{
+    size_t units = dump->unit_count ? dump->unit_count : 1;
+    unit_controls c = {state, dump, calloc(units, sizeof *c.deps), calloc(units, sizeof *c.built)};
+    culprit_core_options options = state->options->core_options;
+    if (c.deps && c.built) {
+        options.controls = controls;
+        options.controls_context = &c;
+    }
+    culprit_status status = culprit_trace_core(path, input, &options, core, why);
+    for (size_t u = 0; c.deps && u < dump->unit_count; u++)
+        culprit_control_deps_free(&c.deps[u]);
+    free(c.deps);
+    free(c.built);
+    return status;
+}
+
 culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const culprit_path *path,
                              const culprit_input *input, int64_t program, const char *name,
                              culprit_error *err)
 {
     culprit_core core;
     culprit_error why;
-    if (culprit_trace_core(path, input, &state->options->core_options, &core, &why) != CULPRIT_OK) {
+    if (core_of(state, dump, path, input, &core, &why) != CULPRIT_OK) {
         fprintf(stderr, "culprit gen: %s: no core: %s\n", name, why.message);
         return CULPRIT_OK;
     }

@@ -55,7 +55,9 @@ enum { DEFAULT_MAX_INSTANCES = 200000 };
 
 typedef struct slice {
     const culprit_path *path;
-    uint32_t *parent; /* union-find over TAG nodes (parent[n] == n: a root) */
+    /* union-find over TAG nodes and constraints (constraint j is element
+     * node_count + 1 + j; parent[n] == n: a root) */
+    uint32_t *parent;
     uint32_t *tag_of; /* per node: a TAG its value depends on (0: none) */
     bool *needed;     /* per node: translated into the formula */
 } slice;
@@ -79,10 +81,18 @@ static uint32_t join(uint32_t *parent, uint32_t a, uint32_t b)
     return a < b ? a : b;
 }
 
-/* One pass in node order (operands first): each node's class. */
+static uint32_t constraint_slot(const slice *s, size_t j)
+{
+    return (uint32_t)(s->path->node_count + 1 + j);
+}
+
+/* One pass in node order (operands first): each node's class; then each
+ * constraint joins its expression's. */
 static void classify(slice *s)
 {
     const culprit_path *path = s->path;
+    for (size_t j = 0; j < path->constraint_count; j++)
+        s->parent[constraint_slot(s, j)] = constraint_slot(s, j);
     for (uint32_t n = 1; n <= path->node_count; n++) {
         const culprit_path_node *node = &path->nodes[n];
         s->parent[n] = n;
@@ -93,11 +103,77 @@ static void classify(slice *s)
             tag = join(s->parent, tag, s->tag_of[operand[i]]);
         s->tag_of[n] = tag;
     }
+    for (size_t j = 0; j < path->constraint_count; j++) {
+        uint32_t expression = path->constraints[j].expression;
+        if (expression && s->tag_of[expression])
+            join(s->parent, constraint_slot(s, j), s->tag_of[expression]);
+    }
+}
+
+/* ---- control dependences join the slice ---- */
+
+typedef struct site_member {
+    uint32_t unit, block, member; /* a TAG node or a constraint's slot */
+} site_member;
+
+typedef struct site_list {
+    site_member *sites;
+    size_t count;
+} site_list;
+
+/* Adds member to its site (unit, block): the first member stands for the
+ * site, later ones join it.  False when out of memory. */
+static bool add_member(slice *s, site_list *list, uint32_t unit, uint32_t block, uint32_t member)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (list->sites[i].unit == unit && list->sites[i].block == block) {
+            join(s->parent, list->sites[i].member, member);
+            return true;
+        }
+    site_member *grown = realloc(list->sites, (list->count + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    list->sites = grown;
+    list->sites[list->count++] = (site_member){unit, block, member};
+    return true;
+}
+
+/* With control dependences: a branch is in the class of the stores it
+ * decides (relaxing it frees them), so all instances of a site go
+ * together and a deciding branch joins its stores' class. */
+static bool join_controlled(slice *s, const culprit_core_options *options)
+{
+    if (!options || !options->controls)
+        return true;
+    const culprit_path *path = s->path;
+    site_list stores = {0}, branches = {0};
+    bool ok = true;
+    for (uint32_t n = 1; ok && n <= path->node_count; n++)
+        if (path->nodes[n].op == CULPRIT_SYM_TAG)
+            ok = add_member(s, &stores, path->nodes[n].b, path->nodes[n].c, n);
+    for (size_t j = 0; ok && j < path->constraint_count; j++)
+        if (path->constraints[j].kind != CULPRIT_SYM_SPEC)
+            ok = add_member(s, &branches, path->constraints[j].unit, path->constraints[j].block,
+                            constraint_slot(s, j));
+    for (size_t b = 0; ok && b < branches.count; b++)
+        for (size_t t = 0; t < stores.count; t++)
+            if (stores.sites[t].unit == branches.sites[b].unit &&
+                options->controls(options->controls_context, stores.sites[t].unit, stores.sites[t].block,
+                                  branches.sites[b].block))
+                join(s->parent, branches.sites[b].member, stores.sites[t].member);
+    free(stores.sites);
+    free(branches.sites);
+    return ok;
 }
 
 static uint32_t class_of(slice *s, uint32_t node)
 {
     return node && s->tag_of[node] ? find(s->parent, s->tag_of[node]) : 0;
+}
+
+static uint32_t constraint_class(slice *s, size_t j)
+{
+    return find(s->parent, constraint_slot(s, j));
 }
 
 /* Marks what the formula translates: every node reachable from the kept
@@ -189,6 +265,7 @@ typedef struct formula {
     Z3_ast *terms;
     site_table sites;
     size_t instances;
+    const culprit_core_options *options; /* may be NULL */
 } formula;
 
 static void ignore_errors(Z3_context context, Z3_error_code code)
@@ -239,12 +316,34 @@ static culprit_status make_terms(formula *f, const slice *s, const spec_frame *f
     return CULPRIT_OK;
 }
 
+/* The selectors a store's definition needs besides its own: those of the
+ * branch sites already in the formula that decide whether it runs. */
+static Z3_ast gated(formula *f, const culprit_core_statement *site, Z3_ast selector)
+{
+    if (site->kind != CULPRIT_CORE_STORE || !f->options || !f->options->controls)
+        return selector;
+    size_t count = 1;
+    Z3_ast *all = malloc((f->sites.count + 1) * sizeof *all);
+    if (!all)
+        return selector;
+    all[0] = selector;
+    for (size_t i = 0; i < f->sites.count; i++) {
+        const culprit_core_statement *branch = &f->sites.keys[i].statement;
+        if (branch->kind == CULPRIT_CORE_BRANCH && branch->unit == site->unit &&
+            f->options->controls(f->options->controls_context, site->unit, site->block, branch->block))
+            all[count++] = f->sites.keys[i].selector;
+    }
+    Z3_ast conjunction = count == 1 ? selector : Z3_mk_and(f->context, (unsigned)count, all);
+    free(all);
+    return conjunction;
+}
+
 static bool add_soft(formula *f, const culprit_core_statement *site, Z3_ast term)
 {
     Z3_ast selector = site_selector(f->context, &f->sites, site);
     if (!selector)
         return false;
-    Z3_solver_assert(f->context, f->solver, Z3_mk_implies(f->context, selector, term));
+    Z3_solver_assert(f->context, f->solver, Z3_mk_implies(f->context, gated(f, site, selector), term));
     f->instances++;
     return true;
 }
@@ -271,29 +370,30 @@ static bool is_soft_branch(slice *s, const spec_frame *frame, size_t j, uint32_t
 {
     const culprit_path_constraint *c = &s->path->constraints[j];
     return j >= frame->operation_constraint && j < frame->window_constraint && c->kind != CULPRIT_SYM_SPEC &&
-           class_of(s, c->expression) == class;
+           constraint_class(s, j) == class;
 }
 
-/* Everything in the check's class: the operation's TAG definitions and
- * branches. */
+/* Everything in the check's class: the operation's branches, then its
+ * TAG definitions (gated by the branches that decide them, when the
+ * options say which). */
 static culprit_status add_statements(formula *f, slice *s, const spec_frame *frame, uint32_t class,
                                      culprit_error *err)
 {
     const culprit_path *path = s->path;
-    for (uint32_t n = 1; n <= path->node_count; n++) {
-        const culprit_path_node *node = &path->nodes[n];
-        if (node->op != CULPRIT_SYM_TAG || !is_statement(frame, n) || class_of(s, n) != class)
-            continue;
-        culprit_core_statement site = {CULPRIT_CORE_STORE, node->b, node->c, (uint32_t)node->value, 0};
-        if (!add_soft(f, &site, Z3_mk_eq(f->context, f->terms[n], f->terms[node->a])))
-            return culprit_fail_memory(err);
-    }
     for (size_t j = 0; j < frame->window_constraint; j++) {
         if (!is_soft_branch(s, frame, j, class))
             continue;
         const culprit_path_constraint *c = &path->constraints[j];
         culprit_core_statement site = {CULPRIT_CORE_BRANCH, c->unit, c->block, 0, 0};
         if (!add_soft(f, &site, holds_as_taken(f, path, c)))
+            return culprit_fail_memory(err);
+    }
+    for (uint32_t n = 1; n <= path->node_count; n++) {
+        const culprit_path_node *node = &path->nodes[n];
+        if (node->op != CULPRIT_SYM_TAG || !is_statement(frame, n) || class_of(s, n) != class)
+            continue;
+        culprit_core_statement site = {CULPRIT_CORE_STORE, node->b, node->c, (uint32_t)node->value, 0};
+        if (!add_soft(f, &site, Z3_mk_eq(f->context, f->terms[n], f->terms[node->a])))
             return culprit_fail_memory(err);
     }
     return CULPRIT_OK;
@@ -308,7 +408,7 @@ static uint32_t spec_class(slice *s, const spec_frame *frame, size_t *instances)
     uint32_t class = class_of(s, c->expression);
     for (size_t j = frame->window_constraint; j < frame->index; j++)
         if (path->constraints[j].kind != CULPRIT_SYM_SPEC)
-            class = join(s->parent, class, class_of(s, path->constraints[j].expression));
+            class = join(s->parent, class, constraint_class(s, j));
     memset(s->needed, 0, (path->node_count + 1) * sizeof *s->needed);
     *instances = 0;
     s->needed[c->expression] = true;
@@ -474,7 +574,7 @@ static culprit_status core_of_spec(slice *s, const culprit_input *input, const c
                             "shorter failing run or raise the cap",
                             instances, cap);
     Z3_config config = Z3_mk_config();
-    formula f = {.context = Z3_mk_context(config)};
+    formula f = {.context = Z3_mk_context(config), .options = options};
     Z3_del_config(config);
     Z3_set_error_handler(f.context, ignore_errors);
     f.solver = Z3_mk_solver(f.context);
@@ -520,12 +620,14 @@ culprit_status culprit_trace_core(const culprit_path *path, const culprit_input 
                             "a program with checks (assert, culprit/contract.h) recorded in trace mode");
     core->trace_instances = count_trace_instances(path);
     slice s = {.path = path,
-               .parent = calloc(path->node_count + 1, sizeof *s.parent),
+               .parent = calloc(path->node_count + path->constraint_count + 1, sizeof *s.parent),
                .tag_of = calloc(path->node_count + 1, sizeof *s.tag_of),
                .needed = calloc(path->node_count + 1, sizeof *s.needed)};
     culprit_status status = s.parent && s.tag_of && s.needed ? CULPRIT_OK : culprit_fail_memory(err);
     if (status == CULPRIT_OK)
         classify(&s);
+    if (status == CULPRIT_OK && !join_controlled(&s, options))
+        status = culprit_fail_memory(err);
     minimizer m = {.deadline = options && options->timeout_ms ? now_ms() + options->timeout_ms : 0};
     for (size_t j = 0; status == CULPRIT_OK && j < path->constraint_count; j++)
         if (path->constraints[j].kind == CULPRIT_SYM_SPEC) {

@@ -171,6 +171,43 @@ static void test_core_with_a_branch(void)
     culprit_path_free(&path);
 }
 
+/* A branch that decides a store (control dependence, given by the
+ * options): `if (flag == 1) size = 7;` with flag from input (1) and the
+ * check size == 0.  Without the dependence the core is the store alone
+ * (the branch changes no value); with it, relaxing the branch frees the
+ * store, so the core is the branch and the store together. */
+static bool block_6_depends_on_5(void *context, uint32_t unit, uint32_t store_block, uint32_t branch_block)
+{
+    (void)context;
+    return unit == UNIT && store_block == 6 && branch_block == 5;
+}
+
+static void test_branch_decides_a_store(void)
+{
+    culprit_path path;
+    fixture_init(&path);
+    uint32_t in = fixture_source(&path, CULPRIT_SYM_SOURCE_STDIN, 0, 1, 0, "");
+    uint32_t flag = store(&path, fixture_byte(&path, in, 0), 4, 40);
+    fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_EQ, flag, fixture_const(&path, 8, 1)), 5, 1);
+    uint32_t size = store(&path, fixture_const(&path, 8, 7), 6, 41);
+    spec(&path, fixture_binary(&path, CULPRIT_SYM_EQ, size, fixture_const(&path, 8, 0)),
+         (uint32_t)path.constraint_count);
+    culprit_input input = input_of("\x01");
+    culprit_core core;
+    culprit_error err;
+    CHECK_INT(culprit_trace_core(&path, &input, NULL, &core, &err), CULPRIT_OK);
+    CHECK_INT(core.count, 1);
+    CHECK(has_store(&core, 41));
+    culprit_core_free(&core);
+    culprit_core_options options = {.controls = block_6_depends_on_5};
+    CHECK_INT(culprit_trace_core(&path, &input, &options, &core, &err), CULPRIT_OK);
+    CHECK_INT(core.count, 2);
+    CHECK(has_store(&core, 41) && has_branch(&core, 5));
+    culprit_core_free(&core);
+    culprit_input_free(&input);
+    culprit_path_free(&path);
+}
+
 static void test_errors(void)
 {
     culprit_path path;
@@ -226,6 +263,7 @@ int main(void)
     test_core_through_the_window();
     test_core_with_a_branch();
     test_pre_state_is_given();
+    test_branch_decides_a_store();
     test_errors();
     return check_report("trace_core");
 }
