@@ -2,9 +2,10 @@
 # docs/specs.md, docs/symbolic.md §6): a linked list whose remove updates
 # its size wrongly (tests/e2e/sat/list.c) violates its invariant; culprit
 # gen --core records the failing run in trace mode and saves the unsat
-# core of its trace formula, which names the faulty store alone; culprit
-# rank --technique sat and sat-tar rank it first where Tarantula ties it
-# with the lines every removal runs.  The bad inputs: a failing run that
+# core of its trace formula, which names the faulty store and the two
+# branches that decide it; culprit rank --technique sat and sat-tar rank
+# the store first where Tarantula ties it with the lines every removal
+# runs.  The bad inputs: a failing run that
 # violates no check (wrong output only), a trace over --max-trace, a rank
 # with no cores, options out of range.
 . "$(dirname "$0")/lib.sh"
@@ -31,10 +32,14 @@ expect_contains "$WORK/err" "sat needs the unsat cores of failing runs, and the 
 
 # ---- the core names the faulty store ----
 run 0 "$CULPRIT" gen --core --strategy pcs --budget 6 --input failing.txt -- ./list
-expect_contains "$WORK/err" "gen/pcs/0: unsat core of 1 line"
-expect_contains "$WORK/err" "list.c:$FAULT_LINE (store)"
+# the faulty store, and the two branches that decide whether it runs (the
+# loop over the nodes and the key's test: relaxing either frees the store)
+LOOP_LINE=$(grep -n 'for (node \*n = l->head; n; prev = n' list.c | cut -d: -f1)
+expect_contains "$WORK/err" "gen/pcs/0: unsat core of 3 lines"
+expect_contains "$WORK/err" "list.c:$LOOP_LINE (branch) $WORK/list.c:$((LOOP_LINE + 1)) (branch) $WORK/list.c:$FAULT_LINE (store)"
 # SAT-TAR's round after each test: the test, its verdict, the top lines
-expect_contains "$WORK/err" "culprit gen: round 0: gen/pcs/0 (fail); sat-tar top: $WORK/list.c:$FAULT_LINE 2.000 (confidence 1.000)"
+expect_contains "$WORK/err" "culprit gen: round 0: gen/pcs/0 (fail); sat-tar top: $WORK/list.c:$LOOP_LINE 2.000 (confidence 1.000)"
+expect_contains "$WORK/err" "$WORK/list.c:$FAULT_LINE 2.000 (confidence 1.000)"
 # rank_top TECHNIQUE : the first line of the ranking ("list.c:N")
 rank_top() {
     "$CULPRIT" rank --technique "$1" --format csv >"$WORK/rank.csv" 2>"$WORK/rank.err" ||
