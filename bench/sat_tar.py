@@ -6,7 +6,7 @@ For every faulty version of every subject given (default: tests/subjects/ds-*):
 build it with culprit-cc --coverage=symbolic (-O0 -g) and the correct version
 with cc (the reference oracle); run the subject's pool once to find a failing
 test, preferring one that violates a specification; then, for k = 1..ROUNDS,
-`culprit gen --core --strategy coverage --budget k` from that test's input in a
+`culprit gen --core --strategy STRATEGY --budget k` from that test's input in a
 fresh store (the search is deterministic: round k's store holds round k-1's
 tests plus one), and rank the faulty lines under
 
@@ -18,7 +18,9 @@ each rank the worst of its ties (`culprit rank`'s rank column).  Tarantula over
 the whole pool is reported beside them.  Writes OUT/sat_tar.json (every rank)
 and OUT/sat_tar.md (the table and the headline figures).
 
-usage: sat_tar.py BUILD OUT [SUBJECT_DIR ...]   (ROUNDS=5 in the environment)
+usage: sat_tar.py BUILD OUT [SUBJECT_DIR ...]
+  ROUNDS=5 (generated tests), STRATEGY=coverage (culprit gen's; sat-tar aims at the
+  cores' suspects) in the environment
 """
 import csv
 import glob
@@ -86,7 +88,7 @@ def build(culprit_cc, subject, sdir, work, version):
     return None
 
 
-def evaluate(build_dir, subject, sdir, version, out, rounds):
+def evaluate(build_dir, subject, sdir, version, out, rounds, strategy):
     culprit = os.path.join(build_dir, "culprit")
     work = os.path.join(out, "work", subject + "-" + version)
     problem = build(os.path.join(build_dir, "culprit-cc"), subject, sdir, work, version)
@@ -113,7 +115,7 @@ def evaluate(build_dir, subject, sdir, version, out, rounds):
     result["rounds"] = []
     for k in range(1, rounds + 1):
         store = "gen-%d" % k
-        gen = run([culprit, "--store", store, "gen", "--core", "--strategy", "coverage", "--budget", str(k),
+        gen = run([culprit, "--store", store, "gen", "--core", "--strategy", strategy, "--budget", str(k),
                    "--stable", "0", "--input", stdin, "--reference", "./reference", "--", "./" + subject], work)
         cores = [line for line in gen.stderr.splitlines() if "core" in line and "gen/" in line]
         entry = {"tests": k, "cores": cores[-3:]}
@@ -168,6 +170,7 @@ def main():
     build_dir, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     subjects = sys.argv[3:] or sorted(glob.glob(os.path.join(TOP, "tests", "subjects", "ds-*")))
     rounds = int(os.environ.get("ROUNDS", "5"))
+    strategy = os.environ.get("STRATEGY", "coverage")
     os.makedirs(out, exist_ok=True)
     results = []
     for sdir in subjects:
@@ -175,7 +178,7 @@ def main():
         versions = sorted((os.path.basename(p)[:-6] for p in glob.glob(os.path.join(sdir, "faults", "v*.patch"))),
                           key=lambda v: int(v[1:]))
         for version in versions:
-            results.append(evaluate(build_dir, subject, os.path.abspath(sdir), version, out, rounds))
+            results.append(evaluate(build_dir, subject, os.path.abspath(sdir), version, out, rounds, strategy))
             print("%s/%s done" % (subject, version), file=sys.stderr)
     with open(os.path.join(out, "sat_tar.json"), "w") as f:
         json.dump(results, f, indent=1)

@@ -264,6 +264,9 @@ typedef enum culprit_gen_strategy {
                              flips whose runs still fail and those that pass (docs/symbolic.md) */
     CULPRIT_GEN_DELTA,    /* the failing input with one line (or chunk) left out, each, first; then bisect */
     CULPRIT_GEN_MIX,      /* turns: delta from the failing input, and base from the empty one */
+    CULPRIT_GEN_SAT_TAR,  /* the candidate whose predicted path passes the most suspect sites (the
+                             failing runs' unsat cores: culprit_gen_run.suspects), PCS subset to break
+                             ties (seeds/003 §3, TECHNIQUES.md §7 step 2) */
     CULPRIT_GEN_STRATEGY_COUNT
 } culprit_gen_strategy;
 
@@ -276,6 +279,12 @@ typedef struct culprit_gen_run {
     culprit_path path;             /* owned by the search once returned */
     culprit_condition *conditions; /* path.constraint_count, owned likewise */
     bool stop;                     /* the callback asks the search to stop (the ranking is stable) */
+    /* May stay NULL: the condition sites (culprit_condition_site) a failing
+     * run's unsat core names as suspects - its branches, and the branches
+     * that decide its stores - for CULPRIT_GEN_SAT_TAR; owned by the search
+     * once returned. */
+    uint64_t *suspects;
+    size_t suspect_count;
 } culprit_gen_run;
 
 /* Runs input (test number `number`, 0 for the seed) and fills run.  An

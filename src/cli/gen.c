@@ -25,7 +25,8 @@
 
 const char cli_usage_gen[] =
     "usage: culprit gen [--input FILE | --from TEST] [--input-file PATH]... [--argv]\n"
-    "                   --strategy base|coverage|pcs|pcs-seq|is|bisect|delta|mix --budget N|Ns [options]\n"
+    "                   --strategy base|coverage|pcs|pcs-seq|is|bisect|delta|mix|sat-tar --budget N|Ns "
+    "[options]\n"
     "                   -- PROG [ARGS...]\n\n"
     "Starts from one failing run of PROG (built with culprit-cc --coverage=symbolic)\n"
     "and generates the tests that localize its fault by concolic execution: each run's\n"
@@ -48,7 +49,9 @@ const char cli_usage_gen[] =
     "                        bisect: pcs, halving each failing run's flips between\n"
     "                        those whose runs still fail and those that pass; delta:\n"
     "                        the failing input without one of its lines, each, then\n"
-    "                        bisect; mix: turns of delta and of base\n"
+    "                        bisect; mix: turns of delta and of base; sat-tar: the\n"
+    "                        candidate whose path passes the most suspects of the\n"
+    "                        failing runs' unsat cores (implies --core)\n"
     "   --budget N|Ns        stop after N generated tests, or after N seconds\n"
     "   --stable K           stop when the top of the ranking has not changed for K\n"
     "                        tests (default 10; 0: never)\n"
@@ -129,9 +132,10 @@ static int parse_search_option(int option, const char *value, gen_options *optio
     bool seconds = false;
     if (option == 's') {
         if (!culprit_gen_strategy_parse(value, &options->search.strategy))
-            return cli_usage_error(
-                "gen", "--strategy expects base, coverage, pcs, pcs-seq, is, bisect, delta or mix, not '%s'",
-                value);
+            return cli_usage_error("gen",
+                                   "--strategy expects base, coverage, pcs, pcs-seq, is, bisect, delta, mix "
+                                   "or sat-tar, not '%s'",
+                                   value);
         return 0;
     }
     if (option == 'b') {
@@ -186,9 +190,11 @@ static int add_input_file(gen_options *options, const char *path)
 
 static int check_options(gen_options *options, bool strategy_given, bool budget_given)
 {
+    if (options->search.strategy == CULPRIT_GEN_SAT_TAR) /* its suspects are the cores' */
+        options->core = true;
     if (!strategy_given)
         return cli_usage_error(
-            "gen", "--strategy is missing (base, coverage, pcs, pcs-seq, is, bisect, delta or mix)");
+            "gen", "--strategy is missing (base, coverage, pcs, pcs-seq, is, bisect, delta, mix or sat-tar)");
     if (!budget_given)
         return cli_usage_error("gen", "--budget is missing (N tests, or Ns seconds)");
     if (options->from && options->input)

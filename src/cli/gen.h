@@ -82,11 +82,11 @@ culprit_method gen_default_method(const culprit_spectra *spectra, culprit_formul
 
 /* --core (gen_core.c): the core of a failing run recorded in trace mode
  * (dump and path), on its input, saved for test name of program and
- * summed up on stderr.  A run that violated no check, or whose formula
- * has no core, is said so and is no error. */
+ * summed up on stderr; run gets its suspects (culprit_gen_run.suspects).  A run that violated no check, or
+ * whose formula has no core, is said so and is no error. */
 culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const culprit_path *path,
                              const culprit_input *input, int64_t program, const char *name,
-                             culprit_error *err);
+                             culprit_gen_run *run, culprit_error *err);
 
 /* --core: SAT-TAR's round after test number (name, verdict) on stderr,
  * once the program has a core (gen_core.c). */

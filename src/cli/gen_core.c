@@ -104,8 +104,39 @@ static bool controls(void *context, uint32_t unit, uint32_t store_block, uint32_
     return culprit_control_depends(&c->deps[unit], store_block, branch_block);
 }
 
+/* The condition sites the core names (culprit gen --strategy sat-tar aims
+ * at them): its branches' and, for its stores, the branches that decide
+ * them.  Best effort: out of memory, fewer. */
+static void core_suspects(unit_controls *c, const culprit_core *core, culprit_gen_run *run)
+{
+    size_t capacity = 0;
+    for (size_t i = 0; i < core->count; i++) {
+        const culprit_core_statement *statement = &core->statements[i];
+        if (statement->unit >= c->dump->unit_count)
+            continue;
+        const char *hash = c->dump->units[statement->unit].hash;
+        uint32_t blocks =
+            statement->kind == CULPRIT_CORE_BRANCH ? 1 : c->dump->units[statement->unit].counter_count;
+        for (uint32_t b = 0; b < blocks; b++) {
+            uint32_t branch = statement->kind == CULPRIT_CORE_BRANCH ? statement->block : b;
+            if (statement->kind == CULPRIT_CORE_STORE &&
+                !controls(c, statement->unit, statement->block, branch))
+                continue;
+            if (run->suspect_count == capacity) {
+                size_t grown = capacity ? 2 * capacity : 16;
+                uint64_t *sites = realloc(run->suspects, grown * sizeof *sites);
+                if (!sites)
+                    return;
+                run->suspects = sites, capacity = grown;
+            }
+            run->suspects[run->suspect_count++] = culprit_condition_site(hash, branch);
+        }
+    }
+}
+
 static culprit_status core_of(gen_state *state, const culprit_dump *dump, const culprit_path *path,
-                              const culprit_input *input, culprit_core *core, culprit_error *why)
+                              const culprit_input *input, culprit_core *core, culprit_gen_run *run,
+                              culprit_error *why)
 {
     size_t units = dump->unit_count ? dump->unit_count : 1;
     unit_controls c = {state, dump, calloc(units, sizeof *c.deps), calloc(units, sizeof *c.built)};
@@ -115,6 +146,8 @@ static culprit_status core_of(gen_state *state, const culprit_dump *dump, const 
         options.controls_context = &c;
     }
     culprit_status status = culprit_trace_core(path, input, &options, core, why);
+    if (status == CULPRIT_OK && c.deps && c.built)
+        core_suspects(&c, core, run);
     for (size_t u = 0; c.deps && u < dump->unit_count; u++)
         culprit_control_deps_free(&c.deps[u]);
     free(c.deps);
@@ -124,11 +157,11 @@ static culprit_status core_of(gen_state *state, const culprit_dump *dump, const 
 
 culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const culprit_path *path,
                              const culprit_input *input, int64_t program, const char *name,
-                             culprit_error *err)
+                             culprit_gen_run *run, culprit_error *err)
 {
     culprit_core core;
     culprit_error why;
-    if (core_of(state, dump, path, input, &core, &why) != CULPRIT_OK) {
+    if (core_of(state, dump, path, input, &core, run, &why) != CULPRIT_OK) {
         fprintf(stderr, "culprit gen: %s: no core: %s\n", name, why.message);
         return CULPRIT_OK;
     }

@@ -293,7 +293,7 @@ static culprit_status run_symbolic(gen_state *state, size_t number, char **argv,
  * trace formula's core saved for the test (gen_core.c). */
 static culprit_status record_core(gen_state *state, size_t number, char **argv, const char *stdin_path,
                                   const culprit_input *input, int64_t program, const char *name,
-                                  culprit_error *err)
+                                  culprit_gen_run *run, culprit_error *err)
 {
     culprit_finished finished;
     culprit_status status = harness_paths_reuse(&state->paths, false, err);
@@ -308,7 +308,7 @@ static culprit_status record_core(gen_state *state, size_t number, char **argv, 
     culprit_path path;
     status = culprit_path_from_dump(&dump, source, &path, err);
     if (status == CULPRIT_OK) {
-        status = gen_save_core(state, &dump, &path, input, program, name, err);
+        status = gen_save_core(state, &dump, &path, input, program, name, run, err);
         culprit_path_free(&path);
     }
     culprit_dump_free(&dump);
@@ -351,7 +351,8 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
         return CULPRIT_OK;
     status = read_path(state, number, finished.own_pid, run, err);
     if (status == CULPRIT_OK && options->core && run->failing)
-        status = record_core(state, number, argv, stdin_path, input, recorded.saved.program_id, name, err);
+        status =
+            record_core(state, number, argv, stdin_path, input, recorded.saved.program_id, name, run, err);
     if (status == CULPRIT_OK)
         status = gen_update_ranking(state, recorded.saved.program_id, number, name, verdict, err);
     return status;

@@ -33,8 +33,8 @@ static const char DEFAULT_GROW_TEXT[] = "1\n";
 /* Candidates made of one switch constraint at most (default included). */
 enum { GEN_SWITCH_CANDIDATES = 16 };
 
-static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {"base", "coverage", "pcs",   "pcs-seq",
-                                                                       "is",   "bisect",   "delta", "mix"};
+static const char *const strategy_names[CULPRIT_GEN_STRATEGY_COUNT] = {
+    "base", "coverage", "pcs", "pcs-seq", "is", "bisect", "delta", "mix", "sat-tar"};
 
 const char *culprit_gen_strategy_name(culprit_gen_strategy strategy)
 {
@@ -63,7 +63,26 @@ static double now_seconds(void)
 static bool uses_paths(culprit_gen_strategy strategy)
 {
     return strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ || strategy == CULPRIT_GEN_BISECT ||
-           strategy == CULPRIT_GEN_DELTA || strategy == CULPRIT_GEN_MIX;
+           strategy == CULPRIT_GEN_DELTA || strategy == CULPRIT_GEN_MIX || strategy == CULPRIT_GEN_SAT_TAR;
+}
+
+/* sat-tar: the suspect sites the candidate's predicted path passes, each
+ * once (SAT-TAR picks the test that covers the most suspects). */
+static double suspect_hits(const gen_search *search, const gen_candidate *candidate)
+{
+    if (search->suspects.count == 0 && !search->suspects.has_zero)
+        return 0;
+    gen_set seen = {0};
+    double hits = 0;
+    for (size_t i = 0; i < candidate->predicted_count; i++) {
+        uint64_t site = candidate->predicted[i].site;
+        if (gen_set_has(&search->suspects, site) && !gen_set_has(&seen, site)) {
+            gen_set_add(&seen, site);
+            hits += 1;
+        }
+    }
+    gen_set_free(&seen);
+    return hits;
 }
 
 /* The candidate's similarity to one failing run. */
@@ -92,6 +111,8 @@ static void rescore(gen_search *search, gen_candidate *candidate, const gen_run 
     if (candidate->grow || candidate->delta)
         return;
     double score = similarity_to(search, candidate, failing);
+    if (search->options.strategy == CULPRIT_GEN_SAT_TAR) /* suspects first, similarity within (< 1) */
+        score = suspect_hits(search, candidate) + 0.5 * score;
     if (score > candidate->score)
         candidate->score = score;
 }
@@ -202,6 +223,28 @@ static bool pick(gen_search *search, gen_candidate *picked)
 
 /* ---- runs ---- */
 
+/* sat-tar: a failing run's suspects join the search's; true when some
+ * were new (every candidate's score then changes). */
+static bool note_suspects(gen_search *search, const culprit_gen_run *run)
+{
+    size_t before = search->suspects.count + search->suspects.has_zero;
+    for (size_t i = 0; i < run->suspect_count; i++)
+        gen_set_add(&search->suspects, run->suspects[i]);
+    return search->options.strategy == CULPRIT_GEN_SAT_TAR &&
+           search->suspects.count + search->suspects.has_zero != before;
+}
+
+/* Scores again from nothing, against every failing run. */
+static void rescore_everything(gen_search *search)
+{
+    for (size_t c = 0; c < search->candidate_count; c++) {
+        search->candidates[c].score = 0;
+        for (size_t r = 0; r < search->run_count; r++)
+            if (search->runs[r].run.failing)
+                rescore(search, &search->candidates[c], &search->runs[r]);
+    }
+}
+
 static void note_coverage(gen_search *search, const gen_run *run)
 {
     uint64_t prefix = GEN_HASH_START;
@@ -232,10 +275,12 @@ static culprit_status run_input(gen_search *search, culprit_input *input, size_t
     search->stats->tests = search->run_count;
     run->window_end = run->run.path.constraint_count;
     note_coverage(search, run);
-    if (run->run.failing) {
+    if (run->run.failing)
         search->stats->failing++;
+    if (run->run.failing && note_suspects(search, &run->run))
+        rescore_everything(search);
+    else if (run->run.failing)
         rescore_all(search, run);
-    }
     search->stats->stopped = run->run.stop;
     return CULPRIT_OK;
 }

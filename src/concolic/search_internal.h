@@ -71,6 +71,7 @@ typedef struct gen_search {
     gen_set covered;  /* (site, outcome) of every run */
     gen_set paths;    /* every prefix run, every path predicted */
     gen_set inputs;   /* every input run */
+    gen_set suspects; /* sat-tar: the condition sites the failing runs' cores name */
 } gen_search;
 
 culprit_status gen_runs_reserve(gen_search *search, culprit_error *err);

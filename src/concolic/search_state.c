@@ -137,6 +137,7 @@ void gen_search_free(gen_search *search)
         culprit_input_free(&search->runs[i].input);
         culprit_path_free(&search->runs[i].run.path);
         free(search->runs[i].run.conditions);
+        free(search->runs[i].run.suspects);
     }
     free(search->runs);
     for (size_t i = 0; i < search->candidate_count; i++)
@@ -145,6 +146,7 @@ void gen_search_free(gen_search *search)
     gen_set_free(&search->covered);
     gen_set_free(&search->paths);
     gen_set_free(&search->inputs);
+    gen_set_free(&search->suspects);
     culprit_solver_free(search->solver);
     *search = (gen_search){0};
 }

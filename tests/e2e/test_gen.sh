@@ -21,13 +21,13 @@ printf '5 5 1 1 2\n' >passing.txt
 
 # ---- usage ----
 run 0 "$CULPRIT" gen --help
-expect_contains "$WORK/out" "--strategy base|coverage|pcs|pcs-seq|is|bisect|delta|mix"
+expect_contains "$WORK/out" "--strategy base|coverage|pcs|pcs-seq|is|bisect|delta|mix|sat-tar"
 run 2 "$CULPRIT" gen --budget 5 -- ./point
 expect_contains "$WORK/err" "--strategy is missing"
 run 2 "$CULPRIT" gen --strategy pcs -- ./point
 expect_contains "$WORK/err" "--budget is missing"
 run 2 "$CULPRIT" gen --strategy random --budget 5 -- ./point
-expect_contains "$WORK/err" "--strategy expects base, coverage, pcs, pcs-seq, is, bisect, delta or mix, not 'random'"
+expect_contains "$WORK/err" "--strategy expects base, coverage, pcs, pcs-seq, is, bisect, delta, mix or sat-tar, not 'random'"
 run 2 "$CULPRIT" gen --strategy pcs --budget 5 --input-file data.txt -- ./point
 expect_contains "$WORK/err" "--input-file data.txt is not one of PROG's arguments"
 run 2 "$CULPRIT" gen --strategy pcs --budget 5 --from gen/pcs/7 -- ./point

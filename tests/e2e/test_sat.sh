@@ -58,6 +58,13 @@ expect_contains "$WORK/out" "list.c:$FAULT_LINE"
 run 0 sqlite3 .culprit/culprit.db "SELECT t.name, c.line, c.kind FROM trace_cores c JOIN tests t ON t.id = c.test_id WHERE t.name = 'gen/pcs/0'"
 expect_contains "$WORK/out" "gen/pcs/0|$FAULT_LINE|store"
 
+# ---- --strategy sat-tar: implies --core, aims at the cores' suspects ----
+run 0 "$CULPRIT" --store sattar.store gen --strategy sat-tar --budget 3 --input failing.txt -- ./list
+expect_contains "$WORK/err" "gen/sat-tar/0: unsat core of 3 lines"
+expect_contains "$WORK/err" "culprit gen: round 3: gen/sat-tar/3"
+run 0 "$CULPRIT" --store sattar.store rank --technique sat-tar --top 3
+expect_contains "$WORK/out" "list.c:$FAULT_LINE"
+
 # ---- a trace over the cap: said, and the generation goes on ----
 run 0 "$CULPRIT" --store cap.store gen --core --max-trace 1 --strategy pcs --budget 1 --input failing.txt -- ./list
 expect_contains "$WORK/err" "gen/pcs/0: no core: the sliced trace has"

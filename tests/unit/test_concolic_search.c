@@ -245,12 +245,49 @@ static void test_passing_seed(void)
     CHECK_INT(log.count, 1);
 }
 
+/* sat-tar: a failing run names the site of "y == 0" (site 2) a suspect;
+ * the candidates whose predicted path passes it come first, so the first
+ * generated input keeps x == 0 (coverage's first, FIFO, negates it). */
+static culprit_status suspect_runner(void *context, size_t number, const culprit_input *input,
+                                     culprit_gen_run *run, culprit_error *err)
+{
+    culprit_status status = fake_runner(context, number, input, run, err);
+    if (status == CULPRIT_OK && run->failing && run->path.constraint_count >= 2) {
+        run->suspects = malloc(sizeof *run->suspects);
+        run->suspects[0] = run->conditions[1].site;
+        run->suspect_count = 1;
+    }
+    return status;
+}
+
+static void test_sat_tar_aims_at_suspects(void)
+{
+    for (int directed = 0; directed <= 1; directed++) {
+        fake_log log = {0};
+        culprit_gen_stats stats;
+        culprit_error err;
+        culprit_input seed = {0};
+        culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, "0 0 1 3\n", 8, &err);
+        culprit_gen_options options = {.strategy = directed ? CULPRIT_GEN_SAT_TAR : CULPRIT_GEN_COVERAGE,
+                                       .budget_tests = 1,
+                                       .solver_timeout_ms = 5000};
+        CHECK_INT(culprit_gen_search(&options, &seed, suspect_runner, &log, &stats, &err), CULPRIT_OK);
+        culprit_input_free(&seed);
+        long long x = -1;
+        CHECK_INT(log.count, 2);
+        CHECK(sscanf(log.stdin_text[1], "%lld", &x) == 1);
+        CHECK_RECORD(directed ? x == 0 : x != 0, "%s: first generated input '%s'",
+                     directed ? "sat-tar" : "coverage", log.stdin_text[1]);
+    }
+}
+
 static void test_strategy_names(void)
 {
     culprit_gen_strategy strategy;
     CHECK(culprit_gen_strategy_parse("pcs-seq", &strategy) && strategy == CULPRIT_GEN_PCS_SEQ);
     CHECK(!culprit_gen_strategy_parse("random", &strategy));
     CHECK_STR(culprit_gen_strategy_name(CULPRIT_GEN_IS), "is");
+    CHECK(culprit_gen_strategy_parse("sat-tar", &strategy) && strategy == CULPRIT_GEN_SAT_TAR);
 }
 
 /* A long path whose failure is caused early: eight numbers, a condition
@@ -418,6 +455,7 @@ static void test_fruitless_picks(void)
 
 int main(void)
 {
+    test_sat_tar_aims_at_suspects();
     test_pcs_picks_most_similar();
     test_strategies_differ();
     test_directed_grow_last();
