@@ -3,7 +3,8 @@
 # culprit's extension loaded (docs/php.md, "HTTP requests"):
 #
 #   culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]
-#                   [--form BODY | --body BODY [--content-type TYPE]] SCRIPT
+#                   [--form BODY | --body BODY [--content-type TYPE]]
+#                   [--session-dir DIR] [--headers FILE] SCRIPT
 #
 # The options become php-cgi's CGI environment (REQUEST_METHOD,
 # QUERY_STRING, HTTP_COOKIE, CONTENT_TYPE, CONTENT_LENGTH, SCRIPT_FILENAME,
@@ -16,16 +17,19 @@
 # script) with CULPRIT_PHP=php-cgi (CULPRIT_PHP_CGI names another), and
 # without opcache, which Debian enables for php-cgi: the extension counts
 # the op arrays PHP compiles, not opcache's optimized shared copies.
-# Without CULPRIT_COLLECT_DIR the extension records nothing.
+# Without CULPRIT_COLLECT_DIR the extension records nothing.  For culprit
+# web (docs/web.md): --session-dir DIR keeps PHP's sessions in DIR
+# (session.save_path), and --headers FILE has the extension write the
+# response's status and headers (Set-Cookie, Location) to FILE.
 usage() {
     echo "usage: culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]" \
-        "[--form BODY | --body BODY [--content-type TYPE]] SCRIPT" >&2
+        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR] [--headers FILE] SCRIPT" >&2
     exit 99
 }
-method= query= cookie= body= has_body= content_type=
+method= query= cookie= body= has_body= content_type= session_dir= headers=
 while [ $# -gt 0 ]; do
     case $1 in
-    --method | --query | --cookie | --form | --body | --content-type)
+    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers)
         [ $# -ge 2 ] || { echo "culprit-php-cgi: $1 expects a value" >&2; usage; } ;;
     esac
     case $1 in
@@ -35,6 +39,8 @@ while [ $# -gt 0 ]; do
     --form) body=$2 has_body=1 content_type=application/x-www-form-urlencoded ;;
     --body) body=$2 has_body=1 ;;
     --content-type) content_type=$2 ;;
+    --session-dir) session_dir=$2 ;;
+    --headers) headers=$2 ;;
     --) shift; break ;;
     -*) echo "culprit-php-cgi: unknown option $1" >&2; usage ;;
     *) break ;;
@@ -63,11 +69,14 @@ export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERV
     QUERY_STRING="$query" REQUEST_URI="/$name${query:+?$query}"
 [ -z "$cookie" ] || export HTTP_COOKIE="$cookie"
 [ -z "$content_type" ] || export CONTENT_TYPE="$content_type"
+[ -z "$headers" ] || export CULPRIT_PHP_CGI_HEADERS="$headers"
+set -- -d opcache.enable=0
+[ -z "$session_dir" ] || set -- "$@" -d "session.save_path=$session_dir"
 export CULPRIT_PHP="${CULPRIT_PHP_CGI:-php-cgi}" CULPRIT_PHP_SCAN_DIR="@PHP_CGI_SCAN_DIR@"
 if [ -n "$has_body" ]; then
     CONTENT_LENGTH=$(printf '%s' "$body" | wc -c | tr -d ' ')
     export CONTENT_LENGTH
-    printf '%s' "$body" | "$here/culprit-php" -d opcache.enable=0
+    printf '%s' "$body" | "$here/culprit-php" "$@"
 else
-    exec "$here/culprit-php" -d opcache.enable=0 </dev/null
+    exec "$here/culprit-php" "$@" </dev/null
 fi
