@@ -1,0 +1,8 @@
+<?php
+// A page whose first link never ends (tests/e2e/test_web.sh): the request
+// times out, and the exploration still reaches the second.
+?>
+<!DOCTYPE html>
+<html><head><title>loop</title></head><body>
+<p><a href="spin.php">spin</a> <a href="ok.php">ok</a></p>
+</body></html>
