@@ -135,16 +135,17 @@ static void note_off_site(web_explorer *explorer, const char *url, const char *n
             explorer->options->app_directory);
 }
 
-static void print_progress(const web_explorer *explorer, const char *name, const culprit_web_request *request,
+static void print_progress(const web_explorer *explorer, const char *name, const culprit_web_step *step,
                            culprit_verdict verdict)
 {
+    const culprit_web_request *request = &step->request;
     char *described = culprit_web_request_describe(request);
-    fprintf(
-        stderr,
-        "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued: %s %s %s\n",
-        explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
-        explorer->queue.count - explorer->queue.first, name, culprit_verdict_name(verdict),
-        described ? described : request->script);
+    fprintf(stderr,
+            "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued: %s %s %s "
+            "(state %zu)\n",
+            explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
+            explorer->queue.count - explorer->queue.first, name, culprit_verdict_name(verdict),
+            described ? described : request->script, step->state);
     free(described);
 }
 
@@ -274,7 +275,7 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culp
         culprit_verdict_policy policy = culprit_verdict_policy_default();
         if (culprit_verdict_outcome(recorded.judgement.verdict, &policy) == CULPRIT_OUTCOME_FAILING)
             note_failure(explorer, &recorded.judgement);
-        print_progress(explorer, name, &step->request, recorded.judgement.verdict);
+        print_progress(explorer, name, step, recorded.judgement.verdict);
         status = offer_page(explorer, step->request.script, state, number, name, err);
     }
     if (status == CULPRIT_OK && location)
