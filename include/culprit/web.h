@@ -50,11 +50,12 @@ CULPRIT_API culprit_status culprit_web_fields_encode(const culprit_web_fields *f
 
 CULPRIT_API void culprit_web_request_free(culprit_web_request *request);
 /* The transition a request makes from a state, for state matching: method,
- * script, the sorted names of its GET and of its POST inputs, and the
- * state's digest.  Requests with the same key are one transition, whatever
- * their values.  *key is owned by the caller. */
+ * script, the sorted names of its GET and of its POST inputs (with their
+ * values when with_values), and the state's digest.  Requests with the same
+ * key are one transition.  *key is owned by the caller. */
 CULPRIT_API culprit_status culprit_web_request_key(const culprit_web_request *request,
-                                                   const char *state_digest, char **key, culprit_error *err);
+                                                   const char *state_digest, bool with_values, char **key,
+                                                   culprit_error *err);
 /* "GET index.php?a=1" / "POST login.php user=ann", for messages; owned. */
 CULPRIT_API char *culprit_web_request_describe(const culprit_web_request *request);
 
@@ -153,6 +154,7 @@ typedef struct culprit_web_queue {
     size_t first, count, capacity;
     char **explored; /* transition keys, sorted */
     size_t explored_count, explored_capacity;
+    bool match_values; /* set before the first push: the inputs' values are part of a transition */
 } culprit_web_queue;
 
 /* Queues step (taking its request) unless its transition (the request's

@@ -50,6 +50,9 @@ const char cli_usage_web[] =
     "                         errors, uncaught exceptions), warning (the default:\n"
     "                         also warnings) or notice (also notices, deprecations)\n"
     "   --html                malformed HTML (libtidy) fails a request too\n"
+    "   --match names|values  what makes two requests from one state the same\n"
+    "                         transition: the script and its inputs' names (the\n"
+    "                         default, Apollo's), or their values too\n"
     "   --timeout S           per request (default 10): a page that never ends is\n"
     "                         recorded as a timeout and the exploration goes on\n"
     "   --store DIR           the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE "\n"
@@ -119,6 +122,12 @@ static int parse_option(int option, const char *value, web_options *options)
         options->html = true;
         return 0;
     }
+    if (option == 'm') {
+        if (strcmp(value, "names") != 0 && strcmp(value, "values") != 0)
+            return cli_usage_error("web", "--match expects names or values, not '%s'", value);
+        options->match_values = strcmp(value, "values") == 0;
+        return 0;
+    }
     if (strcmp(value, "error") != 0 && strcmp(value, "warning") != 0 && strcmp(value, "notice") != 0)
         return cli_usage_error("web", "--fail-on expects error, warning or notice, not '%s'", value);
     options->fail_on = value;
@@ -133,6 +142,7 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"db", required_argument, NULL, 'd'},
         {"fail-on", required_argument, NULL, 'f'},
         {"html", no_argument, NULL, 'H'},
+        {"match", required_argument, NULL, 'm'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
@@ -143,7 +153,8 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option == 'e' || option == 'b' || option == 'd' || option == 'f' || option == 'H')
+        else if (option == 'e' || option == 'b' || option == 'd' || option == 'f' || option == 'H' ||
+                 option == 'm')
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;
@@ -222,6 +233,7 @@ static culprit_status start(web_explorer *explorer, culprit_error *err)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make %s: %s", directory, strerror(errno));
     snprintf(directory, sizeof directory, "%s/states/0", explorer->temporary);
     size_t state;
+    explorer->queue.match_values = explorer->options->match_values;
     culprit_status status = culprit_web_state_initial(directory, &explorer->databases, err);
     if (status == CULPRIT_OK)
         status = web_add_state(explorer, directory, &state, err);

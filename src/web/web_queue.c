@@ -49,7 +49,8 @@ culprit_status culprit_web_queue_push(culprit_web_queue *queue, culprit_web_step
     *queued = false;
     char *key = NULL;
     bool found = false;
-    culprit_status status = culprit_web_request_key(&step->request, state_digest, &key, err);
+    culprit_status status =
+        culprit_web_request_key(&step->request, state_digest, queue->match_values, &key, err);
     size_t at = status == CULPRIT_OK ? find_key(queue, key, &found) : 0;
     if (status == CULPRIT_OK && !found && queue->first > 0 && queue->count == queue->capacity) {
         /* reuse the room of the steps taken */

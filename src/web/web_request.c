@@ -3,7 +3,7 @@
  * decoded from a query string and form-encoded again as a browser sends
  * them, and the key of the transition a request makes from a state (the
  * state matching of Apollo, seeds/000 §3: the script, the names of its
- * inputs and the state, not the inputs' values).
+ * inputs and the state; the inputs' values too when asked).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,41 +155,52 @@ void culprit_web_request_free(culprit_web_request *request)
     *request = (culprit_web_request){0};
 }
 
-static int compare_names(const void *a, const void *b)
+static int compare_strings(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The sorted names of fields, comma-separated. */
-static void append_names(text *t, const culprit_web_fields *fields)
+/* The inputs of fields as the key has them: each name (with its value
+ * when with_values), encoded, sorted, comma-separated. */
+static void append_inputs(text *t, const culprit_web_fields *fields, bool with_values)
 {
-    char **names = fields->count ? malloc(fields->count * sizeof *names) : NULL;
-    if (fields->count && !names) {
-        free(t->data);
-        *t = (text){.failed = true};
-        return;
+    char **inputs = fields->count ? calloc(fields->count, sizeof *inputs) : NULL;
+    bool ok = !fields->count || inputs;
+    for (size_t i = 0; ok && i < fields->count; i++) {
+        text input = {0};
+        append_encoded(&input, fields->items[i].name);
+        if (with_values)
+            append(&input, "=", 1), append_encoded(&input, fields->items[i].value);
+        append(&input, "", 0);
+        ok = !input.failed;
+        inputs[i] = input.data;
     }
-    for (size_t i = 0; i < fields->count; i++)
-        names[i] = fields->items[i].name;
-    qsort(names, fields->count, sizeof *names, compare_names);
-    for (size_t i = 0; i < fields->count; i++) {
+    if (ok && fields->count)
+        qsort(inputs, fields->count, sizeof *inputs, compare_strings);
+    for (size_t i = 0; ok && i < fields->count; i++) {
         if (i > 0)
             append(t, ",", 1);
-        append_encoded(t, names[i]);
+        append(t, inputs[i], strlen(inputs[i]));
     }
-    free(names);
+    for (size_t i = 0; inputs && i < fields->count; i++)
+        free(inputs[i]);
+    free(inputs);
+    if (!ok) {
+        free(t->data);
+        *t = (text){.failed = true};
+    }
 }
 
 culprit_status culprit_web_request_key(const culprit_web_request *request, const char *state_digest,
-                                       char **key, culprit_error *err)
+                                       bool with_values, char **key, culprit_error *err)
 {
     text t = {0};
     append(&t, request->is_post ? "POST " : "GET ", request->is_post ? 5 : 4);
     append(&t, request->script, strlen(request->script));
     append(&t, "?", 1);
-    append_names(&t, &request->get);
+    append_inputs(&t, &request->get, with_values);
     append(&t, " ", 1);
-    append_names(&t, &request->post);
+    append_inputs(&t, &request->post, with_values);
     append(&t, " @", 2);
     append(&t, state_digest, strlen(state_digest));
     return finish(&t, key, err);

@@ -195,6 +195,18 @@ static void test_queue(void)
     }
     CHECK_INT(count, 4);
     culprit_web_queue_free(&queue);
+    /* matching values too: other values are another transition */
+    culprit_web_queue values = {.match_values = true};
+    step = step_of("item.php", "id=1&view=full", false, "");
+    culprit_web_queue_push(&values, &step, "s0", &queued, &err);
+    CHECK(queued);
+    step = step_of("item.php", "view=full&id=1", false, "");
+    culprit_web_queue_push(&values, &step, "s0", &queued, &err);
+    CHECK(!queued);
+    step = step_of("item.php", "id=2&view=full", false, "");
+    culprit_web_queue_push(&values, &step, "s0", &queued, &err);
+    CHECK(queued);
+    culprit_web_queue_free(&values);
 }
 
 static void write_file(const char *path, const char *text)
