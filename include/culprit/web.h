@@ -126,6 +126,12 @@ CULPRIT_API culprit_status culprit_web_state_install(const char *directory,
                                                      culprit_error *err);
 CULPRIT_API culprit_status culprit_web_state_take(const char *directory,
                                                   const culprit_web_databases *databases, culprit_error *err);
+/* Saves the state at directory as target, for replays: a copy, and the file
+ * databases ("N PATH" a line: db/N is the database file PATH, absolute),
+ * which culprit-php-cgi --state reads. */
+CULPRIT_API culprit_status culprit_web_state_save(const char *directory,
+                                                  const culprit_web_databases *databases, const char *target,
+                                                  culprit_error *err);
 /* The Cookie header of the state ("a=1; b=2"; "" when none); owned. */
 CULPRIT_API culprit_status culprit_web_state_cookies(const char *directory, char **header,
                                                      culprit_error *err);

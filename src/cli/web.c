@@ -56,7 +56,9 @@ const char cli_usage_web[] =
     "   --timeout S           per request (default 10): a page that never ends is\n"
     "                         recorded as a timeout and the exploration goes on\n"
     "   --store DIR           the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE "\n"
-    "A progress line per request goes to stderr: requests, failing, distinct\n"
+    "The requests are kept as a manifest, STORE/web/tests.json, with the states they\n"
+    "ran in (STORE/web/states/N): `culprit run --tests STORE/web/tests.json` replays\n"
+    "them.  A progress line per request goes to stderr: requests, failing, distinct\n"
     "failures, states, queued, and the request with its verdict.  The exit status is\n"
     "0, or 1 when a request failed.\n";
 
@@ -264,6 +266,8 @@ static culprit_status prepare(web_explorer *explorer, const char *store_director
     if (status == CULPRIT_OK)
         status = culprit_store_open(store_directory, CULPRIT_STORE_CREATE, &explorer->store, err);
     if (status == CULPRIT_OK)
+        status = web_suite_open(explorer, store_directory, err);
+    if (status == CULPRIT_OK)
         status = harness_make_temporary(explorer->temporary, sizeof explorer->temporary, "culprit-web", err);
     if (status == CULPRIT_OK)
         status = harness_paths_make(&explorer->paths, explorer->temporary, "request", false, err);
@@ -315,6 +319,7 @@ static void summarize(const web_explorer *explorer)
 
 static void free_explorer(web_explorer *explorer)
 {
+    web_suite_close(explorer);
     if (explorer->pool)
         culprit_pool_free(explorer->pool);
     culprit_sandbox_free(explorer->sandbox);

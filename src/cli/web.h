@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cli/harness.h"
 #include "culprit/oracle.h"
@@ -52,6 +53,9 @@ typedef struct web_explorer {
     size_t state_count, state_capacity;
     culprit_web_databases databases;
     culprit_web_queue queue;
+    char suite_directory[PATH_MAX + 16]; /* STORE/web: the states and tests.json, for replays */
+    FILE *suite;                         /* tests.json, written as the requests run */
+    size_t suite_entries;
     char **off_site; /* URLs already said not to be followed */
     size_t off_site_count, off_site_capacity;
     /* progress */
@@ -71,5 +75,20 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culp
  * *number: the state's index in explorer->states. */
 culprit_status web_add_state(web_explorer *explorer, const char *directory, size_t *number,
                              culprit_error *err);
+
+/* web_suite.c: STORE/web, the explored requests as a manifest that
+ * replays them, with the states they ran in. */
+typedef struct web_suite_request {
+    const char *script;          /* absolute */
+    const char *query, *cookies; /* encoded; "" when none */
+    const char *form;            /* a POST's body, encoded; NULL for a GET */
+    size_t state;                /* the state it ran in */
+} web_suite_request;
+
+culprit_status web_suite_open(web_explorer *explorer, const char *store_directory, culprit_error *err);
+/* Saves state number as STORE/web/states/NUMBER. */
+culprit_status web_suite_save_state(const web_explorer *explorer, size_t number, culprit_error *err);
+void web_suite_add(web_explorer *explorer, const char *name, const web_suite_request *request);
+void web_suite_close(web_explorer *explorer);
 
 #endif

@@ -48,7 +48,7 @@ culprit_status web_add_state(web_explorer *explorer, const char *directory, size
     snprintf(state->directory, sizeof state->directory, "%s", directory);
     memcpy(state->digest, digest, sizeof digest);
     *number = explorer->state_count++;
-    return CULPRIT_OK;
+    return web_suite_save_state(explorer, *number, err);
 }
 
 /* ---- the command ---- */
@@ -276,6 +276,12 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culp
         if (culprit_verdict_outcome(recorded.judgement.verdict, &policy) == CULPRIT_OUTCOME_FAILING)
             note_failure(explorer, &recorded.judgement);
         print_progress(explorer, name, step, recorded.judgement.verdict);
+        web_suite_request replay = {.script = command.script,
+                                    .query = command.query,
+                                    .cookies = command.cookies,
+                                    .form = step->request.is_post ? command.form : NULL,
+                                    .state = step->state};
+        web_suite_add(explorer, name, &replay);
         status = offer_page(explorer, step->request.script, state, number, name, err);
     }
     if (status == CULPRIT_OK && location)

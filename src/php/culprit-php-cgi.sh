@@ -4,7 +4,7 @@
 #
 #   culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]
 #                   [--form BODY | --body BODY [--content-type TYPE]]
-#                   [--session-dir DIR] [--headers FILE] SCRIPT
+#                   [--session-dir DIR | --state DIR] [--headers FILE] SCRIPT
 #
 # The options become php-cgi's CGI environment (REQUEST_METHOD,
 # QUERY_STRING, HTTP_COOKIE, CONTENT_TYPE, CONTENT_LENGTH, SCRIPT_FILENAME,
@@ -20,16 +20,20 @@
 # Without CULPRIT_COLLECT_DIR the extension records nothing.  For culprit
 # web (docs/web.md): --session-dir DIR keeps PHP's sessions in DIR
 # (session.save_path), and --headers FILE has the extension write the
-# response's status and headers (Set-Cookie, Location) to FILE.
+# response's status and headers (Set-Cookie, Location) to FILE.  --state
+# DIR replays a request of culprit web in the state it ran in: DIR is a
+# state culprit web saved (sessions/, db/N and databases, "N PATH" a line);
+# its sessions are copied into a fresh directory for this request and each
+# db/N over the application's database file PATH.
 usage() {
     echo "usage: culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]" \
-        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR] [--headers FILE] SCRIPT" >&2
+        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] SCRIPT" >&2
     exit 99
 }
-method= query= cookie= body= has_body= content_type= session_dir= headers=
+method= query= cookie= body= has_body= content_type= session_dir= headers= state=
 while [ $# -gt 0 ]; do
     case $1 in
-    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers)
+    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --state)
         [ $# -ge 2 ] || { echo "culprit-php-cgi: $1 expects a value" >&2; usage; } ;;
     esac
     case $1 in
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
     --content-type) content_type=$2 ;;
     --session-dir) session_dir=$2 ;;
     --headers) headers=$2 ;;
+    --state) state=$2 ;;
     --) shift; break ;;
     -*) echo "culprit-php-cgi: unknown option $1" >&2; usage ;;
     *) break ;;
@@ -70,6 +75,19 @@ export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERV
 [ -z "$cookie" ] || export HTTP_COOKIE="$cookie"
 [ -z "$content_type" ] || export CONTENT_TYPE="$content_type"
 [ -z "$headers" ] || export CULPRIT_PHP_CGI_HEADERS="$headers"
+if [ -n "$state" ]; then
+    [ -d "$state/sessions" ] || { echo "culprit-php-cgi: --state $state: not a state of culprit web" >&2; exit 99; }
+    session_dir=$(mktemp -d "${TMPDIR:-/tmp}/culprit-php-cgi.XXXXXX") || exit 99
+    trap 'rm -rf "$session_dir"' EXIT
+    for file in "$state"/sessions/*; do
+        [ ! -f "$file" ] || cp "$file" "$session_dir/" || exit 99
+    done
+    if [ -f "$state/databases" ]; then
+        while read -r number path; do
+            [ ! -f "$state/db/$number" ] || cp "$state/db/$number" "$path" || exit 99
+        done <"$state/databases"
+    fi
+fi
 set -- -d opcache.enable=0
 [ -z "$session_dir" ] || set -- "$@" -d "session.save_path=$session_dir"
 export CULPRIT_PHP="${CULPRIT_PHP_CGI:-php-cgi}" CULPRIT_PHP_SCAN_DIR="@PHP_CGI_SCAN_DIR@"
@@ -77,6 +95,8 @@ if [ -n "$has_body" ]; then
     CONTENT_LENGTH=$(printf '%s' "$body" | wc -c | tr -d ' ')
     export CONTENT_LENGTH
     printf '%s' "$body" | "$here/culprit-php" "$@"
+elif [ -n "$state" ]; then
+    "$here/culprit-php" "$@" </dev/null # not exec: the sessions' copy is removed at the end
 else
     exec "$here/culprit-php" "$@" </dev/null
 fi

@@ -13,7 +13,10 @@
  * '+', every byte but letters, digits and -_.~ is %XX); a string instead of
  * an object is taken as already encoded.  The script is resolved against
  * the manifest's directory and must exist: a missing page is an error of
- * the manifest, at its string, before any test runs.
+ * the manifest, at its string, before any test runs.  "state" (a state
+ * `culprit web` saved, resolved the same way; docs/web.md) becomes
+ * --state DIR: the request runs with that state's sessions and database
+ * files, as it ran when it was explored.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +129,7 @@ static culprit_status encode_fields(const culprit_manifest *manifest, const char
 
 /* The request's parts, as culprit-php-cgi's options (NULL: not given). */
 typedef struct request_parts {
-    char *script, *method, *query, *cookie, *form, *body, *content_type;
+    char *script, *method, *query, *cookie, *form, *body, *content_type, *state;
     const mjson_value *post, *raw_body;
 } request_parts;
 
@@ -139,6 +142,7 @@ static void free_parts(request_parts *parts)
     free(parts->form);
     free(parts->body);
     free(parts->content_type);
+    free(parts->state);
 }
 
 static culprit_status copy_string(const culprit_manifest *manifest, const char *key, const mjson_value *value,
@@ -166,6 +170,21 @@ static culprit_status take_script(const culprit_manifest *manifest, const mjson_
     return CULPRIT_OK;
 }
 
+/* "state": a directory culprit web saved, with its sessions. */
+static culprit_status take_state(const culprit_manifest *manifest, const mjson_value *value,
+                                 request_parts *parts, culprit_error *err)
+{
+    culprit_status status = string_of(manifest, "state", value, err);
+    if (status != CULPRIT_OK)
+        return status;
+    if (!(parts->state = manifest_resolve(manifest->directory, value->string)))
+        return culprit_fail_memory(err);
+    if (!manifest_is_directory(parts->state))
+        return fail(manifest, value->line, value->column, "no state directory '%s' (culprit web's)",
+                    value->string, err);
+    return CULPRIT_OK;
+}
+
 static culprit_status take_part(const culprit_manifest *manifest, const mjson_member *member,
                                 request_parts *parts, culprit_error *err)
 {
@@ -189,9 +208,11 @@ static culprit_status take_part(const culprit_manifest *manifest, const mjson_me
     }
     if (strcmp(key, "content_type") == 0)
         return copy_string(manifest, key, value, &parts->content_type, err);
+    if (strcmp(key, "state") == 0)
+        return take_state(manifest, value, parts, err);
     return fail(manifest, member->line, member->column,
-                "unknown key \"%s\" in \"request\" (expected script, method, get, post, cookies, body or "
-                "content_type)",
+                "unknown key \"%s\" in \"request\" (expected script, method, get, post, cookies, body, "
+                "content_type or state)",
                 key, err);
 }
 
@@ -200,7 +221,8 @@ static culprit_status make_argv(const request_parts *parts, culprit_test_spec *s
 {
     const char *options[][2] = {{"--method", parts->method}, {"--query", parts->query},
                                 {"--cookie", parts->cookie}, {"--form", parts->form},
-                                {"--body", parts->body},     {"--content-type", parts->content_type}};
+                                {"--body", parts->body},     {"--content-type", parts->content_type},
+                                {"--state", parts->state}};
     size_t count = 0;
     char **argv = calloc(2 * (sizeof options / sizeof *options) + 3, sizeof *argv);
     bool ok = argv && (argv[count++] = strdup(LAUNCHER));

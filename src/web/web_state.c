@@ -263,6 +263,23 @@ culprit_status culprit_web_state_take(const char *directory, const culprit_web_d
     return move_databases(directory, databases, false, err);
 }
 
+culprit_status culprit_web_state_save(const char *directory, const culprit_web_databases *databases,
+                                      const char *target, culprit_error *err)
+{
+    char path[PATH_SIZE];
+    culprit_status status = culprit_web_state_copy(directory, target, err);
+    state_path(target, "databases", path, sizeof path);
+    FILE *file = status == CULPRIT_OK ? fopen(path, "w") : NULL;
+    bool ok = file != NULL;
+    for (size_t i = 0; ok && i < databases->count; i++)
+        ok = fprintf(file, "%zu %s/%s\n", i, databases->app_directory, databases->files[i]) > 0;
+    if (file && fclose(file) != 0)
+        ok = false;
+    if (status == CULPRIT_OK && !ok)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s", path);
+    return status;
+}
+
 /* ---- cookies ---- */
 
 static culprit_status read_cookies(const char *directory, culprit_web_fields *cookies, culprit_error *err)

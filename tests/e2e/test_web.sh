@@ -64,6 +64,16 @@ sed -n 's/^culprit web: .* web-[0-9]* [a-z]* //p' web.err | sort | uniq -d >twic
 [ -s twice ] && fail "explored twice: $(cat twice)" || pass
 [ "$(grep -c ' GET index.php (state 1)$' web.err)" -eq 1 ] && pass || fail "index.php in state 1: $(cat web.err)"
 
+# ---- the explored requests replay, each in its state ----
+# STORE/web/tests.json runs them again (one at a time: the states' database
+# files go into the application); the same verdicts, the database as it was.
+"$CULPRIT" tests | awk '{print $1, $NF}' | sort >explored.verdicts
+PATH="$BUILD_DIR:$PATH" run 1 "$CULPRIT" --store replay run --jobs 1 --tests "$CULPRIT_STORE/web/tests.json"
+"$CULPRIT" --store replay tests | awk '{print $1, $NF}' | sort >replayed.verdicts
+expect_same replayed.verdicts explored.verdicts
+grep -q '^fail web-' replayed.verdicts && pass || fail "no failing replay: $(cat replayed.verdicts)"
+cp app.sqlite.before shop/app.sqlite
+
 # ---- a page that never ends: a timeout, and the exploration goes on ----
 cp -R "$TOP/tests/e2e/php/webloop" loop
 run 1 "$CULPRIT" --store loopstore web loop --entry index.php --budget 10 --timeout 2 --kill-grace 1
