@@ -303,6 +303,37 @@ static culprit_status explore(web_explorer *explorer, culprit_error *err)
     return status;
 }
 
+/* "lines run: R of N executable lines in F files" of the explored suite
+ * (the files PHP compiled; a file no request reached is not counted). */
+static void print_coverage(const web_explorer *explorer)
+{
+    culprit_error ignored;
+    int64_t program = 0;
+    culprit_spectra spectra;
+    culprit_spectra_init(&spectra);
+    if (culprit_store_current_program(explorer->store, &program, &ignored) != CULPRIT_OK || !program ||
+        culprit_store_load(explorer->store, program, &spectra, &ignored) != CULPRIT_OK) {
+        culprit_spectra_free(&spectra);
+        return;
+    }
+    size_t lines = 0, run = 0;
+    for (size_t e = 0; e < spectra.element_count; e++) {
+        if (spectra.elements[e].kind != CULPRIT_KIND_LINE)
+            continue;
+        lines++;
+        for (size_t t = 0; t < spectra.test_count; t++)
+            if (culprit_spectra_hit(&spectra, t, (uint32_t)e)) {
+                run++;
+                break;
+            }
+    }
+    if (lines)
+        fprintf(stderr,
+                "culprit web: lines run: %zu of %zu executable lines (%.0f%%) in the %zu files compiled\n",
+                run, lines, 100.0 * (double)run / (double)lines, spectra.file_count);
+    culprit_spectra_free(&spectra);
+}
+
 static void summarize(const web_explorer *explorer)
 {
     size_t queued = explorer->queue.count - explorer->queue.first;
@@ -315,6 +346,7 @@ static void summarize(const web_explorer *explorer)
         queued ? "budget reached" : "nothing left to explore");
     if (queued)
         fprintf(stderr, "culprit web: %zu requests left in the queue\n", queued);
+    print_coverage(explorer);
 }
 
 static void free_explorer(web_explorer *explorer)

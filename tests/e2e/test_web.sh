@@ -32,6 +32,7 @@ expect_contains "$WORK/err" "POST login.php token=t0k3n&user=guest&password=&lan
 expect_contains "$WORK/err" "culprit web: not following https://partner.example.com/deals.php (page of web-0001)"
 expect_contains "$WORK/err" "culprit web: not following http://payments.example.com/pay.php (page of web-0001)"
 expect_contains "$WORK/err" "culprit web: done: 25 requests"
+expect_contains "$WORK/err" "culprit web: lines run: "
 cp "$WORK/err" web.err
 grep -E 'web-[0-9]+ .*example\.com' "$WORK/err" && fail "an off-site URL was requested" || pass
 [ "$(grep -c 'not following' "$WORK/err")" -eq 2 ] && pass || fail "each off-site URL said once: $(cat "$WORK/err")"
