@@ -204,7 +204,9 @@ static culprit_status check_application(web_explorer *explorer, culprit_error *e
                             options->app_directory);
     for (size_t i = 0; i < options->entry_count; i++) {
         char path[PATH_MAX * 2];
-        snprintf(path, sizeof path, "%s/%s", explorer->app, options->entries[i]);
+        /* index.php?lang=fr: the script before its query */
+        snprintf(path, sizeof path, "%s/%.*s", explorer->app, (int)strcspn(options->entries[i], "?"),
+                 options->entries[i]);
         if (stat(path, &info) != 0 || !S_ISREG(info.st_mode))
             return culprit_fail(err, CULPRIT_ERROR_INPUT, "--entry %s: no PHP script %s/%s",
                                 options->entries[i], options->app_directory, options->entries[i]);

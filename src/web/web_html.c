@@ -36,7 +36,7 @@ static size_t scheme_length(const char *url)
     size_t length = 0;
     if (!isalpha((unsigned char)url[0]))
         return 0;
-    while (isalnum((unsigned char)url[length]) || strchr("+.-", url[length]))
+    while (isalnum((unsigned char)url[length]) || (url[length] && strchr("+.-", url[length])))
         length++;
     return url[length] == ':' ? length : 0;
 }

@@ -98,6 +98,9 @@ run 2 "$CULPRIT" web shop --entry index.php --budget 0
 expect_contains "$WORK/err" "--budget expects a number of requests or Ns seconds"
 run 2 "$CULPRIT" web shop --entry index.php --budget 5 --fail-on fatal
 expect_contains "$WORK/err" "--fail-on expects error, warning or notice"
+# an entry with a query: the script is checked without it, the query sent
+run 0 "$CULPRIT" --store querystore web shop --entry 'about.php?lang=fr' --budget 1
+expect_contains "$WORK/err" "web-0001 pass GET about.php?lang=fr (state 0)"
 run 0 "$CULPRIT" help web
 expect_contains "$WORK/out" "usage: culprit web APPDIR --entry SCRIPT"
 
