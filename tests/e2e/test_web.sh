@@ -80,10 +80,17 @@ cp -R "$TOP/tests/e2e/php/webloop" loop
 run 1 "$CULPRIT" --store loopstore web loop --entry index.php --budget 10 --timeout 2 --kill-grace 1
 expect_contains "$WORK/err" "timeout GET spin.php"
 expect_contains "$WORK/err" "pass GET ok.php"
-expect_contains "$WORK/err" "culprit web: done: 3 requests (1 failing, 1 timed out, 1 distinct failures)"
+expect_contains "$WORK/err" "pass GET broken.php"
+expect_contains "$WORK/err" "culprit web: done: 4 requests (1 failing, 1 timed out, 1 distinct failures)"
 expect_contains "$WORK/err" "nothing left to explore"
 run 0 "$CULPRIT" --store loopstore tests
 grep '^timeout' "$WORK/out" | grep -q web-0002 && pass || fail "spin.php should time out: $(cat "$WORK/out")"
+# --html: the broken page fails too, with libtidy's message
+run 1 "$CULPRIT" --store htmlstore web loop --entry index.php --budget 10 --timeout 2 --kill-grace 1 --html
+expect_contains "$WORK/err" "fail GET broken.php"
+expect_contains "$WORK/err" "pass GET ok.php"
+run 0 "$CULPRIT" --store htmlstore tests
+expect_contains "$WORK/out" "invalid HTML"
 
 # ---- bad input ----
 run 2 "$CULPRIT" web shop --entry nope.php --budget 5
@@ -96,6 +103,10 @@ run 2 "$CULPRIT" web shop --entry index.php
 expect_contains "$WORK/err" "--budget is missing"
 run 2 "$CULPRIT" web shop --entry index.php --budget 0
 expect_contains "$WORK/err" "--budget expects a number of requests or Ns seconds"
+run 2 "$CULPRIT" web shop --entry index.php --budget 5 --db missing.sqlite
+expect_contains "$WORK/err" "--db missing.sqlite: no file"
+run 2 "$CULPRIT" web shop --entry index.php --budget 5 --match everything
+expect_contains "$WORK/err" "--match expects names or values"
 run 2 "$CULPRIT" web shop --entry index.php --budget 5 --fail-on fatal
 expect_contains "$WORK/err" "--fail-on expects error, warning or notice"
 # an entry with a query: the script is checked without it, the query sent
