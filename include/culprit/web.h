@@ -90,9 +90,13 @@ typedef struct culprit_web_page {
 } culprit_web_page;
 
 /* Reads html (the body of script's response) into page (zeroed by the
- * caller).  HTML libtidy cannot read at all gives an empty page. */
+ * caller).  HTML libtidy cannot read at all gives an empty page.  With
+ * fill_empty, a text field a user must fill (text, password, search, email,
+ * url, tel, number, a textarea: no default) is sent with a value instead of
+ * empty: its name (number: 1, email: NAME@example.com), so that two such
+ * fields differ. */
 CULPRIT_API culprit_status culprit_web_page_read(const char *html, size_t length, const char *script,
-                                                 culprit_web_page *page, culprit_error *err);
+                                                 bool fill_empty, culprit_web_page *page, culprit_error *err);
 CULPRIT_API void culprit_web_page_free(culprit_web_page *page);
 
 /* ---- states (web_state.c) ---- */

@@ -50,6 +50,9 @@ const char cli_usage_web[] =
     "                         errors, uncaught exceptions), warning (the default:\n"
     "                         also warnings) or notice (also notices, deprecations)\n"
     "   --html                malformed HTML (libtidy) fails a request too\n"
+    "   --fill                send a text field that has no default with a made-up\n"
+    "                         value (its name; number: 1, email: NAME@example.com)\n"
+    "                         instead of empty\n"
     "   --match names|values  what makes two requests from one state the same\n"
     "                         transition: the script and its inputs' names (the\n"
     "                         default, Apollo's), or their values too\n"
@@ -124,6 +127,10 @@ static int parse_option(int option, const char *value, web_options *options)
         options->html = true;
         return 0;
     }
+    if (option == 'F') {
+        options->fill_empty = true;
+        return 0;
+    }
     if (option == 'm') {
         if (strcmp(value, "names") != 0 && strcmp(value, "values") != 0)
             return cli_usage_error("web", "--match expects names or values, not '%s'", value);
@@ -145,6 +152,7 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"fail-on", required_argument, NULL, 'f'},
         {"html", no_argument, NULL, 'H'},
         {"match", required_argument, NULL, 'm'},
+        {"fill", no_argument, NULL, 'F'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
@@ -155,8 +163,7 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option == 'e' || option == 'b' || option == 'd' || option == 'f' || option == 'H' ||
-                 option == 'm')
+        else if (option > 0 && option < 256 && strchr("ebdfHmF", option))
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;

@@ -27,6 +27,7 @@ typedef struct web_options {
     const char *fail_on;    /* --fail-on: CULPRIT_PHP_FAIL_ON of the requests */
     bool html;              /* --html: malformed HTML fails a request too */
     bool match_values;      /* --match values: the inputs' values are part of a transition */
+    bool fill_empty;        /* --fill: empty text fields get a made-up value */
     const char *store;
     harness_options harness;
 } web_options;

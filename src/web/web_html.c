@@ -6,13 +6,15 @@
  * with their <input>, <textarea>, <select> and <button> fields).  Each
  * becomes a request with the field defaults a user who changes nothing
  * would send; a form with several named submit buttons gives a request per
- * button.  URLs are resolved as a browser would against the page's script
+ * button (and, when asked, a made-up value in each empty text field).
+ * URLs are resolved as a browser would against the page's script
  * at http://localhost/: only PHP scripts of the application are requests;
  * another host, or a path above the application's directory, is off the
  * site and only listed, never followed.
  */
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -165,6 +167,7 @@ typedef struct walk {
     TidyDoc document;
     const char *script;
     culprit_web_page *page;
+    bool fill_empty; /* empty text fields get a value */
     culprit_error *err;
     culprit_status status;
 } walk;
@@ -281,6 +284,32 @@ static void add_radio(walk *w, form *f, const char *name, const char *value, boo
     }
 }
 
+/* A text-like field: its value, or with fill_empty, when it has none and a
+ * user would have to type one, a made-up one. */
+static void add_text(walk *w, form *f, const char *name, const char *type, const char *value)
+{
+    static const char *const typed[] = {"text", "password", "search", "url", "tel", "textarea"};
+    bool fill = w->fill_empty && (!value || !*value);
+    bool typable = false;
+    for (size_t i = 0; i < sizeof typed / sizeof *typed; i++)
+        typable |= strcasecmp(type, typed[i]) == 0;
+    if (fill && strcasecmp(type, "number") == 0) {
+        add_field(w, &f->fields, name, "1");
+    } else if (fill && strcasecmp(type, "email") == 0) {
+        size_t length = strlen(name) + sizeof "@example.com";
+        char *address = malloc(length);
+        if (address)
+            snprintf(address, length, "%s@example.com", name);
+        else
+            w->status = culprit_fail_memory(w->err);
+        if (address)
+            add_field(w, &f->fields, name, address);
+        free(address);
+    } else {
+        add_field(w, &f->fields, name, fill && typable ? name : value ? value : "");
+    }
+}
+
 static void add_input(walk *w, form *f, TidyNode node)
 {
     const char *name = attribute(node, TidyAttr_NAME), *type = attribute(node, TidyAttr_TYPE);
@@ -296,8 +325,10 @@ static void add_input(walk *w, form *f, TidyNode node)
         add_field(w, &f->buttons, name, value ? value : "Submit");
     else if (strcasecmp(type, "radio") == 0)
         add_radio(w, f, name, value ? value : "on", has_attribute(node, TidyAttr_CHECKED));
-    else if (strcasecmp(type, "checkbox") != 0 || has_attribute(node, TidyAttr_CHECKED))
-        add_field(w, &f->fields, name, value ? value : strcasecmp(type, "checkbox") == 0 ? "on" : "");
+    else if (strcasecmp(type, "checkbox") == 0 && has_attribute(node, TidyAttr_CHECKED))
+        add_field(w, &f->fields, name, value ? value : "on");
+    else if (strcasecmp(type, "checkbox") != 0)
+        add_text(w, f, name, type, value);
 }
 
 /* The text inside node (a <textarea>, an <option>), without a final newline. */
@@ -362,7 +393,7 @@ static void add_form_fields(walk *w, form *f, TidyNode node)
         else if (id == TidyTag_TEXTAREA && name && *name && !has_attribute(child, TidyAttr_DISABLED)) {
             char *text = text_of(w, child);
             if (text)
-                add_field(w, &f->fields, name, text);
+                add_text(w, f, name, "textarea", text);
             free(text);
         } else if (id == TidyTag_BUTTON) {
             const char *type = attribute(child, TidyAttr_TYPE);
@@ -434,7 +465,7 @@ static void visit(walk *w, TidyNode node)
     }
 }
 
-culprit_status culprit_web_page_read(const char *html, size_t length, const char *script,
+culprit_status culprit_web_page_read(const char *html, size_t length, const char *script, bool fill_empty,
                                      culprit_web_page *page, culprit_error *err)
 {
     TidyDoc document = tidyCreate();
@@ -451,7 +482,7 @@ culprit_status culprit_web_page_read(const char *html, size_t length, const char
     /* tidy reads a TidyBuffer without copying; it never writes to it */
     tidyBufAttach(&input, (byte *)(uintptr_t)html, (uint)length);
     int code = configured ? tidyParseBuffer(document, &input) : -1;
-    walk w = {.document = document, .script = script, .page = page, .err = err};
+    walk w = {.document = document, .script = script, .page = page, .fill_empty = fill_empty, .err = err};
     if (!configured)
         w.status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot configure libtidy");
     else if (code >= 0)

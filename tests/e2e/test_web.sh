@@ -109,6 +109,10 @@ run 2 "$CULPRIT" web shop --entry index.php --budget 5 --match everything
 expect_contains "$WORK/err" "--match expects names or values"
 run 2 "$CULPRIT" web shop --entry index.php --budget 5 --fail-on fatal
 expect_contains "$WORK/err" "--fail-on expects error, warning or notice"
+# --fill: the login form's empty password gets a value
+run 0 "$CULPRIT" --store fillstore web shop --entry index.php --budget 4 --fill
+expect_contains "$WORK/err" "POST login.php token=t0k3n&user=guest&password=password&lang=en&login=Log+in"
+cp app.sqlite.before shop/app.sqlite
 # an entry with a query: the script is checked without it, the query sent
 run 0 "$CULPRIT" --store querystore web shop --entry 'about.php?lang=fr' --budget 1
 expect_contains "$WORK/err" "web-0001 pass GET about.php?lang=fr (state 0)"

@@ -62,12 +62,13 @@ static void test_resolve(void)
 
 /* The page's requests, "GET a.php?x=1" / "POST b.php?q=1 u=ann", one a line. */
 static char described[4096];
+static bool fill_empty;
 static const char *describe_page(const char *html, const char *script, culprit_web_page *page)
 {
     culprit_error err = {0};
     *page = (culprit_web_page){0};
     described[0] = '\0';
-    if (culprit_web_page_read(html, strlen(html), script, page, &err) != CULPRIT_OK) {
+    if (culprit_web_page_read(html, strlen(html), script, fill_empty, page, &err) != CULPRIT_OK) {
         snprintf(described, sizeof described, "error: %s", err.message);
         return described;
     }
@@ -130,6 +131,15 @@ static void test_forms(void)
     if (page.off_site_count == 1)
         CHECK_STR(page.off_site[0], "https://other.example.com/pay.php");
     culprit_web_page_free(&page);
+    /* --fill: the fields a user must type get a value, each its own */
+    fill_empty = true;
+    CHECK_STR(describe_page("<form method=post action=start.php><input name=a><input name=b value=''>"
+                            "<input type=number name=n><input type=email name=e><input type=hidden name=h>"
+                            "<input name=k value=kept><textarea name=t></textarea></form>",
+                            "index.php", &page),
+              "POST start.php a=a&b=b&n=1&e=e%40example.com&h=&k=kept&t=t\n");
+    culprit_web_page_free(&page);
+    fill_empty = false;
     /* not HTML at all: nothing offered, no error */
     CHECK_STR(describe_page("plain text, <<< not a page", "a.php", &page), "");
     culprit_web_page_free(&page);
