@@ -248,6 +248,23 @@ static culprit_status settle_state(web_explorer *explorer, const char *directory
     return status;
 }
 
+/* Counts the recorded request, says so, and keeps it for replays. */
+static void account(web_explorer *explorer, const char *name, const culprit_web_step *step,
+                    const request_command *command, const culprit_judgement *judgement)
+{
+    explorer->requests++;
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    if (culprit_verdict_outcome(judgement->verdict, &policy) == CULPRIT_OUTCOME_FAILING)
+        note_failure(explorer, judgement);
+    print_progress(explorer, name, step, judgement->verdict);
+    web_suite_request replay = {.script = command->script,
+                                .query = command->query,
+                                .cookies = command->cookies,
+                                .form = step->request.is_post ? command->form : NULL,
+                                .state = step->state};
+    web_suite_add(explorer, name, &replay);
+}
+
 culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culprit_error *err)
 {
     char name[32], directory[PATH_MAX + 32];
@@ -255,6 +272,9 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culp
     snprintf(name, sizeof name, "web-%04zu", number);
     snprintf(directory, sizeof directory, "%s/states/%zu", explorer->temporary, number);
     request_command command = {0};
+    culprit_recorded recorded = {0};
+    char *location = NULL;
+    size_t state = 0;
     culprit_status status = harness_paths_reuse(&explorer->paths, false, err);
     if (status == CULPRIT_OK)
         status = culprit_web_state_copy(explorer->states[step->state].directory, directory, err);
@@ -262,26 +282,12 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culp
         status = culprit_web_state_install(directory, &explorer->databases, err);
     if (status == CULPRIT_OK)
         status = make_command(explorer, &step->request, directory, &command, err);
-    culprit_recorded recorded = {0};
-    bool ran = status == CULPRIT_OK;
-    if (ran)
+    if (status == CULPRIT_OK)
         status = run_request(explorer, &command, name, &recorded, err);
-    char *location = NULL;
-    size_t state = 0;
     if (status == CULPRIT_OK)
         status = settle_state(explorer, directory, command.headers, &location, &state, err);
     if (status == CULPRIT_OK) {
-        explorer->requests++;
-        culprit_verdict_policy policy = culprit_verdict_policy_default();
-        if (culprit_verdict_outcome(recorded.judgement.verdict, &policy) == CULPRIT_OUTCOME_FAILING)
-            note_failure(explorer, &recorded.judgement);
-        print_progress(explorer, name, step, recorded.judgement.verdict);
-        web_suite_request replay = {.script = command.script,
-                                    .query = command.query,
-                                    .cookies = command.cookies,
-                                    .form = step->request.is_post ? command.form : NULL,
-                                    .state = step->state};
-        web_suite_add(explorer, name, &replay);
+        account(explorer, name, step, &command, &recorded.judgement);
         status = offer_page(explorer, step->request.script, state, number, name, err);
     }
     if (status == CULPRIT_OK && location)
