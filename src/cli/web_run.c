@@ -26,7 +26,7 @@
 #include "core/grow.h"
 #include "core/read_file.h"
 
-enum { MAX_PAGE = 64 << 20, MAX_ARGV = 16 };
+enum { MAX_PAGE = 64 << 20, MAX_ARGV = 24 };
 
 culprit_status web_add_state(web_explorer *explorer, const char *directory, size_t *number,
                              culprit_error *err)
@@ -97,6 +97,7 @@ static culprit_status make_command(const web_explorer *explorer, const culprit_w
         w[count++] = "--form", w[count++] = command->form;
     w[count++] = "--session-dir", w[count++] = command->sessions;
     w[count++] = "--headers", w[count++] = command->headers;
+    w[count++] = "--root", w[count++] = (char *)explorer->app;
     w[count++] = command->script;
     w[count] = NULL;
     return CULPRIT_OK;

@@ -66,6 +66,7 @@ void web_suite_add(web_explorer *explorer, const char *name, const web_suite_req
     if (*request->cookies)
         write_member(out, "cookies", request->cookies);
     write_member(out, "state", state);
+    write_member(out, "root", explorer->app);
     fprintf(out, "}, \"env\": {\"CULPRIT_PHP_FAIL_ON\": ");
     culprit_json_write_string(out, explorer->options->fail_on);
     fprintf(out, "}, \"timeout\": %g%s}", explorer->options->harness.timeout,

@@ -4,7 +4,8 @@
 #
 #   culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]
 #                   [--form BODY | --body BODY [--content-type TYPE]]
-#                   [--session-dir DIR | --state DIR] [--headers FILE] SCRIPT
+#                   [--session-dir DIR | --state DIR] [--headers FILE]
+#                   [--root DIR] SCRIPT
 #
 # The options become php-cgi's CGI environment (REQUEST_METHOD,
 # QUERY_STRING, HTTP_COOKIE, CONTENT_TYPE, CONTENT_LENGTH, SCRIPT_FILENAME,
@@ -24,16 +25,18 @@
 # DIR replays a request of culprit web in the state it ran in: DIR is a
 # state culprit web saved (sessions/, db/N and databases, "N PATH" a line);
 # its sessions are copied into a fresh directory for this request and each
-# db/N over the application's database file PATH.
+# db/N over the application's database file PATH.  --root DIR is the
+# document root (default: the script's directory), so that a script in a
+# subdirectory sees its own path in SCRIPT_NAME and PHP_SELF (/admin/users.php).
 usage() {
     echo "usage: culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]" \
-        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] SCRIPT" >&2
+        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--root DIR] SCRIPT" >&2
     exit 99
 }
-method= query= cookie= body= has_body= content_type= session_dir= headers= state=
+method= query= cookie= body= has_body= content_type= session_dir= headers= state= root=
 while [ $# -gt 0 ]; do
     case $1 in
-    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --state)
+    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --state | --root)
         [ $# -ge 2 ] || { echo "culprit-php-cgi: $1 expects a value" >&2; usage; } ;;
     esac
     case $1 in
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
     --session-dir) session_dir=$2 ;;
     --headers) headers=$2 ;;
     --state) state=$2 ;;
+    --root) root=$2 ;;
     --) shift; break ;;
     -*) echo "culprit-php-cgi: unknown option $1" >&2; usage ;;
     *) break ;;
@@ -67,10 +71,19 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 dir=$(cd "$(dirname "$1")" && pwd -P) || exit 99
 script=$dir/${1##*/}
 name=${script##*/}
+if [ -n "$root" ]; then
+    root=$(cd "$root" && pwd -P) || exit 99
+    case $script in
+    "$root"/*) name=${script#"$root"/} ;;
+    *) echo "culprit-php-cgi: $1 is not under --root $root" >&2; exit 99 ;;
+    esac
+else
+    root=${script%/*}
+fi
 [ -n "$method" ] || if [ -n "$has_body" ]; then method=POST; else method=GET; fi
 export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 \
     SERVER_NAME=localhost SERVER_PORT=80 REMOTE_ADDR=127.0.0.1 REQUEST_METHOD="$method" \
-    SCRIPT_FILENAME="$script" SCRIPT_NAME="/$name" DOCUMENT_ROOT="${script%/*}" \
+    SCRIPT_FILENAME="$script" SCRIPT_NAME="/$name" DOCUMENT_ROOT="$root" \
     QUERY_STRING="$query" REQUEST_URI="/$name${query:+?$query}"
 [ -z "$cookie" ] || export HTTP_COOKIE="$cookie"
 [ -z "$content_type" ] || export CONTENT_TYPE="$content_type"

@@ -187,7 +187,7 @@ static void test_json_request(void)
     }
     culprit_manifest_free(&m);
     check_error("[{\"name\": \"a\", \"request\": {\"script\": \"page.php\", \"state\": \"nowhere\"}}]", NULL,
-                "1:59: no state directory 'nowhere' (culprit web's)");
+                "1:59: no directory 'nowhere'");
     check_error("[{\"name\": \"a\", \"request\": []}]", NULL, "1:27: expected \"request\" to be an object");
     check_error("[{\"name\": \"a\", \"request\": {\"script\": \"page.php\", \"get\": 3}}]", NULL,
                 "1:57: expected \"request.get\" to be an object of strings or an encoded string");
