@@ -89,14 +89,24 @@ typedef struct culprit_web_page {
     size_t off_site_count, off_site_capacity;
 } culprit_web_page;
 
+/* How a page's forms are filled. */
+typedef struct culprit_web_page_options {
+    /* A text field a user must fill (text, password, search, email, url,
+     * tel, number, a textarea: no default) is sent with a made-up value
+     * instead of empty: its name (number: 1, email: NAME@example.com), so
+     * that two such fields differ. */
+    bool fill_empty;
+    /* Besides the defaults, a request per other choice of each select,
+     * radio group and unchecked checkbox, one field changed at a time (the
+     * others at their defaults, the form's first submit button). */
+    bool each_option;
+} culprit_web_page_options;
+
 /* Reads html (the body of script's response) into page (zeroed by the
- * caller).  HTML libtidy cannot read at all gives an empty page.  With
- * fill_empty, a text field a user must fill (text, password, search, email,
- * url, tel, number, a textarea: no default) is sent with a value instead of
- * empty: its name (number: 1, email: NAME@example.com), so that two such
- * fields differ. */
+ * caller).  HTML libtidy cannot read at all gives an empty page. */
 CULPRIT_API culprit_status culprit_web_page_read(const char *html, size_t length, const char *script,
-                                                 bool fill_empty, culprit_web_page *page, culprit_error *err);
+                                                 const culprit_web_page_options *options,
+                                                 culprit_web_page *page, culprit_error *err);
 CULPRIT_API void culprit_web_page_free(culprit_web_page *page);
 
 /* ---- states (web_state.c) ---- */

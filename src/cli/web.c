@@ -53,6 +53,10 @@ const char cli_usage_web[] =
     "   --fill                send a text field that has no default with a made-up\n"
     "                         value (its name; number: 1, email: NAME@example.com)\n"
     "                         instead of empty\n"
+    "   --each-option         besides the defaults, a request per other option of\n"
+    "                         each select, radio group and checkbox, one at a time\n"
+    "                         (with --match values: under names they are one\n"
+    "                         transition)\n"
     "   --match names|values  what makes two requests from one state the same\n"
     "                         transition: the script and its inputs' names (the\n"
     "                         default, Apollo's), or their values too\n"
@@ -128,7 +132,11 @@ static int parse_option(int option, const char *value, web_options *options)
         return 0;
     }
     if (option == 'F') {
-        options->fill_empty = true;
+        options->page.fill_empty = true;
+        return 0;
+    }
+    if (option == 'O') {
+        options->page.each_option = true;
         return 0;
     }
     if (option == 'm') {
@@ -153,6 +161,7 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"html", no_argument, NULL, 'H'},
         {"match", required_argument, NULL, 'm'},
         {"fill", no_argument, NULL, 'F'},
+        {"each-option", no_argument, NULL, 'O'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
@@ -163,7 +172,7 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option > 0 && option < 256 && strchr("ebdfHmF", option))
+        else if (option > 0 && option < 256 && strchr("ebdfHmFO", option))
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;

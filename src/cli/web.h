@@ -22,12 +22,12 @@ typedef struct web_options {
     size_t entry_count;
     const char **databases; /* --db FILE (relative to APPDIR) */
     size_t database_count;
-    size_t budget_requests; /* --budget N */
-    double budget_seconds;  /* --budget Ns */
-    const char *fail_on;    /* --fail-on: CULPRIT_PHP_FAIL_ON of the requests */
-    bool html;              /* --html: malformed HTML fails a request too */
-    bool match_values;      /* --match values: the inputs' values are part of a transition */
-    bool fill_empty;        /* --fill: empty text fields get a made-up value */
+    size_t budget_requests;        /* --budget N */
+    double budget_seconds;         /* --budget Ns */
+    const char *fail_on;           /* --fail-on: CULPRIT_PHP_FAIL_ON of the requests */
+    bool html;                     /* --html: malformed HTML fails a request too */
+    bool match_values;             /* --match values: the inputs' values are part of a transition */
+    culprit_web_page_options page; /* --fill, --each-option */
     const char *store;
     harness_options harness;
 } web_options;

@@ -199,7 +199,7 @@ static culprit_status offer_page(web_explorer *explorer, const char *script, siz
     culprit_status status =
         culprit_read_whole_file(explorer->paths.stdout_path, MAX_PAGE, "a page", &html, &size, err);
     if (status == CULPRIT_OK)
-        status = culprit_web_page_read(html, size, script, explorer->options->fill_empty, &page, err);
+        status = culprit_web_page_read(html, size, script, &explorer->options->page, &page, err);
     for (size_t i = 0; status == CULPRIT_OK && i < page.request_count; i++)
         status = offer(explorer, &page.requests[i], state, test, err);
     for (size_t i = 0; status == CULPRIT_OK && i < page.off_site_count; i++)

@@ -6,7 +6,8 @@
  * with their <input>, <textarea>, <select> and <button> fields).  Each
  * becomes a request with the field defaults a user who changes nothing
  * would send; a form with several named submit buttons gives a request per
- * button (and, when asked, a made-up value in each empty text field).
+ * button (and, when asked, a made-up value in each empty text field, and
+ * a request per other option of each select, radio group and checkbox).
  * URLs are resolved as a browser would against the page's script
  * at http://localhost/: only PHP scripts of the application are requests;
  * another host, or a path above the application's directory, is off the
@@ -167,7 +168,7 @@ typedef struct walk {
     TidyDoc document;
     const char *script;
     culprit_web_page *page;
-    bool fill_empty; /* empty text fields get a value */
+    culprit_web_page_options options;
     culprit_error *err;
     culprit_status status;
 } walk;
@@ -248,6 +249,7 @@ static void add_link(walk *w, const char *url)
 typedef struct form {
     culprit_web_fields fields;
     culprit_web_fields buttons; /* named submit buttons: name and value */
+    culprit_web_fields choices; /* every option, radio button and unchecked checkbox: name and value */
     bool has_submit;
 } form;
 
@@ -289,7 +291,7 @@ static void add_radio(walk *w, form *f, const char *name, const char *value, boo
 static void add_text(walk *w, form *f, const char *name, const char *type, const char *value)
 {
     static const char *const typed[] = {"text", "password", "search", "url", "tel", "textarea"};
-    bool fill = w->fill_empty && (!value || !*value);
+    bool fill = w->options.fill_empty && (!value || !*value);
     bool typable = false;
     for (size_t i = 0; i < sizeof typed / sizeof *typed; i++)
         typable |= strcasecmp(type, typed[i]) == 0;
@@ -323,10 +325,12 @@ static void add_input(walk *w, form *f, TidyNode node)
         return;
     if (submit)
         add_field(w, &f->buttons, name, value ? value : "Submit");
-    else if (strcasecmp(type, "radio") == 0)
+    else if (strcasecmp(type, "radio") == 0) {
         add_radio(w, f, name, value ? value : "on", has_attribute(node, TidyAttr_CHECKED));
-    else if (strcasecmp(type, "checkbox") == 0 && has_attribute(node, TidyAttr_CHECKED))
-        add_field(w, &f->fields, name, value ? value : "on");
+        add_field(w, &f->choices, name, value ? value : "on");
+    } else if (strcasecmp(type, "checkbox") == 0)
+        add_field(w, has_attribute(node, TidyAttr_CHECKED) ? &f->fields : &f->choices, name,
+                  value ? value : "on");
     else if (strcasecmp(type, "checkbox") != 0)
         add_text(w, f, name, type, value);
 }
@@ -362,6 +366,28 @@ static void scan_options(TidyNode parent, TidyNode *first, TidyNode *chosen)
     }
 }
 
+/* An <option>'s value (its text when it has no value attribute) as name's. */
+static void add_option(walk *w, culprit_web_fields *fields, const char *name, TidyNode option)
+{
+    const char *value = attribute(option, TidyAttr_VALUE);
+    char *text = value ? NULL : text_of(w, option);
+    if (value || text)
+        add_field(w, fields, name, value ? value : text);
+    free(text);
+}
+
+/* Every enabled option of a <select> (in <optgroup>s too), as choices. */
+static void add_choices(walk *w, form *f, const char *name, TidyNode parent)
+{
+    for (TidyNode child = tidyGetChild(parent); child && w->status == CULPRIT_OK;
+         child = tidyGetNext(child)) {
+        if (tidyNodeGetId(child) == TidyTag_OPTGROUP)
+            add_choices(w, f, name, child);
+        else if (tidyNodeGetId(child) == TidyTag_OPTION && !has_attribute(child, TidyAttr_DISABLED))
+            add_option(w, &f->choices, name, child);
+    }
+}
+
 /* A <select>: its selected option (the first selected), else its first. */
 static void add_select(walk *w, form *f, TidyNode node)
 {
@@ -372,13 +398,10 @@ static void add_select(walk *w, form *f, TidyNode node)
     scan_options(node, &first, &chosen);
     if (!chosen)
         chosen = first;
-    if (!chosen)
-        return;
-    const char *value = attribute(chosen, TidyAttr_VALUE);
-    char *text = value ? NULL : text_of(w, chosen);
-    if (value || text)
-        add_field(w, &f->fields, name, value ? value : text);
-    free(text);
+    if (chosen)
+        add_option(w, &f->fields, name, chosen);
+    if (w->options.each_option)
+        add_choices(w, f, name, node);
 }
 
 static void add_form_fields(walk *w, form *f, TidyNode node)
@@ -418,8 +441,26 @@ static culprit_status copy_fields(const culprit_web_fields *from, culprit_web_fi
     return status;
 }
 
-/* One request of a form, with button (NULL: none) as the submit button. */
-static void add_form_request(walk *w, TidyNode node, const form *f, const culprit_web_field *button)
+/* Sets field name to value in fields (adding it when absent). */
+static culprit_status set_field(culprit_web_fields *fields, const culprit_web_field *field,
+                                culprit_error *err)
+{
+    culprit_web_field *found = find_field(fields, field->name);
+    if (!found)
+        return culprit_web_fields_add(fields, field->name, strlen(field->name), field->value,
+                                      strlen(field->value), err);
+    char *copy = strdup(field->value);
+    if (!copy)
+        return culprit_fail_memory(err);
+    free(found->value);
+    found->value = copy;
+    return CULPRIT_OK;
+}
+
+/* One request of a form, with button (NULL: none) as the submit button and
+ * variant (NULL: none) the one field changed from its default. */
+static void add_form_request(walk *w, TidyNode node, const form *f, const culprit_web_field *button,
+                             const culprit_web_field *variant)
 {
     const char *action = attribute(node, TidyAttr_ACTION), *method = attribute(node, TidyAttr_METHOD);
     bool is_post = method && strcasecmp(method, "post") == 0;
@@ -430,6 +471,8 @@ static void add_form_request(walk *w, TidyNode node, const form *f, const culpri
     request.is_post = is_post;
     culprit_web_fields *fields = is_post ? &request.post : &request.get;
     w->status = copy_fields(&f->fields, fields, w->err);
+    if (w->status == CULPRIT_OK && variant)
+        w->status = set_field(fields, variant, w->err);
     if (w->status == CULPRIT_OK && button)
         w->status = culprit_web_fields_add(fields, button->name, strlen(button->name), button->value,
                                            strlen(button->value), w->err);
@@ -439,16 +482,31 @@ static void add_form_request(walk *w, TidyNode node, const form *f, const culpri
         culprit_web_request_free(&request);
 }
 
+/* With each_option: a request per choice that is not its field's default. */
+static void add_form_variants(walk *w, TidyNode node, form *f)
+{
+    const culprit_web_field *button = f->buttons.count ? &f->buttons.items[0] : NULL;
+    for (size_t i = 0; i < f->choices.count && w->status == CULPRIT_OK; i++) {
+        const culprit_web_field *choice = &f->choices.items[i];
+        const culprit_web_field *current = find_field(&f->fields, choice->name);
+        if (!current || strcmp(current->value, choice->value) != 0)
+            add_form_request(w, node, f, button, choice);
+    }
+}
+
 static void add_form(walk *w, TidyNode node)
 {
     form f = {0};
     add_form_fields(w, &f, node);
     for (size_t i = 0; i < f.buttons.count && w->status == CULPRIT_OK; i++)
-        add_form_request(w, node, &f, &f.buttons.items[i]);
+        add_form_request(w, node, &f, &f.buttons.items[i], NULL);
     if (f.buttons.count == 0 && w->status == CULPRIT_OK)
-        add_form_request(w, node, &f, NULL);
+        add_form_request(w, node, &f, NULL, NULL);
+    if (w->options.each_option)
+        add_form_variants(w, node, &f);
     culprit_web_fields_free(&f.fields);
     culprit_web_fields_free(&f.buttons);
+    culprit_web_fields_free(&f.choices);
 }
 
 static void visit(walk *w, TidyNode node)
@@ -465,8 +523,9 @@ static void visit(walk *w, TidyNode node)
     }
 }
 
-culprit_status culprit_web_page_read(const char *html, size_t length, const char *script, bool fill_empty,
-                                     culprit_web_page *page, culprit_error *err)
+culprit_status culprit_web_page_read(const char *html, size_t length, const char *script,
+                                     const culprit_web_page_options *options, culprit_web_page *page,
+                                     culprit_error *err)
 {
     TidyDoc document = tidyCreate();
     if (!document)
@@ -482,7 +541,7 @@ culprit_status culprit_web_page_read(const char *html, size_t length, const char
     /* tidy reads a TidyBuffer without copying; it never writes to it */
     tidyBufAttach(&input, (byte *)(uintptr_t)html, (uint)length);
     int code = configured ? tidyParseBuffer(document, &input) : -1;
-    walk w = {.document = document, .script = script, .page = page, .fill_empty = fill_empty, .err = err};
+    walk w = {.document = document, .script = script, .page = page, .options = *options, .err = err};
     if (!configured)
         w.status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot configure libtidy");
     else if (code >= 0)

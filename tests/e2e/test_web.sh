@@ -116,6 +116,10 @@ expect_contains "$WORK/err" "--fail-on expects error, warning or notice"
 run 0 "$CULPRIT" --store fillstore web shop --entry index.php --budget 4 --fill
 expect_contains "$WORK/err" "POST login.php token=t0k3n&user=guest&password=password&lang=en&login=Log+in"
 cp app.sqlite.before shop/app.sqlite
+# --each-option (with --match values): the select's other option too
+run 0 "$CULPRIT" --store optionstore web shop --entry index.php --budget 5 --each-option --match values
+expect_contains "$WORK/err" "POST login.php token=t0k3n&user=guest&password=&lang=fr&login=Log+in"
+cp app.sqlite.before shop/app.sqlite
 # an entry with a query: the script is checked without it, the query sent
 run 0 "$CULPRIT" --store querystore web shop --entry 'about.php?lang=fr' --budget 1
 expect_contains "$WORK/err" "web-0001 pass GET about.php?lang=fr (state 0)"

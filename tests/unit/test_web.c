@@ -62,13 +62,13 @@ static void test_resolve(void)
 
 /* The page's requests, "GET a.php?x=1" / "POST b.php?q=1 u=ann", one a line. */
 static char described[4096];
-static bool fill_empty;
+static culprit_web_page_options page_options;
 static const char *describe_page(const char *html, const char *script, culprit_web_page *page)
 {
     culprit_error err = {0};
     *page = (culprit_web_page){0};
     described[0] = '\0';
-    if (culprit_web_page_read(html, strlen(html), script, fill_empty, page, &err) != CULPRIT_OK) {
+    if (culprit_web_page_read(html, strlen(html), script, &page_options, page, &err) != CULPRIT_OK) {
         snprintf(described, sizeof described, "error: %s", err.message);
         return described;
     }
@@ -132,14 +132,26 @@ static void test_forms(void)
         CHECK_STR(page.off_site[0], "https://other.example.com/pay.php");
     culprit_web_page_free(&page);
     /* --fill: the fields a user must type get a value, each its own */
-    fill_empty = true;
+    page_options.fill_empty = true;
     CHECK_STR(describe_page("<form method=post action=start.php><input name=a><input name=b value=''>"
                             "<input type=number name=n><input type=email name=e><input type=hidden name=h>"
                             "<input name=k value=kept><textarea name=t></textarea></form>",
                             "index.php", &page),
               "POST start.php a=a&b=b&n=1&e=e%40example.com&h=&k=kept&t=t\n");
     culprit_web_page_free(&page);
-    fill_empty = false;
+    page_options.fill_empty = false;
+    /* --each-option: one field changed at a time, with the first button */
+    page_options.each_option = true;
+    CHECK_STR(describe_page("<form action=f.php><select name=s><option>a</option><optgroup><option selected>b"
+                            "</option><option value=c>C</option></optgroup></select>"
+                            "<input type=radio name=r value=x checked><input type=radio name=r value=y>"
+                            "<input type=checkbox name=k><input type=submit name=go value=1>"
+                            "<input type=submit name=stop value=2></form>",
+                            "index.php", &page),
+              "GET f.php?s=b&r=x&go=1\nGET f.php?s=b&r=x&stop=2\nGET f.php?s=a&r=x&go=1\n"
+              "GET f.php?s=c&r=x&go=1\nGET f.php?s=b&r=y&go=1\nGET f.php?s=b&r=x&k=on&go=1\n");
+    culprit_web_page_free(&page);
+    page_options.each_option = false;
     /* not HTML at all: nothing offered, no error */
     CHECK_STR(describe_page("plain text, <<< not a page", "a.php", &page), "");
     culprit_web_page_free(&page);
