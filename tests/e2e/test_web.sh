@@ -88,6 +88,10 @@ expect_contains "$WORK/err" "culprit web: done: 6 requests (1 failing, 1 timed o
 expect_contains "$WORK/err" "nothing left to explore"
 run 0 "$CULPRIT" --store loopstore tests
 grep '^timeout' "$WORK/out" | grep -q web-0002 && pass || fail "spin.php should time out: $(cat "$WORK/out")"
+# a budget in seconds: the page that never ends spends it
+run 1 "$CULPRIT" --store secondstore web loop --entry index.php --budget 1s --timeout 2 --kill-grace 1
+expect_contains "$WORK/err" "culprit web: done: 2 requests (1 failing, 1 timed out"
+expect_contains "$WORK/err" "budget reached"
 # --html: the broken page fails too, with libtidy's message
 run 1 "$CULPRIT" --store htmlstore web loop --entry index.php --budget 10 --timeout 2 --kill-grace 1 --html
 expect_contains "$WORK/err" "fail GET broken.php"
