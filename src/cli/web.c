@@ -36,9 +36,9 @@ const char cli_usage_web[] =
     "session, its cookies, its SQLite files.  A request already explored from the\n"
     "same state (the same script, input names and state) is not run again.  Links\n"
     "and forms to another host are never followed.  Every request is recorded as a\n"
-    "test, web-0001, web-0002 ..., judged by PHP's errors: a fatal error, an\n"
-    "uncaught exception or (by default) a warning fails it; `culprit rank` then\n"
-    "ranks with them.\n\n"
+    "test, web-0001, web-0002 ..., judged by PHP's errors and its page: a fatal\n"
+    "error, an uncaught exception, (by default) a warning or malformed HTML fails\n"
+    "it; `culprit rank` then ranks with them.\n\n"
     "   --entry SCRIPT[,...]  the scripts to start from, relative to APPDIR\n"
     "                         (repeatable)\n"
     "   --budget N|Ns         stop after N requests, or after N seconds\n"
@@ -49,7 +49,9 @@ const char cli_usage_web[] =
     "   --fail-on LEVEL       the PHP errors that fail a request: error (fatal\n"
     "                         errors, uncaught exceptions), warning (the default:\n"
     "                         also warnings) or notice (also notices, deprecations)\n"
-    "   --html                malformed HTML (libtidy) fails a request too\n"
+    "   --no-html             malformed HTML does not fail a request (by default the\n"
+    "                         page is checked with libtidy, as the html oracle of\n"
+    "                         culprit run does; --html is that default)\n"
     "   --fill                send a text field that has no default with a made-up\n"
     "                         value (its name; number: 1, email: NAME@example.com)\n"
     "                         instead of empty\n"
@@ -127,8 +129,8 @@ static int parse_option(int option, const char *value, web_options *options)
         return parse_budget(options, value);
     if (option == 'd')
         return add_database(options, value);
-    if (option == 'H') {
-        options->html = true;
+    if (option == 'H' || option == 'N') {
+        options->html = option == 'H';
         return 0;
     }
     if (option == 'F') {
@@ -159,6 +161,7 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"db", required_argument, NULL, 'd'},
         {"fail-on", required_argument, NULL, 'f'},
         {"html", no_argument, NULL, 'H'},
+        {"no-html", no_argument, NULL, 'N'},
         {"match", required_argument, NULL, 'm'},
         {"fill", no_argument, NULL, 'F'},
         {"each-option", no_argument, NULL, 'O'},
@@ -172,7 +175,7 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option > 0 && option < 256 && strchr("ebdfHmFO", option))
+        else if (option > 0 && option < 256 && strchr("ebdfHNmFO", option))
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;
@@ -416,7 +419,7 @@ static int run_exploration(const cli_context *context, const web_options *option
 
 int cmd_web(int argc, char **argv, const cli_context *context)
 {
-    web_options options = {.fail_on = "warning"};
+    web_options options = {.fail_on = "warning", .html = true};
     harness_options_init(&options.harness, DEFAULT_TEST_TIMEOUT);
     int parsed = parse_options(argc, argv, &options);
     int code = parsed ? (parsed < 0 ? 0 : parsed) : run_exploration(context, &options);
