@@ -31,7 +31,8 @@ ALL_CFLAGS = $(BASE_CFLAGS) $(OPTIMIZE) -fPIC $(PKG_CFLAGS) $(CFLAGS)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/program/*.c src/store/*.c src/collect/*.c src/interchange/*.c \
-                               src/run/*.c src/judgement/*.c src/techniques/*.c src/report/*.c src/concolic/*.c))
+                               src/run/*.c src/judgement/*.c src/techniques/*.c src/report/*.c src/concolic/*.c \
+                               src/web/*.c))
 CC_SRC := $(sort $(wildcard src/cc/*.c))
 RT_SRC := $(sort $(wildcard src/rt/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))

@@ -57,6 +57,7 @@ interchange 4
 run         4
 cc          4   includes rt/*.h, the runtime formats
 php         4   the Zend extension: includes cc/map_text.h, the map builder
+web         4   culprit web: pages, states, the exploration queue (docs/web.md)
 judgement   5   (planned)
 techniques  6
 report      7

@@ -55,11 +55,13 @@ int cmd_gen(int argc, char **argv, const cli_context *context);
 int cmd_phpunit(int argc, char **argv, const cli_context *context);
 int cmd_merge(int argc, char **argv, const cli_context *context);
 int cmd_mutate(int argc, char **argv, const cli_context *context);
+int cmd_web(int argc, char **argv, const cli_context *context);
 
 extern const char cli_usage_rank[], cli_usage_import[], cli_usage_export[], cli_usage_eval[],
     cli_usage_formulas[], cli_usage_help[], cli_usage_test[], cli_usage_ctest[], cli_usage_cc[],
     cli_usage_run[], cli_usage_tests[], cli_usage_output[], cli_usage_techniques[], cli_usage_failures[],
-    cli_usage_report[], cli_usage_gen[], cli_usage_phpunit[], cli_usage_merge[], cli_usage_mutate[];
+    cli_usage_report[], cli_usage_gen[], cli_usage_phpunit[], cli_usage_merge[], cli_usage_mutate[],
+    cli_usage_web[];
 
 /* Why a line ranks where it does under Metallaxis (muse false) or MUSE
  * (src/cli/rank_mutants.c): *best (owned, one entry per element) is each
@@ -189,5 +191,12 @@ int cli_parse_outcome(const char *command, const char *option, const char *text,
 int cli_parse_kind(const char *command, const char *text, const char **previous, bool tuple_too,
                    culprit_rank_options *options);
 int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *policy);
+
+/* The directory of the running culprit, with a final '/' (false when
+ * /proc/self/exe cannot be read), and the first executable name in the
+ * directories of $PATH: how commands find culprit-php and
+ * culprit-php-cgi, beside culprit or installed. */
+bool cli_own_directory(char *buffer, size_t size);
+bool cli_search_path(const char *name, char *found, size_t size);
 
 #endif

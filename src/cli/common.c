@@ -258,3 +258,29 @@ int cli_run_on_program(const cli_context *context, const cli_common_options *com
     }
     return status ? cli_report(&err) : 0;
 }
+
+bool cli_own_directory(char *buffer, size_t size)
+{
+    ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
+    if (length <= 0)
+        return false;
+    buffer[length] = '\0';
+    char *slash = strrchr(buffer, '/');
+    if (!slash)
+        return false;
+    slash[1] = '\0';
+    return true;
+}
+
+bool cli_search_path(const char *name, char *found, size_t size)
+{
+    const char *path = getenv("PATH");
+    for (const char *at = path ? path : "/usr/bin:/bin"; *at;) {
+        size_t length = strcspn(at, ":");
+        if (snprintf(found, size, "%.*s/%s", (int)length, length ? at : ".", name) < (int)size &&
+            access(found, X_OK) == 0)
+            return true;
+        at += length + (at[length] == ':');
+    }
+    return false;
+}

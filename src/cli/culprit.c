@@ -16,6 +16,8 @@ static const cli_command commands[] = {
     {"run", cmd_run, "run a test suite from a manifest and record every test", cli_usage_run},
     {"test", cmd_test, "run one test command and record its spectra and verdict", cli_usage_test},
     {"gen", cmd_gen, "generate the tests that localize a failure (concolic, symbolic builds)", cli_usage_gen},
+    {"web", cmd_web, "explore a PHP application's pages and forms, recording each request as a test",
+     cli_usage_web},
     {"phpunit", cmd_phpunit, "run a PHPUnit suite in one PHP process and record each test",
      cli_usage_phpunit},
     {"mutate", cmd_mutate, "run the recorded tests on mutants of the lines failing tests ran",

@@ -353,19 +353,13 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
     return culprit_record_test(store, &request, recorded, err);
 }
 
-culprit_status harness_run_alone(const harness_options *options, const culprit_sandbox *sandbox,
-                                 const char *temporary, const culprit_spawn *spawn,
-                                 culprit_finished *finished, int *interrupted_by, culprit_error *err)
+culprit_status harness_run_to_end(culprit_pool *pool, const culprit_spawn *spawn, culprit_finished *finished,
+                                  int *interrupted_by, culprit_error *err)
 {
     enum { WAIT_MILLISECONDS = 200 };
     *interrupted_by = 0;
-    culprit_pool *pool;
-    culprit_status status = culprit_pool_create(1, &pool, err);
-    if (status != CULPRIT_OK)
-        return status;
-    harness_contain(pool, options, sandbox, temporary);
     fflush(stdout);
-    status = culprit_pool_start(pool, spawn, NULL, err);
+    culprit_status status = culprit_pool_start(pool, spawn, NULL, err);
     bool got = false;
     while (status == CULPRIT_OK && !got) {
         int received = harness_signal;
@@ -376,6 +370,20 @@ culprit_status harness_run_alone(const harness_options *options, const culprit_s
         }
         status = culprit_pool_wait(pool, WAIT_MILLISECONDS, finished, &got, err);
     }
+    return status;
+}
+
+culprit_status harness_run_alone(const harness_options *options, const culprit_sandbox *sandbox,
+                                 const char *temporary, const culprit_spawn *spawn,
+                                 culprit_finished *finished, int *interrupted_by, culprit_error *err)
+{
+    *interrupted_by = 0;
+    culprit_pool *pool;
+    culprit_status status = culprit_pool_create(1, &pool, err);
+    if (status != CULPRIT_OK)
+        return status;
+    harness_contain(pool, options, sandbox, temporary);
+    status = harness_run_to_end(pool, spawn, finished, interrupted_by, err);
     culprit_pool_free(pool);
     return status;
 }

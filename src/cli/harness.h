@@ -143,6 +143,13 @@ culprit_status harness_run_alone(const harness_options *options, const culprit_s
                                  const char *temporary, const culprit_spawn *spawn,
                                  culprit_finished *finished, int *interrupted_by, culprit_error *err);
 
+/* Runs spawn in pool (one worker, contained by the caller) to its end,
+ * as harness_run_alone does: the signals we get go on to its process
+ * group, and *interrupted_by is the last of them (0: none).  `culprit web`
+ * runs each request so, in one pool. */
+culprit_status harness_run_to_end(culprit_pool *pool, const culprit_spawn *spawn, culprit_finished *finished,
+                                  int *interrupted_by, culprit_error *err);
+
 /* How a finished command ended, for the oracle (its stdout and stderr in paths). */
 culprit_run_result harness_run_result(const culprit_finished *finished, const harness_paths *paths);
 

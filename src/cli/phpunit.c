@@ -108,45 +108,18 @@ static int parse_options(int argc, char **argv, phpunit_options *options)
     return 0;
 }
 
-/* The directory of the running culprit, with a final '/'. */
-static bool own_directory(char *buffer, size_t size)
-{
-    ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
-    if (length <= 0)
-        return false;
-    buffer[length] = '\0';
-    char *slash = strrchr(buffer, '/');
-    if (!slash)
-        return false;
-    slash[1] = '\0';
-    return true;
-}
-
-/* The first of name in the directories of $PATH that is executable. */
-static bool search_path(const char *name, char *found, size_t size)
-{
-    const char *path = getenv("PATH");
-    for (const char *at = path ? path : "/usr/bin:/bin"; *at;) {
-        size_t length = strcspn(at, ":");
-        if (snprintf(found, size, "%.*s/%s", (int)length, length ? at : ".", name) < (int)size &&
-            access(found, X_OK) == 0)
-            return true;
-        at += length + (at[length] == ':');
-    }
-    return false;
-}
-
 /* culprit-php and the PHPUnit extension's directory: beside this culprit
  * (a build tree: BUILD/culprit-php, BUILD/phpunit/), or in the install
  * prefix (PREFIX/bin/culprit-php, PREFIX/share/culprit/phpunit/). */
 static culprit_status find_culprit_files(phpunit_setup *setup, culprit_error *err)
 {
     char self[PATH_MAX];
-    if (!own_directory(self, sizeof self))
+    if (!cli_own_directory(self, sizeof self))
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot find culprit's own directory: %s",
                             strerror(errno));
     snprintf(setup->culprit_php, sizeof setup->culprit_php, "%.4000sculprit-php", self);
-    if (access(setup->culprit_php, X_OK) != 0 && !search_path("culprit-php", setup->culprit_php, PATH_MAX))
+    if (access(setup->culprit_php, X_OK) != 0 &&
+        !cli_search_path("culprit-php", setup->culprit_php, PATH_MAX))
         return culprit_fail(
             err, CULPRIT_ERROR_INPUT,
             "cannot find culprit-php beside %s or on PATH (is culprit built with PHP? make php)", self);
@@ -172,7 +145,7 @@ static culprit_status find_phpunit(const phpunit_options *options, phpunit_setup
     const char *path = options->phpunit;
     if (!path && access("vendor/bin/phpunit", R_OK) == 0)
         path = "vendor/bin/phpunit";
-    if (!path && search_path("phpunit", found, sizeof found))
+    if (!path && cli_search_path("phpunit", found, sizeof found))
         path = found;
     if (!path)
         return culprit_fail(err, CULPRIT_ERROR_INPUT,

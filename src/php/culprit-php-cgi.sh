@@ -3,7 +3,9 @@
 # culprit's extension loaded (docs/php.md, "HTTP requests"):
 #
 #   culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]
-#                   [--form BODY | --body BODY [--content-type TYPE]] SCRIPT
+#                   [--form BODY | --body BODY [--content-type TYPE]]
+#                   [--session-dir DIR | --state DIR] [--headers FILE]
+#                   [--root DIR] SCRIPT
 #
 # The options become php-cgi's CGI environment (REQUEST_METHOD,
 # QUERY_STRING, HTTP_COOKIE, CONTENT_TYPE, CONTENT_LENGTH, SCRIPT_FILENAME,
@@ -16,16 +18,25 @@
 # script) with CULPRIT_PHP=php-cgi (CULPRIT_PHP_CGI names another), and
 # without opcache, which Debian enables for php-cgi: the extension counts
 # the op arrays PHP compiles, not opcache's optimized shared copies.
-# Without CULPRIT_COLLECT_DIR the extension records nothing.
+# Without CULPRIT_COLLECT_DIR the extension records nothing.  For culprit
+# web (docs/web.md): --session-dir DIR keeps PHP's sessions in DIR
+# (session.save_path), and --headers FILE has the extension write the
+# response's status and headers (Set-Cookie, Location) to FILE.  --state
+# DIR replays a request of culprit web in the state it ran in: DIR is a
+# state culprit web saved (sessions/, db/N and databases, "N PATH" a line);
+# its sessions are copied into a fresh directory for this request and each
+# db/N over the application's database file PATH.  --root DIR is the
+# document root (default: the script's directory), so that a script in a
+# subdirectory sees its own path in SCRIPT_NAME and PHP_SELF (/admin/users.php).
 usage() {
     echo "usage: culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]" \
-        "[--form BODY | --body BODY [--content-type TYPE]] SCRIPT" >&2
+        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--root DIR] SCRIPT" >&2
     exit 99
 }
-method= query= cookie= body= has_body= content_type=
+method= query= cookie= body= has_body= content_type= session_dir= headers= state= root=
 while [ $# -gt 0 ]; do
     case $1 in
-    --method | --query | --cookie | --form | --body | --content-type)
+    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --state | --root)
         [ $# -ge 2 ] || { echo "culprit-php-cgi: $1 expects a value" >&2; usage; } ;;
     esac
     case $1 in
@@ -35,6 +46,10 @@ while [ $# -gt 0 ]; do
     --form) body=$2 has_body=1 content_type=application/x-www-form-urlencoded ;;
     --body) body=$2 has_body=1 ;;
     --content-type) content_type=$2 ;;
+    --session-dir) session_dir=$2 ;;
+    --headers) headers=$2 ;;
+    --state) state=$2 ;;
+    --root) root=$2 ;;
     --) shift; break ;;
     -*) echo "culprit-php-cgi: unknown option $1" >&2; usage ;;
     *) break ;;
@@ -56,18 +71,45 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 dir=$(cd "$(dirname "$1")" && pwd -P) || exit 99
 script=$dir/${1##*/}
 name=${script##*/}
+if [ -n "$root" ]; then
+    root=$(cd "$root" && pwd -P) || exit 99
+    case $script in
+    "$root"/*) name=${script#"$root"/} ;;
+    *) echo "culprit-php-cgi: $1 is not under --root $root" >&2; exit 99 ;;
+    esac
+else
+    root=${script%/*}
+fi
 [ -n "$method" ] || if [ -n "$has_body" ]; then method=POST; else method=GET; fi
 export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 \
     SERVER_NAME=localhost SERVER_PORT=80 REMOTE_ADDR=127.0.0.1 REQUEST_METHOD="$method" \
-    SCRIPT_FILENAME="$script" SCRIPT_NAME="/$name" DOCUMENT_ROOT="${script%/*}" \
+    SCRIPT_FILENAME="$script" SCRIPT_NAME="/$name" DOCUMENT_ROOT="$root" \
     QUERY_STRING="$query" REQUEST_URI="/$name${query:+?$query}"
 [ -z "$cookie" ] || export HTTP_COOKIE="$cookie"
 [ -z "$content_type" ] || export CONTENT_TYPE="$content_type"
+[ -z "$headers" ] || export CULPRIT_PHP_CGI_HEADERS="$headers"
+if [ -n "$state" ]; then
+    [ -d "$state/sessions" ] || { echo "culprit-php-cgi: --state $state: not a state of culprit web" >&2; exit 99; }
+    session_dir=$(mktemp -d "${TMPDIR:-/tmp}/culprit-php-cgi.XXXXXX") || exit 99
+    trap 'rm -rf "$session_dir"' EXIT
+    for file in "$state"/sessions/*; do
+        [ ! -f "$file" ] || cp "$file" "$session_dir/" || exit 99
+    done
+    if [ -f "$state/databases" ]; then
+        while read -r number path; do
+            [ ! -f "$state/db/$number" ] || cp "$state/db/$number" "$path" || exit 99
+        done <"$state/databases"
+    fi
+fi
+set -- -d opcache.enable=0
+[ -z "$session_dir" ] || set -- "$@" -d "session.save_path=$session_dir"
 export CULPRIT_PHP="${CULPRIT_PHP_CGI:-php-cgi}" CULPRIT_PHP_SCAN_DIR="@PHP_CGI_SCAN_DIR@"
 if [ -n "$has_body" ]; then
     CONTENT_LENGTH=$(printf '%s' "$body" | wc -c | tr -d ' ')
     export CONTENT_LENGTH
-    printf '%s' "$body" | "$here/culprit-php" -d opcache.enable=0
+    printf '%s' "$body" | "$here/culprit-php" "$@"
+elif [ -n "$state" ]; then
+    "$here/culprit-php" "$@" </dev/null # not exec: the sessions' copy is removed at the end
 else
-    exec "$here/culprit-php" -d opcache.enable=0 </dev/null
+    exec "$here/culprit-php" "$@" </dev/null
 fi

@@ -169,6 +169,12 @@ void php_live_begin(void);
 const char *php_live_directory(char *path, size_t size);
 void php_live_end(void);
 
+/* php_headers.c: the response's status and headers into
+ * CULPRIT_PHP_CGI_HEADERS when a request ends (culprit web). */
+void php_headers_startup(void);
+void php_headers_shutdown(void);
+void php_headers_write(void);
+
 /* Writes a dump of this request's counters into dir (php_module.c):
  * whole_request at its end (with the output records and PHP's exit
  * status), else at the end of a PHPUnit test. */

@@ -23,7 +23,8 @@
  *   - writes the dump when the request shuts down (RSHUTDOWN), with PHP's
  *     exit status and the output records; a request carrying
  *     X-Culprit-Test: NAME writes it into that test's directory
- *     (php_live.c).
+ *     (php_live.c); and, for culprit web, the response's headers
+ *     (php_headers.c).
  */
 #include "php/php_internal.h"
 
@@ -321,6 +322,7 @@ static PHP_MINIT_FUNCTION(culprit)
 {
     const char *body = getenv("CULPRIT_PHP_CGI_BODY");
     body_only = body && strcmp(body, "1") == 0;
+    php_headers_startup();
     const char *dir = getenv("CULPRIT_COLLECT_DIR");
     if (!dir || !*dir)
         return SUCCESS;
@@ -340,6 +342,7 @@ static PHP_MINIT_FUNCTION(culprit)
 
 static PHP_MSHUTDOWN_FUNCTION(culprit)
 {
+    php_headers_shutdown();
     if (php_state.collecting)
         php_output_uninstall();
     free(php_state.dir);
@@ -416,6 +419,7 @@ void php_write_dump(const char *dir, bool whole_request)
 
 static PHP_RSHUTDOWN_FUNCTION(culprit)
 {
+    php_headers_write(); /* culprit-php-cgi --headers FILE */
     if (php_state.collecting) {
         php_tests_finish(); /* a test PHP left unfinished (an exit, a fatal error) */
         char live[PATH_MAX];

@@ -13,7 +13,11 @@
  * '+', every byte but letters, digits and -_.~ is %XX); a string instead of
  * an object is taken as already encoded.  The script is resolved against
  * the manifest's directory and must exist: a missing page is an error of
- * the manifest, at its string, before any test runs.
+ * the manifest, at its string, before any test runs.  "state" (a state
+ * `culprit web` saved, resolved the same way; docs/web.md) becomes
+ * --state DIR: the request runs with that state's sessions and database
+ * files, as it ran when it was explored; "root", --root DIR, the document
+ * root.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +130,7 @@ static culprit_status encode_fields(const culprit_manifest *manifest, const char
 
 /* The request's parts, as culprit-php-cgi's options (NULL: not given). */
 typedef struct request_parts {
-    char *script, *method, *query, *cookie, *form, *body, *content_type;
+    char *script, *method, *query, *cookie, *form, *body, *content_type, *state, *root;
     const mjson_value *post, *raw_body;
 } request_parts;
 
@@ -139,6 +143,8 @@ static void free_parts(request_parts *parts)
     free(parts->form);
     free(parts->body);
     free(parts->content_type);
+    free(parts->state);
+    free(parts->root);
 }
 
 static culprit_status copy_string(const culprit_manifest *manifest, const char *key, const mjson_value *value,
@@ -166,6 +172,21 @@ static culprit_status take_script(const culprit_manifest *manifest, const mjson_
     return CULPRIT_OK;
 }
 
+/* "state" (a directory culprit web saved, with its sessions) and "root"
+ * (the document root): directories, relative to the manifest's. */
+static culprit_status take_directory(const culprit_manifest *manifest, const char *key,
+                                     const mjson_value *value, char **out, culprit_error *err)
+{
+    culprit_status status = string_of(manifest, key, value, err);
+    if (status != CULPRIT_OK)
+        return status;
+    if (!(*out = manifest_resolve(manifest->directory, value->string)))
+        return culprit_fail_memory(err);
+    if (!manifest_is_directory(*out))
+        return fail(manifest, value->line, value->column, "no directory '%s'", value->string, err);
+    return CULPRIT_OK;
+}
+
 static culprit_status take_part(const culprit_manifest *manifest, const mjson_member *member,
                                 request_parts *parts, culprit_error *err)
 {
@@ -189,9 +210,13 @@ static culprit_status take_part(const culprit_manifest *manifest, const mjson_me
     }
     if (strcmp(key, "content_type") == 0)
         return copy_string(manifest, key, value, &parts->content_type, err);
+    if (strcmp(key, "state") == 0)
+        return take_directory(manifest, key, value, &parts->state, err);
+    if (strcmp(key, "root") == 0)
+        return take_directory(manifest, key, value, &parts->root, err);
     return fail(manifest, member->line, member->column,
-                "unknown key \"%s\" in \"request\" (expected script, method, get, post, cookies, body or "
-                "content_type)",
+                "unknown key \"%s\" in \"request\" (expected script, method, get, post, cookies, body, "
+                "content_type, state or root)",
                 key, err);
 }
 
@@ -200,7 +225,8 @@ static culprit_status make_argv(const request_parts *parts, culprit_test_spec *s
 {
     const char *options[][2] = {{"--method", parts->method}, {"--query", parts->query},
                                 {"--cookie", parts->cookie}, {"--form", parts->form},
-                                {"--body", parts->body},     {"--content-type", parts->content_type}};
+                                {"--body", parts->body},     {"--content-type", parts->content_type},
+                                {"--state", parts->state},   {"--root", parts->root}};
     size_t count = 0;
     char **argv = calloc(2 * (sizeof options / sizeof *options) + 3, sizeof *argv);
     bool ok = argv && (argv[count++] = strdup(LAUNCHER));

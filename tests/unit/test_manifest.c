@@ -172,6 +172,22 @@ static void test_json_request(void)
     culprit_manifest_free(&m);
     check_error("[{\"name\": \"a\", \"request\": {\"script\": \"gone.php\"}}]", NULL,
                 "1:38: no PHP script 'gone.php'");
+    /* "state": a directory culprit web saved, given to the launcher */
+    char state[600];
+    snprintf(state, sizeof state, "%s/states", directory);
+    mkdir(state, 0755);
+    CHECK_INT(parse("[{\"name\": \"s\", \"request\": {\"script\": \"page.php\", \"state\": \"states\"}}]",
+                    NULL, &m, &err),
+              CULPRIT_OK);
+    if (m.count == 1) {
+        char *const *s = m.tests[0].argv;
+        CHECK_STR(s[1], "--state");
+        CHECK(strstr(s[2], "/states") != NULL);
+        CHECK(strstr(s[3], "/page.php") && s[4] == NULL);
+    }
+    culprit_manifest_free(&m);
+    check_error("[{\"name\": \"a\", \"request\": {\"script\": \"page.php\", \"state\": \"nowhere\"}}]", NULL,
+                "1:59: no directory 'nowhere'");
     check_error("[{\"name\": \"a\", \"request\": []}]", NULL, "1:27: expected \"request\" to be an object");
     check_error("[{\"name\": \"a\", \"request\": {\"script\": \"page.php\", \"get\": 3}}]", NULL,
                 "1:57: expected \"request.get\" to be an object of strings or an encoded string");

@@ -1,0 +1,189 @@
+/*
+ * web.h - culprit web's exploration of a PHP application (docs/web.md;
+ * Apollo, seeds/000 §3 and Figure 3): the requests a page offers (its links
+ * and forms, read with libtidy), the state a request runs in (sessions,
+ * cookies, database files, kept in a directory per state) and the queue of
+ * requests still to explore, which skips a transition explored already.
+ *
+ * The library does no running: `culprit web` (src/cli/web.c) runs each
+ * request through the harness and php-cgi and hands the page and the
+ * response's headers back here.
+ */
+#ifndef CULPRIT_WEB_H
+#define CULPRIT_WEB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "culprit/error.h"
+
+/* ---- requests (web_request.c) ---- */
+
+/* One input: a name and its value, plain text (not encoded). */
+typedef struct culprit_web_field {
+    char *name, *value;
+} culprit_web_field;
+
+typedef struct culprit_web_fields {
+    culprit_web_field *items;
+    size_t count, capacity;
+} culprit_web_fields;
+
+/* A request to a script of the application. */
+typedef struct culprit_web_request {
+    char *script; /* relative to the application's directory, normalized: "admin/login.php" */
+    bool is_post; /* POST with post as its form-encoded body, else GET */
+    culprit_web_fields get, post;
+} culprit_web_request;
+
+CULPRIT_API culprit_status culprit_web_fields_add(culprit_web_fields *fields, const char *name,
+                                                  size_t name_length, const char *value, size_t value_length,
+                                                  culprit_error *err);
+CULPRIT_API void culprit_web_fields_free(culprit_web_fields *fields);
+/* Decodes a query string (a=1&b=x+y%21) into fields. */
+CULPRIT_API culprit_status culprit_web_fields_parse(const char *query, culprit_web_fields *fields,
+                                                    culprit_error *err);
+/* Form encoding (application/x-www-form-urlencoded) of fields, as a browser
+ * sends them: *encoded is owned by the caller. */
+CULPRIT_API culprit_status culprit_web_fields_encode(const culprit_web_fields *fields, char **encoded,
+                                                     culprit_error *err);
+
+CULPRIT_API void culprit_web_request_free(culprit_web_request *request);
+/* The transition a request makes from a state, for state matching: method,
+ * script, the sorted names of its GET and of its POST inputs (with their
+ * values when with_values), and the state's digest.  Requests with the same
+ * key are one transition.  *key is owned by the caller. */
+CULPRIT_API culprit_status culprit_web_request_key(const culprit_web_request *request,
+                                                   const char *state_digest, bool with_values, char **key,
+                                                   culprit_error *err);
+/* "GET index.php?a=1" / "POST login.php user=ann", for messages; owned. */
+CULPRIT_API char *culprit_web_request_describe(const culprit_web_request *request);
+
+/* ---- URLs and pages (web_html.c) ---- */
+
+typedef enum culprit_web_target {
+    CULPRIT_WEB_SCRIPT,   /* a PHP script of the application: *path and *query are set */
+    CULPRIT_WEB_OFF_SITE, /* another host, or a path above the application's directory: never followed */
+    CULPRIT_WEB_IGNORED,  /* not a request to a PHP script: mailto:, javascript:, #top, style.css */
+} culprit_web_target;
+
+/* Resolves url, found in the page of script (relative to the application's
+ * directory), as a browser would against http://localhost/SCRIPT: a
+ * relative path from script's directory, an absolute one from the
+ * application's, http://localhost/... as the application itself; a
+ * directory means its index.php.  The fragment is dropped.  For
+ * CULPRIT_WEB_SCRIPT, *path (normalized, relative) and *query (without
+ * '?', maybe empty) are owned by the caller; NULL when out of memory. */
+CULPRIT_API culprit_web_target culprit_web_resolve(const char *script, const char *url, char **path,
+                                                   char **query);
+
+/* What a page offers: a GET request per link, a request per form (and per
+ * named submit button of it) with every field's default (hidden fields,
+ * text values, checked checkboxes and radio buttons, a select's selected
+ * or first option, a textarea's text), and the links and forms that lead
+ * off the site. */
+typedef struct culprit_web_page {
+    culprit_web_request *requests;
+    size_t request_count, request_capacity;
+    char **off_site; /* the URLs as written, each once */
+    size_t off_site_count, off_site_capacity;
+} culprit_web_page;
+
+/* How a page's forms are filled. */
+typedef struct culprit_web_page_options {
+    /* A text field a user must fill (text, password, search, email, url,
+     * tel, number, a textarea: no default) is sent with a made-up value
+     * instead of empty: its name (number: 1, email: NAME@example.com), so
+     * that two such fields differ. */
+    bool fill_empty;
+    /* Besides the defaults, a request per other choice of each select,
+     * radio group and unchecked checkbox, one field changed at a time (the
+     * others at their defaults, the form's first submit button). */
+    bool each_option;
+} culprit_web_page_options;
+
+/* Reads html (the body of script's response) into page (zeroed by the
+ * caller).  HTML libtidy cannot read at all gives an empty page. */
+CULPRIT_API culprit_status culprit_web_page_read(const char *html, size_t length, const char *script,
+                                                 const culprit_web_page_options *options,
+                                                 culprit_web_page *page, culprit_error *err);
+CULPRIT_API void culprit_web_page_free(culprit_web_page *page);
+
+/* ---- states (web_state.c) ---- */
+
+/* A state is a directory: sessions/ (PHP's session.save_path), cookies
+ * (NAME=VALUE a line) and db/N, the copy of the N-th database file of the
+ * application.  The database files are named relative to app_directory. */
+typedef struct culprit_web_databases {
+    const char *app_directory;
+    char **files; /* relative to app_directory */
+    size_t count;
+} culprit_web_databases;
+
+/* The application's *.sqlite, *.sqlite3 and *.db files under app_directory
+ * (not in hidden directories), sorted; added to databases->files. */
+CULPRIT_API culprit_status culprit_web_find_databases(culprit_web_databases *databases, culprit_error *err);
+CULPRIT_API void culprit_web_databases_free(culprit_web_databases *databases);
+
+/* Makes directory, the first state: no session, no cookie, the database
+ * files as they are in the application. */
+CULPRIT_API culprit_status culprit_web_state_initial(const char *directory,
+                                                     const culprit_web_databases *databases,
+                                                     culprit_error *err);
+/* Makes directory a copy of the state in from. */
+CULPRIT_API culprit_status culprit_web_state_copy(const char *from, const char *directory,
+                                                  culprit_error *err);
+/* Puts the state's database files in the application (before a request),
+ * or takes the application's back into the state (after it). */
+CULPRIT_API culprit_status culprit_web_state_install(const char *directory,
+                                                     const culprit_web_databases *databases,
+                                                     culprit_error *err);
+CULPRIT_API culprit_status culprit_web_state_take(const char *directory,
+                                                  const culprit_web_databases *databases, culprit_error *err);
+/* Saves the state at directory as target, for replays: a copy, and the file
+ * databases ("N PATH" a line: db/N is the database file PATH, absolute),
+ * which culprit-php-cgi --state reads. */
+CULPRIT_API culprit_status culprit_web_state_save(const char *directory,
+                                                  const culprit_web_databases *databases, const char *target,
+                                                  culprit_error *err);
+/* The Cookie header of the state ("a=1; b=2"; "" when none); owned. */
+CULPRIT_API culprit_status culprit_web_state_cookies(const char *directory, char **header,
+                                                     culprit_error *err);
+/* Applies the response's headers (headers_path: `Status: N` and a header a
+ * line, as culprit-php-cgi --headers writes them; absent: none) to the
+ * state: each Set-Cookie sets or, expired, removes its cookie.  *location
+ * is the Location header's value (owned), or NULL. */
+CULPRIT_API culprit_status culprit_web_state_apply_headers(const char *directory, const char *headers_path,
+                                                           char **location, culprit_error *err);
+/* The state's digest, for state matching: its sessions' contents (not the
+ * session ids), its cookies (but the values naming a session) and its
+ * database files.  hex: 64 digits and a NUL. */
+CULPRIT_API culprit_status culprit_web_state_digest(const char *directory, char hex[65], culprit_error *err);
+
+/* ---- the queue (web_queue.c) ---- */
+
+/* A request to explore, in a state (the caller's number for it). */
+typedef struct culprit_web_step {
+    culprit_web_request request;
+    size_t state;
+    size_t from_test; /* the test whose page offered it (0: an entry script) */
+} culprit_web_step;
+
+typedef struct culprit_web_queue {
+    culprit_web_step *steps; /* first..count-1 are pending */
+    size_t first, count, capacity;
+    char **explored; /* transition keys, sorted */
+    size_t explored_count, explored_capacity;
+    bool match_values; /* set before the first push: the inputs' values are part of a transition */
+} culprit_web_queue;
+
+/* Queues step (taking its request) unless its transition (the request's
+ * key in a state of digest state_digest) was queued before: then the
+ * request is freed and *queued is false. */
+CULPRIT_API culprit_status culprit_web_queue_push(culprit_web_queue *queue, culprit_web_step *step,
+                                                  const char *state_digest, bool *queued, culprit_error *err);
+/* Takes the oldest pending step (breadth first); false when none is left. */
+CULPRIT_API bool culprit_web_queue_pop(culprit_web_queue *queue, culprit_web_step *step);
+CULPRIT_API void culprit_web_queue_free(culprit_web_queue *queue);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * web.h - what `culprit web`'s two files share: the command's options
+ * (web.c parses them and drives the exploration) and the state of one
+ * exploration (web_run.c runs one request through the harness and
+ * php-cgi, records it as a test and queues what its page offers).
+ */
+#ifndef CULPRIT_CLI_WEB_H
+#define CULPRIT_CLI_WEB_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli/harness.h"
+#include "culprit/oracle.h"
+#include "culprit/web.h"
+
+typedef struct web_options {
+    const char *app_directory; /* APPDIR as given */
+    char **entries;            /* --entry, split at commas (owned) */
+    size_t entry_count;
+    const char **databases; /* --db FILE (relative to APPDIR) */
+    size_t database_count;
+    size_t budget_requests;        /* --budget N */
+    double budget_seconds;         /* --budget Ns */
+    const char *fail_on;           /* --fail-on: CULPRIT_PHP_FAIL_ON of the requests */
+    bool html;                     /* --html: malformed HTML fails a request too */
+    bool match_values;             /* --match values: the inputs' values are part of a transition */
+    culprit_web_page_options page; /* --fill, --each-option */
+    const char *store;
+    harness_options harness;
+} web_options;
+
+/* A state explored: its directory (in the exploration's temporary
+ * directory) and its digest. */
+typedef struct web_state {
+    char directory[PATH_MAX + 32];
+    char digest[65];
+} web_state;
+
+/* One exploration in progress. */
+typedef struct web_explorer {
+    const web_options *options;
+    char app[PATH_MAX];      /* APPDIR, absolute and resolved */
+    char launcher[PATH_MAX]; /* culprit-php-cgi */
+    culprit_store *store;
+    culprit_sandbox *sandbox;
+    culprit_pool *pool;
+    harness_paths paths; /* the test's directory, reused request after request */
+    culprit_unit_set maps;
+    char temporary[PATH_MAX]; /* the states live here */
+    web_state *states;
+    size_t state_count, state_capacity;
+    culprit_web_databases databases;
+    culprit_web_queue queue;
+    char suite_directory[PATH_MAX + 16]; /* STORE/web: the states and tests.json, for replays */
+    FILE *suite;                         /* tests.json, written as the requests run */
+    size_t suite_entries;
+    char **off_site; /* URLs already said not to be followed */
+    size_t off_site_count, off_site_capacity;
+    /* progress */
+    size_t requests, failing, timeouts, signature_count, signature_capacity;
+    char **signatures; /* distinct failure signatures */
+    double started;
+    int interrupted_by;
+} web_explorer;
+
+/* Runs the next step of the queue: the request in a copy of its state,
+ * recorded as test web-NNNN, its page's links and forms and its redirect
+ * queued in the state it left (web_run.c). */
+culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culprit_error *err);
+
+/* Adds a state directory already made (taking it over) unless a state of
+ * the same digest exists: then it is removed and that state is used.
+ * *number: the state's index in explorer->states. */
+culprit_status web_add_state(web_explorer *explorer, const char *directory, size_t *number,
+                             culprit_error *err);
+
+/* web_suite.c: STORE/web, the explored requests as a manifest that
+ * replays them, with the states they ran in. */
+typedef struct web_suite_request {
+    const char *script;          /* absolute */
+    const char *query, *cookies; /* encoded; "" when none */
+    const char *form;            /* a POST's body, encoded; NULL for a GET */
+    size_t state;                /* the state it ran in */
+} web_suite_request;
+
+culprit_status web_suite_open(web_explorer *explorer, const char *store_directory, culprit_error *err);
+/* Saves state number as STORE/web/states/NUMBER. */
+culprit_status web_suite_save_state(const web_explorer *explorer, size_t number, culprit_error *err);
+void web_suite_add(web_explorer *explorer, const char *name, const web_suite_request *request);
+void web_suite_close(web_explorer *explorer);
+
+#endif

@@ -1,0 +1,300 @@
+/*
+ * web_run.c - one request of `culprit web` (docs/web.md): the request
+ * runs in a new state, a copy of the state it was queued with (its
+ * database files put into the application first), through
+ * culprit-php-cgi as a JSON manifest's "request" test runs
+ * (src/run/manifest_request.c: the same launcher, the same CGI
+ * environment), with --session-dir the new state's sessions and --headers
+ * a file for the response's headers.  The request is judged and recorded
+ * as test web-NNNN like any test of `culprit run` (harness_record); then
+ * the database files are taken back into the state, the response's
+ * Set-Cookie headers applied to it, and the state matched against the
+ * states seen (web_add_state).  The page's links and forms, and a
+ * Location redirect, are queued in the state the request left; a link or
+ * form to another host is said once and never followed.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/web.h"
+#include "core/grow.h"
+#include "core/read_file.h"
+
+enum { MAX_PAGE = 64 << 20, MAX_ARGV = 24 };
+
+culprit_status web_add_state(web_explorer *explorer, const char *directory, size_t *number,
+                             culprit_error *err)
+{
+    char digest[65];
+    culprit_status status = culprit_web_state_digest(directory, digest, err);
+    for (size_t i = 0; status == CULPRIT_OK && i < explorer->state_count; i++)
+        if (strcmp(explorer->states[i].digest, digest) == 0) {
+            culprit_remove_tree(directory);
+            *number = i;
+            return CULPRIT_OK;
+        }
+    if (status == CULPRIT_OK &&
+        !CULPRIT_GROW(explorer->states, explorer->state_capacity, explorer->state_count + 1, 8))
+        status = culprit_fail_memory(err);
+    if (status != CULPRIT_OK)
+        return status;
+    web_state *state = &explorer->states[explorer->state_count];
+    snprintf(state->directory, sizeof state->directory, "%s", directory);
+    memcpy(state->digest, digest, sizeof digest);
+    *number = explorer->state_count++;
+    return web_suite_save_state(explorer, *number, err);
+}
+
+/* ---- the command ---- */
+
+/* The launcher's arguments for request in the state at directory: what
+ * manifest_request.c makes of a "request", plus the state. */
+typedef struct request_command {
+    char *words[MAX_ARGV];
+    char *query, *form, *cookies, *script;
+    char sessions[PATH_MAX + 64], headers[PATH_MAX + 64];
+} request_command;
+
+static void free_command(request_command *command)
+{
+    free(command->query);
+    free(command->form);
+    free(command->cookies);
+    free(command->script);
+}
+
+static culprit_status make_command(const web_explorer *explorer, const culprit_web_request *request,
+                                   const char *state, request_command *command, culprit_error *err)
+{
+    *command = (request_command){0};
+    culprit_status status = culprit_web_fields_encode(&request->get, &command->query, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_fields_encode(&request->post, &command->form, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_state_cookies(state, &command->cookies, err);
+    size_t length = strlen(explorer->app) + strlen(request->script) + 2;
+    if (status == CULPRIT_OK && !(command->script = malloc(length)))
+        status = culprit_fail_memory(err);
+    if (status != CULPRIT_OK)
+        return status;
+    snprintf(command->script, length, "%s/%s", explorer->app, request->script);
+    snprintf(command->sessions, sizeof command->sessions, "%s/sessions", state);
+    snprintf(command->headers, sizeof command->headers, "%s/headers", explorer->paths.directory);
+    size_t count = 0;
+    char **w = command->words;
+    w[count++] = (char *)explorer->launcher;
+    if (*command->query)
+        w[count++] = "--query", w[count++] = command->query;
+    if (*command->cookies)
+        w[count++] = "--cookie", w[count++] = command->cookies;
+    if (request->is_post)
+        w[count++] = "--form", w[count++] = command->form;
+    w[count++] = "--session-dir", w[count++] = command->sessions;
+    w[count++] = "--headers", w[count++] = command->headers;
+    w[count++] = "--root", w[count++] = (char *)explorer->app;
+    w[count++] = command->script;
+    w[count] = NULL;
+    return CULPRIT_OK;
+}
+
+/* ---- progress ---- */
+
+static void note_failure(web_explorer *explorer, const culprit_judgement *judgement)
+{
+    explorer->failing++;
+    explorer->timeouts += judgement->verdict == CULPRIT_VERDICT_TIMEOUT;
+    for (size_t i = 0; i < explorer->signature_count; i++)
+        if (strcmp(explorer->signatures[i], judgement->signature) == 0)
+            return;
+    char *copy = strdup(judgement->signature);
+    if (copy &&
+        CULPRIT_GROW(explorer->signatures, explorer->signature_capacity, explorer->signature_count + 1, 8))
+        explorer->signatures[explorer->signature_count++] = copy;
+    else
+        free(copy);
+}
+
+/* Says once, on stderr, that url (offered by test name) is not followed. */
+static void note_off_site(web_explorer *explorer, const char *url, const char *name)
+{
+    for (size_t i = 0; i < explorer->off_site_count; i++)
+        if (strcmp(explorer->off_site[i], url) == 0)
+            return;
+    char *copy = strdup(url);
+    if (copy &&
+        CULPRIT_GROW(explorer->off_site, explorer->off_site_capacity, explorer->off_site_count + 1, 8))
+        explorer->off_site[explorer->off_site_count++] = copy;
+    else
+        free(copy);
+    fprintf(stderr, "culprit web: not following %s (page of %s): another host, or outside %s\n", url, name,
+            explorer->options->app_directory);
+}
+
+static void print_progress(const web_explorer *explorer, const char *name, const culprit_web_step *step,
+                           culprit_verdict verdict)
+{
+    const culprit_web_request *request = &step->request;
+    char *described = culprit_web_request_describe(request);
+    fprintf(stderr,
+            "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued: %s %s %s "
+            "(state %zu)\n",
+            explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
+            explorer->queue.count - explorer->queue.first, name, culprit_verdict_name(verdict),
+            described ? described : request->script, step->state);
+    free(described);
+}
+
+/* ---- what the page offers ---- */
+
+/* Queues request (taking it) in state number, unless its script is not a
+ * file of the application or its transition was explored. */
+static culprit_status offer(web_explorer *explorer, culprit_web_request *request, size_t state, size_t test,
+                            culprit_error *err)
+{
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/%s", explorer->app, request->script);
+    struct stat info;
+    if (stat(path, &info) != 0 || !S_ISREG(info.st_mode)) {
+        culprit_web_request_free(request); /* a broken link: no page to explore */
+        return CULPRIT_OK;
+    }
+    culprit_web_step step = {.request = *request, .state = state, .from_test = test};
+    *request = (culprit_web_request){0};
+    bool queued;
+    return culprit_web_queue_push(&explorer->queue, &step, explorer->states[state].digest, &queued, err);
+}
+
+static culprit_status offer_redirect(web_explorer *explorer, const char *script, const char *location,
+                                     size_t state, size_t test, const char *name, culprit_error *err)
+{
+    culprit_web_request request = {0};
+    char *query = NULL;
+    culprit_web_target target = culprit_web_resolve(script, location, &request.script, &query);
+    if (target == CULPRIT_WEB_OFF_SITE)
+        note_off_site(explorer, location, name);
+    culprit_status status = CULPRIT_OK;
+    if (target == CULPRIT_WEB_SCRIPT && (!request.script || !query))
+        status = culprit_fail_memory(err);
+    if (status == CULPRIT_OK && target == CULPRIT_WEB_SCRIPT)
+        status = culprit_web_fields_parse(query, &request.get, err);
+    if (status == CULPRIT_OK && target == CULPRIT_WEB_SCRIPT)
+        status = offer(explorer, &request, state, test, err);
+    culprit_web_request_free(&request);
+    free(query);
+    return status;
+}
+
+static culprit_status offer_page(web_explorer *explorer, const char *script, size_t state, size_t test,
+                                 const char *name, culprit_error *err)
+{
+    char *html = NULL;
+    size_t size = 0;
+    culprit_web_page page = {0};
+    culprit_status status =
+        culprit_read_whole_file(explorer->paths.stdout_path, MAX_PAGE, "a page", &html, &size, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_page_read(html, size, script, &explorer->options->page, &page, err);
+    for (size_t i = 0; status == CULPRIT_OK && i < page.request_count; i++)
+        status = offer(explorer, &page.requests[i], state, test, err);
+    for (size_t i = 0; status == CULPRIT_OK && i < page.off_site_count; i++)
+        note_off_site(explorer, page.off_site[i], name);
+    culprit_web_page_free(&page);
+    free(html);
+    return status;
+}
+
+/* ---- one step ---- */
+
+static culprit_status run_request(web_explorer *explorer, const request_command *command, const char *name,
+                                  culprit_recorded *recorded, culprit_error *err)
+{
+    char fail_on[64];
+    snprintf(fail_on, sizeof fail_on, "CULPRIT_PHP_FAIL_ON=%s", explorer->options->fail_on);
+    char *env[] = {fail_on};
+    culprit_spawn spawn = {0};
+    harness_spawn_defaults(&spawn, &explorer->options->harness, &explorer->paths, explorer->sandbox);
+    spawn.argv = command->words;
+    spawn.env = env;
+    spawn.env_count = 1;
+    spawn.cwd = explorer->app;
+    culprit_finished finished;
+    culprit_status status =
+        harness_run_to_end(explorer->pool, &spawn, &finished, &explorer->interrupted_by, err);
+    if (status == CULPRIT_OK && finished.exec_error)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run %s: %s", command->words[0],
+                            strerror(finished.exec_error));
+    culprit_oracle oracle = {.html = explorer->options->html, .skip_as = explorer->options->harness.skip_as};
+    if (status == CULPRIT_OK)
+        status = harness_record(explorer->store, name, &oracle, &explorer->paths, &finished, &explorer->maps,
+                                recorded, err);
+    return status;
+}
+
+/* After the request: the database files back into the new state, its
+ * cookies, the state matched; *state is the state the request left. */
+static culprit_status settle_state(web_explorer *explorer, const char *directory, const char *headers,
+                                   char **location, size_t *state, culprit_error *err)
+{
+    culprit_status status = culprit_web_state_take(directory, &explorer->databases, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_state_apply_headers(directory, headers, location, err);
+    if (status == CULPRIT_OK)
+        status = web_add_state(explorer, directory, state, err);
+    return status;
+}
+
+/* Counts the recorded request, says so, and keeps it for replays. */
+static void account(web_explorer *explorer, const char *name, const culprit_web_step *step,
+                    const request_command *command, const culprit_judgement *judgement)
+{
+    explorer->requests++;
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    if (culprit_verdict_outcome(judgement->verdict, &policy) == CULPRIT_OUTCOME_FAILING)
+        note_failure(explorer, judgement);
+    print_progress(explorer, name, step, judgement->verdict);
+    web_suite_request replay = {.script = command->script,
+                                .query = command->query,
+                                .cookies = command->cookies,
+                                .form = step->request.is_post ? command->form : NULL,
+                                .state = step->state};
+    web_suite_add(explorer, name, &replay);
+}
+
+culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culprit_error *err)
+{
+    char name[32], directory[PATH_MAX + 32];
+    size_t number = explorer->requests + 1;
+    snprintf(name, sizeof name, "web-%04zu", number);
+    snprintf(directory, sizeof directory, "%s/states/%zu", explorer->temporary, number);
+    request_command command = {0};
+    culprit_recorded recorded = {0};
+    char *location = NULL;
+    size_t state = 0;
+    culprit_status status = harness_paths_reuse(&explorer->paths, false, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_state_copy(explorer->states[step->state].directory, directory, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_state_install(directory, &explorer->databases, err);
+    if (status == CULPRIT_OK)
+        status = make_command(explorer, &step->request, directory, &command, err);
+    if (status == CULPRIT_OK)
+        status = run_request(explorer, &command, name, &recorded, err);
+    if (status == CULPRIT_OK)
+        status = settle_state(explorer, directory, command.headers, &location, &state, err);
+    if (status == CULPRIT_OK) {
+        account(explorer, name, step, &command, &recorded.judgement);
+        status = offer_page(explorer, step->request.script, state, number, name, err);
+    }
+    if (status == CULPRIT_OK && location)
+        status = offer_redirect(explorer, step->request.script, location, state, number, name, err);
+    culprit_judgement_free(&recorded.judgement); /* zeroed when nothing ran */
+    free(location);
+    free_command(&command);
+    return status;
+}

@@ -1,0 +1,84 @@
+/*
+ * web_suite.c - what `culprit web` keeps so that its requests replay
+ * (docs/web.md, "Replaying"): STORE/web/states/N, a copy of each state
+ * explored (culprit_web_state_save), and STORE/web/tests.json, a JSON
+ * manifest with a "request" test per request explored, named as its test
+ * (web-0001 ...), with the state it ran in ("state": "states/N", which
+ * culprit-php-cgi --state restores: its sessions, its database files), its
+ * cookies and the oracle of the exploration.  `culprit run --tests
+ * STORE/web/tests.json` runs them again.  The manifest is written as the
+ * exploration goes and closed at its end, however it ends.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/web.h"
+#include "culprit/json_text.h"
+
+culprit_status web_suite_open(web_explorer *explorer, const char *store_directory, culprit_error *err)
+{
+    char path[PATH_MAX + 64];
+    snprintf(explorer->suite_directory, sizeof explorer->suite_directory, "%s/web", store_directory);
+    culprit_remove_tree(explorer->suite_directory); /* the last exploration's */
+    snprintf(path, sizeof path, "%s/states", explorer->suite_directory);
+    if ((mkdir(explorer->suite_directory, 0755) != 0 && errno != EEXIST) || mkdir(path, 0755) != 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make %s: %s", path, strerror(errno));
+    snprintf(path, sizeof path, "%s/tests.json", explorer->suite_directory);
+    if (!(explorer->suite = fopen(path, "w")))
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s: %s", path, strerror(errno));
+    fputs("[", explorer->suite);
+    return CULPRIT_OK;
+}
+
+culprit_status web_suite_save_state(const web_explorer *explorer, size_t number, culprit_error *err)
+{
+    char target[PATH_MAX + 64];
+    snprintf(target, sizeof target, "%s/states/%zu", explorer->suite_directory, number);
+    return culprit_web_state_save(explorer->states[number].directory, &explorer->databases, target, err);
+}
+
+static void write_member(FILE *out, const char *key, const char *value)
+{
+    fprintf(out, ", ");
+    culprit_json_write_string(out, key);
+    fprintf(out, ": ");
+    culprit_json_write_string(out, value);
+}
+
+void web_suite_add(web_explorer *explorer, const char *name, const web_suite_request *request)
+{
+    FILE *out = explorer->suite;
+    if (!out)
+        return;
+    char state[64];
+    snprintf(state, sizeof state, "states/%zu", request->state);
+    fprintf(out, "%s\n  {\"name\": ", explorer->suite_entries++ ? "," : "");
+    culprit_json_write_string(out, name);
+    fprintf(out, ", \"request\": {\"script\": ");
+    culprit_json_write_string(out, request->script);
+    if (*request->query)
+        write_member(out, "get", request->query);
+    if (request->form)
+        write_member(out, "post", request->form);
+    if (*request->cookies)
+        write_member(out, "cookies", request->cookies);
+    write_member(out, "state", state);
+    write_member(out, "root", explorer->app);
+    fprintf(out, "}, \"env\": {\"CULPRIT_PHP_FAIL_ON\": ");
+    culprit_json_write_string(out, explorer->options->fail_on);
+    fprintf(out, "}, \"timeout\": %g%s}", explorer->options->harness.timeout,
+            explorer->options->html ? ", \"oracle\": \"html\"" : "");
+}
+
+void web_suite_close(web_explorer *explorer)
+{
+    if (!explorer->suite)
+        return;
+    fputs("\n]\n", explorer->suite);
+    if (fclose(explorer->suite) != 0)
+        fprintf(stderr, "culprit web: warning: cannot write %s/tests.json\n", explorer->suite_directory);
+    explorer->suite = NULL;
+}

@@ -1,0 +1,6 @@
+<?php
+// Never ends.
+$turns = 0;
+while (true) {
+    $turns++;
+}
