@@ -23,54 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "run/manifest_internal.h"
 
 static const char LAUNCHER[] = "culprit-php-cgi";
-
-/* A growing string. */
-typedef struct text {
-    char *data;
-    size_t length, capacity;
-    bool failed;
-} text;
-
-static void append(text *t, const char *bytes, size_t length)
-{
-    if (t->failed)
-        return;
-    if (t->length + length + 1 > t->capacity) {
-        size_t capacity = t->capacity ? t->capacity : 64;
-        while (capacity < t->length + length + 1)
-            capacity *= 2;
-        char *bigger = realloc(t->data, capacity);
-        if (!bigger) {
-            t->failed = true;
-            return;
-        }
-        t->data = bigger;
-        t->capacity = capacity;
-    }
-    memcpy(t->data + t->length, bytes, length);
-    t->length += length;
-    t->data[t->length] = '\0';
-}
-
-/* Form encoding (application/x-www-form-urlencoded), or with plus_space
- * false a space as %20 (cookies). */
-static void append_encoded(text *t, const char *value, size_t length, bool plus_space)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    for (size_t i = 0; i < length; i++) {
-        unsigned char c = (unsigned char)value[i];
-        char escaped[3] = {'%', hex[c >> 4], hex[c & 15]};
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-_.~", c))
-            append(t, (const char *)&c, 1);
-        else if (c == ' ' && plus_space)
-            append(t, "+", 1);
-        else
-            append(t, escaped, 3);
-    }
-}
 
 static culprit_status fail(const culprit_manifest *manifest, size_t line, size_t column, const char *message,
                            const char *detail, culprit_error *err)
@@ -96,12 +52,12 @@ static culprit_status encode_fields(const culprit_manifest *manifest, const char
                                     const mjson_value *value, const char *separator, bool plus_space,
                                     char **out, culprit_error *err)
 {
-    text t = {0};
+    culprit_text t = {0};
     if (value->type == MJSON_STRING) {
         culprit_status status = string_of(manifest, key, value, err);
         if (status != CULPRIT_OK)
             return status;
-        append(&t, value->string, value->length);
+        culprit_text_append(&t, value->string, value->length);
     } else if (value->type != MJSON_OBJECT) {
         return fail(manifest, value->line, value->column,
                     "expected \"request.%s\" to be an object of strings or an encoded string", key, err);
@@ -114,18 +70,12 @@ static culprit_status encode_fields(const culprit_manifest *manifest, const char
             return status;
         }
         if (i > 0)
-            append(&t, separator, strlen(separator));
-        append_encoded(&t, field->key, strlen(field->key), plus_space);
-        append(&t, "=", 1);
-        append_encoded(&t, field->value->string, field->value->length, plus_space);
+            culprit_text_append(&t, separator, strlen(separator));
+        culprit_text_append_form(&t, field->key, strlen(field->key), plus_space);
+        culprit_text_append(&t, "=", 1);
+        culprit_text_append_form(&t, field->value->string, field->value->length, plus_space);
     }
-    append(&t, "", 0); /* an empty object is an empty string */
-    if (t.failed || !t.data) {
-        free(t.data);
-        return culprit_fail_memory(err);
-    }
-    *out = t.data;
-    return CULPRIT_OK;
+    return culprit_text_finish(&t, out, err); /* an empty object is an empty string */
 }
 
 /* The request's parts, as culprit-php-cgi's options (NULL: not given). */

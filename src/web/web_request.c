@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/text.h"
 #include "culprit/web.h"
 
 culprit_status culprit_web_fields_add(culprit_web_fields *fields, const char *name, size_t name_length,
@@ -89,62 +90,17 @@ culprit_status culprit_web_fields_parse(const char *query, culprit_web_fields *f
     return status;
 }
 
-/* A growing string; on out of memory, data is freed and failed set. */
-typedef struct text {
-    char *data;
-    size_t length, capacity;
-    bool failed;
-} text;
-
-static void append(text *t, const char *bytes, size_t length)
-{
-    if (t->failed)
-        return;
-    if (!CULPRIT_GROW(t->data, t->capacity, t->length + length + 1, 64)) {
-        free(t->data);
-        *t = (text){.failed = true};
-        return;
-    }
-    memcpy(t->data + t->length, bytes, length);
-    t->length += length;
-    t->data[t->length] = '\0';
-}
-
-static void append_encoded(text *t, const char *value)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    for (const unsigned char *c = (const unsigned char *)value; *c; c++) {
-        char escaped[3] = {'%', hex[*c >> 4], hex[*c & 15]};
-        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-            strchr("-_.~", *c))
-            append(t, (const char *)c, 1);
-        else if (*c == ' ')
-            append(t, "+", 1);
-        else
-            append(t, escaped, 3);
-    }
-}
-
-static culprit_status finish(text *t, char **out, culprit_error *err)
-{
-    append(t, "", 0);
-    if (t->failed)
-        return culprit_fail_memory(err);
-    *out = t->data;
-    return CULPRIT_OK;
-}
-
 culprit_status culprit_web_fields_encode(const culprit_web_fields *fields, char **encoded, culprit_error *err)
 {
-    text t = {0};
+    culprit_text t = {0};
     for (size_t i = 0; i < fields->count; i++) {
         if (i > 0)
-            append(&t, "&", 1);
-        append_encoded(&t, fields->items[i].name);
-        append(&t, "=", 1);
-        append_encoded(&t, fields->items[i].value);
+            culprit_text_append(&t, "&", 1);
+        culprit_text_append_form(&t, fields->items[i].name, strlen(fields->items[i].name), true);
+        culprit_text_append(&t, "=", 1);
+        culprit_text_append_form(&t, fields->items[i].value, strlen(fields->items[i].value), true);
     }
-    return finish(&t, encoded, err);
+    return culprit_text_finish(&t, encoded, err);
 }
 
 void culprit_web_request_free(culprit_web_request *request)
@@ -162,16 +118,18 @@ static int compare_strings(const void *a, const void *b)
 
 /* The inputs of fields as the key has them: each name (with its value
  * when with_values), encoded, sorted, comma-separated. */
-static void append_inputs(text *t, const culprit_web_fields *fields, bool with_values)
+static void append_inputs(culprit_text *t, const culprit_web_fields *fields, bool with_values)
 {
     char **inputs = fields->count ? calloc(fields->count, sizeof *inputs) : NULL;
     bool ok = !fields->count || inputs;
     for (size_t i = 0; ok && i < fields->count; i++) {
-        text input = {0};
-        append_encoded(&input, fields->items[i].name);
+        culprit_text input = {0};
+        culprit_text_append_form(&input, fields->items[i].name, strlen(fields->items[i].name), true);
         if (with_values)
-            append(&input, "=", 1), append_encoded(&input, fields->items[i].value);
-        append(&input, "", 0);
+            culprit_text_append(&input, "=", 1),
+                culprit_text_append_form(&input, fields->items[i].value, strlen(fields->items[i].value),
+                                         true);
+        culprit_text_append(&input, "", 0);
         ok = !input.failed;
         inputs[i] = input.data;
     }
@@ -179,36 +137,36 @@ static void append_inputs(text *t, const culprit_web_fields *fields, bool with_v
         qsort(inputs, fields->count, sizeof *inputs, compare_strings);
     for (size_t i = 0; ok && i < fields->count; i++) {
         if (i > 0)
-            append(t, ",", 1);
-        append(t, inputs[i], strlen(inputs[i]));
+            culprit_text_append(t, ",", 1);
+        culprit_text_append(t, inputs[i], strlen(inputs[i]));
     }
     for (size_t i = 0; inputs && i < fields->count; i++)
         free(inputs[i]);
     free(inputs);
     if (!ok) {
         free(t->data);
-        *t = (text){.failed = true};
+        *t = (culprit_text){.failed = true};
     }
 }
 
 culprit_status culprit_web_request_key(const culprit_web_request *request, const char *state_digest,
                                        bool with_values, char **key, culprit_error *err)
 {
-    text t = {0};
-    append(&t, request->is_post ? "POST " : "GET ", request->is_post ? 5 : 4);
-    append(&t, request->script, strlen(request->script));
-    append(&t, "?", 1);
+    culprit_text t = {0};
+    culprit_text_append(&t, request->is_post ? "POST " : "GET ", request->is_post ? 5 : 4);
+    culprit_text_append(&t, request->script, strlen(request->script));
+    culprit_text_append(&t, "?", 1);
     append_inputs(&t, &request->get, with_values);
-    append(&t, " ", 1);
+    culprit_text_append(&t, " ", 1);
     append_inputs(&t, &request->post, with_values);
-    append(&t, " @", 2);
-    append(&t, state_digest, strlen(state_digest));
-    return finish(&t, key, err);
+    culprit_text_append(&t, " @", 2);
+    culprit_text_append(&t, state_digest, strlen(state_digest));
+    return culprit_text_finish(&t, key, err);
 }
 
 char *culprit_web_request_describe(const culprit_web_request *request)
 {
-    text t = {0};
+    culprit_text t = {0};
     char *query = NULL, *body = NULL;
     culprit_error ignored;
     if (culprit_web_fields_encode(&request->get, &query, &ignored) != CULPRIT_OK ||
@@ -216,14 +174,14 @@ char *culprit_web_request_describe(const culprit_web_request *request)
         free(query);
         return NULL;
     }
-    append(&t, request->is_post ? "POST " : "GET ", request->is_post ? 5 : 4);
-    append(&t, request->script, strlen(request->script));
+    culprit_text_append(&t, request->is_post ? "POST " : "GET ", request->is_post ? 5 : 4);
+    culprit_text_append(&t, request->script, strlen(request->script));
     if (*query)
-        append(&t, "?", 1), append(&t, query, strlen(query));
+        culprit_text_append(&t, "?", 1), culprit_text_append(&t, query, strlen(query));
     if (request->is_post)
-        append(&t, " ", 1), append(&t, body, strlen(body));
+        culprit_text_append(&t, " ", 1), culprit_text_append(&t, body, strlen(body));
     free(query);
     free(body);
     char *out = NULL;
-    return finish(&t, &out, &ignored) == CULPRIT_OK ? out : NULL;
+    return culprit_text_finish(&t, &out, &ignored) == CULPRIT_OK ? out : NULL;
 }
