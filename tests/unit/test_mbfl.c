@@ -29,6 +29,7 @@
 #include "culprit/mutation.h"
 #include "culprit/rank.h"
 #include "culprit/techniques.h"
+#include "technique_run.h"
 
 enum { LINES = 3, TESTS = 4, MUTANTS = 4 };
 
@@ -118,20 +119,6 @@ static culprit_technique_input input_of(const fixture *f, const culprit_mutation
     return input;
 }
 
-/* Scores and ranks lines with technique name; the caller frees both. */
-static void run(const char *name, const culprit_technique_input *input, culprit_technique_output *output,
-                culprit_ranking *ranking)
-{
-    const culprit_technique *technique = NULL;
-    culprit_error err = {0};
-    *output = (culprit_technique_output){0};
-    *ranking = (culprit_ranking){0};
-    CHECK_INT(culprit_technique_find(name, &technique, &err), CULPRIT_OK);
-    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE};
-    culprit_status status = culprit_technique_rank(technique, input, &options, output, ranking, &err);
-    CHECK_RECORD(status == CULPRIT_OK, "%s: %s", name, err.message);
-}
-
 static void test_metallaxis(void)
 {
     fixture f;
@@ -139,7 +126,7 @@ static void test_metallaxis(void)
     culprit_technique_input input = input_of(&f, &f.mutation);
     culprit_technique_output output;
     culprit_ranking ranking;
-    run("metallaxis", &input, &output, &ranking);
+    technique_run("metallaxis", &input, &output, &ranking);
     CHECK_NEAR(output.scores[0], 0.0, 1e-12);
     CHECK_NEAR(output.scores[1], 1.0, 1e-12);
     CHECK_NEAR(output.scores[2], 0.0, 1e-12);
@@ -157,7 +144,7 @@ static void test_muse(void)
     culprit_technique_input input = input_of(&f, &f.mutation);
     culprit_technique_output output;
     culprit_ranking ranking;
-    run("muse", &input, &output, &ranking);
+    technique_run("muse", &input, &output, &ranking);
     CHECK_NEAR(output.scores[0], -2.0 / 9, 1e-12);
     CHECK_NEAR(output.scores[1], 7.0 / 27, 1e-12);
     CHECK_NEAR(output.scores[2], 0.0, 1e-12);
@@ -185,7 +172,7 @@ static void test_nothing_killed(void)
     for (size_t i = 0; i < 2; i++) {
         culprit_technique_output output;
         culprit_ranking ranking;
-        run(names[i], &input, &output, &ranking);
+        technique_run(names[i], &input, &output, &ranking);
         for (int l = 0; l < LINES; l++)
             CHECK_RECORD(output.scores[l] == 0.0, "%s: line %d scores %g", names[i], l + 1, output.scores[l]);
         culprit_ranking_free(&ranking);

@@ -20,6 +20,7 @@
 #include "culprit/cores.h"
 #include "culprit/rank.h"
 #include "culprit/techniques.h"
+#include "technique_run.h"
 
 enum { LINES = 3, TESTS = 4 };
 
@@ -65,19 +66,6 @@ static culprit_technique_input input_of(const fixture *f)
     return input;
 }
 
-static void run(const char *name, const culprit_technique_input *input, culprit_technique_output *output,
-                culprit_ranking *ranking)
-{
-    const culprit_technique *technique = NULL;
-    culprit_error err = {0};
-    *output = (culprit_technique_output){0};
-    *ranking = (culprit_ranking){0};
-    CHECK_INT(culprit_technique_find(name, &technique, &err), CULPRIT_OK);
-    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE};
-    culprit_status status = culprit_technique_rank(technique, input, &options, output, ranking, &err);
-    CHECK_RECORD(status == CULPRIT_OK, "%s: %s", name, err.message);
-}
-
 static const culprit_verdict two_failures[TESTS] = {CULPRIT_VERDICT_FAIL, CULPRIT_VERDICT_FAIL,
                                                     CULPRIT_VERDICT_PASS, CULPRIT_VERDICT_PASS};
 
@@ -88,7 +76,7 @@ static void test_sat(void)
     culprit_technique_input input = input_of(&f);
     culprit_technique_output output;
     culprit_ranking ranking;
-    run("sat", &input, &output, &ranking);
+    technique_run("sat", &input, &output, &ranking);
     CHECK_NEAR(output.scores[0], 0.0, 1e-12);
     CHECK_NEAR(output.scores[1], 1.0, 1e-12);
     CHECK_NEAR(output.scores[2], 0.5, 1e-12);
@@ -106,7 +94,7 @@ static void test_sat_tar(void)
     culprit_technique_input input = input_of(&f);
     culprit_technique_output output;
     culprit_ranking ranking;
-    run("sat-tar", &input, &output, &ranking);
+    technique_run("sat-tar", &input, &output, &ranking);
     CHECK_NEAR(output.scores[0], 0.5, 1e-12);
     CHECK_NEAR(output.scores[1], 1.5, 1e-12);
     CHECK_NEAR(output.scores[2], 1.0, 1e-12);
@@ -128,7 +116,7 @@ static void test_partition(void)
     culprit_technique_input input = input_of(&f);
     culprit_technique_output output;
     culprit_ranking ranking;
-    run("sat", &input, &output, &ranking);
+    technique_run("sat", &input, &output, &ranking);
     CHECK_NEAR(output.scores[1], 1.0, 1e-12);
     CHECK_NEAR(output.scores[2], 0.0, 1e-12);
     culprit_ranking_free(&ranking);

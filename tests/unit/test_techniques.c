@@ -18,6 +18,7 @@
 #include "culprit/rank.h"
 #include "culprit/sbfl.h"
 #include "culprit/techniques.h"
+#include "technique_run.h"
 #include "techniques/technique_internal.h"
 
 enum { LINES = 4, BLOCKS = 4, EDGES = 5, BRANCHES = 4, TESTS = 6 };
@@ -147,19 +148,6 @@ static culprit_technique_input input_of(const fixture *f, const char *formula)
     return input;
 }
 
-/* Runs technique name over input and ranks lines; the caller frees both. */
-static void run(const char *name, const culprit_technique_input *input, culprit_technique_output *output,
-                culprit_ranking *ranking)
-{
-    const culprit_technique *technique = NULL;
-    culprit_error err = {0};
-    *output = (culprit_technique_output){0};
-    CHECK_INT(culprit_technique_find(name, &technique, &err), CULPRIT_OK);
-    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE, .view = CULPRIT_VIEW_LINE};
-    culprit_status status = culprit_technique_rank(technique, input, &options, output, ranking, &err);
-    CHECK_RECORD(status == CULPRIT_OK, "%s: %s", name, err.message);
-}
-
 /* seeds/004 Part IV: every line runs in every test, so formulas tie all. */
 static void test_formulas_tie(void)
 {
@@ -170,7 +158,7 @@ static void test_formulas_tie(void)
         culprit_technique_input input = input_of(&f, formulas[i]);
         culprit_technique_output output;
         culprit_ranking ranking;
-        run("tuples", &input, &output, &ranking); /* lines 3, 4 have no tuples: plain formula */
+        technique_run("tuples", &input, &output, &ranking); /* lines 3, 4 have no tuples: plain formula */
         double scores[4];
         culprit_formula_score_all(&input.formula, f.tallies, LINES, scores, NULL);
         for (int l = 1; l < LINES; l++)
@@ -188,7 +176,7 @@ static void test_blockrank(void)
     culprit_technique_input input = input_of(&f, "ochiai");
     culprit_technique_output output;
     culprit_ranking ranking;
-    run("blockrank", &input, &output, &ranking);
+    technique_run("blockrank", &input, &output, &ranking);
     /* Δ = (0, 6, 1/3, 11/3, 11/3); R(b4) = I(b4) = 4, R(b3) = 11/3,
      * R(b2) = (1/3)/4·4 + 1·11/3 = 4, R(b1) = 0 + 1·4 = 4;
      * T(b2) = (13 + 19) / 38 = 16/19, BR(b2) = 16/19·4 + 3/19·6 = 82/19. */
@@ -217,7 +205,7 @@ static void test_cp(void)
     culprit_technique_input input = input_of(&f, "ochiai");
     culprit_technique_output output;
     culprit_ranking ranking;
-    run("cp", &input, &output, &ranking);
+    technique_run("cp", &input, &output, &ranking);
     /* θ(e1) = 0, θ(e2) = 18/38, θ(e3) = 1/13, θ(e4) = θ(e5) = 11/19; shares
      * of b1: 102/140, 38/140; of b2: 13/32, 19/32; of b3: 1.
      * CP(b1) = 0, CP(b2) = 9/19, CP(b3) = 11/19 + 19/32·9/19,
@@ -246,7 +234,7 @@ static void test_sober(void)
     for (int i = 0; i < 2; i++) {
         culprit_technique_output output;
         culprit_ranking ranking;
-        run(names[i], &input, &output, &ranking);
+        technique_run(names[i], &input, &output, &ranking);
         CHECK_NEAR(output.scores[FIRST_BRANCH + 0], 1.03, 0.005);
         CHECK_NEAR(output.scores[FIRST_BRANCH + 2], 4.17, 0.005);
         CHECK_INT(ranking.entries[0].element, 1);                /* p2 is on line 2 */
@@ -279,7 +267,7 @@ static void test_cbi(void)
     culprit_technique_output output;
     culprit_ranking ranking;
     /* Part V: every predicate is true in every run: Increase 0, discarded. */
-    run("cbi", &input, &output, &ranking);
+    technique_run("cbi", &input, &output, &ranking);
     CHECK(isinf(output.scores[FIRST_BRANCH + 2]) && output.scores[FIRST_BRANCH + 2] < 0);
     CHECK_NEAR(output.detail[FIRST_BRANCH + 2], 0, 1e-12);
     culprit_ranking_free(&ranking);
@@ -288,7 +276,7 @@ static void test_cbi(void)
      * Increase 1/10; F(P) = NumF so the sensitivity term is 1 and
      * Importance = 2 / (10 + 1). */
     drop_p2_true_in_t1(&f);
-    run("des-cbi", &input, &output, &ranking);
+    technique_run("des-cbi", &input, &output, &ranking);
     CHECK_NEAR(output.detail[FIRST_BRANCH + 2], 0.1, 1e-12);
     CHECK_NEAR(output.scores[FIRST_BRANCH + 2], 2.0 / 11, 1e-12);
     CHECK_INT(ranking.entries[0].element, 1);
@@ -359,7 +347,7 @@ static void run_sets(const char *name, const char *formula, double *scores, culp
         .spectra = &spectra, .tallies = tallies, .totals = totals, .policy = policy};
     culprit_formula_find(formula, &input.formula, NULL);
     culprit_technique_output output;
-    run(name, &input, &output, ranking);
+    technique_run(name, &input, &output, ranking);
     memcpy(scores, output.scores, 7 * sizeof *scores);
     culprit_technique_output_free(&output);
     culprit_spectra_free(&spectra);
@@ -502,7 +490,7 @@ static void test_crash_transition(void)
         .spectra = &spectra, .tallies = tallies, .totals = totals, .policy = policy, .graph = &g};
     culprit_technique_output output;
     culprit_ranking ranking;
-    run("blockrank", &input, &output, &ranking);
+    technique_run("blockrank", &input, &output, &ranking);
     CHECK_NEAR(output.detail[2], 0.5, 1e-12);
     /* Δ(edge) = 0 − 1 = −1 = I(b1) = R(b1) = R(b0) (W = 1); BR(b0) =
      * ½·(−1) + ½·0 = −½, BR(b1) = −1: the crashing block ranks first. */
@@ -598,7 +586,7 @@ static void test_cp_loops(void)
     culprit_formula_find("ochiai", &input.formula, NULL);
     culprit_technique_output output;
     culprit_ranking ranking;
-    run("cp", &input, &output, &ranking);
+    technique_run("cp", &input, &output, &ranking);
     /* Function 0, by hand from CP(k) = Σ_{e=(j,k)} [θ(e) + W(e)·CP(j)]:
      * θ(e0) = θ(e3) = 0 (once per run on both sides); θ(e1) = θ(e2) =
      * (199 − 99)/(199 + 99) = 50/149.  W(e1) = 2·(99 + 199)/(2·(99 + 199) + 4)
