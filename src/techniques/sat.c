@@ -7,7 +7,10 @@
  *            cores that name line s (1 for a line in every core, the
  *            paper's S_sat when there is one); ties broken by Tarantula's
  *            score, then its confidence.
- *   sat-tar  Tarantula(s) + S_sat(s), confidence Tarantula's (§7 step 4).
+ *   sat-tar  Tarantula(s) + S_sat(s), confidence Tarantula's (§7 step 4),
+ *            except for a line whose Tarantula score a failing test
+ *            recorded after the first core lowered (§7 step 5: boosted no
+ *            more; the tests replayed in the order they were recorded).
  *
  * Both score line elements only.  A core names the statements whose
  * semantics force the violated check, which includes lines that passing
@@ -85,14 +88,85 @@ static culprit_status sat_score(const culprit_technique_input *input, culprit_te
     return status;
 }
 
+/* The first test (in the spectra's order, the order they were recorded)
+ * that failed and has a core; SIZE_MAX when none. */
+static size_t first_core_test(const culprit_technique_input *input)
+{
+    size_t first = SIZE_MAX;
+    for (size_t c = 0; c < input->cores->core_count; c++) {
+        size_t t = input->cores->tests[c];
+        if (t < first && technique_test_outcome(input, t) == CULPRIT_OUTCOME_FAILING)
+            first = t;
+    }
+    return first;
+}
+
+static double tarantula_of(const culprit_formula_choice *tarantula, const culprit_tally *tally)
+{
+    double score = 0;
+    culprit_formula_score_all(tarantula, tally, 1, &score, NULL);
+    return score;
+}
+
+/* TECHNIQUES.md §7 step 5: the tests replayed in the order they were
+ * recorded, from the first failing one with a core; a boosted line whose
+ * Tarantula score a newly added failing test lowers is boosted no more
+ * (the new failure speaks against it).  boosted[e] starts as "named by a
+ * core" and is cleared here. */
+static culprit_status stop_lowered_boosts(const culprit_technique_input *input, bool *boosted,
+                                          culprit_error *err)
+{
+    const culprit_spectra *spectra = input->spectra;
+    size_t first = first_core_test(input), n = spectra->element_count;
+    culprit_formula_choice tarantula;
+    culprit_status status = culprit_formula_find("tarantula", &tarantula, err);
+    culprit_tally *tallies = calloc(n ? n : 1, sizeof *tallies);
+    double *before = calloc(n ? n : 1, sizeof *before);
+    if (status == CULPRIT_OK && (!tallies || !before))
+        status = culprit_fail_memory(err);
+    uint32_t failing = 0, passing = 0;
+    for (size_t t = 0; status == CULPRIT_OK && first != SIZE_MAX && t < spectra->test_count; t++) {
+        culprit_outcome outcome = technique_test_outcome(input, t);
+        if (outcome == CULPRIT_OUTCOME_EXCLUDED)
+            continue;
+        failing += outcome == CULPRIT_OUTCOME_FAILING;
+        passing += outcome != CULPRIT_OUTCOME_FAILING;
+        for (uint32_t e = 0; e < n; e++) {
+            if (!boosted[e])
+                continue;
+            culprit_tally *tally = &tallies[e];
+            if (culprit_spectra_hit(spectra, t, e))
+                *(outcome == CULPRIT_OUTCOME_FAILING ? &tally->ef : &tally->ep) += 1;
+            tally->nf = failing - tally->ef;
+            tally->np = passing - tally->ep;
+            double now = tarantula_of(&tarantula, tally);
+            if (t > first && outcome == CULPRIT_OUTCOME_FAILING && now < before[e] - 1e-12)
+                boosted[e] = false;
+            before[e] = now;
+        }
+    }
+    free(tallies);
+    free(before);
+    return status;
+}
+
 static culprit_status sat_tar_score(const culprit_technique_input *input, culprit_technique_output *output,
                                     culprit_error *err)
 {
     double *tarantula, cores;
     culprit_status status = sat_parts(input, output, &tarantula, &cores, err);
-    for (size_t e = 0; status == CULPRIT_OK && e < input->spectra->element_count; e++)
+    size_t n = input->spectra->element_count;
+    bool *boosted = calloc(n ? n : 1, sizeof *boosted);
+    if (status == CULPRIT_OK && !boosted)
+        status = culprit_fail_memory(err);
+    for (size_t e = 0; status == CULPRIT_OK && e < n; e++)
+        boosted[e] = input->spectra->elements[e].kind == CULPRIT_KIND_LINE && output->detail[e] > 0;
+    if (status == CULPRIT_OK)
+        status = stop_lowered_boosts(input, boosted, err);
+    for (size_t e = 0; status == CULPRIT_OK && e < n; e++)
         if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE)
-            output->scores[e] = tarantula[e] + output->detail[e] / cores;
+            output->scores[e] = tarantula[e] + (boosted[e] ? output->detail[e] / cores : 0);
+    free(boosted);
     free(tarantula);
     return status;
 }

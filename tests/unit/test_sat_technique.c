@@ -12,7 +12,9 @@
  * SAT: the share of cores naming a line: L1 0, L2 2/2 = 1, L3 1/2.
  * SAT-TAR: Tarantula + that share: L1 0.5, L2 1.5, L3 1.0.
  * With f2 left out (its failure violates another spec: `culprit rank
- * --cluster 1`), only f1's core counts: SAT L2 1, L3 0.
+ * --cluster 1`), only f1's core counts: SAT L2 1, L3 0.  (f2 lowers no
+ * boosted line's Tarantula: with no passing test before it, every score
+ * is 1.)
  */
 #include <stdlib.h>
 
@@ -124,6 +126,49 @@ static void test_partition(void)
     culprit_spectra_free(&f.spectra);
 }
 
+/* TECHNIQUES.md §7 step 5.  Tests in recorded order: t0 fails (runs L1,
+ * L2; its core names both), t1 passes (L1), t2 fails (L2 only).  Tarantula
+ * after t1: L1 (1/1)/(1/1 + 1/1) = 0.5, L2 1; t2 adds a failure that L1
+ * did not run: L1 (1/2)/(1/2 + 1/1) = 1/3, lowered, so L1 is boosted no
+ * more (1/3), while L2 keeps its boost: 1 + 1 = 2. */
+static void test_boost_stops(void)
+{
+    culprit_spectra spectra;
+    culprit_spectra_init(&spectra);
+    uint32_t file, id;
+    culprit_spectra_add_file(&spectra, "list.c", &file, NULL);
+    culprit_spectra_add_element(&spectra, CULPRIT_KIND_LINE, file, 1, 0, NULL, &id, NULL);
+    culprit_spectra_add_element(&spectra, CULPRIT_KIND_LINE, file, 2, 0, NULL, &id, NULL);
+    static const char *const names[3] = {"t0", "t1", "t2"};
+    static const culprit_verdict verdicts[3] = {CULPRIT_VERDICT_FAIL, CULPRIT_VERDICT_PASS,
+                                                CULPRIT_VERDICT_FAIL};
+    static const bool runs[3][2] = {{true, true}, {true, false}, {false, true}};
+    for (size_t t = 0; t < 3; t++) {
+        size_t index;
+        culprit_spectra_add_test(&spectra, names[t], verdicts[t], &index, NULL);
+        for (uint32_t l = 0; l < 2; l++)
+            if (runs[t][l])
+                culprit_spectra_set_hit(&spectra, index, l);
+    }
+    culprit_tally tallies[2];
+    culprit_totals totals;
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    culprit_spectra_tally(&spectra, &policy, tallies, &totals, NULL);
+    static size_t tests[1] = {0}, offsets[2] = {0, 2};
+    static uint32_t elements[2] = {0, 1};
+    culprit_cores cores = {.core_count = 1, .tests = tests, .offsets = offsets, .elements = elements};
+    culprit_technique_input input = {
+        .spectra = &spectra, .tallies = tallies, .totals = totals, .policy = policy, .cores = &cores};
+    culprit_technique_output output;
+    culprit_ranking ranking;
+    technique_run("sat-tar", &input, &output, &ranking);
+    CHECK_NEAR(output.scores[0], 1.0 / 3, 1e-12);
+    CHECK_NEAR(output.scores[1], 2.0, 1e-12);
+    culprit_ranking_free(&ranking);
+    culprit_technique_output_free(&output);
+    culprit_spectra_free(&spectra);
+}
+
 static void test_needs_cores(void)
 {
     fixture f;
@@ -144,6 +189,7 @@ int main(void)
     test_sat();
     test_sat_tar();
     test_partition();
+    test_boost_stops();
     test_needs_cores();
     return check_report("sat_technique");
 }
