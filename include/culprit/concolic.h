@@ -285,6 +285,11 @@ typedef struct culprit_gen_run {
      * once returned. */
     uint64_t *suspects;
     size_t suspect_count;
+    /* sat-tar: the suspects' ratings have stopped changing (the runner's
+     * ranking); the search then prefers candidates that pass suspects no
+     * run has passed yet (TECHNIQUES.md §7 step 5), until a run changes
+     * them again. */
+    bool stale;
 } culprit_gen_run;
 
 /* Runs input (test number `number`, 0 for the seed) and fills run.  An

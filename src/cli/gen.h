@@ -49,8 +49,12 @@ typedef struct gen_state {
     char **signatures; /* distinct failure signatures */
     char top[PATH_MAX + 32];
     size_t top_stable; /* tests since the top of the ranking last changed */
-    double coverage;   /* share of branch outcomes hit */
-    gen_trace *trace;  /* --trace / --faults; NULL without them */
+    /* --core: SAT-TAR's round ranking (its top lines and scores, in
+     * words) and the rounds since it last changed (gen_core.c) */
+    char round_top[512];
+    size_t round_stable;
+    double coverage;  /* share of branch outcomes hit */
+    gen_trace *trace; /* --trace / --faults; NULL without them */
     bool interrupted;
 } gen_state;
 

@@ -207,6 +207,12 @@ void gen_print_round(gen_state *state, const culprit_spectra *spectra, int64_t p
         ranked = culprit_rank_method(&method, &input, &options, &result, &err) == CULPRIT_OK;
     }
     if (ranked) {
+        char top[sizeof state->round_top] = "";
+        for (size_t i = 0; i < result.ranking.count && i < ROUND_TOP; i++)
+            snprintf(top + strlen(top), sizeof top - strlen(top), "%u:%.6f ",
+                     (unsigned)result.ranking.entries[i].element, result.ranking.entries[i].score);
+        state->round_stable = strcmp(top, state->round_top) == 0 ? state->round_stable + 1 : 0;
+        memcpy(state->round_top, top, sizeof top);
         fprintf(stderr, "culprit gen: round %zu: %s (%s); sat-tar top:", number, name,
                 culprit_verdict_name(verdict));
         for (size_t i = 0; i < result.ranking.count && i < ROUND_TOP; i++) {

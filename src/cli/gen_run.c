@@ -355,6 +355,8 @@ static culprit_status run_program(gen_state *state, size_t number, char **argv, 
             record_core(state, number, argv, stdin_path, input, recorded.saved.program_id, name, run, err);
     if (status == CULPRIT_OK)
         status = gen_update_ranking(state, recorded.saved.program_id, number, name, verdict, err);
+    /* sat-tar: two rounds that left the top lines' ratings as they were */
+    run->stale = options->search.strategy == CULPRIT_GEN_SAT_TAR && state->round_stable >= 2;
     return status;
 }
 

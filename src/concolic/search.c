@@ -67,7 +67,9 @@ static bool uses_paths(culprit_gen_strategy strategy)
 }
 
 /* sat-tar: the suspect sites the candidate's predicted path passes, each
- * once (SAT-TAR picks the test that covers the most suspects). */
+ * once (SAT-TAR picks the test that covers the most suspects); while the
+ * ratings are stale, only those no run has passed (a test that differs in
+ * which suspects it covers). */
 static double suspect_hits(const gen_search *search, const gen_candidate *candidate)
 {
     if (search->suspects.count == 0 && !search->suspects.has_zero)
@@ -76,7 +78,8 @@ static double suspect_hits(const gen_search *search, const gen_candidate *candid
     double hits = 0;
     for (size_t i = 0; i < candidate->predicted_count; i++) {
         uint64_t site = candidate->predicted[i].site;
-        if (gen_set_has(&search->suspects, site) && !gen_set_has(&seen, site)) {
+        if (gen_set_has(&search->suspects, site) && !gen_set_has(&seen, site) &&
+            !(search->diversify && gen_set_has(&search->sites_run, site))) {
             gen_set_add(&seen, site);
             hits += 1;
         }
@@ -252,6 +255,8 @@ static void note_coverage(gen_search *search, const gen_run *run)
         gen_set_add(&search->covered, gen_outcome_key(&run->run.conditions[i]));
         prefix = gen_hash_condition(prefix, &run->run.conditions[i]);
         gen_set_add(&search->paths, prefix);
+        if (search->options.strategy == CULPRIT_GEN_SAT_TAR)
+            gen_set_add(&search->sites_run, run->run.conditions[i].site);
     }
 }
 
@@ -277,7 +282,9 @@ static culprit_status run_input(gen_search *search, culprit_input *input, size_t
     note_coverage(search, run);
     if (run->run.failing)
         search->stats->failing++;
-    if (run->run.failing && note_suspects(search, &run->run))
+    bool turned = search->options.strategy == CULPRIT_GEN_SAT_TAR && run->run.stale != search->diversify;
+    search->diversify = search->options.strategy == CULPRIT_GEN_SAT_TAR && run->run.stale;
+    if ((run->run.failing && note_suspects(search, &run->run)) || turned || search->diversify)
         rescore_everything(search);
     else if (run->run.failing)
         rescore_all(search, run);
