@@ -208,6 +208,32 @@ static void test_branch_decides_a_store(void)
     culprit_path_free(&path);
 }
 
+/* The time limit: a chain of 20,000 stores takes longer than 1 ms to
+ * build, so the first check already finds no time left: no core, said
+ * so (not a wrong core). */
+static void test_timeout(void)
+{
+    culprit_path path = {0};
+    enum { STORES = 20000 };
+    path.sources = calloc(1, sizeof *path.sources);
+    path.nodes = calloc(2 * STORES + 8, sizeof *path.nodes);
+    path.constraints = calloc(2, sizeof *path.constraints);
+    uint32_t in = fixture_source(&path, CULPRIT_SYM_SOURCE_STDIN, 0, 1, 0, "");
+    uint32_t value = fixture_node(&path, CULPRIT_SYM_ZEXT, 32, fixture_byte(&path, in, 0), 0, 0, 0);
+    uint32_t one = fixture_const(&path, 32, 1);
+    for (uint32_t i = 0; i < STORES / 2; i++)
+        value = store(&path, fixture_binary(&path, CULPRIT_SYM_ADD, value, one), 1, 100 + i);
+    spec(&path, fixture_binary(&path, CULPRIT_SYM_EQ, value, fixture_const(&path, 32, 0)), 0);
+    culprit_input input = input_of("\x03");
+    culprit_core core;
+    culprit_error err;
+    culprit_core_options options = {.timeout_ms = 1};
+    CHECK_INT(culprit_trace_core(&path, &input, &options, &core, &err), CULPRIT_ERROR_INPUT);
+    CHECK_CONTAINS(err.message, "the solver found no core within the time limit");
+    culprit_input_free(&input);
+    culprit_path_free(&path);
+}
+
 static void test_errors(void)
 {
     culprit_path path;
@@ -265,5 +291,6 @@ int main(void)
     test_pre_state_is_given();
     test_branch_decides_a_store();
     test_errors();
+    test_timeout();
     return check_report("trace_core");
 }
