@@ -383,4 +383,12 @@ CULPRIT_API culprit_status culprit_trace_core(const culprit_path *path, const cu
                                               culprit_error *err);
 CULPRIT_API void culprit_core_free(culprit_core *core);
 
+/* A violated assert(), which calls no culprit code and so records no SPEC
+ * constraint: appends one to path whose window is the constraints from
+ * window_start on (the branch that decided the assertion, which the
+ * caller finds), its condition concrete (the window's path must change),
+ * the whole run its operation. */
+CULPRIT_API culprit_status culprit_path_add_violation(culprit_path *path, size_t window_start,
+                                                      culprit_error *err);
+
 #endif

@@ -88,7 +88,7 @@ culprit_method gen_default_method(const culprit_spectra *spectra, culprit_formul
  * (dump and path), on its input, saved for test name of program and
  * summed up on stderr; run gets its suspects (culprit_gen_run.suspects).  A run that violated no check, or
  * whose formula has no core, is said so and is no error. */
-culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const culprit_path *path,
+culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, culprit_path *path,
                              const culprit_input *input, int64_t program, const char *name,
                              culprit_gen_run *run, culprit_error *err);
 

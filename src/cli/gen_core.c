@@ -155,12 +155,59 @@ static culprit_status core_of(gen_state *state, const culprit_dump *dump, const 
     return status;
 }
 
-culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const culprit_path *path,
+static bool has_spec(const culprit_path *path)
+{
+    for (size_t j = 0; j < path->constraint_count; j++)
+        if (path->constraints[j].kind == CULPRIT_SYM_SPEC)
+            return true;
+    return false;
+}
+
+static bool has_edge(const culprit_unit *unit, uint32_t from, uint32_t to)
+{
+    for (size_t e = 0; e < unit->edge_count; e++)
+        if (unit->edges[e].from == from && unit->edges[e].to == to)
+            return true;
+    return false;
+}
+
+/* A run that crashed in an assert() (its last block is a `spec` record of
+ * kind assert): the last recorded branch into that block decided it, and
+ * is the violation's window (culprit_path_add_violation).  False when the
+ * run was no such crash, or no recorded branch leads there (the
+ * assertion's condition depends on nothing the trace recorded). */
+static bool assertion_window(const gen_state *state, const culprit_dump *dump, const culprit_path *path,
+                             size_t *window)
+{
+    if (!dump->crashed || dump->stack_depth == 0)
+        return false;
+    const culprit_site *site = &dump->stack[0];
+    const culprit_unit *unit = unit_of(state, dump, site->unit);
+    bool is_assert = false;
+    for (size_t i = 0; unit && i < unit->spec_count && !is_assert; i++)
+        is_assert = unit->specs[i].block == site->block && strcmp(unit->specs[i].kind, "assert") == 0;
+    for (size_t j = path->constraint_count; is_assert && j-- > 0;) {
+        const culprit_path_constraint *c = &path->constraints[j];
+        if (c->kind == CULPRIT_SYM_BRANCH && c->unit == site->unit && has_edge(unit, c->block, site->block)) {
+            *window = j;
+            return true;
+        }
+    }
+    return false;
+}
+
+culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, culprit_path *path,
                              const culprit_input *input, int64_t program, const char *name,
                              culprit_gen_run *run, culprit_error *err)
 {
     culprit_core core;
     culprit_error why;
+    size_t window;
+    culprit_status status = CULPRIT_OK;
+    if (!has_spec(path) && assertion_window(state, dump, path, &window))
+        status = culprit_path_add_violation(path, window, err);
+    if (status != CULPRIT_OK)
+        return status;
     if (core_of(state, dump, path, input, &core, run, &why) != CULPRIT_OK) {
         fprintf(stderr, "culprit gen: %s: no core: %s\n", name, why.message);
         return CULPRIT_OK;
@@ -174,7 +221,7 @@ culprit_status gen_save_core(gen_state *state, const culprit_dump *dump, const c
     for (size_t i = 0; i < core.count; i++)
         count += place(state, dump, &core.statements[i], &lines[count]);
     count = merge_lines(lines, count);
-    culprit_status status = culprit_store_save_core(state->store, program, name, lines, count, err);
+    status = culprit_store_save_core(state->store, program, name, lines, count, err);
     if (status == CULPRIT_OK && count == 0)
         fprintf(stderr,
                 "culprit gen: %s: the core is empty: the violated check's condition depends on no "

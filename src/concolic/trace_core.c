@@ -649,3 +649,21 @@ void culprit_core_free(culprit_core *core)
     core->statements = NULL;
     core->count = 0;
 }
+
+culprit_status culprit_path_add_violation(culprit_path *path, size_t window_start, culprit_error *err)
+{
+    if (window_start > path->constraint_count)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "a violation's window past the path's constraints");
+    culprit_path_constraint *grown =
+        realloc(path->constraints, (path->constraint_count + 1) * sizeof *path->constraints);
+    if (!grown)
+        return culprit_fail_memory(err);
+    path->constraints = grown;
+    path->constraints[path->constraint_count++] =
+        (culprit_path_constraint){.kind = CULPRIT_SYM_SPEC,
+                                  .expression = 0,
+                                  .unit = (uint32_t)window_start,
+                                  .block = (uint32_t)path->node_count + 1, /* no node is the check's own */
+                                  .value = 1}; /* the operation: constraint 0, node 1 */
+    return CULPRIT_OK;
+}

@@ -65,6 +65,16 @@ expect_contains "$WORK/err" "culprit gen: round 3: gen/sat-tar/3"
 run 0 "$CULPRIT" --store sattar.store rank --technique sat-tar --top 3
 expect_contains "$WORK/out" "list.c:$FAULT_LINE"
 
+# ---- plain assert(): no culprit code runs, the branch into the failing
+# assertion is its window, the whole run its operation ----
+sed 's|#include <culprit/contract.h>|#include <assert.h>|; s|    CULPRIT_INVARIANT(list_ok, l);||' list.c |
+    sed 's|\(.*/\* the fault \*/\)|\1 assert(l->size >= 0);|' >asserting.c
+"$culprit_cc" --coverage=symbolic -g -O0 -o asserting asserting.c || fail "cannot build asserting.c"
+printf 'a 7\nr 7\n' >negative.txt
+run 0 "$CULPRIT" --store assert.store gen --core --strategy pcs --budget 1 --input negative.txt -- ./asserting
+expect_contains "$WORK/err" "gen/pcs/0: unsat core of"
+expect_contains "$WORK/err" "asserting.c:$FAULT_LINE (store)"
+
 # ---- a trace over the cap: said, and the generation goes on ----
 run 0 "$CULPRIT" --store cap.store gen --core --max-trace 1 --strategy pcs --budget 1 --input failing.txt -- ./list
 expect_contains "$WORK/err" "gen/pcs/0: no core: the sliced trace has"
