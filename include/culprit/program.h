@@ -140,7 +140,7 @@ CULPRIT_API culprit_unit *culprit_unit_set_find(const culprit_unit_set *set, con
  * leads to X on every path while another edge out of A avoids it.  Within
  * one function; a function of more than CULPRIT_CONTROL_MAX_BLOCKS blocks
  * has none. */
-enum { CULPRIT_CONTROL_MAX_BLOCKS = 4096 };
+enum { CULPRIT_CONTROL_MAX_BLOCKS = 1024 };
 
 typedef struct culprit_control_function {
     size_t words;      /* 64-bit words per row */

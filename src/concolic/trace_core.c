@@ -220,6 +220,7 @@ static bool is_statement(const spec_frame *frame, uint32_t node)
 typedef struct site_key {
     culprit_core_statement statement;
     Z3_ast selector;
+    Z3_ast gate; /* a store's: its selector and those of the branches that decide it (NULL: not yet) */
 } site_key;
 
 typedef struct site_table {
@@ -234,12 +235,12 @@ static bool same_site(const culprit_core_statement *a, const culprit_core_statem
 
 /* The site's selector, made on first use (linear search: a core's sites are few
  * hundred at most, and a formula's a few thousand). */
-static Z3_ast site_selector(Z3_context context, site_table *table, const culprit_core_statement *statement)
+static site_key *site_selector(Z3_context context, site_table *table, const culprit_core_statement *statement)
 {
     for (size_t i = 0; i < table->count; i++)
         if (same_site(&table->keys[i].statement, statement)) {
             table->keys[i].statement.instances++;
-            return table->keys[i].selector;
+            return &table->keys[i];
         }
     if (table->count == table->capacity) {
         size_t capacity = table->capacity ? 2 * table->capacity : 64;
@@ -254,7 +255,8 @@ static Z3_ast site_selector(Z3_context context, site_table *table, const culprit
     key->statement = *statement;
     key->statement.instances = 1;
     key->selector = Z3_mk_const(context, Z3_mk_string_symbol(context, name), Z3_mk_bool_sort(context));
-    return key->selector;
+    key->gate = NULL;
+    return key;
 }
 
 /* ---- the formula ---- */
@@ -340,10 +342,12 @@ static Z3_ast gated(formula *f, const culprit_core_statement *site, Z3_ast selec
 
 static bool add_soft(formula *f, const culprit_core_statement *site, Z3_ast term)
 {
-    Z3_ast selector = site_selector(f->context, &f->sites, site);
-    if (!selector)
+    site_key *key = site_selector(f->context, &f->sites, site);
+    if (!key)
         return false;
-    Z3_solver_assert(f->context, f->solver, Z3_mk_implies(f->context, gated(f, site, selector), term));
+    if (!key->gate) /* once per site: the branches are all in by the first store */
+        key->gate = gated(f, site, key->selector);
+    Z3_solver_assert(f->context, f->solver, Z3_mk_implies(f->context, key->gate, term));
     f->instances++;
     return true;
 }
