@@ -11,7 +11,10 @@
  * Set-Cookie headers applied to it, and the state matched against the
  * states seen (web_add_state).  The page's links and forms, and a
  * Location redirect, are queued in the state the request left; a link or
- * form to another host is said once and never followed.
+ * form to another host is said once and never followed.  With input
+ * constraints (--inputs), the comparisons the page made on its inputs
+ * (culprit-php-cgi --inputs) are negated into new requests, queued in the
+ * state the request ran in.
  */
 #include <errno.h>
 #include <limits.h>
@@ -58,7 +61,7 @@ culprit_status web_add_state(web_explorer *explorer, const char *directory, size
 typedef struct request_command {
     char *words[MAX_ARGV];
     char *query, *form, *cookies, *script;
-    char sessions[PATH_MAX + 64], headers[PATH_MAX + 64];
+    char sessions[PATH_MAX + 64], headers[PATH_MAX + 64], inputs[PATH_MAX + 64];
 } request_command;
 
 static void free_command(request_command *command)
@@ -86,6 +89,8 @@ static culprit_status make_command(const web_explorer *explorer, const culprit_w
     snprintf(command->script, length, "%s/%s", explorer->app, request->script);
     snprintf(command->sessions, sizeof command->sessions, "%s/sessions", state);
     snprintf(command->headers, sizeof command->headers, "%s/headers", explorer->paths.directory);
+    snprintf(command->inputs, sizeof command->inputs, "%s/inputs", explorer->paths.directory);
+    unlink(command->inputs); /* the previous request's */
     size_t count = 0;
     char **w = command->words;
     w[count++] = (char *)explorer->launcher;
@@ -97,6 +102,8 @@ static culprit_status make_command(const web_explorer *explorer, const culprit_w
         w[count++] = "--form", w[count++] = command->form;
     w[count++] = "--session-dir", w[count++] = command->sessions;
     w[count++] = "--headers", w[count++] = command->headers;
+    if (explorer->options->inputs)
+        w[count++] = "--inputs", w[count++] = command->inputs;
     w[count++] = "--root", w[count++] = (char *)explorer->app;
     w[count++] = command->script;
     w[count] = NULL;
@@ -143,10 +150,10 @@ static void print_progress(const web_explorer *explorer, const char *name, const
     char *described = culprit_web_request_describe(request);
     fprintf(stderr,
             "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued: %s %s %s "
-            "(state %zu)\n",
+            "(state %zu%s)\n",
             explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
             explorer->queue.count - explorer->queue.first, name, culprit_verdict_name(verdict),
-            described ? described : request->script, step->state);
+            described ? described : request->script, step->state, step->generated ? ", from inputs" : "");
     free(described);
 }
 
@@ -209,6 +216,43 @@ static culprit_status offer_page(web_explorer *explorer, const char *script, siz
     return status;
 }
 
+/* The requests that make each comparison the page made on its inputs go
+ * the other way (culprit/web.h, web_inputs.c), queued in the state the
+ * request ran in (not the one it left), as generated steps. */
+static culprit_status offer_negations(web_explorer *explorer, const culprit_web_step *step, const char *path,
+                                      size_t test, culprit_error *err)
+{
+    if (access(path, F_OK) != 0)
+        return CULPRIT_OK; /* PHP wrote none: it did not get to the end of the request */
+    char *text = NULL;
+    size_t size = 0;
+    culprit_web_constraints constraints = {0};
+    culprit_status status =
+        culprit_read_whole_file(path, MAX_PAGE, "the input constraints", &text, &size, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_constraints_parse(text, size, path, &constraints, err);
+    for (size_t i = 0; status == CULPRIT_OK && i < constraints.count; i++) {
+        culprit_web_request *requests = NULL;
+        size_t count = 0;
+        status = culprit_web_constraint_negate(&step->request, &constraints.items[i], &requests, &count, err);
+        for (size_t r = 0; r < count; r++) {
+            culprit_web_step next = {
+                .request = requests[r], .state = step->state, .from_test = test, .generated = true};
+            bool queued = false;
+            if (status == CULPRIT_OK)
+                status = culprit_web_queue_push(&explorer->queue, &next, explorer->states[step->state].digest,
+                                                &queued, err);
+            else
+                culprit_web_request_free(&next.request);
+            explorer->inputs_queued += queued;
+        }
+        free(requests);
+    }
+    culprit_web_constraints_free(&constraints);
+    free(text);
+    return status;
+}
+
 /* ---- one step ---- */
 
 static culprit_status run_request(web_explorer *explorer, const request_command *command, const char *name,
@@ -254,6 +298,7 @@ static void account(web_explorer *explorer, const char *name, const culprit_web_
                     const request_command *command, const culprit_judgement *judgement)
 {
     explorer->requests++;
+    explorer->from_inputs += step->generated;
     culprit_verdict_policy policy = culprit_verdict_policy_default();
     if (culprit_verdict_outcome(judgement->verdict, &policy) == CULPRIT_OUTCOME_FAILING)
         note_failure(explorer, judgement);
@@ -291,6 +336,8 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culp
         account(explorer, name, step, &command, &recorded.judgement);
         status = offer_page(explorer, step->request.script, state, number, name, err);
     }
+    if (status == CULPRIT_OK && explorer->options->inputs)
+        status = offer_negations(explorer, step, command.inputs, number, err);
     if (status == CULPRIT_OK && location)
         status = offer_redirect(explorer, step->request.script, location, state, number, name, err);
     culprit_judgement_free(&recorded.judgement); /* zeroed when nothing ran */
