@@ -24,7 +24,8 @@
  * so a match is rarely a coincidence; what this does not see is listed in
  * docs/web.md.  The input arrays themselves are recognized by identity.
  *
- * A record is a line of words, each percent-encoded:
+ * A record is a line of words, each percent-encoded (a space, '%', a
+ * control byte, '-' alone, as %XX; "-" is the empty word):
  *   KIND OUTCOME SOURCE FIELD HOW SITE [CONSTANT...]
  * e.g. `eq 0 post role id /app/admin.php:4 admin`: the comparison went
  * OUTCOME (1, 0, or - when not known), with the field on the left.  The
@@ -189,7 +190,9 @@ static void append_word(char *line, size_t size, const char *word, size_t length
         line[at++] = '-'; /* an empty word */
     for (size_t i = 0; i < length && i < MAX_WORD && at + 4 < size; i++) {
         unsigned char c = (unsigned char)word[i];
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._~/:", c))
+        bool alone = length == 1; /* "-" alone is the empty word */
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            (c && strchr("._~/:,", c)) || (c == '-' && !alone))
             line[at++] = (char)c;
         else
             line[at++] = '%', line[at++] = hex[c >> 4], line[at++] = hex[c & 15];
