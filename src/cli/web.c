@@ -403,6 +403,9 @@ static void free_explorer(web_explorer *explorer)
     for (size_t i = 0; i < explorer->signature_count; i++)
         free(explorer->signatures[i]);
     free(explorer->signatures);
+    for (size_t i = 0; i < explorer->goal_count; i++)
+        free(explorer->goals[i]);
+    free(explorer->goals);
     culprit_unit_set_free(&explorer->maps);
     if (explorer->store)
         culprit_store_close(explorer->store);

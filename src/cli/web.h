@@ -63,7 +63,9 @@ typedef struct web_explorer {
     /* progress */
     size_t requests, failing, timeouts, signature_count, signature_capacity;
     size_t from_inputs, inputs_queued; /* requests run, and queued, from input constraints */
-    char **signatures;                 /* distinct failure signatures */
+    char **goals;                      /* "SITE\tFIELD\t=VALUE" tried at a comparison (web_run.c), sorted */
+    size_t goal_count, goal_capacity;
+    char **signatures; /* distinct failure signatures */
     double started;
     int interrupted_by;
 } web_explorer;

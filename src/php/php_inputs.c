@@ -20,7 +20,7 @@
  * An operand derives from an input by value: it is a string equal to the
  * input's value, to its trim() or to the strtolower() of that (the
  * inputs are read when the first opcode is seen), or an integer equal to
- * the intval() of a numeric input.  culprit web sends distinctive values,
+ * the intval() of a numeric input, compared with a literal.  culprit web sends distinctive values,
  * so a match is rarely a coincidence; what this does not see is listed in
  * docs/web.md.  The input arrays themselves are recognized by identity.
  *
@@ -135,8 +135,10 @@ static void read_inputs(void)
     read_array("cookie", TRACK_VARS_COOKIE);
 }
 
-/* The input value derives from, and how ("id", "trim", "lower", "int"). */
-static const php_input *derived(zval *value, const char **how)
+/* The input value derives from, and how ("id", "trim", "lower", "int"):
+ * an integer only when integers is set (compared with a literal of the
+ * code: a field "1" is not every loop counter's 1). */
+static const php_input *derived(zval *value, const char **how, bool integers)
 {
     if (!value)
         return NULL;
@@ -151,7 +153,8 @@ static const php_input *derived(zval *value, const char **how)
                 return *how = "trim", input;
             if (strlen(input->lowered) == Z_STRLEN_P(value) && strcmp(input->lowered, text) == 0)
                 return *how = "lower", input;
-        } else if (Z_TYPE_P(value) == IS_LONG && input->numeric && input->number == Z_LVAL_P(value)) {
+        } else if (integers && Z_TYPE_P(value) == IS_LONG && input->numeric &&
+                   input->number == Z_LVAL_P(value)) {
             return *how = "int", input;
         }
     }
@@ -256,14 +259,14 @@ static void keep_record(const char *line)
 
 /* A comparison of two scalars, one of which may derive from an input:
  * kind is that of `left OP right`, mirrored when the input is right. */
-static void compare(const char *kind, const char *mirrored, zval *left, zval *right, int outcome,
-                    const zend_execute_data *execute_data)
+static void compare(const char *kind, const char *mirrored, zval *left, zval *right, unsigned literal,
+                    int outcome, const zend_execute_data *execute_data)
 {
     if (!is_scalar(left) || !is_scalar(right))
         return;
     for (int side = 0; side < 2; side++) {
         const char *how;
-        const php_input *input = derived(side ? right : left, &how);
+        const php_input *input = derived(side ? right : left, &how, literal & (side ? 1u : 2u));
         if (!input)
             continue;
         char line[2048];
@@ -278,7 +281,7 @@ static void compare(const char *kind, const char *mirrored, zval *left, zval *ri
 static void against_keys(const char *kind, zval *subject, zval *table, const zend_execute_data *execute_data)
 {
     const char *how;
-    const php_input *input = is_scalar(subject) ? derived(subject, &how) : NULL;
+    const php_input *input = is_scalar(subject) ? derived(subject, &how, true) : NULL;
     if (!input || !table || Z_TYPE_P(table) != IS_ARRAY)
         return;
     ZVAL_DEREF(subject);
@@ -309,7 +312,7 @@ static void against_keys(const char *kind, zval *subject, zval *table, const zen
 static void against_values(zval *subject, zval *array, const zend_execute_data *execute_data)
 {
     const char *how;
-    const php_input *input = is_scalar(subject) ? derived(subject, &how) : NULL;
+    const php_input *input = is_scalar(subject) ? derived(subject, &how, true) : NULL;
     if (!input || !array)
         return;
     ZVAL_DEREF(array);
@@ -425,7 +428,7 @@ static void string_test(zend_string *name, zval *subject, const zend_execute_dat
                                                                             : NULL;
     const char *how;
     const php_input *input =
-        kind && subject && Z_TYPE_P(subject) == IS_STRING ? derived(subject, &how) : NULL;
+        kind && subject && Z_TYPE_P(subject) == IS_STRING ? derived(subject, &how, false) : NULL;
     if (!input)
         return;
     const char *text = Z_STRVAL_P(subject);
@@ -446,10 +449,10 @@ static void call(zend_execute_data *execute_data)
     zval *first = argument(frame, 1), *second = argument(frame, 2);
     bool strings = first && second && Z_TYPE_P(first) == IS_STRING && Z_TYPE_P(second) == IS_STRING;
     if (strings && zend_string_equals_literal_ci(name, "strcmp"))
-        compare("eq", "eq", first, second, outcome_of(zend_string_equals(Z_STR_P(first), Z_STR_P(second))),
+        compare("eq", "eq", first, second, 0, outcome_of(zend_string_equals(Z_STR_P(first), Z_STR_P(second))),
                 execute_data);
     else if (strings && zend_string_equals_literal_ci(name, "strcasecmp"))
-        compare("ieq", "ieq", first, second,
+        compare("ieq", "ieq", first, second, 0,
                 outcome_of(zend_binary_strcasecmp(Z_STRVAL_P(first), Z_STRLEN_P(first), Z_STRVAL_P(second),
                                                   Z_STRLEN_P(second)) == 0),
                 execute_data);
@@ -458,7 +461,7 @@ static void call(zend_execute_data *execute_data)
     else if (second && zend_string_equals_literal_ci(name, "array_key_exists"))
         field_test("isset", second, first, outcome_of(key_present(second, first, false)), execute_data);
     else if (strings && zend_string_equals_literal_ci(name, "preg_match"))
-        compare("match", "match", second, first, -1, execute_data);
+        compare("match", "match", second, first, 0, -1, execute_data);
     else
         string_test(name, first, execute_data);
 }
@@ -467,7 +470,7 @@ static void call(zend_execute_data *execute_data)
 static void variable_test(const zend_op *opline, zval *value, const zend_execute_data *execute_data)
 {
     const char *how;
-    const php_input *input = value && is_scalar(value) ? derived(value, &how) : NULL;
+    const php_input *input = value && is_scalar(value) ? derived(value, &how, false) : NULL;
     if (!input)
         return;
     bool isset = !(opline->extended_value & ZEND_ISEMPTY);
@@ -485,26 +488,27 @@ static void comparison(zend_execute_data *execute_data, const zend_op *opline, z
     ZVAL_DEREF(op2);
     if (!is_scalar(op1) || !is_scalar(op2))
         return;
+    unsigned literal = (opline->op1_type == IS_CONST ? 1u : 0u) | (opline->op2_type == IS_CONST ? 2u : 0u);
     switch (opline->opcode) {
     case ZEND_IS_EQUAL:
     case ZEND_CASE:
-        compare("eq", "eq", op1, op2, outcome_of(zend_compare(op1, op2) == 0), execute_data);
+        compare("eq", "eq", op1, op2, literal, outcome_of(zend_compare(op1, op2) == 0), execute_data);
         break;
     case ZEND_IS_NOT_EQUAL:
-        compare("ne", "ne", op1, op2, outcome_of(zend_compare(op1, op2) != 0), execute_data);
+        compare("ne", "ne", op1, op2, literal, outcome_of(zend_compare(op1, op2) != 0), execute_data);
         break;
     case ZEND_IS_IDENTICAL:
     case ZEND_CASE_STRICT:
-        compare("eq", "eq", op1, op2, outcome_of(zend_is_identical(op1, op2)), execute_data);
+        compare("eq", "eq", op1, op2, literal, outcome_of(zend_is_identical(op1, op2)), execute_data);
         break;
     case ZEND_IS_NOT_IDENTICAL:
-        compare("ne", "ne", op1, op2, outcome_of(!zend_is_identical(op1, op2)), execute_data);
+        compare("ne", "ne", op1, op2, literal, outcome_of(!zend_is_identical(op1, op2)), execute_data);
         break;
     case ZEND_IS_SMALLER:
-        compare("lt", "gt", op1, op2, outcome_of(zend_compare(op1, op2) < 0), execute_data);
+        compare("lt", "gt", op1, op2, literal, outcome_of(zend_compare(op1, op2) < 0), execute_data);
         break;
     case ZEND_IS_SMALLER_OR_EQUAL:
-        compare("le", "ge", op1, op2, outcome_of(zend_compare(op1, op2) <= 0), execute_data);
+        compare("le", "ge", op1, op2, literal, outcome_of(zend_compare(op1, op2) <= 0), execute_data);
         break;
     default:
         break;
