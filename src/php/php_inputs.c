@@ -229,15 +229,16 @@ static bool is_scalar(zval *value)
     return Z_TYPE_P(value) >= IS_NULL && Z_TYPE_P(value) <= IS_STRING;
 }
 
-/* The start of a record: kind, outcome (1, 0, -1 unknown), the input,
- * where.  Returns the line to append constants to. */
+/* The start of a record in line: kind, outcome (1, 0, -1 unknown: "-"
+ * as it is, not the empty word), the input, where; the constants are
+ * appended after. */
 static void begin_record(char *line, size_t size, const char *kind, int outcome, const char *source,
                          const char *name, const char *how, const zend_execute_data *execute_data)
 {
     line[0] = '\0';
     append_word(line, size, kind, strlen(kind));
-    const char *result = outcome < 0 ? "-" : outcome ? "1" : "0";
-    append_word(line, size, result, 1);
+    size_t at = strlen(line);
+    snprintf(line + at, size - at, " %s", outcome < 0 ? "-" : outcome ? "1" : "0");
     append_word(line, size, source, strlen(source));
     append_word(line, size, name, strlen(name));
     append_word(line, size, how, strlen(how));
