@@ -516,15 +516,48 @@ static void comparison(zend_execute_data *execute_data, const zend_op *opline, z
     }
 }
 
+/* Whether the extension looks at opcode at all: its operands are read
+ * only then. */
+static bool watched(zend_uchar opcode)
+{
+    switch (opcode) {
+    case ZEND_IS_EQUAL:
+    case ZEND_IS_NOT_EQUAL:
+    case ZEND_IS_IDENTICAL:
+    case ZEND_IS_NOT_IDENTICAL:
+    case ZEND_IS_SMALLER:
+    case ZEND_IS_SMALLER_OR_EQUAL:
+    case ZEND_CASE:
+    case ZEND_CASE_STRICT:
+    case ZEND_SWITCH_STRING:
+    case ZEND_SWITCH_LONG:
+    case ZEND_MATCH:
+    case ZEND_IN_ARRAY:
+    case ZEND_ISSET_ISEMPTY_DIM_OBJ:
+    case ZEND_FETCH_DIM_R:
+    case ZEND_FETCH_DIM_IS:
+    case ZEND_ISSET_ISEMPTY_CV:
+    case ZEND_DO_ICALL:
+    case ZEND_DO_FCALL:
+    case ZEND_DO_FCALL_BY_NAME:
+        return true;
+    default:
+        return false;
+    }
+}
+
 void php_inputs_opcode(zend_execute_data *execute_data)
 {
     const zend_op *opline = execute_data->opline;
     zend_uchar opcode = opline->opcode;
+    if (!watched(opcode))
+        return;
     if (!inputs_read)
         read_inputs();
-    if (input_count == 0 && opcode != ZEND_ISSET_ISEMPTY_DIM_OBJ && opcode != ZEND_FETCH_DIM_R &&
-        opcode != ZEND_FETCH_DIM_IS)
-        return;
+    bool dimension_opcode =
+        opcode == ZEND_ISSET_ISEMPTY_DIM_OBJ || opcode == ZEND_FETCH_DIM_R || opcode == ZEND_FETCH_DIM_IS;
+    if (input_count == 0 && !dimension_opcode)
+        return; /* only an absent field can be tested */
     zval *op1 = operand(execute_data, opline, opline->op1_type, opline->op1);
     zval *op2 = operand(execute_data, opline, opline->op2_type, opline->op2);
     switch (opcode) {
