@@ -109,6 +109,48 @@ CULPRIT_API culprit_status culprit_web_page_read(const char *html, size_t length
                                                  culprit_web_page *page, culprit_error *err);
 CULPRIT_API void culprit_web_page_free(culprit_web_page *page);
 
+/* ---- input constraints (web_inputs.c) ---- */
+
+/* One comparison a request's page made on an input field (recorded by the
+ * extension, src/php/php_inputs.c; culprit-php-cgi --inputs FILE): a
+ * line `KIND OUTCOME SOURCE FIELD HOW SITE [CONSTANT...]` of
+ * percent-encoded words, "-" the empty word. */
+typedef struct culprit_web_constraint {
+    char *kind;       /* eq ieq ne lt le gt ge (the field on the left), switch, in, numeric, digits,
+                         isset, empty, match */
+    int outcome;      /* 1 true, 0 false, -1 not known */
+    char *source;     /* get, post, cookie, request */
+    char *field;      /* the input's name */
+    char *how;        /* the derivation: id, trim, lower, int */
+    char *site;       /* FILE:LINE of the comparison */
+    char **constants; /* the other operand; a switch's cases; in_array's values */
+    size_t constant_count;
+} culprit_web_constraint;
+
+typedef struct culprit_web_constraints {
+    culprit_web_constraint *items;
+    size_t count, capacity;
+} culprit_web_constraints;
+
+/* Reads the records in text (length bytes; name for errors, which give
+ * the line) into constraints (zeroed by the caller, appended to). */
+CULPRIT_API culprit_status culprit_web_constraints_parse(const char *text, size_t length, const char *name,
+                                                         culprit_web_constraints *constraints,
+                                                         culprit_error *err);
+CULPRIT_API void culprit_web_constraints_free(culprit_web_constraints *constraints);
+/* The requests that make constraint go the other way: copies of request
+ * with its field changed (==, strcmp: the constant, or another value when
+ * equal; !=: the reverse; < <= > >=: the integers around the constant;
+ * switch, match, in_array: each case; is_numeric, ctype_digit: "x" or
+ * "1"; isset: the field absent, or present with its name as value; empty:
+ * the reverse), a value the request sent already left out.  A GET
+ * request's POST field makes the copy a POST.  Cookies are not changed
+ * (none).  *requests (*count of them) is owned by the caller. */
+CULPRIT_API culprit_status culprit_web_constraint_negate(const culprit_web_request *request,
+                                                         const culprit_web_constraint *constraint,
+                                                         culprit_web_request **requests, size_t *count,
+                                                         culprit_error *err);
+
 /* ---- states (web_state.c) ---- */
 
 /* A state is a directory: sessions/ (PHP's session.save_path), cookies
@@ -167,6 +209,7 @@ typedef struct culprit_web_step {
     culprit_web_request request;
     size_t state;
     size_t from_test; /* the test whose page offered it (0: an entry script) */
+    bool generated;   /* made from an input constraint: its inputs' values are part of its transition */
 } culprit_web_step;
 
 typedef struct culprit_web_queue {
@@ -178,7 +221,8 @@ typedef struct culprit_web_queue {
 } culprit_web_queue;
 
 /* Queues step (taking its request) unless its transition (the request's
- * key in a state of digest state_digest) was queued before: then the
+ * key in a state of digest state_digest, with its values when the queue
+ * matches values or the step is generated) was queued before: then the
  * request is freed and *queued is false. */
 CULPRIT_API culprit_status culprit_web_queue_push(culprit_web_queue *queue, culprit_web_step *step,
                                                   const char *state_digest, bool *queued, culprit_error *err);

@@ -8,7 +8,9 @@
  * in the initial state (no session, no cookie, the application's database
  * files as they are), then, breadth first, every link, form and redirect
  * of the pages seen, each in the state the request that offered it left,
- * skipping a transition (script, input names, state) explored before.
+ * skipping a transition (script, input names, state) explored before,
+ * and (--inputs) the requests made from the input constraints of each
+ * page, the comparisons it made on its inputs negated (web_run.c).
  * This file parses the options, sets the exploration up (the application's
  * directory, its database files, culprit-php-cgi, the store, the harness),
  * runs the queue until it is empty or the budget is spent, restores the
@@ -59,6 +61,11 @@ const char cli_usage_web[] =
     "                         each select, radio group and checkbox, one at a time\n"
     "                         (with --match values: under names they are one\n"
     "                         transition)\n"
+    "   --inputs              (the default) after each request, a request per\n"
+    "                         comparison the page made on a GET or POST input\n"
+    "                         (==, switch, in_array, isset, is_numeric...), with\n"
+    "                         that field changed to make it go the other way, in\n"
+    "                         the same state; --no-inputs: only links and forms\n"
     "   --match names|values  what makes two requests from one state the same\n"
     "                         transition: the script and its inputs' names (the\n"
     "                         default, Apollo's), or their values too\n"
@@ -141,6 +148,10 @@ static int parse_option(int option, const char *value, web_options *options)
         options->page.each_option = true;
         return 0;
     }
+    if (option == 'I' || option == 'J') {
+        options->inputs = option == 'I';
+        return 0;
+    }
     if (option == 'm') {
         if (strcmp(value, "names") != 0 && strcmp(value, "values") != 0)
             return cli_usage_error("web", "--match expects names or values, not '%s'", value);
@@ -165,6 +176,8 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"match", required_argument, NULL, 'm'},
         {"fill", no_argument, NULL, 'F'},
         {"each-option", no_argument, NULL, 'O'},
+        {"inputs", no_argument, NULL, 'I'},
+        {"no-inputs", no_argument, NULL, 'J'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
@@ -175,7 +188,7 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option > 0 && option < 256 && strchr("ebdfHNmFO", option))
+        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJ", option))
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;
@@ -367,6 +380,9 @@ static void summarize(const web_explorer *explorer)
         queued ? "budget reached" : "nothing left to explore");
     if (queued)
         fprintf(stderr, "culprit web: %zu requests left in the queue\n", queued);
+    if (explorer->options->inputs)
+        fprintf(stderr, "culprit web: input constraints: %zu requests run of %zu queued\n",
+                explorer->from_inputs, explorer->inputs_queued);
     print_coverage(explorer);
 }
 
@@ -387,6 +403,9 @@ static void free_explorer(web_explorer *explorer)
     for (size_t i = 0; i < explorer->signature_count; i++)
         free(explorer->signatures[i]);
     free(explorer->signatures);
+    for (size_t i = 0; i < explorer->goal_count; i++)
+        free(explorer->goals[i]);
+    free(explorer->goals);
     culprit_unit_set_free(&explorer->maps);
     if (explorer->store)
         culprit_store_close(explorer->store);
@@ -419,7 +438,7 @@ static int run_exploration(const cli_context *context, const web_options *option
 
 int cmd_web(int argc, char **argv, const cli_context *context)
 {
-    web_options options = {.fail_on = "warning", .html = true};
+    web_options options = {.fail_on = "warning", .html = true, .inputs = true};
     harness_options_init(&options.harness, DEFAULT_TEST_TIMEOUT);
     int parsed = parse_options(argc, argv, &options);
     int code = parsed ? (parsed < 0 ? 0 : parsed) : run_exploration(context, &options);

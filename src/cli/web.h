@@ -27,6 +27,7 @@ typedef struct web_options {
     const char *fail_on;           /* --fail-on: CULPRIT_PHP_FAIL_ON of the requests */
     bool html;                     /* --html: malformed HTML fails a request too */
     bool match_values;             /* --match values: the inputs' values are part of a transition */
+    bool inputs;                   /* --inputs (the default): negate the input constraints */
     culprit_web_page_options page; /* --fill, --each-option */
     const char *store;
     harness_options harness;
@@ -61,6 +62,9 @@ typedef struct web_explorer {
     size_t off_site_count, off_site_capacity;
     /* progress */
     size_t requests, failing, timeouts, signature_count, signature_capacity;
+    size_t from_inputs, inputs_queued; /* requests run, and queued, from input constraints */
+    char **goals;                      /* "SITE\tFIELD\t=VALUE" tried at a comparison (web_run.c), sorted */
+    size_t goal_count, goal_capacity;
     char **signatures; /* distinct failure signatures */
     double started;
     int interrupted_by;

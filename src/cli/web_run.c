@@ -11,10 +11,15 @@
  * Set-Cookie headers applied to it, and the state matched against the
  * states seen (web_add_state).  The page's links and forms, and a
  * Location redirect, are queued in the state the request left; a link or
- * form to another host is said once and never followed.
+ * form to another host is said once and never followed.  With input
+ * constraints (--inputs), the comparisons the page made on its inputs
+ * (culprit-php-cgi --inputs) are negated into new requests, queued in the
+ * state the request ran in, each unless its field's value was tried at
+ * that comparison after the same comparisons and outcomes before.
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +63,7 @@ culprit_status web_add_state(web_explorer *explorer, const char *directory, size
 typedef struct request_command {
     char *words[MAX_ARGV];
     char *query, *form, *cookies, *script;
-    char sessions[PATH_MAX + 64], headers[PATH_MAX + 64];
+    char sessions[PATH_MAX + 64], headers[PATH_MAX + 64], inputs[PATH_MAX + 64];
 } request_command;
 
 static void free_command(request_command *command)
@@ -86,6 +91,8 @@ static culprit_status make_command(const web_explorer *explorer, const culprit_w
     snprintf(command->script, length, "%s/%s", explorer->app, request->script);
     snprintf(command->sessions, sizeof command->sessions, "%s/sessions", state);
     snprintf(command->headers, sizeof command->headers, "%s/headers", explorer->paths.directory);
+    snprintf(command->inputs, sizeof command->inputs, "%s/inputs", explorer->paths.directory);
+    unlink(command->inputs); /* the previous request's */
     size_t count = 0;
     char **w = command->words;
     w[count++] = (char *)explorer->launcher;
@@ -97,6 +104,8 @@ static culprit_status make_command(const web_explorer *explorer, const culprit_w
         w[count++] = "--form", w[count++] = command->form;
     w[count++] = "--session-dir", w[count++] = command->sessions;
     w[count++] = "--headers", w[count++] = command->headers;
+    if (explorer->options->inputs)
+        w[count++] = "--inputs", w[count++] = command->inputs;
     w[count++] = "--root", w[count++] = (char *)explorer->app;
     w[count++] = command->script;
     w[count] = NULL;
@@ -143,10 +152,10 @@ static void print_progress(const web_explorer *explorer, const char *name, const
     char *described = culprit_web_request_describe(request);
     fprintf(stderr,
             "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued: %s %s %s "
-            "(state %zu)\n",
+            "(state %zu%s)\n",
             explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
             explorer->queue.count - explorer->queue.first, name, culprit_verdict_name(verdict),
-            described ? described : request->script, step->state);
+            described ? described : request->script, step->state, step->generated ? ", from inputs" : "");
     free(described);
 }
 
@@ -209,6 +218,125 @@ static culprit_status offer_page(web_explorer *explorer, const char *script, siz
     return status;
 }
 
+/* ---- input constraints ---- */
+
+/* FNV-1a of the comparisons met before one, with their outcomes: the path
+ * prefix under which a goal is tried. */
+static uint64_t extend_path(uint64_t hash, const culprit_web_constraint *constraint)
+{
+    const char *parts[] = {constraint->site, constraint->kind, constraint->field,
+                           constraint->outcome == 1   ? "1"
+                           : constraint->outcome == 0 ? "0"
+                                                      : "-"};
+    for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+        for (const char *at = parts[p];; at++) {
+            hash = (hash ^ (unsigned char)*at) * 1099511628211u;
+            if (!*at)
+                break;
+        }
+    return hash;
+}
+
+/* Whether the goal "the field with value at the comparison's site, after
+ * the path prefix" was tried (a request sent it, or one is queued to);
+ * adds it when not.  The tried goals are kept sorted. */
+static bool tried(web_explorer *explorer, uint64_t prefix, const culprit_web_constraint *constraint,
+                  const char *value)
+{
+    size_t length = strlen(constraint->site) + strlen(constraint->field) + (value ? strlen(value) : 0) + 24;
+    char *goal = malloc(length);
+    if (!goal)
+        return true;
+    snprintf(goal, length, "%016llx\t%s\t%s\t%s%s", (unsigned long long)prefix, constraint->site,
+             constraint->field, value ? "=" : "", value ? value : "");
+    size_t low = 0, high = explorer->goal_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        int order = strcmp(explorer->goals[middle], goal);
+        if (order == 0) {
+            free(goal);
+            return true;
+        }
+        if (order < 0)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    if (!CULPRIT_GROW(explorer->goals, explorer->goal_capacity, explorer->goal_count + 1, 64)) {
+        free(goal);
+        return true;
+    }
+    memmove(explorer->goals + low + 1, explorer->goals + low,
+            (explorer->goal_count - low) * sizeof *explorer->goals);
+    explorer->goals[low] = goal;
+    explorer->goal_count++;
+    return false;
+}
+
+/* The value request gives the constraint's field (NULL: absent). */
+static const char *field_value(const culprit_web_request *request, const culprit_web_constraint *constraint)
+{
+    bool post_first = strcmp(constraint->source, "get") != 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const culprit_web_fields *fields = (pass == 0) == post_first ? &request->post : &request->get;
+        for (size_t i = 0; i < fields->count; i++)
+            if (strcmp(fields->items[i].name, constraint->field) == 0)
+                return fields->items[i].value;
+    }
+    return NULL;
+}
+
+/* Queues the negations of one constraint of the request step ran, met
+ * after the path prefix, each unless its field's value was tried there
+ * before (as concolic testing negates each branch of a path once). */
+static culprit_status negate_one(web_explorer *explorer, const culprit_web_step *step, uint64_t prefix,
+                                 const culprit_web_constraint *constraint, size_t test, culprit_error *err)
+{
+    culprit_web_request *requests = NULL;
+    size_t count = 0;
+    tried(explorer, prefix, constraint, field_value(&step->request, constraint)); /* what this request sent */
+    culprit_status status = culprit_web_constraint_negate(&step->request, constraint, &requests, &count, err);
+    for (size_t r = 0; r < count; r++) {
+        culprit_web_step next = {
+            .request = requests[r], .state = step->state, .from_test = test, .generated = true};
+        bool queued = false;
+        if (status == CULPRIT_OK &&
+            !tried(explorer, prefix, constraint, field_value(&next.request, constraint)))
+            status = culprit_web_queue_push(&explorer->queue, &next, explorer->states[step->state].digest,
+                                            &queued, err);
+        else
+            culprit_web_request_free(&next.request);
+        explorer->inputs_queued += queued;
+    }
+    free(requests);
+    return status;
+}
+
+/* The requests that make each comparison the page made on its inputs go
+ * the other way (culprit/web.h, web_inputs.c), queued in the state the
+ * request ran in (not the one it left), as generated steps. */
+static culprit_status offer_negations(web_explorer *explorer, const culprit_web_step *step, const char *path,
+                                      size_t test, culprit_error *err)
+{
+    if (access(path, F_OK) != 0)
+        return CULPRIT_OK; /* PHP wrote none: it did not get to the end of the request */
+    char *text = NULL;
+    size_t size = 0;
+    culprit_web_constraints constraints = {0};
+    culprit_status status =
+        culprit_read_whole_file(path, MAX_PAGE, "the input constraints", &text, &size, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_constraints_parse(text, size, path, &constraints, err);
+    uint64_t prefix = 14695981039346656037u;
+    for (size_t i = 0; status == CULPRIT_OK && i < constraints.count; i++) {
+        status = negate_one(explorer, step, prefix, &constraints.items[i], test, err);
+        prefix = extend_path(prefix, &constraints.items[i]);
+    }
+    culprit_web_constraints_free(&constraints);
+    free(text);
+    return status;
+}
+
 /* ---- one step ---- */
 
 static culprit_status run_request(web_explorer *explorer, const request_command *command, const char *name,
@@ -254,6 +382,7 @@ static void account(web_explorer *explorer, const char *name, const culprit_web_
                     const request_command *command, const culprit_judgement *judgement)
 {
     explorer->requests++;
+    explorer->from_inputs += step->generated;
     culprit_verdict_policy policy = culprit_verdict_policy_default();
     if (culprit_verdict_outcome(judgement->verdict, &policy) == CULPRIT_OUTCOME_FAILING)
         note_failure(explorer, judgement);
@@ -291,6 +420,8 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culp
         account(explorer, name, step, &command, &recorded.judgement);
         status = offer_page(explorer, step->request.script, state, number, name, err);
     }
+    if (status == CULPRIT_OK && explorer->options->inputs)
+        status = offer_negations(explorer, step, command.inputs, number, err);
     if (status == CULPRIT_OK && location)
         status = offer_redirect(explorer, step->request.script, location, state, number, name, err);
     culprit_judgement_free(&recorded.judgement); /* zeroed when nothing ran */

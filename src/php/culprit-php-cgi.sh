@@ -5,7 +5,7 @@
 #   culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]
 #                   [--form BODY | --body BODY [--content-type TYPE]]
 #                   [--session-dir DIR | --state DIR] [--headers FILE]
-#                   [--root DIR] SCRIPT
+#                   [--inputs FILE] [--root DIR] SCRIPT
 #
 # The options become php-cgi's CGI environment (REQUEST_METHOD,
 # QUERY_STRING, HTTP_COOKIE, CONTENT_TYPE, CONTENT_LENGTH, SCRIPT_FILENAME,
@@ -21,7 +21,9 @@
 # Without CULPRIT_COLLECT_DIR the extension records nothing.  For culprit
 # web (docs/web.md): --session-dir DIR keeps PHP's sessions in DIR
 # (session.save_path), and --headers FILE has the extension write the
-# response's status and headers (Set-Cookie, Location) to FILE.  --state
+# response's status and headers (Set-Cookie, Location) to FILE, and
+# --inputs FILE the comparisons the page made on its inputs (php_inputs.c;
+# only while collecting).  --state
 # DIR replays a request of culprit web in the state it ran in: DIR is a
 # state culprit web saved (sessions/, db/N and databases, "N PATH" a line);
 # its sessions are copied into a fresh directory for this request and each
@@ -30,13 +32,13 @@
 # subdirectory sees its own path in SCRIPT_NAME and PHP_SELF (/admin/users.php).
 usage() {
     echo "usage: culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]" \
-        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--root DIR] SCRIPT" >&2
+        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--inputs FILE] [--root DIR] SCRIPT" >&2
     exit 99
 }
-method= query= cookie= body= has_body= content_type= session_dir= headers= state= root=
+method= query= cookie= body= has_body= content_type= session_dir= headers= inputs= state= root=
 while [ $# -gt 0 ]; do
     case $1 in
-    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --state | --root)
+    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --inputs | --state | --root)
         [ $# -ge 2 ] || { echo "culprit-php-cgi: $1 expects a value" >&2; usage; } ;;
     esac
     case $1 in
@@ -48,6 +50,7 @@ while [ $# -gt 0 ]; do
     --content-type) content_type=$2 ;;
     --session-dir) session_dir=$2 ;;
     --headers) headers=$2 ;;
+    --inputs) inputs=$2 ;;
     --state) state=$2 ;;
     --root) root=$2 ;;
     --) shift; break ;;
@@ -88,6 +91,7 @@ export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERV
 [ -z "$cookie" ] || export HTTP_COOKIE="$cookie"
 [ -z "$content_type" ] || export CONTENT_TYPE="$content_type"
 [ -z "$headers" ] || export CULPRIT_PHP_CGI_HEADERS="$headers"
+[ -z "$inputs" ] || export CULPRIT_PHP_INPUTS="$inputs"
 if [ -n "$state" ]; then
     [ -d "$state/sessions" ] || { echo "culprit-php-cgi: --state $state: not a state of culprit web" >&2; exit 99; }
     session_dir=$(mktemp -d "${TMPDIR:-/tmp}/culprit-php-cgi.XXXXXX") || exit 99

@@ -175,6 +175,17 @@ void php_headers_startup(void);
 void php_headers_shutdown(void);
 void php_headers_write(void);
 
+/* php_inputs.c: the request's input constraints into CULPRIT_PHP_INPUTS
+ * (culprit web, docs/web.md).  startup/shutdown: with the module;
+ * recording: whether the variable is set; opcode: at every opcode of a
+ * unit, from the opcode handler; write: when the request ends (also
+ * forgets the request's inputs and records). */
+void php_inputs_startup(void);
+void php_inputs_shutdown(void);
+bool php_inputs_recording(void);
+void php_inputs_opcode(zend_execute_data *execute_data);
+void php_inputs_write(void);
+
 /* Writes a dump of this request's counters into dir (php_module.c):
  * whole_request at its end (with the output records and PHP's exit
  * status), else at the end of a PHPUnit test. */

@@ -24,7 +24,8 @@
  *     exit status and the output records; a request carrying
  *     X-Culprit-Test: NAME writes it into that test's directory
  *     (php_live.c); and, for culprit web, the response's headers
- *     (php_headers.c).
+ *     (php_headers.c) and the comparisons on the request's inputs
+ *     (php_inputs.c, handed every opcode from the same handler).
  */
 #include "php/php_internal.h"
 
@@ -84,6 +85,8 @@ static int count_opcode(zend_execute_data *execute_data)
     if (function->op_return[index] != PHP_NO_RETURN)
         php_returns_call(function, execute_data, index);
     function->hits[index]++;
+    if (php_inputs_recording())
+        php_inputs_opcode(execute_data);
     if (php_output_watching())
         php_output_settle(execute_data);
     php_state.last_function = function;
@@ -323,6 +326,7 @@ static PHP_MINIT_FUNCTION(culprit)
     const char *body = getenv("CULPRIT_PHP_CGI_BODY");
     body_only = body && strcmp(body, "1") == 0;
     php_headers_startup();
+    php_inputs_startup();
     const char *dir = getenv("CULPRIT_COLLECT_DIR");
     if (!dir || !*dir)
         return SUCCESS;
@@ -343,6 +347,7 @@ static PHP_MINIT_FUNCTION(culprit)
 static PHP_MSHUTDOWN_FUNCTION(culprit)
 {
     php_headers_shutdown();
+    php_inputs_shutdown();
     if (php_state.collecting)
         php_output_uninstall();
     free(php_state.dir);
@@ -420,6 +425,7 @@ void php_write_dump(const char *dir, bool whole_request)
 static PHP_RSHUTDOWN_FUNCTION(culprit)
 {
     php_headers_write(); /* culprit-php-cgi --headers FILE */
+    php_inputs_write();  /* culprit-php-cgi --inputs FILE */
     if (php_state.collecting) {
         php_tests_finish(); /* a test PHP left unfinished (an exit, a fatal error) */
         char live[PATH_MAX];

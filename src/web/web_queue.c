@@ -4,7 +4,9 @@
  * with the state it runs in, taken oldest first (breadth first, Apollo's
  * Base strategy), and the transitions queued so far, so that a request
  * whose script, input names and state were seen before is not queued
- * again (state matching).
+ * again (state matching).  A request made from an input constraint
+ * differs from the one it came from only in a value, so its values are
+ * always part of its transition.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +45,29 @@ static culprit_status remember(culprit_web_queue *queue, char *key, size_t at, c
     return CULPRIT_OK;
 }
 
+/* A request queued by its names is also known by its values, so that a
+ * generated request equal to it is not run again. */
+static culprit_status remember_values(culprit_web_queue *queue, const culprit_web_request *request,
+                                      const char *state_digest, culprit_error *err)
+{
+    char *key = NULL;
+    bool found = false;
+    culprit_status status = culprit_web_request_key(request, state_digest, true, &key, err);
+    size_t at = status == CULPRIT_OK ? find_key(queue, key, &found) : 0;
+    if (status == CULPRIT_OK && !found && (status = remember(queue, key, at, err)) == CULPRIT_OK)
+        return CULPRIT_OK;
+    free(key);
+    return status;
+}
+
 culprit_status culprit_web_queue_push(culprit_web_queue *queue, culprit_web_step *step,
                                       const char *state_digest, bool *queued, culprit_error *err)
 {
     *queued = false;
     char *key = NULL;
     bool found = false;
-    culprit_status status =
-        culprit_web_request_key(&step->request, state_digest, queue->match_values, &key, err);
+    culprit_status status = culprit_web_request_key(&step->request, state_digest,
+                                                    queue->match_values || step->generated, &key, err);
     size_t at = status == CULPRIT_OK ? find_key(queue, key, &found) : 0;
     if (status == CULPRIT_OK && !found && queue->first > 0 && queue->count == queue->capacity) {
         /* reuse the room of the steps taken */
@@ -65,6 +82,12 @@ culprit_status culprit_web_queue_push(culprit_web_queue *queue, culprit_web_step
         status = remember(queue, key, at, err);
     if (status != CULPRIT_OK || found) {
         free(key);
+        culprit_web_request_free(&step->request);
+        return status;
+    }
+    if (!queue->match_values && !step->generated)
+        status = remember_values(queue, &step->request, state_digest, err);
+    if (status != CULPRIT_OK) {
         culprit_web_request_free(&step->request);
         return status;
     }
