@@ -113,6 +113,17 @@ need_culprit_php() {
     fi
 }
 
+# need_php_cgi: need_culprit_php, and Debian's php-cgi (requests through
+# culprit-php-cgi); skips the test without it.
+need_php_cgi() {
+    need_culprit_php
+    if ! command -v php-cgi >/dev/null 2>&1; then
+        echo "$E2E_NAME: note: php-cgi is not installed (Debian: php8.2-cgi); skipping"
+        finish
+        exit 0
+    fi
+}
+
 # hit_lines JSON: "file:line" (the file's basename) for each line the
 # first test of a `culprit export json` file hit, sorted.
 hit_lines() {

@@ -8,12 +8,7 @@
 # `culprit test`, and bad requests.  Skips only without PHP or php-cgi.
 . "$(dirname "$0")/lib.sh"
 
-need_culprit_php
-if ! command -v php-cgi >/dev/null 2>&1; then
-    echo "$E2E_NAME: note: php-cgi is not installed (Debian: php8.2-cgi); skipping"
-    finish
-    exit 0
-fi
+need_php_cgi
 PATH="$BUILD_DIR:$PATH" # the manifest's requests run culprit-php-cgi
 export PATH
 mkdir site

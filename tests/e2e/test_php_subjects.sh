@@ -7,12 +7,7 @@
 # subject is `make eval-php`'s (a few minutes).  Skips without PHP or php-cgi.
 . "$(dirname "$0")/lib.sh"
 
-need_culprit_php
-if ! command -v php-cgi >/dev/null 2>&1; then
-    echo "$E2E_NAME: note: php-cgi is not installed (Debian: php8.2-cgi); skipping"
-    finish
-    exit 0
-fi
+need_php_cgi
 subject=$TOP/tests/subjects/php/faqdesk
 
 run 0 env CULPRIT_BUILD="$BUILD_DIR" sh "$subject/check.sh" v1 v4 v10

@@ -12,12 +12,7 @@
 # unless --no-html), and bad input.  Skips only without PHP or php-cgi.
 . "$(dirname "$0")/lib.sh"
 
-need_culprit_php
-if ! command -v php-cgi >/dev/null 2>&1; then
-    echo "$E2E_NAME: note: php-cgi is not installed (Debian: php8.2-cgi); skipping"
-    finish
-    exit 0
-fi
+need_php_cgi
 if ! php -r 'exit(class_exists("PDO") && in_array("sqlite", PDO::getAvailableDrivers()) ? 0 : 1);'; then
     echo "$E2E_NAME: note: PHP has no pdo_sqlite (Debian: php8.2-sqlite3); skipping"
     finish

@@ -11,12 +11,7 @@
 # Skips only without PHP or php-cgi.
 . "$(dirname "$0")/lib.sh"
 
-need_culprit_php
-if ! command -v php-cgi >/dev/null 2>&1; then
-    echo "$E2E_NAME: note: php-cgi is not installed (Debian: php8.2-cgi); skipping"
-    finish
-    exit 0
-fi
+need_php_cgi
 cp -R "$TOP/tests/e2e/php/webinputs" app
 APP=$(cd app && pwd -P)
 
