@@ -21,6 +21,7 @@
 #include "culprit/rank.h"
 #include "culprit/spectra.h"
 #include "culprit/store.h"
+#include "culprit/techniques.h"
 
 typedef struct cli_context {
     const char *store_directory; /* from `culprit --store DIR COMMAND`; NULL if not given */
@@ -198,5 +199,16 @@ int cli_parse_ties(const char *command, const char *text, culprit_tie_policy *po
  * culprit-php-cgi, beside culprit or installed. */
 bool cli_own_directory(char *buffer, size_t size);
 bool cli_search_path(const char *name, char *found, size_t size);
+
+/* ---- Progress of the commands that record tests as they go (top_line.c) ---- */
+
+/* `culprit rank`'s default method, or Ochiai over lines when it needs the
+ * program graph or the output map, which gen and web do not load. */
+culprit_method cli_quick_method(const culprit_spectra *spectra, culprit_formula_choice formula);
+/* "FILE:LINE" of the first line under cli_quick_method into top ("" when
+ * no test fails or nothing ranks). */
+void cli_top_line(const culprit_spectra *spectra, char *top, size_t size);
+/* The share of the program's lines some test ran. */
+double cli_line_coverage(const culprit_spectra *spectra);
 
 #endif

@@ -340,30 +340,6 @@ static culprit_status make_seed(const gen_options *options, const char *store_di
 
 /* ---- the ranking after each test ---- */
 
-static void rank_top(gen_state *state, const culprit_spectra *spectra, char *top, size_t size)
-{
-    culprit_formula_choice formula;
-    culprit_error err;
-    top[0] = '\0';
-    if (culprit_formula_find("ochiai", &formula, &err) != CULPRIT_OK)
-        return;
-    culprit_technique_input input = {.spectra = spectra,
-                                     .policy = culprit_verdict_policy_default(),
-                                     .formula = formula,
-                                     .mapping = culprit_output_mapping_default()};
-    culprit_method method = gen_default_method(spectra, formula);
-    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE};
-    culprit_method_ranking result;
-    if (culprit_rank_method(&method, &input, &options, &result, &err) != CULPRIT_OK)
-        return;
-    if (result.ranking.count > 0 && result.totals.failing > 0) {
-        const culprit_ranked *first = &result.ranking.entries[0];
-        snprintf(top, size, "%s:%u", first->file < spectra->file_count ? spectra->files[first->file] : "?",
-                 (unsigned)first->line);
-    }
-    culprit_method_ranking_free(&result);
-}
-
 static double branch_coverage(const culprit_spectra *spectra)
 {
     size_t branches = 0, hit = 0;
@@ -389,7 +365,7 @@ culprit_status gen_update_ranking(gen_state *state, int64_t program_id, size_t n
     char top[sizeof state->top];
     culprit_status status = CULPRIT_OK;
     if (culprit_store_load(state->store, program_id, &spectra, &ignored) == CULPRIT_OK) {
-        rank_top(state, &spectra, top, sizeof top);
+        cli_top_line(&spectra, top, sizeof top);
         state->coverage = branch_coverage(&spectra);
         state->top_stable = strcmp(top, state->top) == 0 ? state->top_stable + 1 : 0;
         memcpy(state->top, top, sizeof top);

@@ -80,9 +80,6 @@ culprit_status gen_trace_test(gen_trace *trace, const gen_state *state, const cu
                               size_t number, const char *name, culprit_verdict verdict, culprit_error *err);
 /* With --faults: where the first faulty line ranks after the last test, on stderr. */
 void gen_trace_summarize(const gen_trace *trace);
-/* The method the ranking after each test uses: `culprit rank`'s default,
- * or Ochiai over lines when that needs what gen does not load. */
-culprit_method gen_default_method(const culprit_spectra *spectra, culprit_formula_choice formula);
 
 /* --core (gen_core.c): the core of a failing run recorded in trace mode
  * (dump and path), on its input, saved for test name of program and

@@ -71,16 +71,6 @@ void gen_trace_close(gen_trace *trace)
     free(trace);
 }
 
-/* The method `culprit rank` ranks with by default (gen.c's progress line
- * shows its top): Ochiai when that method needs what gen does not load. */
-culprit_method gen_default_method(const culprit_spectra *spectra, culprit_formula_choice formula)
-{
-    culprit_method method = culprit_method_default(spectra, NULL, formula);
-    if (method.technique && (method.technique->needs & (CULPRIT_NEEDS_GRAPH | CULPRIT_NEEDS_OUTPUT_MAP)))
-        method = (culprit_method){.formula = formula};
-    return method;
-}
-
 /* What eval needs of the spectra once per test: tallies, the executable
  * lines and where the faults lie among them. */
 typedef struct trace_measure {
@@ -163,7 +153,7 @@ static culprit_status write_fault_measures(gen_trace *trace, const culprit_spect
     culprit_status status = culprit_formula_find("ochiai", &ochiai, err);
     if (status == CULPRIT_OK)
         status = measure_prepare(trace, spectra, &m, err);
-    culprit_method methods[2] = {gen_default_method(spectra, ochiai), {.formula = ochiai}};
+    culprit_method methods[2] = {cli_quick_method(spectra, ochiai), {.formula = ochiai}};
     const char *keys[2] = {"default", "ochiai"};
     for (size_t i = 0; i < 2 && status == CULPRIT_OK; i++) {
         culprit_eval_measures measures;

@@ -145,17 +145,38 @@ static void note_off_site(web_explorer *explorer, const char *url, const char *n
             explorer->options->app_directory);
 }
 
-static void print_progress(const web_explorer *explorer, const char *name, const culprit_web_step *step,
-                           culprit_verdict verdict)
+/* Localization as it explores (issue 24 item 4): the lines the requests
+ * so far ran, and the line that tops the ranking once one fails. */
+static void rank_so_far(web_explorer *explorer, int64_t program, char *top, size_t size, double *coverage)
+{
+    culprit_spectra spectra;
+    culprit_error ignored;
+    culprit_spectra_init(&spectra);
+    top[0] = '\0';
+    *coverage = 0;
+    if (culprit_store_load(explorer->store, program, &spectra, &ignored) == CULPRIT_OK) {
+        cli_top_line(&spectra, top, size);
+        *coverage = cli_line_coverage(&spectra);
+    }
+    culprit_spectra_free(&spectra);
+}
+
+static void print_progress(web_explorer *explorer, const char *name, const culprit_web_step *step,
+                           culprit_verdict verdict, int64_t program)
 {
     const culprit_web_request *request = &step->request;
     char *described = culprit_web_request_describe(request);
-    fprintf(stderr,
-            "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued: %s %s %s "
-            "(state %zu%s)\n",
-            explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
-            explorer->queue.count - explorer->queue.first, name, culprit_verdict_name(verdict),
-            described ? described : request->script, step->state, step->generated ? ", from inputs" : "");
+    char top[PATH_MAX + 32];
+    double coverage;
+    rank_so_far(explorer, program, top, sizeof top, &coverage);
+    fprintf(
+        stderr,
+        "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued, lines run "
+        "%.0f%%, top %s: %s %s %s (state %zu%s)\n",
+        explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
+        explorer->queue.count - explorer->queue.first, 100 * coverage, top[0] ? top : "-", name,
+        culprit_verdict_name(verdict), described ? described : request->script, step->state,
+        step->generated ? ", from inputs" : "");
     free(described);
 }
 
@@ -379,14 +400,14 @@ static culprit_status settle_state(web_explorer *explorer, const char *directory
 
 /* Counts the recorded request, says so, and keeps it for replays. */
 static void account(web_explorer *explorer, const char *name, const culprit_web_step *step,
-                    const request_command *command, const culprit_judgement *judgement)
+                    const request_command *command, const culprit_judgement *judgement, int64_t program)
 {
     explorer->requests++;
     explorer->from_inputs += step->generated;
     culprit_verdict_policy policy = culprit_verdict_policy_default();
     if (culprit_verdict_outcome(judgement->verdict, &policy) == CULPRIT_OUTCOME_FAILING)
         note_failure(explorer, judgement);
-    print_progress(explorer, name, step, judgement->verdict);
+    print_progress(explorer, name, step, judgement->verdict, program);
     web_suite_request replay = {.script = command->script,
                                 .query = command->query,
                                 .cookies = command->cookies,
@@ -417,7 +438,7 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culp
     if (status == CULPRIT_OK)
         status = settle_state(explorer, directory, command.headers, &location, &state, err);
     if (status == CULPRIT_OK) {
-        account(explorer, name, step, &command, &recorded.judgement);
+        account(explorer, name, step, &command, &recorded.judgement, recorded.saved.program_id);
         status = offer_page(explorer, step->request.script, state, number, name, err);
     }
     if (status == CULPRIT_OK && explorer->options->inputs)

@@ -29,6 +29,11 @@ expect_contains "$WORK/err" "culprit web: not following https://partner.example.
 expect_contains "$WORK/err" "culprit web: not following http://payments.example.com/pay.php (page of web-0001)"
 expect_contains "$WORK/err" "culprit web: done: 25 requests"
 expect_contains "$WORK/err" "culprit web: lines run: "
+# localization as it explores: each progress line has the lines run so far
+# and, once a request failed, the line that tops the ranking
+expect_contains "$WORK/err" "top -: web-0001 pass GET index.php (state 0)"
+grep -q "lines run [0-9]*%, top [^ ]*prefs.php:12: " "$WORK/err" && pass ||
+    fail "no progress line names prefs.php:12 as the top line: $(grep 'top ' "$WORK/err" | tail -2)"
 cp "$WORK/err" web.err
 grep -E 'web-[0-9]+ .*example\.com' "$WORK/err" && fail "an off-site URL was requested" || pass
 [ "$(grep -c 'not following' "$WORK/err")" -eq 2 ] && pass || fail "each off-site URL said once: $(cat "$WORK/err")"
