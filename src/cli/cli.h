@@ -208,7 +208,8 @@ culprit_method cli_quick_method(const culprit_spectra *spectra, culprit_formula_
 /* "FILE:LINE" of the first line under cli_quick_method into top ("" when
  * no test fails or nothing ranks). */
 void cli_top_line(const culprit_spectra *spectra, char *top, size_t size);
-/* The share of the program's lines some test ran. */
-double cli_line_coverage(const culprit_spectra *spectra);
+/* The share of the program's elements of kind that some test ran (NAN
+ * when it has none). */
+double cli_coverage(const culprit_spectra *spectra, culprit_kind kind);
 
 #endif

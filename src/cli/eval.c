@@ -20,10 +20,10 @@
 
 #include "cli/cli.h"
 #include "cli/eval_summary.h"
+#include "culprit/cores.h"
 #include "culprit/eval.h"
 #include "culprit/json_text.h"
 #include "culprit/judgement.h"
-#include "culprit/cores.h"
 #include "culprit/mutation.h"
 #include "culprit/program.h"
 #include "culprit/rank.h"

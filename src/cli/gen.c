@@ -340,22 +340,6 @@ static culprit_status make_seed(const gen_options *options, const char *store_di
 
 /* ---- the ranking after each test ---- */
 
-static double branch_coverage(const culprit_spectra *spectra)
-{
-    size_t branches = 0, hit = 0;
-    for (size_t e = 0; e < spectra->element_count; e++) {
-        if (spectra->elements[e].kind != CULPRIT_KIND_BRANCH)
-            continue;
-        branches++;
-        for (size_t t = 0; t < spectra->test_count; t++)
-            if (culprit_spectra_hit(spectra, t, (uint32_t)e)) {
-                hit++;
-                break;
-            }
-    }
-    return branches ? (double)hit / (double)branches : NAN;
-}
-
 culprit_status gen_update_ranking(gen_state *state, int64_t program_id, size_t number, const char *name,
                                   culprit_verdict verdict, culprit_error *err)
 {
@@ -366,7 +350,7 @@ culprit_status gen_update_ranking(gen_state *state, int64_t program_id, size_t n
     culprit_status status = CULPRIT_OK;
     if (culprit_store_load(state->store, program_id, &spectra, &ignored) == CULPRIT_OK) {
         cli_top_line(&spectra, top, sizeof top);
-        state->coverage = branch_coverage(&spectra);
+        state->coverage = cli_coverage(&spectra, CULPRIT_KIND_BRANCH);
         state->top_stable = strcmp(top, state->top) == 0 ? state->top_stable + 1 : 0;
         memcpy(state->top, top, sizeof top);
         status = gen_trace_test(state->trace, state, &spectra, number, name, verdict, err);

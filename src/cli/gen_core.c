@@ -19,6 +19,7 @@
 
 #include "cli/cli.h"
 #include "cli/gen.h"
+#include "core/grow.h"
 #include "culprit/cores.h"
 #include "culprit/techniques.h"
 
@@ -26,12 +27,7 @@ enum { SHOWN_LINES = 8, ROUND_TOP = 3 };
 
 static const culprit_unit *unit_of(const gen_state *state, const culprit_dump *dump, uint32_t index)
 {
-    if (index >= dump->unit_count)
-        return NULL;
-    for (size_t u = 0; u < state->maps.count; u++)
-        if (strcmp(state->maps.units[u]->hash, dump->units[index].hash) == 0)
-            return state->maps.units[u];
-    return NULL;
+    return index < dump->unit_count ? culprit_unit_set_find(&state->maps, dump->units[index].hash) : NULL;
 }
 
 /* The statement's file and line; false when the maps do not place it. */
@@ -122,13 +118,8 @@ static void core_suspects(unit_controls *c, const culprit_core *core, culprit_ge
             if (statement->kind == CULPRIT_CORE_STORE &&
                 !controls(c, statement->unit, statement->block, branch))
                 continue;
-            if (run->suspect_count == capacity) {
-                size_t grown = capacity ? 2 * capacity : 16;
-                uint64_t *sites = realloc(run->suspects, grown * sizeof *sites);
-                if (!sites)
-                    return;
-                run->suspects = sites, capacity = grown;
-            }
+            if (!CULPRIT_GROW(run->suspects, capacity, run->suspect_count + 1, 16))
+                return;
             run->suspects[run->suspect_count++] = culprit_condition_site(hash, branch);
         }
     }

@@ -3,8 +3,10 @@
  * progress lines of the commands that record tests as they go (`culprit
  * gen`, `culprit web`): `culprit rank`'s default method, or Ochiai over
  * lines when that method needs what they do not load (the program graph,
- * the output map), and how much of the program the tests ran.
+ * the output map), and how much of the program the tests ran (gen: its
+ * branch outcomes, web: its lines).
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -42,18 +44,18 @@ void cli_top_line(const culprit_spectra *spectra, char *top, size_t size)
     culprit_method_ranking_free(&result);
 }
 
-double cli_line_coverage(const culprit_spectra *spectra)
+double cli_coverage(const culprit_spectra *spectra, culprit_kind kind)
 {
-    size_t lines = 0, hit = 0;
+    size_t elements = 0, hit = 0;
     for (size_t e = 0; e < spectra->element_count; e++) {
-        if (spectra->elements[e].kind != CULPRIT_KIND_LINE)
+        if (spectra->elements[e].kind != kind)
             continue;
-        lines++;
+        elements++;
         for (size_t t = 0; t < spectra->test_count; t++)
             if (culprit_spectra_hit(spectra, t, (uint32_t)e)) {
                 hit++;
                 break;
             }
     }
-    return lines ? (double)hit / (double)lines : 0;
+    return elements ? (double)hit / (double)elements : NAN;
 }

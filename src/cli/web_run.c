@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,7 +157,8 @@ static void rank_so_far(web_explorer *explorer, int64_t program, char *top, size
     *coverage = 0;
     if (culprit_store_load(explorer->store, program, &spectra, &ignored) == CULPRIT_OK) {
         cli_top_line(&spectra, top, size);
-        *coverage = cli_line_coverage(&spectra);
+        double lines = cli_coverage(&spectra, CULPRIT_KIND_LINE);
+        *coverage = isnan(lines) ? 0 : lines;
     }
     culprit_spectra_free(&spectra);
 }

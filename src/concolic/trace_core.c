@@ -47,6 +47,7 @@
 
 #include "concolic/path_internal.h"
 #include "concolic/z3_terms.h"
+#include "core/grow.h"
 #include "culprit/concolic.h"
 
 enum { DEFAULT_MAX_INSTANCES = 200000 };
@@ -118,7 +119,7 @@ typedef struct site_member {
 
 typedef struct site_list {
     site_member *sites;
-    size_t count;
+    size_t count, capacity;
 } site_list;
 
 /* Adds member to its site (unit, block): the first member stands for the
@@ -130,10 +131,8 @@ static bool add_member(slice *s, site_list *list, uint32_t unit, uint32_t block,
             join(s->parent, list->sites[i].member, member);
             return true;
         }
-    site_member *grown = realloc(list->sites, (list->count + 1) * sizeof *grown);
-    if (!grown)
+    if (!CULPRIT_GROW(list->sites, list->capacity, list->count + 1, 64))
         return false;
-    list->sites = grown;
     list->sites[list->count++] = (site_member){unit, block, member};
     return true;
 }
@@ -242,13 +241,8 @@ static site_key *site_selector(Z3_context context, site_table *table, const culp
             table->keys[i].statement.instances++;
             return &table->keys[i];
         }
-    if (table->count == table->capacity) {
-        size_t capacity = table->capacity ? 2 * table->capacity : 64;
-        site_key *keys = realloc(table->keys, capacity * sizeof *keys);
-        if (!keys)
-            return NULL;
-        table->keys = keys, table->capacity = capacity;
-    }
+    if (!CULPRIT_GROW(table->keys, table->capacity, table->count + 1, 64))
+        return NULL;
     char name[32];
     snprintf(name, sizeof name, "s%zu", table->count);
     site_key *key = &table->keys[table->count++];

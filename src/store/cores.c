@@ -100,30 +100,22 @@ void culprit_cores_free(culprit_cores *cores)
     culprit_cores_init(cores);
 }
 
-static size_t find_test(const culprit_spectra *spectra, const char *name)
-{
-    for (size_t t = 0; t < spectra->test_count; t++)
-        if (strcmp(spectra->tests[t].name, name) == 0)
-            return t;
-    return SIZE_MAX;
-}
-
-static uint32_t find_line(const culprit_spectra *spectra, const char *path, uint32_t line)
-{
-    uint32_t file = culprit_spectra_find_file(spectra, path);
-    for (uint32_t e = 0; file != CULPRIT_NO_FILE && e < spectra->element_count; e++) {
-        const culprit_element *element = &spectra->elements[e];
-        if (element->kind == CULPRIT_KIND_LINE && element->file == file && element->line == line)
-            return e;
-    }
-    return UINT32_MAX;
-}
-
 typedef struct core_builder {
     culprit_cores *cores;
-    size_t test_capacity, element_capacity;
+    size_t test_capacity, offset_capacity, element_capacity;
     size_t current; /* the test of the last core started (SIZE_MAX: none) */
+    /* where a row's test and line are among the spectra */
+    culprit_store_named_test *tests;
+    culprit_store_line_index lines;
 } core_builder;
+
+/* The line element of file:line, or UINT32_MAX. */
+static uint32_t element_of(const core_builder *b, const culprit_spectra *spectra, const char *path,
+                           uint32_t line)
+{
+    uint32_t file = culprit_spectra_find_file(spectra, path);
+    return file == CULPRIT_NO_FILE ? UINT32_MAX : culprit_store_line_element(&b->lines, file, line);
+}
 
 /* Adds element to test's core, starting a core when test is new (rows come
  * ordered by test). */
@@ -133,10 +125,8 @@ static bool add(core_builder *b, size_t test, uint32_t element)
     if (test != b->current) {
         if (!CULPRIT_GROW(cores->tests, b->test_capacity, cores->core_count + 1, 16))
             return false;
-        size_t *offsets = realloc(cores->offsets, (cores->core_count + 2) * sizeof *offsets);
-        if (!offsets)
+        if (!CULPRIT_GROW(cores->offsets, b->offset_capacity, cores->core_count + 2, 16))
             return false;
-        cores->offsets = offsets;
         if (cores->core_count == 0)
             cores->offsets[0] = 0;
         cores->offsets[cores->core_count + 1] = cores->offsets[cores->core_count];
@@ -166,7 +156,12 @@ culprit_status culprit_store_load_cores(culprit_store *store, int64_t program, c
     if (status != CULPRIT_OK)
         return status;
     int code = sqlite3_bind_int64(statement, 1, program);
-    core_builder builder = {.cores = cores, .current = SIZE_MAX};
+    core_builder builder = {
+        .cores = cores, .current = SIZE_MAX, .tests = culprit_store_tests_by_name(spectra)};
+    if (!builder.tests)
+        status = culprit_fail_memory(err);
+    else
+        status = culprit_store_line_index_make(spectra, &builder.lines, err);
     while (status == CULPRIT_OK && code == SQLITE_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
         code = SQLITE_OK;
         const char *name = (const char *)sqlite3_column_text(statement, 0);
@@ -179,12 +174,14 @@ culprit_status culprit_store_load_cores(culprit_store *store, int64_t program, c
                                   store->path);
             break;
         }
-        size_t test = find_test(spectra, name);
+        size_t test = culprit_store_find_loaded_test(spectra, builder.tests, name);
         if (test == SIZE_MAX)
             continue;
-        if (!add(&builder, test, find_line(spectra, file, (uint32_t)line)))
+        if (!add(&builder, test, element_of(&builder, spectra, file, (uint32_t)line)))
             status = culprit_fail_memory(err);
     }
+    free(builder.tests);
+    free(builder.lines.lines);
     if (status == CULPRIT_OK && code != SQLITE_DONE)
         status = culprit_store_sqlite_error(store, code, "loading cores", err);
     sqlite3_finalize(statement);

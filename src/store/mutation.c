@@ -115,36 +115,6 @@ typedef struct run_list {
     stored_run *runs;
 } run_list;
 
-/* The spectra's tests sorted by name, to find a stored test by name. */
-typedef struct named_test {
-    const char *name;
-    size_t test;
-} named_test;
-
-static int compare_named(const void *a, const void *b)
-{
-    return strcmp(((const named_test *)a)->name, ((const named_test *)b)->name);
-}
-
-static named_test *tests_by_name(const culprit_spectra *spectra)
-{
-    named_test *order = malloc((spectra->test_count ? spectra->test_count : 1) * sizeof *order);
-    if (!order)
-        return NULL;
-    for (size_t t = 0; t < spectra->test_count; t++)
-        order[t] = (named_test){spectra->tests[t].name, t};
-    qsort(order, spectra->test_count, sizeof *order, compare_named);
-    return order;
-}
-
-static size_t find_test(const culprit_spectra *spectra, const named_test *order, const char *name)
-{
-    named_test key = {name, 0};
-    const named_test *found =
-        spectra->test_count ? bsearch(&key, order, spectra->test_count, sizeof key, compare_named) : NULL;
-    return found ? found->test : SIZE_MAX;
-}
-
 static culprit_status corrupt(const culprit_store *store, const char *what, culprit_error *err)
 {
     return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: store is corrupt: %s", store->path, what);
@@ -153,8 +123,8 @@ static culprit_status corrupt(const culprit_store *store, const char *what, culp
 /* Reads a row of the query in read_runs; false when it does not belong
  * (a test the spectra left out). */
 static culprit_status read_run(const culprit_store *store, sqlite3_stmt *statement,
-                               const culprit_spectra *spectra, const named_test *order, stored_run *run,
-                               bool *keep, culprit_error *err)
+                               const culprit_spectra *spectra, const culprit_store_named_test *order,
+                               stored_run *run, bool *keep, culprit_error *err)
 {
     const char *name = (const char *)sqlite3_column_text(statement, 0);
     const char *hash = (const char *)sqlite3_column_text(statement, 1);
@@ -163,7 +133,7 @@ static culprit_status read_run(const culprit_store *store, sqlite3_stmt *stateme
     if (!name || !hash || strlen(hash) != 64 || mutant < 1 || mutant > UINT32_MAX || !verdict ||
         culprit_verdict_parse(verdict, &run->verdict) != 0)
         return corrupt(store, "a row of mutant_runs is malformed", err);
-    run->test = find_test(spectra, order, name);
+    run->test = culprit_store_find_loaded_test(spectra, order, name);
     *keep = run->test != SIZE_MAX;
     memcpy(run->unit_hash, hash, 65);
     run->mutant = (uint32_t)mutant;
@@ -175,7 +145,7 @@ static culprit_status read_run(const culprit_store *store, sqlite3_stmt *stateme
 static culprit_status read_runs(const culprit_store *store, int64_t program, const culprit_spectra *spectra,
                                 run_list *list, culprit_error *err)
 {
-    named_test *order = tests_by_name(spectra);
+    culprit_store_named_test *order = culprit_store_tests_by_name(spectra);
     if (!order)
         return culprit_fail_memory(err);
     sqlite3_stmt *statement;
@@ -235,65 +205,15 @@ static culprit_status allocate_matrix(culprit_mutation *mutation, size_t mutants
     return CULPRIT_OK;
 }
 
-/* The spectra's line elements sorted by file and line, to place a mutant. */
-typedef struct placed_line {
-    uint32_t file, line, element;
-} placed_line;
-
-typedef struct line_index {
-    size_t count;
-    placed_line *lines;
-} line_index;
-
-static int compare_places(const void *a, const void *b)
-{
-    const placed_line *x = a, *y = b;
-    if (x->file != y->file)
-        return x->file < y->file ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
-}
-
-static culprit_status line_index_make(const culprit_spectra *spectra, line_index *index, culprit_error *err)
-{
-    index->count = 0;
-    index->lines = malloc((spectra->element_count ? spectra->element_count : 1) * sizeof *index->lines);
-    if (!index->lines)
-        return culprit_fail_memory(err);
-    for (size_t e = 0; e < spectra->element_count; e++) {
-        const culprit_element *element = &spectra->elements[e];
-        if (element->kind == CULPRIT_KIND_LINE)
-            index->lines[index->count++] = (placed_line){element->file, element->line, (uint32_t)e};
-    }
-    qsort(index->lines, index->count, sizeof *index->lines, compare_places);
-    return CULPRIT_OK;
-}
-
-/* The line element at file:line, or UINT32_MAX. */
-static uint32_t line_element(const line_index *index, uint32_t file, uint32_t line)
-{
-    placed_line key = {file, line, 0};
-    const placed_line *found =
-        index->count ? bsearch(&key, index->lines, index->count, sizeof key, compare_places) : NULL;
-    return found ? found->element : UINT32_MAX;
-}
-
-static const culprit_unit *find_unit(const culprit_unit_set *units, const char *hash)
-{
-    for (size_t u = 0; u < units->count; u++)
-        if (strcmp(units->units[u]->hash, hash) == 0)
-            return units->units[u];
-    return NULL;
-}
-
 /* Fills mutant m's description from its unit's map; a mutant the
  * program's maps do not have is corruption (the program was never built
  * with it). */
 static culprit_status describe_mutant(const culprit_store *store, const culprit_unit_set *units,
-                                      const culprit_spectra *spectra, const line_index *lines,
+                                      const culprit_spectra *spectra, const culprit_store_line_index *lines,
                                       culprit_mutation *mutation, size_t m, culprit_error *err)
 {
     const culprit_mutant_id *id = &mutation->mutants[m];
-    const culprit_unit *unit = find_unit(units, id->unit_hash);
+    const culprit_unit *unit = culprit_unit_set_find(units, id->unit_hash);
     if (!unit || id->id > unit->mutant_count)
         return corrupt(store, "mutant_runs names a mutant its program does not have", err);
     const culprit_map_mutant *mutant = &unit->mutants[id->id - 1];
@@ -305,7 +225,7 @@ static culprit_status describe_mutant(const culprit_store *store, const culprit_
                         ? culprit_spectra_find_file(spectra, unit->files[mutant->file])
                         : CULPRIT_NO_FILE;
     if (file != CULPRIT_NO_FILE)
-        mutation->elements[m] = line_element(lines, file, mutant->line);
+        mutation->elements[m] = culprit_store_line_element(lines, file, mutant->line);
     return CULPRIT_OK;
 }
 
@@ -352,14 +272,14 @@ static culprit_status fill_matrix(const culprit_store *store, const culprit_unit
 {
     culprit_mutant_id *ids = NULL;
     size_t count = 0;
-    line_index lines = {0};
+    culprit_store_line_index lines = {0};
     culprit_status status = list_mutants(units, list, every_mutant, &ids, &count, err);
     if (status == CULPRIT_OK && count > 1)
         qsort(ids, count, sizeof *ids, compare_ids);
     if (status == CULPRIT_OK)
         status = allocate_matrix(mutation, count, spectra->test_count, err);
     if (status == CULPRIT_OK)
-        status = line_index_make(spectra, &lines, err);
+        status = culprit_store_line_index_make(spectra, &lines, err);
     for (size_t m = 0; status == CULPRIT_OK && m < count; m++) {
         mutation->mutants[m] = ids[m];
         status = describe_mutant(store, units, spectra, &lines, mutation, m, err);

@@ -269,4 +269,32 @@ bool culprit_store_encode_differences(const culprit_differences *differences, un
 culprit_store_decode_result culprit_store_decode_differences(const unsigned char *blob, size_t size,
                                                              culprit_differences *differences);
 
+/* ---- loaded_index.c ---- */
+
+/* What the loaders of evidence kept by test and by line (mutation.c,
+ * cores.c) use to place a stored row among a program's loaded spectra. */
+
+/* The spectra's tests sorted by name: a malloc'd array of test_count
+ * entries, NULL when out of memory. */
+typedef struct culprit_store_named_test {
+    const char *name; /* borrowed from the spectra */
+    size_t test;
+} culprit_store_named_test;
+
+culprit_store_named_test *culprit_store_tests_by_name(const culprit_spectra *spectra);
+/* The index of the test named name in spectra, or SIZE_MAX. */
+size_t culprit_store_find_loaded_test(const culprit_spectra *spectra, const culprit_store_named_test *order,
+                                      const char *name);
+
+/* The spectra's line elements sorted by file and line (free lines). */
+typedef struct culprit_store_line_index {
+    size_t count;
+    struct culprit_store_placed_line *lines;
+} culprit_store_line_index;
+
+culprit_status culprit_store_line_index_make(const culprit_spectra *spectra, culprit_store_line_index *index,
+                                             culprit_error *err);
+/* The line element at file:line, or UINT32_MAX. */
+uint32_t culprit_store_line_element(const culprit_store_line_index *index, uint32_t file, uint32_t line);
+
 #endif

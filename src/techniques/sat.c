@@ -117,12 +117,17 @@ static culprit_status stop_lowered_boosts(const culprit_technique_input *input, 
                                           culprit_error *err)
 {
     const culprit_spectra *spectra = input->spectra;
-    size_t first = first_core_test(input), n = spectra->element_count;
+    size_t first = first_core_test(input), n = spectra->element_count, watched = 0;
     culprit_formula_choice tarantula;
     culprit_status status = culprit_formula_find("tarantula", &tarantula, err);
-    culprit_tally *tallies = calloc(n ? n : 1, sizeof *tallies);
-    double *before = calloc(n ? n : 1, sizeof *before);
-    if (status == CULPRIT_OK && (!tallies || !before))
+    /* only the boosted lines are replayed: a core names a few */
+    uint32_t *lines = malloc((n ? n : 1) * sizeof *lines);
+    for (uint32_t e = 0; lines && e < n; e++)
+        if (boosted[e])
+            lines[watched++] = e;
+    culprit_tally *tallies = calloc(watched ? watched : 1, sizeof *tallies);
+    double *before = calloc(watched ? watched : 1, sizeof *before);
+    if (status == CULPRIT_OK && (!lines || !tallies || !before))
         status = culprit_fail_memory(err);
     uint32_t failing = 0, passing = 0;
     for (size_t t = 0; status == CULPRIT_OK && first != SIZE_MAX && t < spectra->test_count; t++) {
@@ -131,20 +136,22 @@ static culprit_status stop_lowered_boosts(const culprit_technique_input *input, 
             continue;
         failing += outcome == CULPRIT_OUTCOME_FAILING;
         passing += outcome != CULPRIT_OUTCOME_FAILING;
-        for (uint32_t e = 0; e < n; e++) {
+        for (size_t i = 0; i < watched; i++) {
+            uint32_t e = lines[i];
             if (!boosted[e])
                 continue;
-            culprit_tally *tally = &tallies[e];
+            culprit_tally *tally = &tallies[i];
             if (culprit_spectra_hit(spectra, t, e))
                 *(outcome == CULPRIT_OUTCOME_FAILING ? &tally->ef : &tally->ep) += 1;
             tally->nf = failing - tally->ef;
             tally->np = passing - tally->ep;
             double now = tarantula_of(&tarantula, tally);
-            if (t > first && outcome == CULPRIT_OUTCOME_FAILING && now < before[e] - 1e-12)
+            if (t > first && outcome == CULPRIT_OUTCOME_FAILING && now < before[i] - 1e-12)
                 boosted[e] = false;
-            before[e] = now;
+            before[i] = now;
         }
     }
+    free(lines);
     free(tallies);
     free(before);
     return status;
