@@ -58,6 +58,12 @@ expect_contains "$WORK/out" "list.c:$FAULT_LINE"
 run 0 sqlite3 .culprit/culprit.db "SELECT t.name, c.line, c.kind FROM trace_cores c JOIN tests t ON t.id = c.test_id WHERE t.name = 'gen/pcs/0'"
 expect_contains "$WORK/out" "gen/pcs/0|$FAULT_LINE|store"
 
+# a damaged row of trace_cores is a corrupt store, said so
+cp -r .culprit damaged.store
+run 0 sqlite3 damaged.store/culprit.db "UPDATE trace_cores SET line = -line"
+run 2 "$CULPRIT" --store damaged.store rank --technique sat
+expect_contains "$WORK/err" "damaged.store/culprit.db: store is corrupt: a row of trace_cores is malformed"
+
 # ---- --strategy sat-tar: implies --core, aims at the cores' suspects ----
 run 0 "$CULPRIT" --store sattar.store gen --strategy sat-tar --budget 3 --input failing.txt -- ./list
 expect_contains "$WORK/err" "gen/sat-tar/0: unsat core of 3 lines"
