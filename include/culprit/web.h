@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "culprit/concolic.h"
 #include "culprit/error.h"
 
 /* ---- requests (web_request.c) ---- */
@@ -210,6 +211,16 @@ typedef struct culprit_web_step {
     size_t state;
     size_t from_test; /* the test whose page offered it (0: an entry script) */
     bool generated;   /* made from an input constraint: its inputs' values are part of its transition */
+    /* Its predicted path, for the strategies (web_strategy.c): for a step
+     * made from the i-th comparison of a request, that request's first i
+     * conditions and the i-th as the new value would make it
+     * (culprit_web_predict); empty for a link, form or redirect, whose
+     * page's comparisons are not known before it runs.  Owned. */
+    culprit_condition *conditions;
+    size_t condition_count;
+    double score;     /* its best similarity to a failing request so far */
+    double tie_score; /* the other similarity (is for pcs, pcs for is), which breaks ties */
+    size_t scored;    /* the failing requests the scores cover */
 } culprit_web_step;
 
 typedef struct culprit_web_queue {
@@ -228,6 +239,79 @@ CULPRIT_API culprit_status culprit_web_queue_push(culprit_web_queue *queue, culp
                                                   const char *state_digest, bool *queued, culprit_error *err);
 /* Takes the oldest pending step (breadth first); false when none is left. */
 CULPRIT_API bool culprit_web_queue_pop(culprit_web_queue *queue, culprit_web_step *step);
+/* The number of pending steps, the index-th of them (0: the oldest), and
+ * taking it out of the queue (the others keep their order). */
+CULPRIT_API size_t culprit_web_queue_pending(const culprit_web_queue *queue);
+CULPRIT_API culprit_web_step *culprit_web_queue_at(culprit_web_queue *queue, size_t index);
+CULPRIT_API void culprit_web_queue_take(culprit_web_queue *queue, size_t index, culprit_web_step *step);
 CULPRIT_API void culprit_web_queue_free(culprit_web_queue *queue);
+/* Frees a step's request and conditions. */
+CULPRIT_API void culprit_web_step_free(culprit_web_step *step);
+
+/* ---- strategies (web_strategy.c; seeds/001 §3-4, TECHNIQUES.md §6) ----
+ * Which pending step runs next.  The strategies are culprit gen's
+ * (culprit_gen_strategy): base (Apollo's: the oldest, breadth first),
+ * coverage (the oldest of the steps that would run something no request
+ * has: a comparison's other outcome, a script not requested yet; the
+ * oldest when none would), pcs and pcs-seq (the step whose predicted path
+ * is most like a failing request's: path-constraint similarity, subset and
+ * subsequence forms, the maximum over the failing requests) and is (the
+ * request most like a failing one's: input similarity).  Ties go to the
+ * other similarity (input similarity for pcs, pcs subset for is: a step
+ * made from a request's first comparison shares no condition with it, nor
+ * does a link, but its inputs can be alike), then to the oldest; until a
+ * request fails, pcs and is take the oldest. */
+
+/* A comparison's condition (culprit_condition of concolic.h): its site is
+ * a hash of the comparison's site, kind and field; its outcome the
+ * recorded 0 or 1 (CULPRIT_OUTCOME_OTHER when not known), or for a switch,
+ * in_array or preg_match, a hash of the field's value as request sent it. */
+CULPRIT_API culprit_condition culprit_web_condition(const culprit_web_request *request,
+                                                    const culprit_web_constraint *constraint);
+/* The condition constraint would be with changed's value of its field in
+ * place of original's: evaluated here as PHP would (==, <, isset ... with
+ * the field's derivation: trim, lower, int); CULPRIT_OUTCOME_OTHER when
+ * that evaluation does not give the recorded outcome for original's own
+ * value (the comparison is not one this evaluation can predict). */
+CULPRIT_API culprit_condition culprit_web_predict(const culprit_web_request *original,
+                                                  const culprit_web_request *changed,
+                                                  const culprit_web_constraint *constraint);
+/* The value request gives constraint's field (NULL: absent), looked up
+ * where its source says (GET, POST; a $_REQUEST or cookie field in POST
+ * then GET). */
+CULPRIT_API const char *culprit_web_field_value(const culprit_web_request *request,
+                                                const culprit_web_constraint *constraint);
+/* Input similarity of two requests in [0, 1]: the items (the script, each
+ * GET field's name=value, each POST field's) both have, over the larger
+ * item count. */
+CULPRIT_API double culprit_web_request_similarity(const culprit_web_request *a, const culprit_web_request *b);
+
+/* A failing request, as the strategies keep it (copies). */
+typedef struct culprit_web_failing {
+    culprit_web_request request;
+    culprit_condition *conditions;
+    size_t condition_count;
+} culprit_web_failing;
+
+typedef struct culprit_web_guide {
+    culprit_gen_strategy strategy; /* base, coverage, pcs, pcs-seq or is */
+    culprit_web_failing *failing;
+    size_t failing_count, failing_capacity;
+    uint64_t *covered; /* sorted: hashes of the conditions run and of the scripts requested */
+    size_t covered_count, covered_capacity;
+} culprit_web_guide;
+
+/* Whether culprit web has strategy (the others are culprit gen's alone). */
+CULPRIT_API bool culprit_web_strategy_supported(culprit_gen_strategy strategy);
+/* What a request that ran tells the strategies: its conditions (copied)
+ * and whether it failed. */
+CULPRIT_API culprit_status culprit_web_guide_add_run(culprit_web_guide *guide,
+                                                     const culprit_web_request *request,
+                                                     const culprit_condition *conditions, size_t count,
+                                                     bool failing, culprit_error *err);
+/* Takes the step the strategy runs next; false when none is pending. */
+CULPRIT_API bool culprit_web_guide_pop(culprit_web_guide *guide, culprit_web_queue *queue,
+                                       culprit_web_step *step);
+CULPRIT_API void culprit_web_guide_free(culprit_web_guide *guide);
 
 #endif

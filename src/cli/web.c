@@ -30,10 +30,11 @@
 #include "core/grow.h"
 
 const char cli_usage_web[] =
-    "usage: culprit web APPDIR --entry SCRIPT[,SCRIPT...] --budget N|Ns [options]\n\n"
-    "Explores the PHP application in APPDIR with no test suite (Apollo's exploration,\n"
-    "the Base strategy): a GET request of each entry script, then every link and\n"
-    "form of the pages it gets, breadth first, each run through php-cgi with\n"
+    "usage: culprit web APPDIR --entry SCRIPT[,SCRIPT...] --budget N|Ns [options]\n"
+    "       culprit web APPDIR --from TEST [--tests FILE] [--strategy S] --budget N|Ns [options]\n\n"
+    "Explores the PHP application in APPDIR with no test suite (Apollo's exploration;\n"
+    "by default breadth first): a GET request of each entry script, then every link and\n"
+    "form of the pages it gets (--strategy: which first), each run through php-cgi with\n"
     "culprit's extension (culprit-php-cgi) in the state the page was in - its PHP\n"
     "session, its cookies, its SQLite files.  A request already explored from the\n"
     "same state (the same script, input names and state) is not run again.  Links\n"
@@ -66,6 +67,19 @@ const char cli_usage_web[] =
     "                         (==, switch, in_array, isset, is_numeric...), with\n"
     "                         that field changed to make it go the other way, in\n"
     "                         the same state; --no-inputs: only links and forms\n"
+    "   --strategy S          which queued request runs next: base (the default,\n"
+    "                         Apollo's: the oldest, breadth first), coverage (the\n"
+    "                         oldest that would run a comparison's other outcome or\n"
+    "                         a script not requested yet), pcs, pcs-seq (the one\n"
+    "                         whose predicted comparisons are most like a failing\n"
+    "                         request's: subset, subsequence form), is (the one\n"
+    "                         whose inputs are most like a failing request's)\n"
+    "   --from TEST           start from this failing request: a \"request\" test of\n"
+    "                         STORE/web/tests.json (an earlier exploration) or of\n"
+    "                         --tests FILE; it runs first, in its state, judged by\n"
+    "                         its own test's oracle, and must fail; --entry is then\n"
+    "                         optional\n"
+    "   --tests FILE          the JSON manifest TEST is in\n"
     "   --match names|values  what makes two requests from one state the same\n"
     "                         transition: the script and its inputs' names (the\n"
     "                         default, Apollo's), or their values too\n"
@@ -152,6 +166,17 @@ static int parse_option(int option, const char *value, web_options *options)
         options->inputs = option == 'I';
         return 0;
     }
+    if (option == 's') {
+        if (!culprit_gen_strategy_parse(value, &options->strategy) ||
+            !culprit_web_strategy_supported(options->strategy))
+            return cli_usage_error("web", "--strategy expects base, coverage, pcs, pcs-seq or is, not '%s'",
+                                   value);
+        return 0;
+    }
+    if (option == 'r' || option == 't') {
+        *(option == 'r' ? &options->from : &options->from_tests) = value;
+        return 0;
+    }
     if (option == 'm') {
         if (strcmp(value, "names") != 0 && strcmp(value, "values") != 0)
             return cli_usage_error("web", "--match expects names or values, not '%s'", value);
@@ -178,6 +203,9 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"each-option", no_argument, NULL, 'O'},
         {"inputs", no_argument, NULL, 'I'},
         {"no-inputs", no_argument, NULL, 'J'},
+        {"strategy", required_argument, NULL, 's'},
+        {"from", required_argument, NULL, 'r'},
+        {"tests", required_argument, NULL, 't'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
@@ -188,7 +216,7 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJ", option))
+        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJsrt", option))
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;
@@ -201,8 +229,10 @@ static int parse_options(int argc, char **argv, web_options *options)
         return cli_usage_error("web", optind >= argc ? "expected the application's directory, APPDIR"
                                                      : "expected one APPDIR, not several");
     options->app_directory = argv[optind];
-    if (options->entry_count == 0)
+    if (options->entry_count == 0 && !options->from)
         return cli_usage_error("web", "--entry is missing (the script to start from, e.g. index.php)");
+    if (options->from_tests && !options->from)
+        return cli_usage_error("web", "--tests FILE names the manifest of --from TEST; give --from too");
     if (!options->budget_requests && !options->budget_seconds)
         return cli_usage_error("web", "--budget is missing (N requests, or Ns seconds)");
     return 0;
@@ -260,35 +290,46 @@ static culprit_status check_application(web_explorer *explorer, culprit_error *e
     return culprit_web_find_databases(&explorer->databases, err);
 }
 
-/* The first state, and a GET request of each entry script in it. */
+/* Queues a GET request of entry (a script, maybe with a query) in state. */
+static culprit_status queue_entry(web_explorer *explorer, const char *entry, size_t state, culprit_error *err)
+{
+    culprit_web_step step = {.state = state};
+    char *query = NULL;
+    if (culprit_web_resolve("index.php", entry, &step.request.script, &query) != CULPRIT_WEB_SCRIPT)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "--entry %s: not a PHP script of the application",
+                            entry);
+    culprit_status status =
+        query ? culprit_web_fields_parse(query, &step.request.get, err) : culprit_fail_memory(err);
+    free(query);
+    bool queued;
+    if (status == CULPRIT_OK)
+        return culprit_web_queue_push(&explorer->queue, &step, explorer->states[state].digest, &queued, err);
+    culprit_web_request_free(&step.request);
+    return status;
+}
+
+/* The first state, and a GET request of each entry script in it; with
+ * --from and no --entry, base (which explores from the start, not from
+ * the failure) starts from the failing request's script. */
 static culprit_status start(web_explorer *explorer, culprit_error *err)
 {
     char directory[PATH_MAX + 32];
     snprintf(directory, sizeof directory, "%s/states", explorer->temporary);
-    if (mkdir(directory, 0755) != 0)
+    if (mkdir(directory, 0755) != 0 && errno != EEXIST)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make %s: %s", directory, strerror(errno));
     snprintf(directory, sizeof directory, "%s/states/0", explorer->temporary);
     size_t state;
-    explorer->queue.match_values = explorer->options->match_values;
+    const web_options *options = explorer->options;
+    explorer->queue.match_values = options->match_values;
+    explorer->guide.strategy = options->strategy;
     culprit_status status = culprit_web_state_initial(directory, &explorer->databases, err);
     if (status == CULPRIT_OK)
         status = web_add_state(explorer, directory, &state, err);
-    for (size_t i = 0; status == CULPRIT_OK && i < explorer->options->entry_count; i++) {
-        culprit_web_step step = {.state = state};
-        char *query = NULL;
-        if (culprit_web_resolve("index.php", explorer->options->entries[i], &step.request.script, &query) !=
-            CULPRIT_WEB_SCRIPT)
-            return culprit_fail(err, CULPRIT_ERROR_INPUT, "--entry %s: not a PHP script of the application",
-                                explorer->options->entries[i]);
-        status = query ? culprit_web_fields_parse(query, &step.request.get, err) : culprit_fail_memory(err);
-        free(query);
-        bool queued;
-        if (status == CULPRIT_OK)
-            status =
-                culprit_web_queue_push(&explorer->queue, &step, explorer->states[state].digest, &queued, err);
-        else
-            culprit_web_request_free(&step.request);
-    }
+    for (size_t i = 0; status == CULPRIT_OK && i < options->entry_count; i++)
+        status = queue_entry(explorer, options->entries[i], state, err);
+    if (status == CULPRIT_OK && options->from && !options->entry_count &&
+        options->strategy == CULPRIT_GEN_BASE)
+        status = queue_entry(explorer, explorer->seed.request.script, state, err);
     return status;
 }
 
@@ -300,9 +341,11 @@ static culprit_status prepare(web_explorer *explorer, const char *store_director
     if (status == CULPRIT_OK)
         status = culprit_store_open(store_directory, CULPRIT_STORE_CREATE, &explorer->store, err);
     if (status == CULPRIT_OK)
-        status = web_suite_open(explorer, store_directory, err);
-    if (status == CULPRIT_OK)
         status = harness_make_temporary(explorer->temporary, sizeof explorer->temporary, "culprit-web", err);
+    if (status == CULPRIT_OK && explorer->options->from) /* before STORE/web, its manifest, is replaced */
+        status = web_seed_load(explorer, store_directory, err);
+    if (status == CULPRIT_OK)
+        status = web_suite_open(explorer, store_directory, err);
     if (status == CULPRIT_OK)
         status = harness_paths_make(&explorer->paths, explorer->temporary, "request", false, err);
     if (status == CULPRIT_OK)
@@ -322,14 +365,33 @@ static bool budget_left(const web_explorer *explorer)
     return !options->budget_seconds || harness_now() - explorer->started < options->budget_seconds;
 }
 
+/* --from: the failing request first, judged by its own test's oracle;
+ * it must fail, as culprit gen's seed must. */
+static culprit_status run_seed(web_explorer *explorer, culprit_error *err)
+{
+    size_t state;
+    culprit_status status = web_seed_state(explorer, &state, err);
+    culprit_oracle oracle = harness_oracle_of(explorer->seed.spec);
+    oracle.skip_as = explorer->options->harness.skip_as;
+    culprit_web_step step = {.request = explorer->seed.request, .state = state}; /* borrowed */
+    if (status == CULPRIT_OK)
+        status = web_run_step(explorer, &step, &oracle, err);
+    if (status == CULPRIT_OK && explorer->failing == 0 && !explorer->interrupted_by && !harness_signal)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "--from %s: the request passed here (recorded as web-0001); culprit web --from "
+                              "starts from a failing request",
+                              explorer->options->from);
+    return status;
+}
+
 static culprit_status explore(web_explorer *explorer, culprit_error *err)
 {
-    culprit_status status = CULPRIT_OK;
+    culprit_status status = explorer->options->from ? run_seed(explorer, err) : CULPRIT_OK;
     culprit_web_step step;
     while (status == CULPRIT_OK && !explorer->interrupted_by && !harness_signal && budget_left(explorer) &&
-           culprit_web_queue_pop(&explorer->queue, &step)) {
-        status = web_run_step(explorer, &step, err);
-        culprit_web_request_free(&step.request);
+           culprit_web_guide_pop(&explorer->guide, &explorer->queue, &step)) {
+        status = web_run_step(explorer, &step, NULL, err);
+        culprit_web_step_free(&step);
     }
     if (status == CULPRIT_OK && (explorer->interrupted_by || harness_signal))
         status = culprit_fail(err, CULPRIT_ERROR_INPUT, "stopped by signal %d (the requests so far are kept)",
@@ -395,6 +457,8 @@ static void free_explorer(web_explorer *explorer)
     if (explorer->temporary[0])
         culprit_remove_tree(explorer->temporary);
     culprit_web_queue_free(&explorer->queue);
+    culprit_web_guide_free(&explorer->guide);
+    web_seed_free(&explorer->seed);
     culprit_web_databases_free(&explorer->databases);
     free(explorer->states);
     for (size_t i = 0; i < explorer->off_site_count; i++)

@@ -13,6 +13,8 @@
 #include <stdio.h>
 
 #include "cli/harness.h"
+#include "culprit/concolic.h"
+#include "culprit/manifest.h"
 #include "culprit/oracle.h"
 #include "culprit/web.h"
 
@@ -29,6 +31,9 @@ typedef struct web_options {
     bool match_values;             /* --match values: the inputs' values are part of a transition */
     bool inputs;                   /* --inputs (the default): negate the input constraints */
     culprit_web_page_options page; /* --fill, --each-option */
+    culprit_gen_strategy strategy; /* --strategy: which pending request runs next (web_strategy.c) */
+    const char *from;              /* --from TEST: the failing request to start from */
+    const char *from_tests;        /* --tests FILE: the manifest TEST is in (default STORE/web/tests.json) */
     const char *store;
     harness_options harness;
 } web_options;
@@ -39,6 +44,17 @@ typedef struct web_state {
     char directory[PATH_MAX + 32];
     char digest[65];
 } web_state;
+
+/* --from TEST (web_from.c): the failing request to start from, read
+ * from its manifest before STORE/web is replaced. */
+typedef struct web_seed {
+    culprit_manifest manifest;
+    const culprit_test_spec *spec; /* TEST, in manifest */
+    culprit_web_request request;
+    char *state;               /* its "state" (--state DIR), or NULL */
+    char *cookies;             /* its cookies (--cookie, encoded), or NULL */
+    char saved[PATH_MAX + 32]; /* the state copied into the exploration's directory, "" when none */
+} web_seed;
 
 /* One exploration in progress. */
 typedef struct web_explorer {
@@ -55,6 +71,8 @@ typedef struct web_explorer {
     size_t state_count, state_capacity;
     culprit_web_databases databases;
     culprit_web_queue queue;
+    culprit_web_guide guide;             /* the strategy's view of the runs so far */
+    web_seed seed;                       /* --from */
     char suite_directory[PATH_MAX + 16]; /* STORE/web: the states and tests.json, for replays */
     FILE *suite;                         /* tests.json, written as the requests run */
     size_t suite_entries;
@@ -72,8 +90,20 @@ typedef struct web_explorer {
 
 /* Runs the next step of the queue: the request in a copy of its state,
  * recorded as test web-NNNN, its page's links and forms and its redirect
- * queued in the state it left (web_run.c). */
-culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culprit_error *err);
+ * queued in the state it left (web_run.c).  seed_oracle: NULL, or the
+ * oracle of the failing test --from names, which judges it instead of the
+ * exploration's. */
+culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, const culprit_oracle *seed_oracle,
+                            culprit_error *err);
+
+/* web_from.c: reads --from TEST's request out of its manifest (the
+ * script must be a file of explorer->app) and copies its state into the
+ * exploration's temporary directory. */
+culprit_status web_seed_load(web_explorer *explorer, const char *store_directory, culprit_error *err);
+/* The seed's state (its saved state, else the initial one, with its
+ * cookies) added to the explored states: *state its number. */
+culprit_status web_seed_state(web_explorer *explorer, size_t *state, culprit_error *err);
+void web_seed_free(web_seed *seed);
 
 /* Adds a state directory already made (taking it over) unless a state of
  * the same digest exists: then it is removed and that state is used.

@@ -178,7 +178,9 @@ static void print_progress(web_explorer *explorer, const char *name, const culpr
         explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
         explorer->queue.count - explorer->queue.first, 100 * coverage, top[0] ? top : "-", name,
         culprit_verdict_name(verdict), described ? described : request->script, step->state,
-        step->generated ? ", from inputs" : "");
+        step->generated                                  ? ", from inputs"
+        : explorer->seed.spec && explorer->requests == 1 ? ", the failing test to start from"
+                                                         : "");
     free(described);
 }
 
@@ -296,74 +298,106 @@ static bool tried(web_explorer *explorer, uint64_t prefix, const culprit_web_con
     return false;
 }
 
-/* The value request gives the constraint's field (NULL: absent). */
-static const char *field_value(const culprit_web_request *request, const culprit_web_constraint *constraint)
+/* A generated step's predicted path (culprit/web.h): what the strategy
+ * scores it on - for pcs and pcs-seq the request's conditions before its
+ * index-th and that one as the new value makes it, for coverage that one
+ * alone; none for the others. */
+static culprit_status predict_path(const web_explorer *explorer, const culprit_web_step *step,
+                                   const culprit_web_constraints *constraints,
+                                   const culprit_condition *conditions, size_t index, culprit_web_step *next,
+                                   culprit_error *err)
 {
-    bool post_first = strcmp(constraint->source, "get") != 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const culprit_web_fields *fields = (pass == 0) == post_first ? &request->post : &request->get;
-        for (size_t i = 0; i < fields->count; i++)
-            if (strcmp(fields->items[i].name, constraint->field) == 0)
-                return fields->items[i].value;
-    }
-    return NULL;
+    culprit_gen_strategy strategy = explorer->options->strategy;
+    bool whole = strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ;
+    if (!whole && strategy != CULPRIT_GEN_COVERAGE)
+        return CULPRIT_OK;
+    size_t prefix = whole ? index : 0;
+    if (!(next->conditions = malloc((prefix + 1) * sizeof *next->conditions)))
+        return culprit_fail_memory(err);
+    if (prefix)
+        memcpy(next->conditions, conditions, prefix * sizeof *conditions);
+    next->conditions[prefix] =
+        culprit_web_predict(&step->request, &next->request, &constraints->items[index]);
+    next->condition_count = prefix + 1;
+    return CULPRIT_OK;
 }
 
-/* Queues the negations of one constraint of the request step ran, met
- * after the path prefix, each unless its field's value was tried there
- * before (as concolic testing negates each branch of a path once). */
+/* Queues the negations of the index-th constraint of the request step
+ * ran, met after the path prefix, each unless its field's value was tried
+ * there before (as concolic testing negates each branch of a path once). */
 static culprit_status negate_one(web_explorer *explorer, const culprit_web_step *step, uint64_t prefix,
-                                 const culprit_web_constraint *constraint, size_t test, culprit_error *err)
+                                 const culprit_web_constraints *constraints,
+                                 const culprit_condition *conditions, size_t index, size_t test,
+                                 culprit_error *err)
 {
+    const culprit_web_constraint *constraint = &constraints->items[index];
     culprit_web_request *requests = NULL;
     size_t count = 0;
-    tried(explorer, prefix, constraint, field_value(&step->request, constraint)); /* what this request sent */
+    /* what this request sent */
+    tried(explorer, prefix, constraint, culprit_web_field_value(&step->request, constraint));
     culprit_status status = culprit_web_constraint_negate(&step->request, constraint, &requests, &count, err);
     for (size_t r = 0; r < count; r++) {
         culprit_web_step next = {
             .request = requests[r], .state = step->state, .from_test = test, .generated = true};
         bool queued = false;
         if (status == CULPRIT_OK &&
-            !tried(explorer, prefix, constraint, field_value(&next.request, constraint)))
+            !tried(explorer, prefix, constraint, culprit_web_field_value(&next.request, constraint)) &&
+            (status = predict_path(explorer, step, constraints, conditions, index, &next, err)) == CULPRIT_OK)
             status = culprit_web_queue_push(&explorer->queue, &next, explorer->states[step->state].digest,
                                             &queued, err);
         else
-            culprit_web_request_free(&next.request);
+            culprit_web_step_free(&next);
         explorer->inputs_queued += queued;
     }
     free(requests);
     return status;
 }
 
-/* The requests that make each comparison the page made on its inputs go
- * the other way (culprit/web.h, web_inputs.c), queued in the state the
- * request ran in (not the one it left), as generated steps. */
-static culprit_status offer_negations(web_explorer *explorer, const culprit_web_step *step, const char *path,
-                                      size_t test, culprit_error *err)
+/* The comparisons the request's page made on its inputs (none when PHP
+ * wrote no record: it did not get to the end of the request), and their
+ * conditions. */
+static culprit_status read_constraints(const char *path, const culprit_web_request *request,
+                                       culprit_web_constraints *constraints, culprit_condition **conditions,
+                                       culprit_error *err)
 {
     if (access(path, F_OK) != 0)
-        return CULPRIT_OK; /* PHP wrote none: it did not get to the end of the request */
+        return CULPRIT_OK;
     char *text = NULL;
     size_t size = 0;
-    culprit_web_constraints constraints = {0};
     culprit_status status =
         culprit_read_whole_file(path, MAX_PAGE, "the input constraints", &text, &size, err);
     if (status == CULPRIT_OK)
-        status = culprit_web_constraints_parse(text, size, path, &constraints, err);
-    uint64_t prefix = 14695981039346656037u;
-    for (size_t i = 0; status == CULPRIT_OK && i < constraints.count; i++) {
-        status = negate_one(explorer, step, prefix, &constraints.items[i], test, err);
-        prefix = extend_path(prefix, &constraints.items[i]);
-    }
-    culprit_web_constraints_free(&constraints);
+        status = culprit_web_constraints_parse(text, size, path, constraints, err);
     free(text);
+    if (status == CULPRIT_OK && constraints->count &&
+        !(*conditions = malloc(constraints->count * sizeof **conditions)))
+        status = culprit_fail_memory(err);
+    for (size_t i = 0; status == CULPRIT_OK && i < constraints->count; i++)
+        (*conditions)[i] = culprit_web_condition(request, &constraints->items[i]);
+    return status;
+}
+
+/* The requests that make each comparison the page made on its inputs go
+ * the other way (culprit/web.h, web_inputs.c), queued in the state the
+ * request ran in (not the one it left), as generated steps. */
+static culprit_status offer_negations(web_explorer *explorer, const culprit_web_step *step,
+                                      const culprit_web_constraints *constraints,
+                                      const culprit_condition *conditions, size_t test, culprit_error *err)
+{
+    uint64_t prefix = 14695981039346656037u;
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; status == CULPRIT_OK && i < constraints->count; i++) {
+        status = negate_one(explorer, step, prefix, constraints, conditions, i, test, err);
+        prefix = extend_path(prefix, &constraints->items[i]);
+    }
     return status;
 }
 
 /* ---- one step ---- */
 
 static culprit_status run_request(web_explorer *explorer, const request_command *command, const char *name,
-                                  culprit_recorded *recorded, culprit_error *err)
+                                  const culprit_oracle *seed_oracle, culprit_recorded *recorded,
+                                  culprit_error *err)
 {
     char fail_on[64];
     snprintf(fail_on, sizeof fail_on, "CULPRIT_PHP_FAIL_ON=%s", explorer->options->fail_on);
@@ -381,6 +415,8 @@ static culprit_status run_request(web_explorer *explorer, const request_command 
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run %s: %s", command->words[0],
                             strerror(finished.exec_error));
     culprit_oracle oracle = {.html = explorer->options->html, .skip_as = explorer->options->harness.skip_as};
+    if (seed_oracle)
+        oracle = *seed_oracle;
     if (status == CULPRIT_OK)
         status = harness_record(explorer->store, name, &oracle, &explorer->paths, &finished, &explorer->maps,
                                 recorded, err);
@@ -418,7 +454,31 @@ static void account(web_explorer *explorer, const char *name, const culprit_web_
     web_suite_add(explorer, name, &replay);
 }
 
-culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culprit_error *err)
+/* What the request tells the strategy: the comparisons it made, whether
+ * it failed; then the negations of its comparisons are queued. */
+static culprit_status learn(web_explorer *explorer, const culprit_web_step *step,
+                            const request_command *command, const culprit_judgement *judgement, size_t test,
+                            culprit_error *err)
+{
+    culprit_web_constraints constraints = {0};
+    culprit_condition *conditions = NULL;
+    culprit_status status = CULPRIT_OK;
+    if (explorer->options->inputs)
+        status = read_constraints(command->inputs, &step->request, &constraints, &conditions, err);
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    bool failing = culprit_verdict_outcome(judgement->verdict, &policy) == CULPRIT_OUTCOME_FAILING;
+    if (status == CULPRIT_OK)
+        status = culprit_web_guide_add_run(&explorer->guide, &step->request, conditions, constraints.count,
+                                           failing, err);
+    if (status == CULPRIT_OK)
+        status = offer_negations(explorer, step, &constraints, conditions, test, err);
+    culprit_web_constraints_free(&constraints);
+    free(conditions);
+    return status;
+}
+
+culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, const culprit_oracle *seed_oracle,
+                            culprit_error *err)
 {
     char name[32], directory[PATH_MAX + 32];
     size_t number = explorer->requests + 1;
@@ -436,15 +496,15 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, culp
     if (status == CULPRIT_OK)
         status = make_command(explorer, &step->request, directory, &command, err);
     if (status == CULPRIT_OK)
-        status = run_request(explorer, &command, name, &recorded, err);
+        status = run_request(explorer, &command, name, seed_oracle, &recorded, err);
     if (status == CULPRIT_OK)
         status = settle_state(explorer, directory, command.headers, &location, &state, err);
     if (status == CULPRIT_OK) {
         account(explorer, name, step, &command, &recorded.judgement, recorded.saved.program_id);
         status = offer_page(explorer, step->request.script, state, number, name, err);
     }
-    if (status == CULPRIT_OK && explorer->options->inputs)
-        status = offer_negations(explorer, step, command.inputs, number, err);
+    if (status == CULPRIT_OK)
+        status = learn(explorer, step, &command, &recorded.judgement, number, err);
     if (status == CULPRIT_OK && location)
         status = offer_redirect(explorer, step->request.script, location, state, number, name, err);
     culprit_judgement_free(&recorded.judgement); /* zeroed when nothing ran */

@@ -82,17 +82,19 @@ culprit_status culprit_web_queue_push(culprit_web_queue *queue, culprit_web_step
         status = remember(queue, key, at, err);
     if (status != CULPRIT_OK || found) {
         free(key);
-        culprit_web_request_free(&step->request);
+        culprit_web_step_free(step);
         return status;
     }
     if (!queue->match_values && !step->generated)
         status = remember_values(queue, &step->request, state_digest, err);
     if (status != CULPRIT_OK) {
-        culprit_web_request_free(&step->request);
+        culprit_web_step_free(step);
         return status;
     }
     queue->steps[queue->count++] = *step;
     step->request = (culprit_web_request){0};
+    step->conditions = NULL;
+    step->condition_count = 0;
     *queued = true;
     return CULPRIT_OK;
 }
@@ -105,10 +107,36 @@ bool culprit_web_queue_pop(culprit_web_queue *queue, culprit_web_step *step)
     return true;
 }
 
+size_t culprit_web_queue_pending(const culprit_web_queue *queue)
+{
+    return queue->count - queue->first;
+}
+
+culprit_web_step *culprit_web_queue_at(culprit_web_queue *queue, size_t index)
+{
+    return &queue->steps[queue->first + index];
+}
+
+void culprit_web_queue_take(culprit_web_queue *queue, size_t index, culprit_web_step *step)
+{
+    size_t at = queue->first + index;
+    *step = queue->steps[at];
+    memmove(queue->steps + at, queue->steps + at + 1, (queue->count - at - 1) * sizeof *queue->steps);
+    queue->count--;
+}
+
+void culprit_web_step_free(culprit_web_step *step)
+{
+    culprit_web_request_free(&step->request);
+    free(step->conditions);
+    step->conditions = NULL;
+    step->condition_count = 0;
+}
+
 void culprit_web_queue_free(culprit_web_queue *queue)
 {
     for (size_t i = queue->first; i < queue->count; i++)
-        culprit_web_request_free(&queue->steps[i].request);
+        culprit_web_step_free(&queue->steps[i]);
     free(queue->steps);
     for (size_t i = 0; i < queue->explored_count; i++)
         free(queue->explored[i]);

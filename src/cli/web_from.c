@@ -1,0 +1,188 @@
+/*
+ * web_from.c - `culprit web --from TEST`: the failing request the
+ * exploration starts from (seeds/001: generation directed at a failure
+ * starts from the failing run).  TEST is a "request" test of a JSON
+ * manifest - a test an earlier `culprit web` explored
+ * (STORE/web/tests.json, the default) or one of the user's own suites
+ * (--tests FILE).  The manifest is read with culprit's manifest parser, so
+ * its errors are the usual FILE:LINE:COL ones, and the request is read
+ * back from the command the parser made of it (culprit-php-cgi's options,
+ * manifest_request.c): its script, GET and POST fields, cookies and
+ * state.  The state is copied before the exploration replaces STORE/web,
+ * where an earlier exploration's states live.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/web.h"
+#include "core/read_file.h"
+
+static culprit_status not_a_request(const web_explorer *explorer, const char *why, culprit_error *err)
+{
+    return culprit_fail(err, CULPRIT_ERROR_INPUT, "--from %s: %s", explorer->options->from, why);
+}
+
+/* script (absolute, as the manifest resolved it) relative to the application. */
+static culprit_status take_script(web_explorer *explorer, const char *script, culprit_error *err)
+{
+    char resolved[PATH_MAX];
+    size_t app_length = strlen(explorer->app);
+    if (!realpath(script, resolved))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "--from %s: cannot read %s: %s",
+                            explorer->options->from, script, strerror(errno));
+    if (strncmp(resolved, explorer->app, app_length) != 0 || resolved[app_length] != '/')
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "--from %s: its script %s is not in %s",
+                            explorer->options->from, script, explorer->options->app_directory);
+    explorer->seed.request.script = strdup(resolved + app_length + 1);
+    return explorer->seed.request.script ? CULPRIT_OK : culprit_fail_memory(err);
+}
+
+/* One option of culprit-php-cgi's command, and its value. */
+static culprit_status take_option(web_explorer *explorer, const char *option, const char *value,
+                                  culprit_error *err)
+{
+    web_seed *seed = &explorer->seed;
+    if (strcmp(option, "--query") == 0)
+        return culprit_web_fields_parse(value, &seed->request.get, err);
+    if (strcmp(option, "--form") == 0) {
+        seed->request.is_post = true;
+        return culprit_web_fields_parse(value, &seed->request.post, err);
+    }
+    if (strcmp(option, "--method") == 0) {
+        seed->request.is_post |= strcmp(value, "POST") == 0;
+        return CULPRIT_OK;
+    }
+    char **kept = strcmp(option, "--cookie") == 0  ? &seed->cookies
+                  : strcmp(option, "--state") == 0 ? &seed->state
+                                                   : NULL;
+    if (kept) {
+        free(*kept);
+        return (*kept = strdup(value)) ? CULPRIT_OK : culprit_fail_memory(err);
+    }
+    if (strcmp(option, "--root") == 0)
+        return CULPRIT_OK; /* the exploration's document root is APPDIR */
+    return not_a_request(
+        explorer, "its request has a raw \"body\" (culprit web sends form-encoded POST fields only)", err);
+}
+
+static culprit_status take_request(web_explorer *explorer, char **argv, culprit_error *err)
+{
+    size_t count = 0;
+    while (argv && argv[count])
+        count++;
+    const char *launcher = count ? strrchr(argv[0], '/') : NULL;
+    launcher = launcher ? launcher + 1 : count ? argv[0] : "";
+    if (count < 2 || strcmp(launcher, "culprit-php-cgi") != 0 || count % 2 != 0)
+        return not_a_request(explorer, "not an HTTP request test (a JSON manifest's \"request\")", err);
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 1; status == CULPRIT_OK && i + 1 < count; i += 2)
+        status = take_option(explorer, argv[i], argv[i + 1], err);
+    return status == CULPRIT_OK ? take_script(explorer, argv[count - 1], err) : status;
+}
+
+/* The saved state's database files must be this application's: the
+ * lines "N PATH" of its `databases` (culprit_web_state_save). */
+static culprit_status check_databases(web_explorer *explorer, culprit_error *err)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/databases", explorer->seed.state);
+    if (access(path, F_OK) != 0)
+        return CULPRIT_OK;
+    char *text = NULL;
+    size_t size = 0;
+    culprit_status status = culprit_read_whole_file(path, 1 << 20, "a state's databases", &text, &size, err);
+    for (char *line = text; status == CULPRIT_OK && line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        char *file = strchr(line, ' ');
+        unsigned long number = strtoul(line, NULL, 10);
+        char expected[PATH_MAX * 2] = "";
+        if (file && number < explorer->databases.count)
+            snprintf(expected, sizeof expected, "%s/%s", explorer->app, explorer->databases.files[number]);
+        if (!file || strcmp(file + 1, expected) != 0)
+            status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                                  "--from %s: its state %s has database files of another application "
+                                  "(%s is not one of %s's)",
+                                  explorer->options->from, explorer->seed.state, file ? file + 1 : line,
+                                  explorer->options->app_directory);
+        line = end ? end + 1 : NULL;
+    }
+    free(text);
+    return status;
+}
+
+culprit_status web_seed_load(web_explorer *explorer, const char *store_directory, culprit_error *err)
+{
+    const web_options *options = explorer->options;
+    web_seed *seed = &explorer->seed;
+    char manifest[PATH_MAX + 32];
+    snprintf(manifest, sizeof manifest, "%s/web/tests.json", store_directory);
+    const char *path = options->from_tests ? options->from_tests : manifest;
+    culprit_manifest_init(&seed->manifest);
+    if (!options->from_tests && access(path, F_OK) != 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "--from %s: no %s (no earlier culprit web in this store; give the manifest the "
+                            "test is in with --tests FILE)",
+                            options->from, path);
+    culprit_status status = culprit_manifest_read_file(path, NULL, &seed->manifest, err);
+    for (size_t i = 0; status == CULPRIT_OK && !seed->spec && i < seed->manifest.count; i++)
+        if (strcmp(seed->manifest.tests[i].name, options->from) == 0)
+            seed->spec = &seed->manifest.tests[i];
+    if (status == CULPRIT_OK && !seed->spec)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "--from %s: no test of that name in %s", options->from,
+                            path);
+    if (status == CULPRIT_OK)
+        status = take_request(explorer, seed->spec->argv, err);
+    if (status == CULPRIT_OK && seed->state)
+        status = check_databases(explorer, err);
+    if (status == CULPRIT_OK && seed->state) {
+        snprintf(seed->saved, sizeof seed->saved, "%s/from-state", explorer->temporary);
+        status = culprit_web_state_copy(seed->state, seed->saved, err);
+    }
+    return status;
+}
+
+/* The state's cookies file: the request's Cookie header, a cookie a line. */
+static culprit_status write_cookies(const char *directory, const char *header, culprit_error *err)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/cookies", directory);
+    FILE *file = fopen(path, "w");
+    for (const char *at = header; file && *at;) {
+        size_t length = strcspn(at, ";");
+        fprintf(file, "%.*s\n", (int)length, at);
+        at += length;
+        while (*at == ';' || *at == ' ')
+            at++;
+    }
+    if (!file || fclose(file) != 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s", path);
+    return CULPRIT_OK;
+}
+
+culprit_status web_seed_state(web_explorer *explorer, size_t *state, culprit_error *err)
+{
+    web_seed *seed = &explorer->seed;
+    char directory[PATH_MAX + 32];
+    snprintf(directory, sizeof directory, "%s/states/from", explorer->temporary);
+    culprit_status status =
+        culprit_web_state_copy(seed->saved[0] ? seed->saved : explorer->states[0].directory, directory, err);
+    if (status == CULPRIT_OK && seed->cookies)
+        status = write_cookies(directory, seed->cookies, err);
+    if (status == CULPRIT_OK)
+        status = web_add_state(explorer, directory, state, err);
+    return status;
+}
+
+void web_seed_free(web_seed *seed)
+{
+    culprit_manifest_free(&seed->manifest);
+    culprit_web_request_free(&seed->request);
+    free(seed->state);
+    free(seed->cookies); /* seed->saved is in the exploration's temporary directory, removed with it */
+}
