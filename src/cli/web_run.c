@@ -32,7 +32,7 @@
 #include "core/grow.h"
 #include "core/read_file.h"
 
-enum { MAX_PAGE = 64 << 20, MAX_ARGV = 24 };
+enum { MAX_PAGE = 64 << 20, MAX_ARGV = 24, MAX_ENV = 64 };
 
 culprit_status web_add_state(web_explorer *explorer, const char *directory, size_t *number,
                              culprit_error *err)
@@ -401,12 +401,23 @@ static culprit_status run_request(web_explorer *explorer, const request_command 
 {
     char fail_on[64];
     snprintf(fail_on, sizeof fail_on, "CULPRIT_PHP_FAIL_ON=%s", explorer->options->fail_on);
-    char *env[] = {fail_on};
+    /* --from: the failing test's "env" is how the application runs (its
+     * database, its configuration), for every request; the exploration's
+     * --fail-on wins, but for the failing test itself, judged as its own. */
+    char *env[MAX_ENV + 1];
+    const culprit_test_spec *spec = explorer->seed.spec;
+    size_t count = 0, settings = spec ? spec->env_count : 0;
+    if (seed_oracle)
+        env[count++] = fail_on;
+    for (size_t i = 0; i < settings && count < MAX_ENV; i++)
+        env[count++] = spec->env[i];
+    if (!seed_oracle)
+        env[count++] = fail_on;
     culprit_spawn spawn = {0};
     harness_spawn_defaults(&spawn, &explorer->options->harness, &explorer->paths, explorer->sandbox);
     spawn.argv = command->words;
     spawn.env = env;
-    spawn.env_count = 1;
+    spawn.env_count = count;
     spawn.cwd = explorer->app;
     culprit_finished finished;
     culprit_status status =

@@ -48,6 +48,23 @@ static void write_member(FILE *out, const char *key, const char *value)
     culprit_json_write_string(out, value);
 }
 
+/* --from's test's settings, as every request ran with them (web_run.c),
+ * each followed by ", "; CULPRIT_PHP_FAIL_ON is the exploration's. */
+static void write_env(FILE *out, const culprit_test_spec *spec)
+{
+    for (size_t i = 0; spec && i < spec->env_count; i++) {
+        const char *setting = spec->env[i], *equals = strchr(setting, '=');
+        if (!equals || strncmp(setting, "CULPRIT_PHP_FAIL_ON=", 20) == 0)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(equals - setting), setting);
+        culprit_json_write_string(out, name);
+        fprintf(out, ": ");
+        culprit_json_write_string(out, equals + 1);
+        fprintf(out, ", ");
+    }
+}
+
 void web_suite_add(web_explorer *explorer, const char *name, const web_suite_request *request)
 {
     FILE *out = explorer->suite;
@@ -67,7 +84,9 @@ void web_suite_add(web_explorer *explorer, const char *name, const web_suite_req
         write_member(out, "cookies", request->cookies);
     write_member(out, "state", state);
     write_member(out, "root", explorer->app);
-    fprintf(out, "}, \"env\": {\"CULPRIT_PHP_FAIL_ON\": ");
+    fprintf(out, "}, \"env\": {");
+    write_env(out, explorer->seed.spec);
+    fprintf(out, "\"CULPRIT_PHP_FAIL_ON\": ");
     culprit_json_write_string(out, explorer->options->fail_on);
     fprintf(out, "}, \"timeout\": %g%s}", explorer->options->harness.timeout,
             explorer->options->html ? ", \"oracle\": \"html\"" : "");

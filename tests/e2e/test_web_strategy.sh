@@ -14,7 +14,7 @@ need_php_cgi
 cp -R "$TOP/tests/e2e/php/webinputs" app
 cat >suite.json <<'END'
 [
-  {"name": "monthly", "request": {"script": "app/report.php", "get": {"kind": "monthly"}}},
+  {"name": "monthly", "request": {"script": "app/report.php", "get": {"kind": "monthly"}}, "env": {"SHOP_MODE": "test"}},
   {"name": "daily", "request": {"script": "app/report.php", "get": {"kind": "daily"}}},
   {"name": "daily_wrong", "request": {"script": "app/report.php", "get": {"kind": "daily"}},
    "expect_stdout": "<p>Yesterday.</p>\n"},
@@ -40,6 +40,9 @@ for strategy in pcs pcs-seq is; do
     *) fail "$strategy: expected a request of report.php made from the failing one second, not '$(second)'" ;;
     esac
 done
+# the failing test's "env" is the application's, for every request (and replays)
+grep -c '"SHOP_MODE": "test"' pcs/web/tests.json >count
+[ "$(cat count)" = 3 ] && pass || fail "expected SHOP_MODE in the 3 requests of pcs/web/tests.json: $(cat pcs/web/tests.json)"
 # with no --entry, only what the failing request leads to
 run 1 "$CULPRIT" --store noentry web app --from monthly --tests suite.json --budget 5 --strategy pcs
 grep -q 'GET index.php' "$WORK/err" && fail "index.php explored with no --entry: $(cat "$WORK/err")" || pass
