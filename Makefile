@@ -62,7 +62,7 @@ VERSION := 0.1.0
 # them so that the next `make check` does not rebuild the library.
 .SECONDARY: $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)
 
-.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-php eval-php-run eval-gen eval-gen-run eval-sat eval-sat-run demo demo-run \
+.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-php eval-php-run eval-gen eval-gen-run eval-sat eval-sat-run eval-web eval-web-run demo demo-run \
         install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
@@ -263,6 +263,13 @@ eval-sat: deps
 
 eval-sat-run: all
 	@python3 bench/sat_tar.py $(BUILD) $(BUILD)/eval-sat
+
+# issue 24: culprit web's strategies from each PHP subject fault's failing test (seeds/001 Tables 3-4)
+eval-web: deps
+	@$(MAKE) --no-print-directory eval-web-run
+
+eval-web-run: all php
+	@python3 bench/web_strategies.py $(BUILD) $(BUILD)/eval-web
 
 # issue 17: culprit gen from one failing test per fault, beside the pools and AFL++
 eval-gen: deps
