@@ -93,6 +93,34 @@ grep -q ' pass GET confirm.php' "$WORK/err" && pass || fail "confirm.php should 
 grep -q ' fail POST order.php qty=20' "$WORK/err" && pass || fail "the bulk order should fail: $(cat "$WORK/err")"
 expect_same partial/data/orders.sqlite ref.before/data/orders.sqlite
 
+# ---- a reference that writes to its database and never ends ----
+# Its run times out: no expected page (the request is judged without);
+# stopped by a signal, the exploration ends before the application runs
+# the request.  Either way the reference's database is put back.
+cp -R ref.before slow
+cat >slow/index.php <<'EOF'
+<?php
+$db = new PDO('sqlite:' . __DIR__ . '/data/orders.sqlite');
+$db->exec('INSERT INTO orders (qty) VALUES (7)');
+sleep(30);
+EOF
+cp slow/data/orders.sqlite slow.sqlite
+run 0 "$CULPRIT" --store slowstore web app --entry index.php --budget 1 --reference slow --timeout 1 --kill-grace 1
+expect_contains "$WORK/err" "culprit web: no expected page for index.php: the reference timed out"
+expect_contains "$WORK/err" "web-0001 pass GET index.php (state 0)"
+expect_same slow/data/orders.sqlite slow.sqlite
+"$CULPRIT" --store signalstore web app --entry index.php --budget 5 --reference slow >signal.out 2>signal.err &
+web_pid=$!
+sleep 2
+kill -TERM $web_pid
+wait $web_pid
+code=$?
+[ $code -eq 2 ] && pass || fail "stopped by SIGTERM: exit status $code, expected 2: $(cat signal.err)"
+expect_contains signal.err "stopped by signal 15"
+grep -q 'web-0001' signal.err && fail "the request ran after the signal: $(cat signal.err)" || pass
+expect_same slow/data/orders.sqlite slow.sqlite
+diff -r app app.before >app.diff && pass || fail "the application changed: $(cat app.diff)"
+
 # ---- bad input: exit 2 before anything runs, the last exploration kept ----
 run 2 "$CULPRIT" web app --entry index.php --budget 5 --reference nowhere
 expect_contains "$WORK/err" "culprit: --reference nowhere: not a directory"
@@ -101,6 +129,8 @@ expect_contains "$WORK/err" "the same directory as APPDIR app"
 run 2 "$CULPRIT" web app --entry index.php --budget 5 --reference app/data
 expect_contains "$WORK/err" "is inside the other"
 [ -f "$CULPRIT_STORE/web/expected/web-0003.html" ] && pass || fail "a refused --reference removed STORE/web"
+run 0 "$CULPRIT" help web
+expect_contains "$WORK/out" "--reference DIR"
 diff -r app app.before >app.diff && pass || fail "the application changed: $(cat app.diff)"
 
 finish
