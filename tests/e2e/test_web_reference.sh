@@ -111,7 +111,13 @@ expect_contains "$WORK/err" "web-0001 pass GET index.php (state 0)"
 expect_same slow/data/orders.sqlite slow.sqlite
 "$CULPRIT" --store signalstore web app --entry index.php --budget 5 --reference slow >signal.out 2>signal.err &
 web_pid=$!
-sleep 2
+# signal once the reference's page has written to its database (in its sleep)
+tries=0
+while cmp -s slow/data/orders.sqlite slow.sqlite && [ $tries -lt 100 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
+done
+sleep 0.2
 kill -TERM $web_pid
 wait $web_pid
 code=$?
