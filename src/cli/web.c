@@ -83,6 +83,11 @@ const char cli_usage_web[] =
     "   --match names|values  what makes two requests from one state the same\n"
     "                         transition: the script and its inputs' names (the\n"
     "                         default, Apollo's), or their values too\n"
+    "   --reference DIR       another version of the application (its last release):\n"
+    "                         each request runs there first, in a copy of the same\n"
+    "                         state, and its page is the expected one - a page of\n"
+    "                         APPDIR that differs fails (byte for byte: a page with\n"
+    "                         the time in it always differs)\n"
     "   --timeout S           per request (default 10): a page that never ends is\n"
     "                         recorded as a timeout and the exploration goes on\n"
     "   --store DIR           the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE "\n"
@@ -177,6 +182,11 @@ static int parse_option(int option, const char *value, web_options *options)
         *(option == 'r' ? &options->from : &options->from_tests) = value;
         return 0;
     }
+
+    if (option == 'R') {
+        options->reference = value;
+        return 0;
+    }
     if (option == 'm') {
         if (strcmp(value, "names") != 0 && strcmp(value, "values") != 0)
             return cli_usage_error("web", "--match expects names or values, not '%s'", value);
@@ -206,6 +216,7 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"strategy", required_argument, NULL, 's'},
         {"from", required_argument, NULL, 'r'},
         {"tests", required_argument, NULL, 't'},
+        {"reference", required_argument, NULL, 'R'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
@@ -216,7 +227,7 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJsrt", option))
+        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJsrtR", option))
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;
@@ -337,6 +348,8 @@ static culprit_status prepare(web_explorer *explorer, const char *store_director
 {
     culprit_status status = check_application(explorer, err);
     if (status == CULPRIT_OK)
+        status = web_reference_open(explorer, err); /* before STORE/web is replaced */
+    if (status == CULPRIT_OK)
         status = find_launcher(explorer, err);
     if (status == CULPRIT_OK)
         status = culprit_store_open(store_directory, CULPRIT_STORE_CREATE, &explorer->store, err);
@@ -348,6 +361,8 @@ static culprit_status prepare(web_explorer *explorer, const char *store_director
         status = web_suite_open(explorer, store_directory, err);
     if (status == CULPRIT_OK)
         status = harness_paths_make(&explorer->paths, explorer->temporary, "request", false, err);
+    if (status == CULPRIT_OK)
+        status = web_reference_start(explorer, err);
     if (status == CULPRIT_OK)
         status = culprit_pool_create(1, &explorer->pool, err);
     if (status == CULPRIT_OK)
@@ -495,6 +510,7 @@ static int run_exploration(const cli_context *context, const web_options *option
         culprit_web_state_install(explorer.states[0].directory, &explorer.databases, &restore_err) !=
             CULPRIT_OK)
         fprintf(stderr, "culprit web: warning: %s\n", restore_err.message);
+    web_reference_close(&explorer); /* REFDIR's too */
     int code = status != CULPRIT_OK ? cli_report(&err) : explorer.failing > 0 ? 1 : 0;
     free_explorer(&explorer);
     return code;

@@ -1,8 +1,10 @@
 /*
- * web.h - what `culprit web`'s two files share: the command's options
+ * web.h - what `culprit web`'s files share: the command's options
  * (web.c parses them and drives the exploration) and the state of one
  * exploration (web_run.c runs one request through the harness and
- * php-cgi, records it as a test and queues what its page offers).
+ * php-cgi, records it as a test and queues what its page offers;
+ * web_suite.c keeps the requests for replays; web_reference.c runs each
+ * request in the reference version first, for its expected page).
  */
 #ifndef CULPRIT_CLI_WEB_H
 #define CULPRIT_CLI_WEB_H
@@ -30,6 +32,7 @@ typedef struct web_options {
     bool html;                     /* --html: malformed HTML fails a request too */
     bool match_values;             /* --match values: the inputs' values are part of a transition */
     bool inputs;                   /* --inputs (the default): negate the input constraints */
+    const char *reference;         /* --reference REFDIR: its pages are the expected ones (NULL: none) */
     culprit_web_page_options page; /* --fill, --each-option */
     culprit_gen_strategy strategy; /* --strategy: which pending request runs next (web_strategy.c) */
     const char *from;              /* --from TEST: the failing request to start from */
@@ -83,7 +86,8 @@ typedef struct web_explorer {
     size_t from_inputs, inputs_queued; /* requests run, and queued, from input constraints */
     char **goals;                      /* "SITE\tFIELD\t=VALUE" tried at a comparison (web_run.c), sorted */
     size_t goal_count, goal_capacity;
-    char **signatures; /* distinct failure signatures */
+    char **signatures;               /* distinct failure signatures */
+    struct web_reference *reference; /* --reference (web_reference.c); NULL without it */
     double started;
     int interrupted_by;
 } web_explorer;
@@ -118,6 +122,7 @@ typedef struct web_suite_request {
     const char *query, *cookies; /* encoded; "" when none */
     const char *form;            /* a POST's body, encoded; NULL for a GET */
     size_t state;                /* the state it ran in */
+    bool expected;               /* --reference gave it an expected page (web_suite_expected_path) */
 } web_suite_request;
 
 culprit_status web_suite_open(web_explorer *explorer, const char *store_directory, culprit_error *err);
@@ -125,5 +130,33 @@ culprit_status web_suite_open(web_explorer *explorer, const char *store_director
 culprit_status web_suite_save_state(const web_explorer *explorer, size_t number, culprit_error *err);
 void web_suite_add(web_explorer *explorer, const char *name, const web_suite_request *request);
 void web_suite_close(web_explorer *explorer);
+/* STORE/web/expected/NAME.html (its directory made): the expected page of
+ * test name, which its manifest entry names when request->expected. */
+culprit_status web_suite_expected_path(const web_explorer *explorer, const char *name, char *path,
+                                       size_t size, culprit_error *err);
+/* Saves the state at directory, REFDIR's database files as they were, as
+ * STORE/web/reference: what to put back after a SIGKILL. */
+culprit_status web_suite_save_reference(const web_explorer *explorer, const char *directory,
+                                        const culprit_web_databases *databases, culprit_error *err);
+
+/* web_reference.c: --reference REFDIR, another version of the application
+ * whose page for each request is its expected page (docs/web.md,
+ * "Reference oracle").  Each does nothing without --reference. */
+typedef struct web_reference web_reference;
+/* Checks REFDIR (after APPDIR: an input error when it is not a directory,
+ * or is APPDIR) and lists its database files. */
+culprit_status web_reference_open(web_explorer *explorer, culprit_error *err);
+/* Saves REFDIR's database files as they are (once the temporary directory
+ * and STORE/web exist). */
+culprit_status web_reference_start(web_explorer *explorer, culprit_error *err);
+/* Runs request in REFDIR in a copy of the state at directory state, and
+ * keeps its page as test name's expected page: expected is its path, ""
+ * when there is none (said on stderr once per script).  REFDIR's database
+ * files are put back after. */
+culprit_status web_reference_run(web_explorer *explorer, const culprit_web_request *request,
+                                 const char *state, const char *name, char *expected, size_t size,
+                                 culprit_error *err);
+/* Puts REFDIR's database files back as they were, sums up, frees. */
+void web_reference_close(web_explorer *explorer);
 
 #endif

@@ -15,7 +15,9 @@
  * constraints (--inputs), the comparisons the page made on its inputs
  * (culprit-php-cgi --inputs) are negated into new requests, queued in the
  * state the request ran in, each unless its field's value was tried at
- * that comparison after the same comparisons and outcomes before.
+ * that comparison after the same comparisons and outcomes before.  With
+ * --reference, the request first runs in the reference version
+ * (web_reference.c), whose page is the request's expected stdout.
  */
 #include <errno.h>
 #include <limits.h>
@@ -65,6 +67,7 @@ typedef struct request_command {
     char *words[MAX_ARGV];
     char *query, *form, *cookies, *script;
     char sessions[PATH_MAX + 64], headers[PATH_MAX + 64], inputs[PATH_MAX + 64];
+    char expected[PATH_MAX + 64]; /* --reference: the reference's page ("" when none) */
 } request_command;
 
 static void free_command(request_command *command)
@@ -425,7 +428,9 @@ static culprit_status run_request(web_explorer *explorer, const request_command 
     if (status == CULPRIT_OK && finished.exec_error)
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run %s: %s", command->words[0],
                             strerror(finished.exec_error));
-    culprit_oracle oracle = {.html = explorer->options->html, .skip_as = explorer->options->harness.skip_as};
+    culprit_oracle oracle = {.html = explorer->options->html,
+                             .skip_as = explorer->options->harness.skip_as,
+                             .expect_stdout_path = command->expected[0] ? command->expected : NULL};
     if (seed_oracle)
         oracle = *seed_oracle;
     if (status == CULPRIT_OK)
@@ -461,7 +466,8 @@ static void account(web_explorer *explorer, const char *name, const culprit_web_
                                 .query = command->query,
                                 .cookies = command->cookies,
                                 .form = step->request.is_post ? command->form : NULL,
-                                .state = step->state};
+                                .state = step->state,
+                                .expected = command->expected[0] != '\0'};
     web_suite_add(explorer, name, &replay);
 }
 
@@ -506,6 +512,11 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, cons
         status = culprit_web_state_install(directory, &explorer->databases, err);
     if (status == CULPRIT_OK)
         status = make_command(explorer, &step->request, directory, &command, err);
+    /* the same request in the reference first: its expected page (not for
+     * --from's failing test, which has its own oracle) */
+    if (status == CULPRIT_OK && !seed_oracle)
+        status = web_reference_run(explorer, &step->request, directory, name, command.expected,
+                                   sizeof command.expected, err);
     if (status == CULPRIT_OK)
         status = run_request(explorer, &command, name, seed_oracle, &recorded, err);
     if (status == CULPRIT_OK)

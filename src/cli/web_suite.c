@@ -7,7 +7,11 @@
  * culprit-php-cgi --state restores: its sessions, its database files), its
  * cookies and the oracle of the exploration.  `culprit run --tests
  * STORE/web/tests.json` runs them again.  The manifest is written as the
- * exploration goes and closed at its end, however it ends.
+ * exploration goes and closed at its end, however it ends.  With
+ * --reference (web_reference.c) it also holds STORE/web/expected/NAME.html,
+ * the reference's page for each request, which the request's
+ * "expect_stdout" names, and STORE/web/reference, REFDIR's database files
+ * as they were.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +42,27 @@ culprit_status web_suite_save_state(const web_explorer *explorer, size_t number,
     char target[PATH_MAX + 64];
     snprintf(target, sizeof target, "%s/states/%zu", explorer->suite_directory, number);
     return culprit_web_state_save(explorer->states[number].directory, &explorer->databases, target, err);
+}
+
+/* STORE/web/EXPECTED/NAME.html: the manifest names it relative to itself. */
+static const char EXPECTED[] = "expected";
+
+culprit_status web_suite_expected_path(const web_explorer *explorer, const char *name, char *path,
+                                       size_t size, culprit_error *err)
+{
+    snprintf(path, size, "%s/%s", explorer->suite_directory, EXPECTED);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make %s: %s", path, strerror(errno));
+    snprintf(path, size, "%s/%s/%s.html", explorer->suite_directory, EXPECTED, name);
+    return CULPRIT_OK;
+}
+
+culprit_status web_suite_save_reference(const web_explorer *explorer, const char *directory,
+                                        const culprit_web_databases *databases, culprit_error *err)
+{
+    char target[PATH_MAX + 64];
+    snprintf(target, sizeof target, "%s/reference", explorer->suite_directory);
+    return culprit_web_state_save(directory, databases, target, err);
 }
 
 static void write_member(FILE *out, const char *key, const char *value)
@@ -88,6 +113,12 @@ void web_suite_add(web_explorer *explorer, const char *name, const web_suite_req
     write_env(out, explorer->seed.spec);
     fprintf(out, "\"CULPRIT_PHP_FAIL_ON\": ");
     culprit_json_write_string(out, explorer->options->fail_on);
+    if (request->expected) {
+        char expected[PATH_MAX];
+        snprintf(expected, sizeof expected, "%s/%s.html", EXPECTED, name);
+        fprintf(out, "}, \"expect_stdout\": {\"file\": ");
+        culprit_json_write_string(out, expected);
+    }
     fprintf(out, "}, \"timeout\": %g%s}", explorer->options->harness.timeout,
             explorer->options->html ? ", \"oracle\": \"html\"" : "");
 }

@@ -1,0 +1,385 @@
+/*
+ * web_reference.c - `culprit web --reference REFDIR` (docs/web.md,
+ * "Reference oracle"; issue 24 item 3): another version of the same
+ * application (its last release; for an evaluation, the correct version of
+ * a subject) is the oracle of wrong output, which PHP's errors and libtidy
+ * never see.
+ *
+ * Before the application runs a request (web_run.c), the same request runs
+ * in REFDIR, in a copy of the same state: the state's sessions copied into
+ * a scratch state, its cookies sent, its database files put over REFDIR's
+ * files of the same relative names; through the same launcher
+ * (culprit-php-cgi --root REFDIR, in REFDIR, not collected, without
+ * --inputs).  Its page is kept as STORE/web/expected/web-NNNN.html
+ * (web_suite.c names it), the request's expected stdout: a page of the
+ * application that differs fails the request with the harness's
+ * difference and output mapping, and the replay manifest names the page.
+ * A script REFDIR does not have, or a reference run that did not end
+ * normally (timeout, signal, the launcher's own error), leaves the request
+ * without an expected page, said once per script.
+ *
+ * What the reference changes is thrown away: REFDIR's database files (the
+ * application's names, and REFDIR's own *.sqlite ...) are copied at the
+ * start, kept in the store too (STORE/web/reference, for a SIGKILL), and
+ * put back after each reference request and at the end, however it ends.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/web.h"
+#include "core/grow.h"
+#include "core/read_file.h"
+
+struct web_reference {
+    char directory[PATH_MAX]; /* REFDIR, absolute and resolved */
+    /* the application's database names (first, in its order: a state's db/N
+     * is own.files[N]), then REFDIR's own database files; in REFDIR */
+    culprit_web_databases own;
+    char originals[PATH_MAX + 32]; /* REFDIR's database files as they were (a state) */
+    bool saved;                    /* originals made: put them back */
+    char scratch[PATH_MAX + 32];   /* the copy of the state a reference request runs in */
+    harness_paths paths;
+    char **said; /* scripts said to have no expected page */
+    size_t said_count, said_capacity;
+    size_t pages, missing; /* requests with an expected page, and without */
+};
+
+/* ---- setting up ---- */
+
+static bool is_inside(const char *path, const char *directory)
+{
+    size_t length = strlen(directory);
+    return strncmp(path, directory, length) == 0 && (length == 1 || path[length] == '/');
+}
+
+/* REFDIR resolved: a directory, not APPDIR, neither inside the other (each
+ * one's database files would be found as the other's). */
+static culprit_status check_directory(const web_explorer *explorer, char *directory, culprit_error *err)
+{
+    const char *given = explorer->options->reference;
+    struct stat info;
+    if (!realpath(given, directory) || stat(directory, &info) != 0 || !S_ISDIR(info.st_mode))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "--reference %s: not a directory (another version of the application)", given);
+    if (strcmp(directory, explorer->app) == 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "--reference %s: the same directory as APPDIR %s (the reference is another "
+                            "version of the application, e.g. its last release)",
+                            given, explorer->options->app_directory);
+    if (is_inside(directory, explorer->app) || is_inside(explorer->app, directory))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT,
+                            "--reference %s: one of it and APPDIR %s is inside the other (each one's "
+                            "database files would be taken for the other's)",
+                            given, explorer->options->app_directory);
+    return CULPRIT_OK;
+}
+
+static bool has_file(const culprit_web_databases *databases, const char *name)
+{
+    for (size_t i = 0; i < databases->count; i++)
+        if (strcmp(databases->files[i], name) == 0)
+            return true;
+    return false;
+}
+
+static culprit_status add_file(culprit_web_databases *databases, size_t *capacity, const char *name,
+                               culprit_error *err)
+{
+    char *copy = strdup(name);
+    if (!copy || !CULPRIT_GROW(databases->files, *capacity, databases->count + 1, 4)) {
+        free(copy);
+        return culprit_fail_memory(err);
+    }
+    databases->files[databases->count++] = copy;
+    return CULPRIT_OK;
+}
+
+/* The database files of REFDIR to keep: the application's names, which the
+ * states' copies go over, then REFDIR's own, which its requests may change. */
+static culprit_status list_databases(const web_explorer *explorer, web_reference *reference,
+                                     culprit_error *err)
+{
+    culprit_web_databases *own = &reference->own, found = {.app_directory = reference->directory};
+    size_t capacity = 0;
+    own->app_directory = reference->directory;
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < explorer->databases.count && status == CULPRIT_OK; i++)
+        status = add_file(own, &capacity, explorer->databases.files[i], err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_find_databases(&found, err);
+    for (size_t i = 0; i < found.count && status == CULPRIT_OK; i++)
+        if (!has_file(own, found.files[i]))
+            status = add_file(own, &capacity, found.files[i], err);
+    culprit_web_databases_free(&found);
+    return status;
+}
+
+culprit_status web_reference_open(web_explorer *explorer, culprit_error *err)
+{
+    if (!explorer->options->reference)
+        return CULPRIT_OK;
+    web_reference *reference = calloc(1, sizeof *reference);
+    if (!reference)
+        return culprit_fail_memory(err);
+    explorer->reference = reference;
+    culprit_status status = check_directory(explorer, reference->directory, err);
+    if (status == CULPRIT_OK)
+        status = list_databases(explorer, reference, err);
+    return status;
+}
+
+culprit_status web_reference_start(web_explorer *explorer, culprit_error *err)
+{
+    web_reference *reference = explorer->reference;
+    if (!reference)
+        return CULPRIT_OK;
+    snprintf(reference->originals, sizeof reference->originals, "%s/reference", explorer->temporary);
+    snprintf(reference->scratch, sizeof reference->scratch, "%s/reference-state", explorer->temporary);
+    culprit_status status = culprit_web_state_initial(reference->originals, &reference->own, err);
+    /* only a whole copy is put back: a file missing from it is removed */
+    reference->saved = status == CULPRIT_OK;
+    if (status == CULPRIT_OK)
+        status = web_suite_save_reference(explorer, reference->originals, &reference->own, err);
+    if (status == CULPRIT_OK)
+        status = harness_paths_make(&reference->paths, explorer->temporary, "reference-request", false, err);
+    return status;
+}
+
+/* ---- REFDIR's database files ---- */
+
+/* Removes REFDIR's database file i when the state at directory has no
+ * copy of it: the file was not there in that state. */
+static void remove_absent(const web_reference *reference, const char *directory, size_t i)
+{
+    char copy[PATH_MAX + 64], file[PATH_MAX * 2];
+    snprintf(copy, sizeof copy, "%s/db/%zu", directory, i);
+    if (access(copy, F_OK) == 0)
+        return;
+    snprintf(file, sizeof file, "%s/%s", reference->directory, reference->own.files[i]);
+    unlink(file);
+}
+
+/* REFDIR's database files as they were at the start. */
+static culprit_status put_back(const web_reference *reference, culprit_error *err)
+{
+    culprit_status status = culprit_web_state_install(reference->originals, &reference->own, err);
+    for (size_t i = 0; status == CULPRIT_OK && i < reference->own.count; i++)
+        remove_absent(reference, reference->originals, i);
+    return status;
+}
+
+/* The scratch state, a copy of the state at directory, its database
+ * files in REFDIR (of the application's names only). */
+static culprit_status enter_state(const web_explorer *explorer, const char *directory, culprit_error *err)
+{
+    const web_reference *reference = explorer->reference;
+    culprit_web_databases states = reference->own;
+    states.count = explorer->databases.count;
+    culprit_remove_tree(reference->scratch);
+    culprit_status status = culprit_web_state_copy(directory, reference->scratch, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_state_install(reference->scratch, &states, err);
+    for (size_t i = 0; status == CULPRIT_OK && i < states.count; i++)
+        remove_absent(reference, reference->scratch, i);
+    return status;
+}
+
+/* ---- one reference request ---- */
+
+/* Says once per script that its requests have no expected page, and why. */
+static void say_missing(web_reference *reference, const char *script, const char *why)
+{
+    reference->missing++;
+    for (size_t i = 0; i < reference->said_count; i++)
+        if (strcmp(reference->said[i], script) == 0)
+            return;
+    char *copy = strdup(script);
+    if (copy && CULPRIT_GROW(reference->said, reference->said_capacity, reference->said_count + 1, 8))
+        reference->said[reference->said_count++] = copy;
+    else
+        free(copy);
+    fprintf(stderr,
+            "culprit web: no expected page for %s: %s; its requests are judged without the reference\n",
+            script, why);
+}
+
+/* The launcher's words: the request as web_run.c's make_command makes it,
+ * in REFDIR and the scratch state, not collected, without --inputs. */
+typedef struct reference_command {
+    char *words[16];
+    char *query, *form, *cookies;
+    char sessions[PATH_MAX + 64];
+} reference_command;
+
+static culprit_status make_words(const web_explorer *explorer, const culprit_web_request *request,
+                                 const char *script, reference_command *command, culprit_error *err)
+{
+    const web_reference *reference = explorer->reference;
+    culprit_status status = culprit_web_fields_encode(&request->get, &command->query, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_fields_encode(&request->post, &command->form, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_state_cookies(reference->scratch, &command->cookies, err);
+    if (status != CULPRIT_OK)
+        return status;
+    snprintf(command->sessions, sizeof command->sessions, "%s/sessions", reference->scratch);
+    size_t count = 0;
+    char **w = command->words;
+    w[count++] = (char *)explorer->launcher;
+    if (*command->query)
+        w[count++] = "--query", w[count++] = command->query;
+    if (*command->cookies)
+        w[count++] = "--cookie", w[count++] = command->cookies;
+    if (request->is_post)
+        w[count++] = "--form", w[count++] = command->form;
+    w[count++] = "--session-dir", w[count++] = command->sessions;
+    w[count++] = "--root", w[count++] = (char *)reference->directory;
+    w[count++] = (char *)script;
+    w[count] = NULL;
+    return CULPRIT_OK;
+}
+
+static culprit_status run_reference(web_explorer *explorer, const culprit_web_request *request,
+                                    const char *script, culprit_finished *finished, int *interrupted,
+                                    culprit_error *err)
+{
+    reference_command command = {0};
+    culprit_status status = make_words(explorer, request, script, &command, err);
+    char fail_on[64];
+    snprintf(fail_on, sizeof fail_on, "CULPRIT_PHP_FAIL_ON=%s", explorer->options->fail_on);
+    char *env[] = {fail_on};
+    culprit_spawn spawn = {0};
+    harness_spawn_defaults(&spawn, &explorer->options->harness, &explorer->reference->paths,
+                           explorer->sandbox);
+    spawn.collect_directory = NULL; /* the reference's spectra are not the application's */
+    spawn.argv = command.words;
+    spawn.env = env;
+    spawn.env_count = 1;
+    spawn.cwd = explorer->reference->directory;
+    if (status == CULPRIT_OK)
+        status = harness_run_to_end(explorer->pool, &spawn, finished, interrupted, err);
+    if (status == CULPRIT_OK && finished->exec_error)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run %s: %s", command.words[0],
+                              strerror(finished->exec_error));
+    free(command.query);
+    free(command.form);
+    free(command.cookies);
+    return status;
+}
+
+/* Why the reference's page cannot be the expected one, or NULL. */
+static const char *unusable(const culprit_finished *finished, char *why, size_t size)
+{
+    if (finished->timed_out)
+        snprintf(why, size, "the reference timed out");
+    else if (!finished->exited)
+        snprintf(why, size, "the reference was killed by signal %d", finished->signal);
+    else if (finished->exit_status == 99) /* culprit-php-cgi's own error, not PHP's */
+        snprintf(why, size, "culprit-php-cgi failed on the reference (exit status 99)");
+    else if (finished->stdout_truncated)
+        snprintf(why, size, "the reference's page is longer than --output-cap");
+    else
+        return NULL;
+    return why;
+}
+
+static culprit_status write_page(const char *from, const char *to, culprit_error *err)
+{
+    char *page = NULL;
+    size_t size = 0;
+    culprit_status status =
+        culprit_read_whole_file(from, SIZE_MAX - 1, "a reference page", &page, &size, err);
+    FILE *out = status == CULPRIT_OK ? fopen(to, "wb") : NULL;
+    bool ok = out && fwrite(page, 1, size, out) == size;
+    if (out && fclose(out) != 0)
+        ok = false;
+    free(page);
+    if (status == CULPRIT_OK && !ok)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s: %s", to, strerror(errno));
+    return status;
+}
+
+/* Keeps the reference's page as the expected page of test name. */
+static culprit_status keep_page(web_explorer *explorer, const char *script, const char *name,
+                                const culprit_finished *finished, char *expected, size_t size,
+                                culprit_error *err)
+{
+    web_reference *reference = explorer->reference;
+    char why[128];
+    if (unusable(finished, why, sizeof why)) {
+        say_missing(reference, script, why);
+        return CULPRIT_OK;
+    }
+    culprit_status status = web_suite_expected_path(explorer, name, expected, size, err);
+    if (status == CULPRIT_OK)
+        status = write_page(reference->paths.stdout_path, expected, err);
+    if (status != CULPRIT_OK)
+        expected[0] = '\0';
+    reference->pages += status == CULPRIT_OK;
+    return status;
+}
+
+culprit_status web_reference_run(web_explorer *explorer, const culprit_web_request *request,
+                                 const char *state, const char *name, char *expected, size_t size,
+                                 culprit_error *err)
+{
+    web_reference *reference = explorer->reference;
+    expected[0] = '\0';
+    if (!reference)
+        return CULPRIT_OK;
+    char script[PATH_MAX * 2], why[PATH_MAX * 2 + 64];
+    struct stat info;
+    snprintf(script, sizeof script, "%s/%s", reference->directory, request->script);
+    if (stat(script, &info) != 0 || !S_ISREG(info.st_mode)) {
+        snprintf(why, sizeof why, "the reference has no %s", script);
+        say_missing(reference, request->script, why);
+        return CULPRIT_OK;
+    }
+    culprit_finished finished = {0};
+    int interrupted = 0;
+    culprit_status status = harness_paths_reuse(&reference->paths, false, err);
+    if (status == CULPRIT_OK)
+        status = enter_state(explorer, state, err);
+    if (status == CULPRIT_OK)
+        status = run_reference(explorer, request, script, &finished, &interrupted, err);
+    culprit_error ignored;
+    culprit_status restored = put_back(reference, status == CULPRIT_OK ? err : &ignored);
+    if (status == CULPRIT_OK)
+        status = restored;
+    /* a signal stops the exploration before the application runs the request */
+    if (status == CULPRIT_OK && interrupted)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "stopped by signal %d (the requests so far are kept)",
+                              interrupted);
+    if (status == CULPRIT_OK)
+        status = keep_page(explorer, request->script, name, &finished, expected, size, err);
+    return status;
+}
+
+/* ---- the end ---- */
+
+void web_reference_close(web_explorer *explorer)
+{
+    web_reference *reference = explorer->reference;
+    if (!reference)
+        return;
+    culprit_error err;
+    if (reference->saved && put_back(reference, &err) != CULPRIT_OK)
+        fprintf(stderr, "culprit web: warning: %s (%s's database files as they were: %s/reference)\n",
+                err.message, explorer->options->reference, explorer->suite_directory);
+    if (reference->pages + reference->missing)
+        fprintf(stderr, "culprit web: reference: %zu requests judged against %s's pages, %zu without\n",
+                reference->pages, explorer->options->reference, reference->missing);
+    culprit_web_databases_free(&reference->own);
+    for (size_t i = 0; i < reference->said_count; i++)
+        free(reference->said[i]);
+    free(reference->said);
+    free(reference);
+    explorer->reference = NULL;
+}
