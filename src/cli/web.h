@@ -100,6 +100,19 @@ typedef struct web_explorer {
 culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, const culprit_oracle *seed_oracle,
                             culprit_error *err);
 
+/* The environment of a request (web_run.c): CULPRIT_PHP_FAIL_ON of
+ * --fail-on and --from's test's "env", which is how the application runs
+ * (its database, its configuration) - for every request, and for the
+ * reference's run of it; the exploration's --fail-on wins, but for the
+ * failing test itself (failing_test), judged as its own. */
+enum { WEB_MAX_ENV = 64 };
+typedef struct web_env {
+    char fail_on[64];
+    char *settings[WEB_MAX_ENV + 1]; /* borrowed from the test, and fail_on */
+    size_t count;
+} web_env;
+void web_request_env(const web_explorer *explorer, bool failing_test, web_env *env);
+
 /* web_from.c: reads --from TEST's request out of its manifest (the
  * script must be a file of explorer->app) and copies its state into the
  * exploration's temporary directory. */

@@ -252,16 +252,15 @@ static culprit_status run_reference(web_explorer *explorer, const culprit_web_re
 {
     reference_command command = {0};
     culprit_status status = make_words(explorer, request, script, &command, err);
-    char fail_on[64];
-    snprintf(fail_on, sizeof fail_on, "CULPRIT_PHP_FAIL_ON=%s", explorer->options->fail_on);
-    char *env[] = {fail_on};
+    web_env env; /* the application's: the same configuration, the same database */
+    web_request_env(explorer, false, &env);
     culprit_spawn spawn = {0};
     harness_spawn_defaults(&spawn, &explorer->options->harness, &explorer->reference->paths,
                            explorer->sandbox);
     spawn.collect_directory = NULL; /* the reference's spectra are not the application's */
     spawn.argv = command.words;
-    spawn.env = env;
-    spawn.env_count = 1;
+    spawn.env = env.settings;
+    spawn.env_count = env.count;
     spawn.cwd = explorer->reference->directory;
     if (status == CULPRIT_OK)
         status = harness_run_to_end(explorer->pool, &spawn, finished, interrupted, err);

@@ -34,7 +34,7 @@
 #include "core/grow.h"
 #include "core/read_file.h"
 
-enum { MAX_PAGE = 64 << 20, MAX_ARGV = 24, MAX_ENV = 64 };
+enum { MAX_PAGE = 64 << 20, MAX_ARGV = 24 };
 
 culprit_status web_add_state(web_explorer *explorer, const char *directory, size_t *number,
                              culprit_error *err)
@@ -114,6 +114,20 @@ static culprit_status make_command(const web_explorer *explorer, const culprit_w
     w[count++] = command->script;
     w[count] = NULL;
     return CULPRIT_OK;
+}
+
+void web_request_env(const web_explorer *explorer, bool failing_test, web_env *env)
+{
+    snprintf(env->fail_on, sizeof env->fail_on, "CULPRIT_PHP_FAIL_ON=%s", explorer->options->fail_on);
+    const culprit_test_spec *spec = explorer->seed.spec;
+    size_t settings = spec ? spec->env_count : 0;
+    env->count = 0;
+    if (failing_test)
+        env->settings[env->count++] = env->fail_on;
+    for (size_t i = 0; i < settings && env->count < WEB_MAX_ENV; i++)
+        env->settings[env->count++] = spec->env[i];
+    if (!failing_test)
+        env->settings[env->count++] = env->fail_on;
 }
 
 /* ---- progress ---- */
@@ -402,25 +416,13 @@ static culprit_status run_request(web_explorer *explorer, const request_command 
                                   const culprit_oracle *seed_oracle, culprit_recorded *recorded,
                                   culprit_error *err)
 {
-    char fail_on[64];
-    snprintf(fail_on, sizeof fail_on, "CULPRIT_PHP_FAIL_ON=%s", explorer->options->fail_on);
-    /* --from: the failing test's "env" is how the application runs (its
-     * database, its configuration), for every request; the exploration's
-     * --fail-on wins, but for the failing test itself, judged as its own. */
-    char *env[MAX_ENV + 1];
-    const culprit_test_spec *spec = explorer->seed.spec;
-    size_t count = 0, settings = spec ? spec->env_count : 0;
-    if (seed_oracle)
-        env[count++] = fail_on;
-    for (size_t i = 0; i < settings && count < MAX_ENV; i++)
-        env[count++] = spec->env[i];
-    if (!seed_oracle)
-        env[count++] = fail_on;
+    web_env env;
+    web_request_env(explorer, seed_oracle != NULL, &env);
     culprit_spawn spawn = {0};
     harness_spawn_defaults(&spawn, &explorer->options->harness, &explorer->paths, explorer->sandbox);
     spawn.argv = command->words;
-    spawn.env = env;
-    spawn.env_count = count;
+    spawn.env = env.settings;
+    spawn.env_count = env.count;
     spawn.cwd = explorer->app;
     culprit_finished finished;
     culprit_status status =
