@@ -76,6 +76,17 @@ CULPRIT_API culprit_status culprit_store_find_program(culprit_store *store, cons
 CULPRIT_API culprit_status culprit_store_load(culprit_store *store, int64_t program_id,
                                               culprit_spectra *spectra, culprit_error *err);
 
+/* For a program too big to hold (`culprit rank --stream`): its files and
+ * elements into spectra (empty; no test is kept), and *tallies (malloc'd,
+ * element_count + 1 entries, owned by the caller) and *totals of all its
+ * tests counted as policy says, read batch_size tests at a time - the
+ * memory is the elements' and one batch's rows, whatever the number of
+ * tests.  The same tallies as culprit_store_load then culprit_spectra_tally. */
+CULPRIT_API culprit_status culprit_store_load_tallies(culprit_store *store, int64_t program_id,
+                                                      const culprit_verdict_policy *policy, size_t batch_size,
+                                                      culprit_spectra *spectra, culprit_tally **tallies,
+                                                      culprit_totals *totals, culprit_error *err);
+
 /* ---- merging the stores of a sharded run (src/store/merge.c) ---- */
 
 /* What culprit_store_merge copied. */

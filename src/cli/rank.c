@@ -44,7 +44,7 @@ const char cli_usage_rank[] =
     "                    [--view line|element] [--ties worst|best|average] [--top N]\n"
     "                    [--format text|csv|json] [--threshold X] [--bonus X]\n"
     "                    [--cluster N | --all-failures] [--passing-sample FRACTION [--seed S]]\n"
-    "                    [--include GLOB]... [--exclude GLOB]... [--no-config]\n\n"
+    "                    [--include GLOB]... [--exclude GLOB]... [--no-config] [--stream]\n\n"
     "Ranks the program's source lines (or other elements) by suspiciousness, most\n"
     "suspicious first.  Without --technique or --kind, a line is scored by its\n"
     "enriched entities (--kind tuple) when the program has them (built with\n"
@@ -95,7 +95,10 @@ const char cli_usage_rank[] =
     "   --passing-sample FRACTION\n"
     "                     use a random FRACTION (0 < FRACTION <= 1) of the passing tests\n"
     "   --seed S          the seed of that choice (default 1): the same seed picks the\n"
-    "                     same tests\n" CLI_USAGE_PATH_FILTERS
+    "                     same tests\n"
+    "   --stream          read the tests a batch at a time, tallying as it reads: the\n"
+    "                     memory grows with the elements, not the tests (a store too\n"
+    "                     big to hold); a formula over lines (or --kind) alone\n" CLI_USAGE_PATH_FILTERS
     "   --program HASH    a stored program other than the current one\n"
     "   --store DIR       the store (default: $CULPRIT_STORE or .culprit)\n\n"
     "Order: elements run by some failing test first, then score, then confidence\n"
@@ -124,6 +127,9 @@ typedef struct rank_command {
     double passing_sample; /* 0: every passing test */
     uint64_t seed;
     bool seed_given;
+    bool stream;                    /* --stream: tallies read a batch at a time */
+    culprit_tally *stream_tallies;  /* then the tallies, owned */
+    culprit_totals stream_totals;
 } rank_command;
 
 static int parse_view(const char *text, rank_command *command)
@@ -191,6 +197,10 @@ static int parse_option(int option, rank_command *command)
     case 'P':
     case 'R':
         return parse_selection_option(option, command);
+    case 'S':
+        command->stream = true;
+        command->method_given = true; /* a formula: the default technique reads every row */
+        return 0;
     case 'f':
         command->formula_name = optarg;
         command->formula_given = true;
@@ -234,6 +244,10 @@ static int check_combinations(const rank_command *command)
         return cli_usage_error("rank", "--seed chooses the --passing-sample; give that too");
     if (command->mapping_given && !(command->method.technique && command->method.technique->uses_threshold))
         return cli_usage_error("rank", "--threshold and --bonus apply to --technique scomb");
+    if (command->stream && (command->method.technique || command->cluster || command->all_failures ||
+                            command->passing_sample > 0))
+        return cli_usage_error("rank", "--stream ranks with a formula alone: the techniques, --kind tuple, "
+                                       "--cluster, --all-failures and --passing-sample read every test's row");
     return 0;
 }
 
@@ -257,6 +271,7 @@ static int parse_options(int argc, char **argv, rank_command *command)
         {"all-failures", no_argument, NULL, 'A'},
         {"passing-sample", required_argument, NULL, 'P'},
         {"seed", required_argument, NULL, 'R'},
+        {"stream", no_argument, NULL, 'S'},
         CLI_OPT_INCLUDE,
         CLI_OPT_EXCLUDE,
         CLI_OPT_NO_CONFIG,
@@ -624,7 +639,12 @@ static culprit_status load(const cli_context *context, rank_command *command, cu
     culprit_status status = cli_open_program(context, &command->common, &store, &program, err);
     if (status)
         return status;
-    status = culprit_store_load(store, program, spectra, err);
+    enum { STREAM_BATCH = 4096 }; /* tests: 50 MB of rows at 100,000 elements */
+    if (command->stream)
+        status = culprit_store_load_tallies(store, program, &command->policy, STREAM_BATCH, spectra,
+                                            &command->stream_tallies, &command->stream_totals, err);
+    else
+        status = culprit_store_load(store, program, spectra, err);
     if (!status)
         status = cli_path_filter_files(context, &command->common, spectra, kept_files, err);
     const culprit_technique *technique = command->method.technique;
@@ -739,7 +759,9 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
                                          .formula = command.method.formula,
                                          .mapping = command.mapping,
                                          .mutation = &mutation,
-                                         .cores = &cores};
+                                         .cores = &cores,
+                                         .tallies = command.stream_tallies,
+                                         .totals = command.stream_totals};
         status = culprit_rank_method(command.method_given ? &command.method : NULL, &input, &command.rank,
                                      &result.ranked, &err);
         culprit_ranking_keep_files(&result.ranked.ranking, kept_files, NULL);
@@ -764,6 +786,7 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
     free(blamed);
     free(kept_files);
     cli_common_options_free(&command.common);
+    free(command.stream_tallies);
     culprit_program_graph_free(&graph);
     culprit_mutation_free(&mutation);
     culprit_cores_free(&cores);

@@ -9,10 +9,17 @@
  * hit row copied once, from SQLite's (memory-mapped) page into the matrix.
  * Everything read is checked, since a store can be damaged or written by a
  * newer culprit: a bad row is reported as corruption, never trusted.
+ *
+ * culprit_store_load_tallies is the same reading for a store too big to
+ * hold (`culprit rank --stream`): the rows go through the matrix a batch
+ * of tests at a time, each batch tallied and the matrix emptied, so the
+ * memory is the elements' and one batch's whatever the number of tests.
  */
 #include "store/store_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "culprit/error.h"
 
@@ -254,9 +261,9 @@ static culprit_status load_tests(const culprit_store *store, int64_t program_id,
     return finish_steps(store, status == CULPRIT_OK ? code : SQLITE_DONE, statement, status, err);
 }
 
-/* The loads of one program, inside the read transaction. */
-static culprit_status load_program(const culprit_store *store, int64_t program_id, culprit_spectra *spectra,
-                                   culprit_error *err)
+/* The program's files and elements, inside the read transaction. */
+static culprit_status load_structure(const culprit_store *store, int64_t program_id, culprit_spectra *spectra,
+                                     culprit_error *err)
 {
     program_sizes sizes = {0};
     culprit_status status = load_program_sizes(store, program_id, &sizes, err);
@@ -268,8 +275,25 @@ static culprit_status load_program(const culprit_store *store, int64_t program_i
         status = load_elements(store, program_id, spectra, err);
     if (status == CULPRIT_OK && (int64_t)spectra->element_count != sizes.element_count)
         status = corrupt(store, "the element table is incomplete", err);
+    return status;
+}
+
+/* The loads of one program, inside the read transaction. */
+static culprit_status load_program(const culprit_store *store, int64_t program_id, culprit_spectra *spectra,
+                                   culprit_error *err)
+{
+    culprit_status status = load_structure(store, program_id, spectra, err);
     if (status == CULPRIT_OK)
         status = load_tests(store, program_id, spectra, err);
+    return status;
+}
+
+/* Runs load inside one read transaction: a consistent snapshot. */
+static culprit_status in_snapshot(culprit_store *store, culprit_status status, culprit_error *err)
+{
+    if (status == CULPRIT_OK)
+        return culprit_store_commit(store, err);
+    culprit_store_rollback(store);
     return status;
 }
 
@@ -281,10 +305,81 @@ culprit_status culprit_store_load(culprit_store *store, int64_t program_id, culp
     culprit_status status = culprit_store_begin(store, false, err);
     if (status != CULPRIT_OK)
         return status;
-    status = load_program(store, program_id, spectra, err);
-    if (status == CULPRIT_OK)
-        status = culprit_store_commit(store, err);
-    else
-        culprit_store_rollback(store);
+    return in_snapshot(store, load_program(store, program_id, spectra, err), err);
+}
+
+/* ---- tallying while reading ---- */
+
+/* Adds the batch in spectra's matrix to tallies and totals, and empties it. */
+static culprit_status tally_batch(culprit_spectra *spectra, const culprit_verdict_policy *policy,
+                                  culprit_tally *batch, culprit_tally *tallies, culprit_totals *totals,
+                                  culprit_error *err)
+{
+    culprit_totals counted;
+    culprit_status status = culprit_spectra_tally(spectra, policy, batch, &counted, err);
+    for (size_t e = 0; status == CULPRIT_OK && e < spectra->element_count; e++) {
+        tallies[e].ef += batch[e].ef;
+        tallies[e].ep += batch[e].ep;
+        tallies[e].nf += batch[e].nf;
+        tallies[e].np += batch[e].np;
+    }
+    totals->failing += counted.failing;
+    totals->passing += counted.passing;
+    culprit_spectra_clear_tests(spectra);
     return status;
+}
+
+static culprit_status tally_tests(const culprit_store *store, int64_t program_id, size_t batch_size,
+                                  const culprit_verdict_policy *policy, culprit_spectra *spectra,
+                                  culprit_tally *tallies, culprit_totals *totals, culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_tally *batch = malloc((spectra->element_count + 1) * sizeof *batch);
+    culprit_status status = batch ? culprit_spectra_reserve_tests(spectra, batch_size, err)
+                                  : culprit_fail_memory(err);
+    /* counts are not read: a tally needs the hit bits alone */
+    if (status == CULPRIT_OK)
+        status = prepare_for_program(store,
+                                     "SELECT name, verdict, duration, hits, NULL FROM tests"
+                                     " WHERE program_id = ? ORDER BY id",
+                                     program_id, &statement, err);
+    if (status != CULPRIT_OK) {
+        free(batch);
+        return status;
+    }
+    int code = SQLITE_DONE;
+    while (status == CULPRIT_OK && (code = sqlite3_step(statement)) == SQLITE_ROW) {
+        status = load_test(store, statement, spectra, NULL, err);
+        if (status == CULPRIT_OK && spectra->test_count == batch_size)
+            status = tally_batch(spectra, policy, batch, tallies, totals, err);
+    }
+    if (status == CULPRIT_OK && spectra->test_count > 0)
+        status = tally_batch(spectra, policy, batch, tallies, totals, err);
+    free(batch);
+    return finish_steps(store, status == CULPRIT_OK ? code : SQLITE_DONE, statement, status, err);
+}
+
+culprit_status culprit_store_load_tallies(culprit_store *store, int64_t program_id,
+                                          const culprit_verdict_policy *policy, size_t batch_size,
+                                          culprit_spectra *spectra, culprit_tally **tallies,
+                                          culprit_totals *totals, culprit_error *err)
+{
+    *tallies = NULL;
+    *totals = (culprit_totals){0};
+    if (spectra->file_count || spectra->element_count || spectra->test_count || batch_size == 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL,
+                            "culprit_store_load_tallies needs an empty spectra and a batch");
+    culprit_status status = culprit_store_begin(store, false, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = load_structure(store, program_id, spectra, err);
+    if (status == CULPRIT_OK && !(*tallies = calloc(spectra->element_count + 1, sizeof **tallies)))
+        status = culprit_fail_memory(err);
+    if (status == CULPRIT_OK)
+        status = tally_tests(store, program_id, batch_size, policy, spectra, *tallies, totals, err);
+    if (status != CULPRIT_OK) {
+        free(*tallies);
+        *tallies = NULL;
+    }
+    return in_snapshot(store, status, err);
 }

@@ -96,6 +96,22 @@ done
 same_rankings whole merged2 --technique blockrank
 same_rankings whole merged2
 
+# ---- ranking while reading (rank --stream, docs/sharding.md) ----
+# the merged store tallied a batch at a time ranks as the whole matrix does
+# with the same formula over the same kind
+for args in "--kind line" "--kind line --formula tarantula" "--kind branch" "--kind all --view element"; do
+    # shellcheck disable=SC2086
+    "$CULPRIT" --store merged rank $args --format csv >whole.csv 2>&1
+    # shellcheck disable=SC2086
+    "$CULPRIT" --store merged rank $args --stream --format csv >streamed.csv 2>&1
+    [ -s whole.csv ] && pass || fail "rank $args printed nothing"
+    expect_same streamed.csv whole.csv
+done
+run 2 "$CULPRIT" --store merged rank --stream --technique blockrank
+expect_contains err "--stream ranks with a formula alone"
+run 2 "$CULPRIT" --store merged rank --stream --cluster 1
+expect_contains err "--stream ranks with a formula alone"
+
 # The tests: every column but the duration, in name order (the merged
 # store has the shards' order, the whole run its own).
 tests_without_durations() { "$CULPRIT" --store "$1" tests --format "${2:-csv}" | python3 -c '

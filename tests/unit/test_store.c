@@ -243,6 +243,66 @@ static void test_round_trip(void)
     remove_tree(directory);
 }
 
+/* culprit_store_load_tallies (culprit rank --stream): the same tallies and
+ * totals as loading the whole matrix and tallying it, whatever the batch
+ * (one test, a batch that does not divide the tests, all of them) and the
+ * policy; the spectra keeps the elements and no test; bad calls refused. */
+static void test_load_tallies(void)
+{
+    char directory[64];
+    make_scratch_directory(directory);
+    culprit_spectra saved;
+    culprit_spectra_init(&saved);
+    int64_t program = make_sample_store(directory, &saved);
+    culprit_error err;
+    culprit_store *store = NULL;
+    CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_READ, &store, &err), CULPRIT_OK);
+    culprit_verdict_policy policies[2] = {culprit_verdict_policy_default(), culprit_verdict_policy_default()};
+    policies[1].error_as = CULPRIT_OUTCOME_EXCLUDED;
+    policies[1].timeout_as = CULPRIT_OUTCOME_PASSING;
+    size_t batches[] = {1, 2, 3, 1000};
+    culprit_tally *expected = malloc((saved.element_count + 1) * sizeof *expected);
+    for (size_t p = 0; store && expected && p < 2; p++) {
+        culprit_totals expected_totals;
+        CHECK_INT(culprit_spectra_tally(&saved, &policies[p], expected, &expected_totals, &err), CULPRIT_OK);
+        for (size_t b = 0; b < sizeof batches / sizeof *batches; b++) {
+            culprit_spectra streamed;
+            culprit_spectra_init(&streamed);
+            culprit_tally *tallies = NULL;
+            culprit_totals totals = {99, 99};
+            CHECK_INT(culprit_store_load_tallies(store, program, &policies[p], batches[b], &streamed, &tallies,
+                                                 &totals, &err),
+                      CULPRIT_OK);
+            check_same_elements(&streamed, &saved);
+            CHECK_INT(streamed.test_count, 0);
+            CHECK_INT(totals.failing, expected_totals.failing);
+            CHECK_INT(totals.passing, expected_totals.passing);
+            for (size_t e = 0; tallies && e < saved.element_count; e++)
+                CHECK(memcmp(&tallies[e], &expected[e], sizeof *tallies) == 0);
+            free(tallies);
+            culprit_spectra_free(&streamed);
+        }
+    }
+    culprit_spectra refused;
+    culprit_spectra_init(&refused);
+    culprit_tally *tallies = NULL;
+    culprit_totals totals;
+    if (store) {
+        CHECK_INT(culprit_store_load_tallies(store, program, &policies[0], 0, &refused, &tallies, &totals, &err),
+                  CULPRIT_ERROR_INTERNAL); /* no batch */
+        CHECK_INT(culprit_store_load_tallies(store, program + 100, &policies[0], 8, &refused, &tallies, &totals,
+                                             &err),
+                  CULPRIT_ERROR_INPUT);
+        CHECK_CONTAINS(err.message, "no program");
+        CHECK(tallies == NULL);
+        culprit_store_close(store);
+    }
+    culprit_spectra_free(&refused);
+    free(expected);
+    culprit_spectra_free(&saved);
+    remove_tree(directory);
+}
+
 static void test_program_reuse_and_current(void)
 {
     char directory[64];
@@ -483,6 +543,7 @@ int main(void)
     test_program_hash();
     test_program_hash_documented();
     test_round_trip();
+    test_load_tallies();
     test_program_reuse_and_current();
     test_test_replaced();
     test_save_tests_batch();
