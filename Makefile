@@ -62,7 +62,7 @@ VERSION := 0.1.0
 # them so that the next `make check` does not rebuild the library.
 .SECONDARY: $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)
 
-.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-php eval-php-run eval-gen eval-gen-run eval-sat eval-sat-run eval-web eval-web-run demo demo-run \
+.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-php eval-php-run eval-gen eval-gen-run eval-sat eval-sat-run eval-web eval-web-run bench-scale bench-scale-run demo demo-run \
         install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
@@ -238,6 +238,13 @@ bench: deps
 
 bench-run: all $(BENCH_BIN)
 	@sh bench/run.sh $(BUILD)
+
+# Ranking a 10^6-test x 10^5-line store (issue 22; ~13 GB of disk under $(BUILD)/rank-scale, ~15 min)
+bench-scale: deps
+	@$(MAKE) --no-print-directory bench-scale-run
+
+bench-scale-run: all $(BENCH_BIN)
+	@python3 bench/rank_scale.py $(BUILD) $(BUILD)/rank-scale
 
 # Effectiveness of every formula and technique on tests/subjects (issue 7):
 # table, summary and curve plot under $(BUILD)/eval (bench/eval.sh); then the
