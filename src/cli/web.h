@@ -84,6 +84,7 @@ typedef struct web_explorer {
     /* progress */
     size_t requests, failing, timeouts, signature_count, signature_capacity;
     size_t from_inputs, inputs_queued; /* requests run, and queued, from input constraints */
+    bool said_database;                /* the note that the database cannot be reached, said once */
     char **goals;                      /* "SITE\tFIELD\t=VALUE" tried at a comparison (web_run.c), sorted */
     size_t goal_count, goal_capacity;
     char **signatures;               /* distinct failure signatures */

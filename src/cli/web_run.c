@@ -132,8 +132,38 @@ void web_request_env(const web_explorer *explorer, bool failing_test, web_env *e
 
 /* ---- progress ---- */
 
-static void note_failure(web_explorer *explorer, const culprit_judgement *judgement)
+/* Whether a failure's signature says the application could not reach its
+ * database (PDO or mysqli): an SQLite file that is not there, a server
+ * that is not running, a driver PHP lacks. */
+static bool database_unreachable(const char *signature)
 {
+    static const char *const exceptions[] = {"PDOException", "mysqli_sql_exception"};
+    static const char *const causes[] = {"unable to open database file",
+                                         "Connection refused",
+                                         "No such file or directory",
+                                         "could not find driver",
+                                         "[2002]",
+                                         "Access denied",
+                                         "Unknown database"};
+    bool exception = false, cause = false;
+    for (size_t i = 0; i < sizeof exceptions / sizeof *exceptions; i++)
+        exception |= strstr(signature, exceptions[i]) != NULL;
+    for (size_t i = 0; i < sizeof causes / sizeof *causes; i++)
+        cause |= strstr(signature, causes[i]) != NULL;
+    return exception && cause;
+}
+
+static void note_failure(web_explorer *explorer, const culprit_judgement *judgement, const char *name)
+{
+    if (!explorer->said_database && database_unreachable(judgement->signature)) {
+        explorer->said_database = true;
+        fprintf(stderr,
+                "culprit web: note: %s: the application cannot reach its database (%s); culprit web keeps "
+                "SQLite files per state (*.sqlite, *.sqlite3, *.db under %s, or --db FILE) but starts no "
+                "database server: create the file, or start the server the application expects; the "
+                "exploration goes on\n",
+                name, judgement->signature, explorer->options->app_directory);
+    }
     explorer->failing++;
     explorer->timeouts += judgement->verdict == CULPRIT_VERDICT_TIMEOUT;
     for (size_t i = 0; i < explorer->signature_count; i++)
@@ -462,7 +492,7 @@ static void account(web_explorer *explorer, const char *name, const culprit_web_
     explorer->from_inputs += step->generated;
     culprit_verdict_policy policy = culprit_verdict_policy_default();
     if (culprit_verdict_outcome(judgement->verdict, &policy) == CULPRIT_OUTCOME_FAILING)
-        note_failure(explorer, judgement);
+        note_failure(explorer, judgement, name);
     print_progress(explorer, name, step, judgement->verdict, program);
     web_suite_request replay = {.script = command->script,
                                 .query = command->query,

@@ -117,6 +117,18 @@ run 2 "$CULPRIT" web shop --entry index.php --budget 5 --match everything
 expect_contains "$WORK/err" "--match expects names or values"
 run 2 "$CULPRIT" web shop --entry index.php --budget 5 --fail-on fatal
 expect_contains "$WORK/err" "--fail-on expects error, warning or notice"
+# an application whose database culprit cannot provide (its SQLite file is
+# not there; a server would be the same): said once, clearly, and the
+# exploration goes on
+mkdir nodb
+printf '%s\n' '<?php' 'echo "<!DOCTYPE html><html><head><title>x</title></head><body><a href=\"other.php\">o</a>";' \
+    '$db = new PDO("sqlite:" . __DIR__ . "/data/app.db");' >nodb/index.php
+cp nodb/index.php nodb/other.php
+run 1 "$CULPRIT" --store nodbstore web nodb --entry index.php --budget 5
+expect_contains "$WORK/err" "culprit web: note: web-0001: the application cannot reach its database (PHP Fatal error: Uncaught PDOException: SQLSTATE[HY000] [N] unable to open database file"
+expect_contains "$WORK/err" "starts no database server"
+expect_contains "$WORK/err" "fail GET other.php"
+[ "$(grep -c 'cannot reach its database' "$WORK/err")" = 1 ] && pass || fail "the database note not said once: $(cat "$WORK/err")"
 # --fill: the login form's empty password gets a value
 run 0 "$CULPRIT" --store fillstore web shop --entry index.php --budget 4 --fill
 expect_contains "$WORK/err" "POST login.php token=t0k3n&user=guest&password=password&lang=en&login=Log+in"
