@@ -101,6 +101,23 @@ typedef struct web_explorer {
 culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, const culprit_oracle *seed_oracle,
                             culprit_error *err);
 
+/* culprit-php-cgi's command for a request in a state (web_run.c): what
+ * manifest_request.c makes of a "request" - its GET and POST fields
+ * encoded, the state's cookies - and the state's sessions directory;
+ * web_launch_begin makes the words up to --session-dir, the caller adds
+ * its own options, web_launch_end adds --root and the script. */
+enum { WEB_MAX_WORDS = 24 };
+typedef struct web_launch {
+    char *words[WEB_MAX_WORDS];
+    size_t count;
+    char *query, *form, *cookies; /* owned: encoded ("" when none) */
+    char sessions[PATH_MAX + 64];
+} web_launch;
+culprit_status web_launch_begin(const web_explorer *explorer, const culprit_web_request *request,
+                                const char *state, web_launch *launch, culprit_error *err);
+void web_launch_end(web_launch *launch, const char *root, const char *script);
+void web_launch_free(web_launch *launch);
+
 /* The environment of a request (web_run.c): CULPRIT_PHP_FAIL_ON of
  * --fail-on and --from's test's "env", which is how the application runs
  * (its database, its configuration) - for every request, and for the

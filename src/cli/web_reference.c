@@ -210,66 +210,32 @@ static void say_missing(web_reference *reference, const char *script, const char
             script, why);
 }
 
-/* The launcher's words: the request as web_run.c's make_command makes it,
- * in REFDIR and the scratch state, not collected, without --inputs. */
-typedef struct reference_command {
-    char *words[16];
-    char *query, *form, *cookies;
-    char sessions[PATH_MAX + 64];
-} reference_command;
-
-static culprit_status make_words(const web_explorer *explorer, const culprit_web_request *request,
-                                 const char *script, reference_command *command, culprit_error *err)
-{
-    const web_reference *reference = explorer->reference;
-    culprit_status status = culprit_web_fields_encode(&request->get, &command->query, err);
-    if (status == CULPRIT_OK)
-        status = culprit_web_fields_encode(&request->post, &command->form, err);
-    if (status == CULPRIT_OK)
-        status = culprit_web_state_cookies(reference->scratch, &command->cookies, err);
-    if (status != CULPRIT_OK)
-        return status;
-    snprintf(command->sessions, sizeof command->sessions, "%s/sessions", reference->scratch);
-    size_t count = 0;
-    char **w = command->words;
-    w[count++] = (char *)explorer->launcher;
-    if (*command->query)
-        w[count++] = "--query", w[count++] = command->query;
-    if (*command->cookies)
-        w[count++] = "--cookie", w[count++] = command->cookies;
-    if (request->is_post)
-        w[count++] = "--form", w[count++] = command->form;
-    w[count++] = "--session-dir", w[count++] = command->sessions;
-    w[count++] = "--root", w[count++] = (char *)reference->directory;
-    w[count++] = (char *)script;
-    w[count] = NULL;
-    return CULPRIT_OK;
-}
-
 static culprit_status run_reference(web_explorer *explorer, const culprit_web_request *request,
                                     const char *script, culprit_finished *finished, int *interrupted,
                                     culprit_error *err)
 {
-    reference_command command = {0};
-    culprit_status status = make_words(explorer, request, script, &command, err);
+    /* the request as the application gets it, in REFDIR and the scratch
+     * state, not collected, without --inputs */
+    web_launch launch;
+    culprit_status status = web_launch_begin(explorer, request, explorer->reference->scratch, &launch, err);
+    if (status == CULPRIT_OK)
+        web_launch_end(&launch, explorer->reference->directory, script);
     web_env env; /* the application's: the same configuration, the same database */
     web_request_env(explorer, false, &env);
     culprit_spawn spawn = {0};
     harness_spawn_defaults(&spawn, &explorer->options->harness, &explorer->reference->paths,
                            explorer->sandbox);
     spawn.collect_directory = NULL; /* the reference's spectra are not the application's */
-    spawn.argv = command.words;
+    spawn.argv = launch.words;
     spawn.env = env.settings;
     spawn.env_count = env.count;
     spawn.cwd = explorer->reference->directory;
     if (status == CULPRIT_OK)
         status = harness_run_to_end(explorer->pool, &spawn, finished, interrupted, err);
     if (status == CULPRIT_OK && finished->exec_error)
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run %s: %s", command.words[0],
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run %s: %s", launch.words[0],
                               strerror(finished->exec_error));
-    free(command.query);
-    free(command.form);
-    free(command.cookies);
+    web_launch_free(&launch);
     return status;
 }
 

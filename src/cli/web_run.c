@@ -34,7 +34,7 @@
 #include "core/grow.h"
 #include "core/read_file.h"
 
-enum { MAX_PAGE = 64 << 20, MAX_ARGV = 24 };
+enum { MAX_PAGE = 64 << 20 };
 
 culprit_status web_add_state(web_explorer *explorer, const char *directory, size_t *number,
                              culprit_error *err)
@@ -61,20 +61,58 @@ culprit_status web_add_state(web_explorer *explorer, const char *directory, size
 
 /* ---- the command ---- */
 
-/* The launcher's arguments for request in the state at directory: what
- * manifest_request.c makes of a "request", plus the state. */
+culprit_status web_launch_begin(const web_explorer *explorer, const culprit_web_request *request,
+                                const char *state, web_launch *launch, culprit_error *err)
+{
+    *launch = (web_launch){0};
+    culprit_status status = culprit_web_fields_encode(&request->get, &launch->query, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_fields_encode(&request->post, &launch->form, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_state_cookies(state, &launch->cookies, err);
+    if (status != CULPRIT_OK)
+        return status;
+    snprintf(launch->sessions, sizeof launch->sessions, "%s/sessions", state);
+    char **w = launch->words;
+    w[launch->count++] = (char *)explorer->launcher;
+    if (*launch->query)
+        w[launch->count++] = "--query", w[launch->count++] = launch->query;
+    if (*launch->cookies)
+        w[launch->count++] = "--cookie", w[launch->count++] = launch->cookies;
+    if (request->is_post)
+        w[launch->count++] = "--form", w[launch->count++] = launch->form;
+    w[launch->count++] = "--session-dir", w[launch->count++] = launch->sessions;
+    return CULPRIT_OK;
+}
+
+void web_launch_end(web_launch *launch, const char *root, const char *script)
+{
+    char **w = launch->words;
+    w[launch->count++] = "--root", w[launch->count++] = (char *)root;
+    w[launch->count++] = (char *)script;
+    w[launch->count] = NULL;
+}
+
+void web_launch_free(web_launch *launch)
+{
+    free(launch->query);
+    free(launch->form);
+    free(launch->cookies);
+}
+
+/* The application's command for request in the state at directory: the
+ * launch, and where the extension writes the response's headers and
+ * (--inputs) the comparisons on its inputs. */
 typedef struct request_command {
-    char *words[MAX_ARGV];
-    char *query, *form, *cookies, *script;
-    char sessions[PATH_MAX + 64], headers[PATH_MAX + 64], inputs[PATH_MAX + 64];
+    web_launch launch;
+    char *script;
+    char headers[PATH_MAX + 64], inputs[PATH_MAX + 64];
     char expected[PATH_MAX + 64]; /* --reference: the reference's page ("" when none) */
 } request_command;
 
 static void free_command(request_command *command)
 {
-    free(command->query);
-    free(command->form);
-    free(command->cookies);
+    web_launch_free(&command->launch);
     free(command->script);
 }
 
@@ -82,37 +120,21 @@ static culprit_status make_command(const web_explorer *explorer, const culprit_w
                                    const char *state, request_command *command, culprit_error *err)
 {
     *command = (request_command){0};
-    culprit_status status = culprit_web_fields_encode(&request->get, &command->query, err);
-    if (status == CULPRIT_OK)
-        status = culprit_web_fields_encode(&request->post, &command->form, err);
-    if (status == CULPRIT_OK)
-        status = culprit_web_state_cookies(state, &command->cookies, err);
+    culprit_status status = web_launch_begin(explorer, request, state, &command->launch, err);
     size_t length = strlen(explorer->app) + strlen(request->script) + 2;
     if (status == CULPRIT_OK && !(command->script = malloc(length)))
         status = culprit_fail_memory(err);
     if (status != CULPRIT_OK)
         return status;
     snprintf(command->script, length, "%s/%s", explorer->app, request->script);
-    snprintf(command->sessions, sizeof command->sessions, "%s/sessions", state);
     snprintf(command->headers, sizeof command->headers, "%s/headers", explorer->paths.directory);
     snprintf(command->inputs, sizeof command->inputs, "%s/inputs", explorer->paths.directory);
     unlink(command->inputs); /* the previous request's */
-    size_t count = 0;
-    char **w = command->words;
-    w[count++] = (char *)explorer->launcher;
-    if (*command->query)
-        w[count++] = "--query", w[count++] = command->query;
-    if (*command->cookies)
-        w[count++] = "--cookie", w[count++] = command->cookies;
-    if (request->is_post)
-        w[count++] = "--form", w[count++] = command->form;
-    w[count++] = "--session-dir", w[count++] = command->sessions;
-    w[count++] = "--headers", w[count++] = command->headers;
+    web_launch *launch = &command->launch;
+    launch->words[launch->count++] = "--headers", launch->words[launch->count++] = command->headers;
     if (explorer->options->inputs)
-        w[count++] = "--inputs", w[count++] = command->inputs;
-    w[count++] = "--root", w[count++] = (char *)explorer->app;
-    w[count++] = command->script;
-    w[count] = NULL;
+        launch->words[launch->count++] = "--inputs", launch->words[launch->count++] = command->inputs;
+    web_launch_end(launch, explorer->app, command->script);
     return CULPRIT_OK;
 }
 
@@ -450,7 +472,7 @@ static culprit_status run_request(web_explorer *explorer, const request_command 
     web_request_env(explorer, seed_oracle != NULL, &env);
     culprit_spawn spawn = {0};
     harness_spawn_defaults(&spawn, &explorer->options->harness, &explorer->paths, explorer->sandbox);
-    spawn.argv = command->words;
+    spawn.argv = command->launch.words;
     spawn.env = env.settings;
     spawn.env_count = env.count;
     spawn.cwd = explorer->app;
@@ -458,7 +480,7 @@ static culprit_status run_request(web_explorer *explorer, const request_command 
     culprit_status status =
         harness_run_to_end(explorer->pool, &spawn, &finished, &explorer->interrupted_by, err);
     if (status == CULPRIT_OK && finished.exec_error)
-        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run %s: %s", command->words[0],
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run %s: %s", command->launch.words[0],
                             strerror(finished.exec_error));
     culprit_oracle oracle = {.html = explorer->options->html,
                              .skip_as = explorer->options->harness.skip_as,
@@ -495,9 +517,9 @@ static void account(web_explorer *explorer, const char *name, const culprit_web_
         note_failure(explorer, judgement, name);
     print_progress(explorer, name, step, judgement->verdict, program);
     web_suite_request replay = {.script = command->script,
-                                .query = command->query,
-                                .cookies = command->cookies,
-                                .form = step->request.is_post ? command->form : NULL,
+                                .query = command->launch.query,
+                                .cookies = command->launch.cookies,
+                                .form = step->request.is_post ? command->launch.form : NULL,
                                 .state = step->state,
                                 .expected = command->expected[0] != '\0'};
     web_suite_add(explorer, name, &replay);

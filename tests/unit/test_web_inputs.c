@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "culprit/web.h"
+#include "web_fixture.h"
 
 static void test_parse(void)
 {
@@ -81,15 +82,6 @@ static const char *negate(const culprit_web_request *request, const char *line)
     free(requests);
     culprit_web_constraints_free(&constraints);
     return negated;
-}
-
-static culprit_web_request request_of(const char *script, const char *query, bool is_post, const char *body)
-{
-    culprit_web_request request = {.script = strdup(script), .is_post = is_post};
-    culprit_error err;
-    culprit_web_fields_parse(query, &request.get, &err);
-    culprit_web_fields_parse(body, &request.post, &err);
-    return request;
 }
 
 static void test_negate(void)

@@ -16,15 +16,7 @@
 
 #include "check.h"
 #include "culprit/web.h"
-
-static culprit_web_request request_of(const char *script, const char *query, bool is_post, const char *body)
-{
-    culprit_web_request request = {.script = strdup(script), .is_post = is_post};
-    culprit_error err;
-    culprit_web_fields_parse(query, &request.get, &err);
-    culprit_web_fields_parse(body, &request.post, &err);
-    return request;
-}
+#include "web_fixture.h"
 
 /* One record, parsed. */
 static culprit_web_constraints constraints_of(const char *text)
