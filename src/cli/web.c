@@ -80,6 +80,9 @@ const char cli_usage_web[] =
     "                         its own test's oracle, and must fail; --entry is then\n"
     "                         optional\n"
     "   --tests FILE          the JSON manifest TEST is in\n"
+    "   --export DIR          also write the explored requests as a suite in DIR:\n"
+    "                         tests.json, states/ and expected/ (replaced), every\n"
+    "                         path relative to DIR, to keep with the application\n"
     "   --match names|values  what makes two requests from one state the same\n"
     "                         transition: the script and its inputs' names (the\n"
     "                         default, Apollo's), or their values too\n"
@@ -178,8 +181,8 @@ static int parse_option(int option, const char *value, web_options *options)
                                    value);
         return 0;
     }
-    if (option == 'r' || option == 't') {
-        *(option == 'r' ? &options->from : &options->from_tests) = value;
+    if (option == 'r' || option == 't' || option == 'X') {
+        *(option == 'r' ? &options->from : option == 't' ? &options->from_tests : &options->export) = value;
         return 0;
     }
 
@@ -216,6 +219,7 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"strategy", required_argument, NULL, 's'},
         {"from", required_argument, NULL, 'r'},
         {"tests", required_argument, NULL, 't'},
+        {"export", required_argument, NULL, 'X'},
         {"reference", required_argument, NULL, 'R'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
@@ -227,7 +231,7 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJsrtR", option))
+        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJsrtRX", option))
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;

@@ -37,6 +37,7 @@ typedef struct web_options {
     culprit_gen_strategy strategy; /* --strategy: which pending request runs next (web_strategy.c) */
     const char *from;              /* --from TEST: the failing request to start from */
     const char *from_tests;        /* --tests FILE: the manifest TEST is in (default STORE/web/tests.json) */
+    const char *export;            /* --export DIR: the explored suite, its paths relative to DIR */
     const char *store;
     harness_options harness;
 } web_options;
@@ -79,7 +80,9 @@ typedef struct web_explorer {
     char suite_directory[PATH_MAX + 16]; /* STORE/web: the states and tests.json, for replays */
     FILE *suite;                         /* tests.json, written as the requests run */
     size_t suite_entries;
-    char **off_site; /* URLs already said not to be followed */
+    char export_directory[PATH_MAX]; /* --export DIR, resolved */
+    FILE *export_suite;              /* DIR/tests.json, its paths relative to DIR */
+    char **off_site;                 /* URLs already said not to be followed */
     size_t off_site_count, off_site_capacity;
     /* progress */
     size_t requests, failing, timeouts, signature_count, signature_capacity;

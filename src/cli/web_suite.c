@@ -14,17 +14,75 @@
  * as they were.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/web.h"
 #include "culprit/json_text.h"
 
+/* STORE/web/EXPECTED/NAME.html: the manifest names it relative to itself. */
+static const char EXPECTED[] = "expected";
+
+/* path (absolute) as the manifest in directory base names it: itself
+ * when base is NULL, else relative to base ("../src/index.php"). */
+static void manifest_path(const char *base, const char *path, char *out, size_t size)
+{
+    if (!base) {
+        snprintf(out, size, "%s", path);
+        return;
+    }
+    size_t common = 0; /* the length of the leading directories both share */
+    for (size_t i = 0; base[i] && base[i] == path[i]; i++)
+        if (path[i + 1] == '/' && (base[i + 1] == '/' || base[i + 1] == '\0'))
+            common = i + 1;
+    if (base[common] == '\0' && path[common] == '\0') {
+        snprintf(out, size, ".");
+        return;
+    }
+    out[0] = '\0';
+    for (const char *at = base + common; *at; at++)
+        if (*at == '/')
+            strncat(out, "../", size - strlen(out) - 1);
+    strncat(out, path[common] == '/' ? path + common + 1 : path + common, size - strlen(out) - 1);
+}
+
+/* --export DIR: made if need be, its tests.json, states/ and expected/
+ * replaced, as STORE/web's are. */
+static culprit_status open_export(web_explorer *explorer, culprit_error *err)
+{
+    const char *directory = explorer->options->export;
+    char path[PATH_MAX + 64];
+    if ((mkdir(directory, 0755) != 0 && errno != EEXIST) || !realpath(directory, explorer->export_directory))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "--export %s: cannot make the directory: %s", directory,
+                            strerror(errno));
+    snprintf(path, sizeof path, "%s/states", explorer->export_directory);
+    culprit_remove_tree(path);
+    if (mkdir(path, 0755) != 0)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "--export %s: cannot make %s: %s", directory, path,
+                            strerror(errno));
+    snprintf(path, sizeof path, "%s/%s", explorer->export_directory, EXPECTED);
+    culprit_remove_tree(path);
+    snprintf(path, sizeof path, "%s/tests.json", explorer->export_directory);
+    if (!(explorer->export_suite = fopen(path, "w")))
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "--export %s: cannot write %s: %s", directory, path,
+                            strerror(errno));
+    fputs("[", explorer->export_suite);
+    return CULPRIT_OK;
+}
+
 culprit_status web_suite_open(web_explorer *explorer, const char *store_directory, culprit_error *err)
 {
     char path[PATH_MAX + 64];
+    /* --export first: a bad one keeps the last exploration's STORE/web */
+    culprit_status status = explorer->options->export ? open_export(explorer, err) : CULPRIT_OK;
+    if (status != CULPRIT_OK)
+        return status;
     snprintf(explorer->suite_directory, sizeof explorer->suite_directory, "%s/web", store_directory);
     culprit_remove_tree(explorer->suite_directory); /* the last exploration's */
     snprintf(path, sizeof path, "%s/states", explorer->suite_directory);
@@ -37,15 +95,37 @@ culprit_status web_suite_open(web_explorer *explorer, const char *store_director
     return CULPRIT_OK;
 }
 
+/* The exported state's `databases`: each application file named relative
+ * to the state, so the export and the application move together
+ * (culprit-php-cgi --state resolves a relative name against the state). */
+static culprit_status relative_databases(const web_explorer *explorer, const char *target, culprit_error *err)
+{
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/databases", target);
+    FILE *out = fopen(path, "w");
+    for (size_t i = 0; out && i < explorer->databases.count; i++) {
+        char file[PATH_MAX * 2], relative[PATH_MAX * 3];
+        snprintf(file, sizeof file, "%s/%s", explorer->app, explorer->databases.files[i]);
+        manifest_path(target, file, relative, sizeof relative);
+        fprintf(out, "%zu %s\n", i, relative);
+    }
+    if (!out || fclose(out) != 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s", path);
+    return CULPRIT_OK;
+}
+
 culprit_status web_suite_save_state(const web_explorer *explorer, size_t number, culprit_error *err)
 {
     char target[PATH_MAX + 64];
     snprintf(target, sizeof target, "%s/states/%zu", explorer->suite_directory, number);
-    return culprit_web_state_save(explorer->states[number].directory, &explorer->databases, target, err);
+    culprit_status status =
+        culprit_web_state_save(explorer->states[number].directory, &explorer->databases, target, err);
+    if (status != CULPRIT_OK || !explorer->export_suite)
+        return status;
+    snprintf(target, sizeof target, "%s/states/%zu", explorer->export_directory, number);
+    status = culprit_web_state_save(explorer->states[number].directory, &explorer->databases, target, err);
+    return status == CULPRIT_OK ? relative_databases(explorer, target, err) : status;
 }
-
-/* STORE/web/EXPECTED/NAME.html: the manifest names it relative to itself. */
-static const char EXPECTED[] = "expected";
 
 culprit_status web_suite_expected_path(const web_explorer *explorer, const char *name, char *path,
                                        size_t size, culprit_error *err)
@@ -90,17 +170,18 @@ static void write_env(FILE *out, const culprit_test_spec *spec)
     }
 }
 
-void web_suite_add(web_explorer *explorer, const char *name, const web_suite_request *request)
+/* One test of the manifest: paths as base names them (web_suite_add). */
+static void write_entry(const web_explorer *explorer, FILE *out, bool first, const char *base,
+                        const char *name, const web_suite_request *request)
 {
-    FILE *out = explorer->suite;
-    if (!out)
-        return;
-    char state[64];
+    char state[64], script[PATH_MAX * 2], root[PATH_MAX * 2];
     snprintf(state, sizeof state, "states/%zu", request->state);
-    fprintf(out, "%s\n  {\"name\": ", explorer->suite_entries++ ? "," : "");
+    manifest_path(base, request->script, script, sizeof script);
+    manifest_path(base, explorer->app, root, sizeof root);
+    fprintf(out, "%s\n  {\"name\": ", first ? "" : ",");
     culprit_json_write_string(out, name);
     fprintf(out, ", \"request\": {\"script\": ");
-    culprit_json_write_string(out, request->script);
+    culprit_json_write_string(out, script);
     if (*request->query)
         write_member(out, "get", request->query);
     if (request->form)
@@ -108,7 +189,7 @@ void web_suite_add(web_explorer *explorer, const char *name, const web_suite_req
     if (*request->cookies)
         write_member(out, "cookies", request->cookies);
     write_member(out, "state", state);
-    write_member(out, "root", explorer->app);
+    write_member(out, "root", root);
     fprintf(out, "}, \"env\": {");
     write_env(out, explorer->seed.spec);
     fprintf(out, "\"CULPRIT_PHP_FAIL_ON\": ");
@@ -123,12 +204,36 @@ void web_suite_add(web_explorer *explorer, const char *name, const web_suite_req
             explorer->options->html ? ", \"oracle\": \"html\"" : "");
 }
 
+void web_suite_add(web_explorer *explorer, const char *name, const web_suite_request *request)
+{
+    bool first = explorer->suite_entries++ == 0;
+    if (explorer->suite)
+        write_entry(explorer, explorer->suite, first, NULL, name, request);
+    if (explorer->export_suite)
+        write_entry(explorer, explorer->export_suite, first, explorer->export_directory, name, request);
+}
+
+static void close_manifest(FILE **file, const char *directory)
+{
+    if (!*file)
+        return;
+    fputs("\n]\n", *file);
+    if (fclose(*file) != 0)
+        fprintf(stderr, "culprit web: warning: cannot write %s/tests.json\n", directory);
+    *file = NULL;
+}
+
 void web_suite_close(web_explorer *explorer)
 {
-    if (!explorer->suite)
+    close_manifest(&explorer->suite, explorer->suite_directory);
+    if (!explorer->export_suite)
         return;
-    fputs("\n]\n", explorer->suite);
-    if (fclose(explorer->suite) != 0)
-        fprintf(stderr, "culprit web: warning: cannot write %s/tests.json\n", explorer->suite_directory);
-    explorer->suite = NULL;
+    close_manifest(&explorer->export_suite, explorer->export_directory);
+    /* the reference's pages, which the exported tests name */
+    char from[PATH_MAX + 32], to[PATH_MAX + 32];
+    snprintf(from, sizeof from, "%s/%s", explorer->suite_directory, EXPECTED);
+    snprintf(to, sizeof to, "%s/%s", explorer->export_directory, EXPECTED);
+    culprit_error err;
+    if (access(from, F_OK) == 0 && culprit_web_state_copy(from, to, &err) != CULPRIT_OK)
+        fprintf(stderr, "culprit web: warning: %s\n", err.message);
 }

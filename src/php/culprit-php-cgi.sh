@@ -25,7 +25,8 @@
 # --inputs FILE the comparisons the page made on its inputs (php_inputs.c;
 # only while collecting).  --state
 # DIR replays a request of culprit web in the state it ran in: DIR is a
-# state culprit web saved (sessions/, db/N and databases, "N PATH" a line);
+# state culprit web saved (sessions/, db/N and databases, "N PATH" a line,
+# PATH absolute or, in a suite of culprit web --export, relative to DIR);
 # its sessions are copied into a fresh directory for this request and each
 # db/N over the application's database file PATH.  --root DIR is the
 # document root (default: the script's directory), so that a script in a
@@ -101,6 +102,7 @@ if [ -n "$state" ]; then
     done
     if [ -f "$state/databases" ]; then
         while read -r number path; do
+            case $path in /*) ;; *) path=$state/$path ;; esac # culprit web --export: relative to the state
             [ ! -f "$state/db/$number" ] || cp "$state/db/$number" "$path" || exit 99
         done <"$state/databases"
     fi

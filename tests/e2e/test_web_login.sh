@@ -46,4 +46,21 @@ sed -i "s|\"states/|\"$states/|" one.json
 PATH="$BUILD_DIR:$PATH" run 1 "$CULPRIT" --store replay run --jobs 1 --tests one.json
 expect_contains "$WORK/out" "1 failed"
 
+# ---- --export: the explored suite kept beside the application ----
+# every path relative to the export, so both move together and replay
+cp notes.before app/notes.sqlite
+run 1 "$CULPRIT" --store exported web app --entry index.php --budget 30 --export suite
+grep -q "$PWD" suite/tests.json suite/states/*/databases && fail "absolute paths in the export: $(grep "$PWD" suite/tests.json | head -2)" || pass
+expect_contains suite/tests.json '"script": "../app/notes.php"'
+expect_contains suite/states/1/databases '0 ../../../app/notes.sqlite'
+"$CULPRIT" --store exported tests | awk '{print $1, $NF}' | sort >exported.verdicts
+mkdir moved && mv app suite moved/
+PATH="$BUILD_DIR:$PATH" run 1 "$CULPRIT" --store movedstore run --jobs 1 --tests moved/suite/tests.json
+"$CULPRIT" --store movedstore tests | awk '{print $1, $NF}' | sort >moved.verdicts
+expect_same moved.verdicts exported.verdicts
+grep -q '^fail web-' moved.verdicts && pass || fail "no failing request replayed: $(cat moved.verdicts)"
+run 2 "$CULPRIT" --store exported web moved/app --entry index.php --budget 3 --export moved/app/notes.php/x
+expect_contains "$WORK/err" "--export moved/app/notes.php/x: cannot make the directory"
+[ -f exported/web/tests.json ] && pass || fail "a bad --export removed the last exploration's STORE/web"
+
 finish
