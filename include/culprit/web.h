@@ -149,8 +149,19 @@ CULPRIT_API void culprit_web_constraints_free(culprit_web_constraints *constrain
  * (none).  *requests (*count of them) is owned by the caller. */
 CULPRIT_API culprit_status culprit_web_constraint_negate(const culprit_web_request *request,
                                                          const culprit_web_constraint *constraint,
-                                                         culprit_web_request **requests, size_t *count,
-                                                         culprit_error *err);
+                                                         const char *solved, culprit_web_request **requests,
+                                                         size_t *count, culprit_error *err);
+/* (solved, may be NULL: a value culprit_web_solve_negation found, tried
+ * first.)  A value of the index-th comparison's field that makes it go
+ * the other way while the comparisons before it on the same field keep
+ * their recorded outcomes, solved with Z3 over strings and integers
+ * (web_solve.c, which says what is modelled); *value (owned) is NULL when
+ * no earlier comparison constrains the field (the comparison's own
+ * negation does as well), the path is unsatisfiable, or Z3 gives up
+ * within timeout_ms. */
+CULPRIT_API culprit_status culprit_web_solve_negation(const culprit_web_constraints *constraints,
+                                                      size_t index, unsigned timeout_ms, char **value,
+                                                      culprit_error *err);
 
 /* ---- states (web_state.c) ---- */
 

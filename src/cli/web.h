@@ -88,7 +88,9 @@ typedef struct web_explorer {
     size_t requests, failing, timeouts, signature_count, signature_capacity;
     size_t from_inputs, inputs_queued; /* requests run, and queued, from input constraints */
     bool said_database;                /* the note that the database cannot be reached, said once */
-    char **goals;                      /* "SITE\tFIELD\t=VALUE" tried at a comparison (web_run.c), sorted */
+    char top[PATH_MAX + 32];           /* the progress line's top line and lines run, as last ranked */
+    double lines_run, ranked_at, rank_cost;
+    char **goals; /* "SITE\tFIELD\t=VALUE" tried at a comparison (web_run.c), sorted */
     size_t goal_count, goal_capacity;
     char **signatures;               /* distinct failure signatures */
     struct web_reference *reference; /* --reference (web_reference.c); NULL without it */

@@ -34,7 +34,7 @@
 #include "core/grow.h"
 #include "core/read_file.h"
 
-enum { MAX_PAGE = 64 << 20 };
+enum { MAX_PAGE = 64 << 20, SOLVER_TIMEOUT_MS = 1000 };
 
 culprit_status web_add_state(web_explorer *explorer, const char *directory, size_t *number,
                              culprit_error *err)
@@ -216,20 +216,30 @@ static void note_off_site(web_explorer *explorer, const char *url, const char *n
 }
 
 /* Localization as it explores (issue 24 item 4): the lines the requests
- * so far ran, and the line that tops the ranking once one fails. */
-static void rank_so_far(web_explorer *explorer, int64_t program, char *top, size_t size, double *coverage)
+ * so far ran, and the line that tops the ranking once one fails.  Ranking
+ * reads the whole store, so doing it after every request would make a
+ * long exploration quadratic: it is redone after a failing request (which
+ * can change the top line) and otherwise once the time since the last
+ * ranking is four times what that ranking took - at most a fifth of the
+ * exploration's time - and the line shows the last ranking's answer. */
+static void rank_so_far(web_explorer *explorer, int64_t program, bool failed)
 {
+    double now = harness_now();
+    if (!failed && explorer->rank_cost > 0 && now - explorer->ranked_at < 4 * explorer->rank_cost)
+        return;
     culprit_spectra spectra;
     culprit_error ignored;
     culprit_spectra_init(&spectra);
-    top[0] = '\0';
-    *coverage = 0;
+    explorer->top[0] = '\0';
+    explorer->lines_run = 0;
     if (culprit_store_load(explorer->store, program, &spectra, &ignored) == CULPRIT_OK) {
-        cli_top_line(&spectra, top, size);
+        cli_top_line(&spectra, explorer->top, sizeof explorer->top);
         double lines = cli_coverage(&spectra, CULPRIT_KIND_LINE);
-        *coverage = isnan(lines) ? 0 : lines;
+        explorer->lines_run = isnan(lines) ? 0 : lines;
     }
     culprit_spectra_free(&spectra);
+    explorer->ranked_at = harness_now();
+    explorer->rank_cost = explorer->ranked_at - now;
 }
 
 static void print_progress(web_explorer *explorer, const char *name, const culprit_web_step *step,
@@ -237,16 +247,16 @@ static void print_progress(web_explorer *explorer, const char *name, const culpr
 {
     const culprit_web_request *request = &step->request;
     char *described = culprit_web_request_describe(request);
-    char top[PATH_MAX + 32];
-    double coverage;
-    rank_so_far(explorer, program, top, sizeof top, &coverage);
+    culprit_verdict_policy policy = culprit_verdict_policy_default();
+    rank_so_far(explorer, program, culprit_verdict_outcome(verdict, &policy) == CULPRIT_OUTCOME_FAILING);
     fprintf(
         stderr,
         "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued, lines run "
         "%.0f%%, top %s: %s %s %s (state %zu%s)\n",
         explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
-        explorer->queue.count - explorer->queue.first, 100 * coverage, top[0] ? top : "-", name,
-        culprit_verdict_name(verdict), described ? described : request->script, step->state,
+        explorer->queue.count - explorer->queue.first, 100 * explorer->lines_run,
+        explorer->top[0] ? explorer->top : "-", name, culprit_verdict_name(verdict),
+        described ? described : request->script, step->state,
         step->generated                                  ? ", from inputs"
         : explorer->seed.spec && explorer->requests == 1 ? ", the failing test to start from"
                                                          : "");
@@ -404,7 +414,11 @@ static culprit_status negate_one(web_explorer *explorer, const culprit_web_step 
     size_t count = 0;
     /* what this request sent */
     tried(explorer, prefix, constraint, culprit_web_field_value(&step->request, constraint));
-    culprit_status status = culprit_web_constraint_negate(&step->request, constraint, &requests, &count, err);
+    char *solved = NULL; /* the earlier comparisons on the field kept (Z3) */
+    culprit_status status = culprit_web_solve_negation(constraints, index, SOLVER_TIMEOUT_MS, &solved, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_constraint_negate(&step->request, constraint, solved, &requests, &count, err);
+    free(solved);
     for (size_t r = 0; r < count; r++) {
         culprit_web_step next = {
             .request = requests[r], .state = step->state, .from_test = test, .generated = true};

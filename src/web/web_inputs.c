@@ -337,7 +337,7 @@ static culprit_status add_request(culprit_web_request **requests, size_t *count,
 }
 
 culprit_status culprit_web_constraint_negate(const culprit_web_request *request,
-                                             const culprit_web_constraint *constraint,
+                                             const culprit_web_constraint *constraint, const char *solved,
                                              culprit_web_request **requests, size_t *count,
                                              culprit_error *err)
 {
@@ -348,6 +348,8 @@ culprit_status culprit_web_constraint_negate(const culprit_web_request *request,
     if (!known || !*constraint->field)
         return CULPRIT_OK; /* a cookie: the state's, not the request's */
     values v = {0};
+    if (solved)
+        add_value(&v, solved); /* the earlier comparisons on the field hold with it: first */
     negations(constraint, &v);
     const char *now = current_value(request, in_post, constraint->field);
     size_t capacity = 0;

@@ -70,7 +70,8 @@ static const char *negate(const culprit_web_request *request, const char *line)
         return "(bad)";
     culprit_web_request *requests = NULL;
     size_t count = 0;
-    if (culprit_web_constraint_negate(request, &constraints.items[0], &requests, &count, &err) != CULPRIT_OK)
+    if (culprit_web_constraint_negate(request, &constraints.items[0], NULL, &requests, &count, &err) !=
+        CULPRIT_OK)
         snprintf(negated, sizeof negated, "(error)");
     for (size_t i = 0; i < count; i++) {
         char *described = culprit_web_request_describe(&requests[i]);
