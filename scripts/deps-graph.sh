@@ -57,11 +57,11 @@ interchange 4
 run         4
 cc          4   includes rt/*.h, the runtime formats
 php         4   the Zend extension: includes cc/map_text.h, the map builder
-web         4   culprit web: pages, states, the exploration queue (docs/web.md)
 judgement   5   (planned)
 techniques  6
 report      7
 concolic    7   culprit gen: path constraints, Z3, the concolic loop (docs/symbolic.md)
+web         7   culprit web: pages, states, the queue; its strategies are those of gen (web_strategy.c uses PCS of concolic)
 cli         8
 '
 
