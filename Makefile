@@ -271,11 +271,14 @@ eval-sat: deps
 eval-sat-run: all
 	@python3 bench/sat_tar.py $(BUILD) $(BUILD)/eval-sat
 
-# issue 24: culprit web's strategies from each PHP subject fault's failing test (seeds/001 Tables 3-4)
+# issue 24: culprit web on the PHP subjects with no tests (without and with the correct version as
+# reference), then its strategies from each fault's failing test (seeds/001 Tables 3-4)
 eval-web: deps
 	@$(MAKE) --no-print-directory eval-web-run
 
 eval-web-run: all php
+	@python3 bench/web_subjects.py $(BUILD) $(BUILD)/eval-web-subjects
+	@REFERENCE=1 python3 bench/web_subjects.py $(BUILD) $(BUILD)/eval-web-subjects
 	@python3 bench/web_strategies.py $(BUILD) $(BUILD)/eval-web
 
 # issue 17: culprit gen from one failing test per fault, beside the pools and AFL++
