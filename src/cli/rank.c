@@ -127,8 +127,8 @@ typedef struct rank_command {
     double passing_sample; /* 0: every passing test */
     uint64_t seed;
     bool seed_given;
-    bool stream;                    /* --stream: tallies read a batch at a time */
-    culprit_tally *stream_tallies;  /* then the tallies, owned */
+    bool stream;                   /* --stream: tallies read a batch at a time */
+    culprit_tally *stream_tallies; /* then the tallies, owned */
     culprit_totals stream_totals;
 } rank_command;
 
@@ -246,8 +246,9 @@ static int check_combinations(const rank_command *command)
         return cli_usage_error("rank", "--threshold and --bonus apply to --technique scomb");
     if (command->stream && (command->method.technique || command->cluster || command->all_failures ||
                             command->passing_sample > 0))
-        return cli_usage_error("rank", "--stream ranks with a formula alone: the techniques, --kind tuple, "
-                                       "--cluster, --all-failures and --passing-sample read every test's row");
+        return cli_usage_error("rank",
+                               "--stream ranks with a formula alone: the techniques, --kind tuple, "
+                               "--cluster, --all-failures and --passing-sample read every test's row");
     return 0;
 }
 

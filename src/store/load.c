@@ -335,8 +335,8 @@ static culprit_status tally_tests(const culprit_store *store, int64_t program_id
 {
     sqlite3_stmt *statement;
     culprit_tally *batch = malloc((spectra->element_count + 1) * sizeof *batch);
-    culprit_status status = batch ? culprit_spectra_reserve_tests(spectra, batch_size, err)
-                                  : culprit_fail_memory(err);
+    culprit_status status =
+        batch ? culprit_spectra_reserve_tests(spectra, batch_size, err) : culprit_fail_memory(err);
     /* counts are not read: a tally needs the hit bits alone */
     if (status == CULPRIT_OK)
         status = prepare_for_program(store,

@@ -227,7 +227,8 @@ static uint64_t script_key(const char *script)
 
 static bool covered(const culprit_web_guide *guide, uint64_t key)
 {
-    return guide->covered_count > 0 && bsearch(&key, guide->covered, guide->covered_count, sizeof key, compare_u64) != NULL;
+    return guide->covered_count > 0 &&
+           bsearch(&key, guide->covered, guide->covered_count, sizeof key, compare_u64) != NULL;
 }
 
 static culprit_status cover(culprit_web_guide *guide, uint64_t key, culprit_error *err)

@@ -270,8 +270,8 @@ static void test_load_tallies(void)
             culprit_spectra_init(&streamed);
             culprit_tally *tallies = NULL;
             culprit_totals totals = {99, 99};
-            CHECK_INT(culprit_store_load_tallies(store, program, &policies[p], batches[b], &streamed, &tallies,
-                                                 &totals, &err),
+            CHECK_INT(culprit_store_load_tallies(store, program, &policies[p], batches[b], &streamed,
+                                                 &tallies, &totals, &err),
                       CULPRIT_OK);
             check_same_elements(&streamed, &saved);
             CHECK_INT(streamed.test_count, 0);
@@ -288,10 +288,11 @@ static void test_load_tallies(void)
     culprit_tally *tallies = NULL;
     culprit_totals totals;
     if (store) {
-        CHECK_INT(culprit_store_load_tallies(store, program, &policies[0], 0, &refused, &tallies, &totals, &err),
-                  CULPRIT_ERROR_INTERNAL); /* no batch */
-        CHECK_INT(culprit_store_load_tallies(store, program + 100, &policies[0], 8, &refused, &tallies, &totals,
-                                             &err),
+        CHECK_INT(
+            culprit_store_load_tallies(store, program, &policies[0], 0, &refused, &tallies, &totals, &err),
+            CULPRIT_ERROR_INTERNAL); /* no batch */
+        CHECK_INT(culprit_store_load_tallies(store, program + 100, &policies[0], 8, &refused, &tallies,
+                                             &totals, &err),
                   CULPRIT_ERROR_INPUT);
         CHECK_CONTAINS(err.message, "no program");
         CHECK(tallies == NULL);
