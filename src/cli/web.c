@@ -80,6 +80,10 @@ const char cli_usage_web[] =
     "                         its own test's oracle, and must fail; --entry is then\n"
     "                         optional\n"
     "   --tests FILE          the JSON manifest TEST is in\n"
+    "   --mariadb SCHEMA      an application on MariaDB/MySQL: culprit starts a\n"
+    "                         disposable server on a socket for the exploration,\n"
+    "                         loads SCHEMA (SQL) into it, keeps its databases per\n"
+    "                         state, and makes it PHP's default \"localhost\"\n"
     "   --export DIR          also write the explored requests as a suite in DIR:\n"
     "                         tests.json, states/ and expected/ (replaced), every\n"
     "                         path relative to DIR, to keep with the application\n"
@@ -181,8 +185,11 @@ static int parse_option(int option, const char *value, web_options *options)
                                    value);
         return 0;
     }
-    if (option == 'r' || option == 't' || option == 'X') {
-        *(option == 'r' ? &options->from : option == 't' ? &options->from_tests : &options->export) = value;
+    if (option == 'r' || option == 't' || option == 'X' || option == 'M') {
+        *(option == 'r'   ? &options->from
+          : option == 't' ? &options->from_tests
+          : option == 'X' ? &options->export
+                          : &options->mariadb) = value;
         return 0;
     }
 
@@ -220,6 +227,7 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"from", required_argument, NULL, 'r'},
         {"tests", required_argument, NULL, 't'},
         {"export", required_argument, NULL, 'X'},
+        {"mariadb", required_argument, NULL, 'M'},
         {"reference", required_argument, NULL, 'R'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
@@ -231,7 +239,7 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJsrtRX", option))
+        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJsrtRXM", option))
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;
@@ -338,6 +346,10 @@ static culprit_status start(web_explorer *explorer, culprit_error *err)
     explorer->queue.match_values = options->match_values;
     explorer->guide.strategy = options->strategy;
     culprit_status status = culprit_web_state_initial(directory, &explorer->databases, err);
+    if (status == CULPRIT_OK)
+        status = web_mariadb_start(explorer, err);
+    if (status == CULPRIT_OK) /* the schema as loaded: part of the first state */
+        status = web_mariadb_take(explorer, directory, err);
     if (status == CULPRIT_OK)
         status = web_add_state(explorer, directory, &state, err);
     for (size_t i = 0; status == CULPRIT_OK && i < options->entry_count; i++)
@@ -475,6 +487,7 @@ static void free_explorer(web_explorer *explorer)
     culprit_sandbox_free(explorer->sandbox);
     if (explorer->temporary[0])
         culprit_remove_tree(explorer->temporary);
+    web_mariadb_stop(explorer);
     culprit_web_queue_free(&explorer->queue);
     culprit_web_guide_free(&explorer->guide);
     web_seed_free(&explorer->seed);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "cli/harness.h"
 #include "culprit/concolic.h"
@@ -38,6 +39,7 @@ typedef struct web_options {
     const char *from;              /* --from TEST: the failing request to start from */
     const char *from_tests;        /* --tests FILE: the manifest TEST is in (default STORE/web/tests.json) */
     const char *export;            /* --export DIR: the explored suite, its paths relative to DIR */
+    const char *mariadb;           /* --mariadb SCHEMA: a disposable MariaDB server, loaded with SCHEMA */
     const char *store;
     harness_options harness;
 } web_options;
@@ -60,6 +62,14 @@ typedef struct web_seed {
     char saved[PATH_MAX + 32]; /* the state copied into the exploration's directory, "" when none */
 } web_seed;
 
+/* --mariadb (web_mariadb.c): the disposable server. */
+typedef struct web_mariadb {
+    char directory[PATH_MAX + 16]; /* its data, socket, pid and logs */
+    char socket[PATH_MAX + 32];
+    pid_t pid;       /* mariadbd; 0 once stopped */
+    char loaded[65]; /* the digest of the dump the server holds ("" not known) */
+} web_mariadb;
+
 /* One exploration in progress. */
 typedef struct web_explorer {
     const web_options *options;
@@ -77,6 +87,7 @@ typedef struct web_explorer {
     culprit_web_queue queue;
     culprit_web_guide guide;             /* the strategy's view of the runs so far */
     web_seed seed;                       /* --from */
+    web_mariadb *mariadb;                /* --mariadb, owned; NULL without */
     char suite_directory[PATH_MAX + 16]; /* STORE/web: the states and tests.json, for replays */
     FILE *suite;                         /* tests.json, written as the requests run */
     size_t suite_entries;
@@ -135,6 +146,18 @@ typedef struct web_env {
     size_t count;
 } web_env;
 void web_request_env(const web_explorer *explorer, bool failing_test, web_env *env);
+
+/* web_mariadb.c: the server started (mariadb-install-db, mariadbd on a
+ * socket of the temporary directory, SCHEMA loaded); a state's databases
+ * dumped into its db/mariadb.sql after a request (take), and given to the
+ * server before one unless it holds them (install); forget: the server
+ * was changed by something else (a reference run); stop: SIGTERM, then
+ * SIGKILL after 30 s.  All do nothing without --mariadb. */
+culprit_status web_mariadb_start(web_explorer *explorer, culprit_error *err);
+culprit_status web_mariadb_take(web_explorer *explorer, const char *state, culprit_error *err);
+culprit_status web_mariadb_install(web_explorer *explorer, const char *state, culprit_error *err);
+void web_mariadb_forget(web_explorer *explorer);
+void web_mariadb_stop(web_explorer *explorer);
 
 /* web_from.c: reads --from TEST's request out of its manifest (the
  * script must be a file of explorer->app) and copies its state into the

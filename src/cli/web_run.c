@@ -82,6 +82,8 @@ culprit_status web_launch_begin(const web_explorer *explorer, const culprit_web_
     if (request->is_post)
         w[launch->count++] = "--form", w[launch->count++] = launch->form;
     w[launch->count++] = "--session-dir", w[launch->count++] = launch->sessions;
+    if (explorer->mariadb)
+        w[launch->count++] = "--mysql-socket", w[launch->count++] = explorer->mariadb->socket;
     return CULPRIT_OK;
 }
 
@@ -514,6 +516,8 @@ static culprit_status settle_state(web_explorer *explorer, const char *directory
 {
     culprit_status status = culprit_web_state_take(directory, &explorer->databases, err);
     if (status == CULPRIT_OK)
+        status = web_mariadb_take(explorer, directory, err);
+    if (status == CULPRIT_OK)
         status = culprit_web_state_apply_headers(directory, headers, location, err);
     if (status == CULPRIT_OK)
         status = web_add_state(explorer, directory, state, err);
@@ -579,12 +583,18 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, cons
     if (status == CULPRIT_OK)
         status = culprit_web_state_install(directory, &explorer->databases, err);
     if (status == CULPRIT_OK)
+        status = web_mariadb_install(explorer, directory, err);
+    if (status == CULPRIT_OK)
         status = make_command(explorer, &step->request, directory, &command, err);
     /* the same request in the reference first: its expected page (not for
      * --from's failing test, which has its own oracle) */
-    if (status == CULPRIT_OK && !seed_oracle)
+    if (status == CULPRIT_OK && !seed_oracle && explorer->options->reference) {
         status = web_reference_run(explorer, &step->request, directory, name, command.expected,
                                    sizeof command.expected, err);
+        web_mariadb_forget(explorer); /* the reference used the same server: the state again */
+        if (status == CULPRIT_OK)
+            status = web_mariadb_install(explorer, directory, err);
+    }
     if (status == CULPRIT_OK)
         status = run_request(explorer, &command, name, seed_oracle, &recorded, err);
     if (status == CULPRIT_OK)

@@ -31,15 +31,17 @@
 # db/N over the application's database file PATH.  --root DIR is the
 # document root (default: the script's directory), so that a script in a
 # subdirectory sees its own path in SCRIPT_NAME and PHP_SELF (/admin/users.php).
+# --mysql-socket SOCKET makes SOCKET the default of PDO's and mysqli's MySQL
+# connections without a host ("localhost"): culprit web --mariadb's server.
 usage() {
     echo "usage: culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]" \
-        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--inputs FILE] [--root DIR] SCRIPT" >&2
+        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--inputs FILE] [--root DIR] [--mysql-socket SOCKET] SCRIPT" >&2
     exit 99
 }
-method= query= cookie= body= has_body= content_type= session_dir= headers= inputs= state= root=
+method= query= cookie= body= has_body= content_type= session_dir= headers= inputs= state= root= mysql_socket=
 while [ $# -gt 0 ]; do
     case $1 in
-    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --inputs | --state | --root)
+    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --inputs | --state | --root | --mysql-socket)
         [ $# -ge 2 ] || { echo "culprit-php-cgi: $1 expects a value" >&2; usage; } ;;
     esac
     case $1 in
@@ -54,6 +56,7 @@ while [ $# -gt 0 ]; do
     --inputs) inputs=$2 ;;
     --state) state=$2 ;;
     --root) root=$2 ;;
+    --mysql-socket) mysql_socket=$2 ;;
     --) shift; break ;;
     -*) echo "culprit-php-cgi: unknown option $1" >&2; usage ;;
     *) break ;;
@@ -109,6 +112,8 @@ if [ -n "$state" ]; then
 fi
 set -- -d opcache.enable=0
 [ -z "$session_dir" ] || set -- "$@" -d "session.save_path=$session_dir"
+# culprit web --mariadb: "localhost" (no host) is this socket, for PDO and mysqli
+[ -z "$mysql_socket" ] || set -- "$@" -d "pdo_mysql.default_socket=$mysql_socket" -d "mysqli.default_socket=$mysql_socket"
 export CULPRIT_PHP="${CULPRIT_PHP_CGI:-php-cgi}" CULPRIT_PHP_SCAN_DIR="@PHP_CGI_SCAN_DIR@"
 if [ -n "$has_body" ]; then
     CONTENT_LENGTH=$(printf '%s' "$body" | wc -c | tr -d ' ')
