@@ -101,6 +101,10 @@ typedef struct culprit_web_page_options {
      * radio group and unchecked checkbox, one field changed at a time (the
      * others at their defaults, the form's first submit button). */
     bool each_option;
+    /* May be NULL: values the user gives for text-like fields by name (a
+     * login's user and password), used wherever a form has a field of
+     * that name, over its default and over fill_empty. */
+    const culprit_web_fields *given;
 } culprit_web_page_options;
 
 /* Reads html (the body of script's response) into page (zeroed by the

@@ -58,6 +58,9 @@ const char cli_usage_web[] =
     "   --fill                send a text field that has no default with a made-up\n"
     "                         value (its name; number: 1, email: NAME@example.com)\n"
     "                         instead of empty\n"
+    "   --field NAME=VALUE    the value of every text-like field NAME (a login's user\n"
+    "                         and password: --field user=admin --field password=...),\n"
+    "                         over its default (repeatable)\n"
     "   --each-option         besides the defaults, a request per other option of\n"
     "                         each select, radio group and checkbox, one at a time\n"
     "                         (with --match values: under names they are one\n"
@@ -170,6 +173,17 @@ static int parse_option(int option, const char *value, web_options *options)
         options->page.fill_empty = true;
         return 0;
     }
+    if (option == 'G') {
+        const char *equals = strchr(value, '=');
+        culprit_error err;
+        if (!equals || equals == value)
+            return cli_usage_error("web", "--field expects NAME=VALUE, not '%s'", value);
+        if (culprit_web_fields_add(&options->given, value, (size_t)(equals - value), equals + 1,
+                                   strlen(equals + 1), &err) != CULPRIT_OK)
+            return cli_usage_error("web", "out of memory");
+        options->page.given = &options->given;
+        return 0;
+    }
     if (option == 'O') {
         options->page.each_option = true;
         return 0;
@@ -228,6 +242,7 @@ static int parse_options(int argc, char **argv, web_options *options)
         {"tests", required_argument, NULL, 't'},
         {"export", required_argument, NULL, 'X'},
         {"mariadb", required_argument, NULL, 'M'},
+        {"field", required_argument, NULL, 'G'},
         {"reference", required_argument, NULL, 'R'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
@@ -239,7 +254,7 @@ static int parse_options(int argc, char **argv, web_options *options)
     while (status == 0 && (option = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (cli_common_option("web", option, &common, &status))
             options->store = common.store;
-        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJsrtRXM", option))
+        else if (option > 0 && option < 256 && strchr("ebdfHNmFOIJsrtRXMG", option))
             status = parse_option(option, optarg, options);
         else if (option >= HARNESS_OPTION_BASE)
             status = harness_parse_option("web", option, optarg, &options->harness) ? 2 : 0;
@@ -543,5 +558,6 @@ int cmd_web(int argc, char **argv, const cli_context *context)
         free(options.entries[i]);
     free(options.entries);
     free(options.databases);
+    culprit_web_fields_free(&options.given);
     return code;
 }

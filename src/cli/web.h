@@ -34,7 +34,8 @@ typedef struct web_options {
     bool match_values;             /* --match values: the inputs' values are part of a transition */
     bool inputs;                   /* --inputs (the default): negate the input constraints */
     const char *reference;         /* --reference REFDIR: its pages are the expected ones (NULL: none) */
-    culprit_web_page_options page; /* --fill, --each-option */
+    culprit_web_page_options page; /* --fill, --each-option, --field */
+    culprit_web_fields given;      /* --field NAME=VALUE (owned; page.given points here) */
     culprit_gen_strategy strategy; /* --strategy: which pending request runs next (web_strategy.c) */
     const char *from;              /* --from TEST: the failing request to start from */
     const char *from_tests;        /* --tests FILE: the manifest TEST is in (default STORE/web/tests.json) */

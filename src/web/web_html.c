@@ -286,11 +286,19 @@ static void add_radio(walk *w, form *f, const char *name, const char *value, boo
     }
 }
 
-/* A text-like field: its value, or with fill_empty, when it has none and a
- * user would have to type one, a made-up one. */
+/* A text-like field: the value the user gave for its name, else its value,
+ * or with fill_empty, when it has none and a user would have to type one, a
+ * made-up one. */
 static void add_text(walk *w, form *f, const char *name, const char *type, const char *value)
 {
     static const char *const typed[] = {"text", "password", "search", "url", "tel", "textarea"};
+    /* not a hidden field: the page's own (a token) */
+    const culprit_web_fields *given = strcasecmp(type, "hidden") != 0 ? w->options.given : NULL;
+    for (size_t i = 0; given && i < given->count; i++)
+        if (strcmp(given->items[i].name, name) == 0) {
+            add_field(w, &f->fields, name, given->items[i].value); /* the user's: a login */
+            return;
+        }
     bool fill = w->options.fill_empty && (!value || !*value);
     bool typable = false;
     for (size_t i = 0; i < sizeof typed / sizeof *typed; i++)

@@ -133,6 +133,13 @@ expect_contains "$WORK/err" "fail GET other.php"
 run 0 "$CULPRIT" --store fillstore web shop --entry index.php --budget 4 --fill
 expect_contains "$WORK/err" "POST login.php token=t0k3n&user=guest&password=password&lang=en&login=Log+in"
 cp app.sqlite.before shop/app.sqlite
+# --field: the user's value for a field by name (a login's password), not
+# for the hidden token
+run 0 "$CULPRIT" --store fieldstore web shop --entry index.php --budget 4 --field password=s3cret --field token=x
+expect_contains "$WORK/err" "POST login.php token=t0k3n&user=guest&password=s3cret&lang=en&login=Log+in"
+cp app.sqlite.before shop/app.sqlite
+run 2 "$CULPRIT" --store fieldstore web shop --entry index.php --budget 4 --field =x
+expect_contains "$WORK/err" "--field expects NAME=VALUE, not '=x'"
 # --each-option (with --match values): the select's other option too
 run 0 "$CULPRIT" --store optionstore web shop --entry index.php --budget 5 --each-option --match values
 expect_contains "$WORK/err" "POST login.php token=t0k3n&user=guest&password=&lang=fr&login=Log+in"

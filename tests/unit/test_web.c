@@ -139,6 +139,22 @@ static void test_forms(void)
                             "index.php", &page),
               "POST start.php a=a&b=b&n=1&e=e%40example.com&h=&k=kept&t=t\n");
     culprit_web_page_free(&page);
+    /* --field: the user's values by name, over the default and over --fill;
+     * not for hidden fields */
+    culprit_web_fields given = {0};
+    culprit_error err;
+    culprit_web_fields_add(&given, "user", 4, "admin", 5, &err);
+    culprit_web_fields_add(&given, "pass", 4, "let me in", 9, &err);
+    culprit_web_fields_add(&given, "h", 1, "no", 2, &err);
+    page_options.given = &given;
+    CHECK_STR(describe_page("<form method=post action=login.php><input name=user value=guest>"
+                            "<input type=password name=pass><input type=hidden name=h value=t><input name=a>"
+                            "</form>",
+                            "index.php", &page),
+              "POST login.php user=admin&pass=let+me+in&h=t&a=a\n");
+    culprit_web_page_free(&page);
+    page_options.given = NULL;
+    culprit_web_fields_free(&given);
     page_options.fill_empty = false;
     /* --each-option: one field changed at a time, with the first button */
     page_options.each_option = true;
