@@ -18,6 +18,7 @@
  * (--reference) uses the same server, so the state is loaded again after
  * it.  The programs are Debian's mariadb-server-core and mariadb-client.
  */
+#define _GNU_SOURCE /* syscall(2): close_range */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +39,18 @@
 enum { MAX_DUMP = 256 << 20 };
 
 static const char DUMP_NAME[] = "db/mariadb.sql";
+
+/* In a child before exec: the descriptors culprit holds (the store's
+ * database among them) are not the tool's or the server's. */
+static void close_inherited(void)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3u, ~0u, 0) == 0)
+        return;
+#endif
+    for (int fd = 3; fd < 4096; fd++) /* without close_range: culprit opens a few */
+        close(fd);
+}
 
 /* Runs argv, stdin from in_path and stdout to out_path (NULL: /dev/null),
  * stderr to the server directory's tools.log; its exit status, or -1. */
@@ -53,6 +67,7 @@ static int run_tool(const web_mariadb *server, char *const argv[], const char *i
         int err = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
             _exit(127);
+        close_inherited();
         execvp(argv[0], argv);
         _exit(127);
     }
@@ -130,6 +145,7 @@ static culprit_status start_server(web_mariadb *server, culprit_error *err)
         int null = open("/dev/null", O_RDWR);
         if (null >= 0)
             dup2(null, 0), dup2(null, 1), dup2(null, 2);
+        close_inherited();
         execvp(argv[0], argv);
         _exit(127);
     }
