@@ -1,7 +1,8 @@
 """subject_pool.py - what every subject's tests/generate.py shares: build the
 correct version of the subject and record, for each manifest line, the
 expected stdout (tests/expected/TEST.out) and, when it is not 0, the expected
-exit status (tests/expected/TEST.exit)."""
+exit status (tests/expected/TEST.exit); and, for the subjects whose tests are
+stdin bodies (ds-*), writing those bodies as the pool."""
 import os
 import shutil
 import subprocess
@@ -35,3 +36,22 @@ def record_expected(subject_dir, name, manifest_lines):
                     f.write('%d\n' % run.returncode)
     finally:
         shutil.rmtree(tmp)
+
+
+def write_stdin_pool(subject_dir, name, bodies):
+    """Writes body i as tests/inputs/tNNN.in (the directory emptied first), a
+    manifest line `tNNN: ./NAME < tests/inputs/tNNN.in` for each, and their
+    expected outputs (record_expected)."""
+    inputs = os.path.join(subject_dir, 'tests', 'inputs')
+    os.makedirs(inputs, exist_ok=True)
+    for f in os.listdir(inputs):
+        os.remove(os.path.join(inputs, f))
+    lines = []
+    for i, body in enumerate(bodies, 1):
+        test = 't%03d' % i
+        with open(os.path.join(inputs, test + '.in'), 'w') as f:
+            f.write(body)
+        lines.append('%s: ./%s < tests/inputs/%s.in' % (test, name, test))
+    with open(os.path.join(subject_dir, 'tests', 'manifest.txt'), 'w') as f:
+        f.write(''.join(line + '\n' for line in lines))
+    record_expected(subject_dir, name, lines)

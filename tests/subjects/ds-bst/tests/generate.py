@@ -15,7 +15,7 @@ import sys
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(HERE))
-from subject_pool import record_expected  # noqa: E402
+from subject_pool import write_stdin_pool  # noqa: E402
 
 rng = random.Random(20261129)
 TESTS = 120
@@ -145,10 +145,6 @@ HAND = [
 
 
 def main():
-    inputs = os.path.join(HERE, "tests", "inputs")
-    os.makedirs(inputs, exist_ok=True)
-    for f in os.listdir(inputs):
-        os.remove(os.path.join(inputs, f))
     bodies = list(HAND)
     themes = [t for t, w in THEMES for _ in range(w)]
     while len(bodies) < TESTS:
@@ -156,15 +152,7 @@ def main():
         keys = build(ops)
         rng.choice(themes)(ops, keys)
         bodies.append("".join(op + "\n" for op in ops))
-    lines = []
-    for i, body in enumerate(bodies, 1):
-        name = "t%03d" % i
-        with open(os.path.join(inputs, name + ".in"), "w") as f:
-            f.write(body)
-        lines.append("%s: ./ds-bst < tests/inputs/%s.in" % (name, name))
-    with open(os.path.join(HERE, "tests", "manifest.txt"), "w") as f:
-        f.write("".join(line + "\n" for line in lines))
-    record_expected(HERE, "ds-bst", lines)
+    write_stdin_pool(HERE, "ds-bst", bodies)
 
 
 if __name__ == "__main__":
