@@ -41,6 +41,9 @@ CULPRIT_API culprit_status culprit_web_fields_add(culprit_web_fields *fields, co
                                                   size_t name_length, const char *value, size_t value_length,
                                                   culprit_error *err);
 CULPRIT_API void culprit_web_fields_free(culprit_web_fields *fields);
+/* Appends copies of from's fields to to. */
+CULPRIT_API culprit_status culprit_web_fields_copy(const culprit_web_fields *from, culprit_web_fields *to,
+                                                   culprit_error *err);
 /* Decodes a query string (a=1&b=x+y%21) into fields. */
 CULPRIT_API culprit_status culprit_web_fields_parse(const char *query, culprit_web_fields *fields,
                                                     culprit_error *err);
@@ -181,6 +184,10 @@ typedef struct culprit_web_databases {
 /* The application's *.sqlite, *.sqlite3 and *.db files under app_directory
  * (not in hidden directories), sorted; added to databases->files. */
 CULPRIT_API culprit_status culprit_web_find_databases(culprit_web_databases *databases, culprit_error *err);
+/* Adds file (relative to app_directory) to databases->files unless it is
+ * listed already. */
+CULPRIT_API culprit_status culprit_web_databases_add(culprit_web_databases *databases, const char *file,
+                                                     culprit_error *err);
 CULPRIT_API void culprit_web_databases_free(culprit_web_databases *databases);
 
 /* Makes directory, the first state: no session, no cookie, the database
@@ -207,6 +214,9 @@ CULPRIT_API culprit_status culprit_web_state_save(const char *directory,
 /* The Cookie header of the state ("a=1; b=2"; "" when none); owned. */
 CULPRIT_API culprit_status culprit_web_state_cookies(const char *directory, char **header,
                                                      culprit_error *err);
+/* Replaces the state's cookies with those of a Cookie header ("a=1; b=2"). */
+CULPRIT_API culprit_status culprit_web_state_set_cookies(const char *directory, const char *header,
+                                                         culprit_error *err);
 /* Applies the response's headers (headers_path: `Status: N` and a header a
  * line, as culprit-php-cgi --headers writes them; absent: none) to the
  * state: each Set-Cookie sets or, expired, removes its cookie.  *location

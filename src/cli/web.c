@@ -316,16 +316,11 @@ static culprit_status check_application(web_explorer *explorer, culprit_error *e
     for (size_t i = 0; i < options->database_count && status == CULPRIT_OK; i++) {
         char path[PATH_MAX * 2];
         snprintf(path, sizeof path, "%s/%s", explorer->app, options->databases[i]);
-        char **files = realloc(explorer->databases.files, (explorer->databases.count + 1) * sizeof *files);
-        if (files)
-            explorer->databases.files = files;
-        if (!files || !(files[explorer->databases.count] = strdup(options->databases[i])))
-            return culprit_fail_memory(err);
-        explorer->databases.count++;
-        if (stat(path, &info) != 0 || !S_ISREG(info.st_mode))
+        status = culprit_web_databases_add(&explorer->databases, options->databases[i], err);
+        if (status == CULPRIT_OK && (stat(path, &info) != 0 || !S_ISREG(info.st_mode)))
             return culprit_fail(err, CULPRIT_ERROR_INPUT, "--db %s: no file %s", options->databases[i], path);
     }
-    return culprit_web_find_databases(&explorer->databases, err);
+    return status == CULPRIT_OK ? culprit_web_find_databases(&explorer->databases, err) : status;
 }
 
 /* Queues a GET request of entry (a script, maybe with a query) in state. */

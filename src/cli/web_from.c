@@ -147,24 +147,6 @@ culprit_status web_seed_load(web_explorer *explorer, const char *store_directory
     return status;
 }
 
-/* The state's cookies file: the request's Cookie header, a cookie a line. */
-static culprit_status write_cookies(const char *directory, const char *header, culprit_error *err)
-{
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/cookies", directory);
-    FILE *file = fopen(path, "w");
-    for (const char *at = header; file && *at;) {
-        size_t length = strcspn(at, ";");
-        fprintf(file, "%.*s\n", (int)length, at);
-        at += length;
-        while (*at == ';' || *at == ' ')
-            at++;
-    }
-    if (!file || fclose(file) != 0)
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s", path);
-    return CULPRIT_OK;
-}
-
 culprit_status web_seed_state(web_explorer *explorer, size_t *state, culprit_error *err)
 {
     web_seed *seed = &explorer->seed;
@@ -173,7 +155,7 @@ culprit_status web_seed_state(web_explorer *explorer, size_t *state, culprit_err
     culprit_status status =
         culprit_web_state_copy(seed->saved[0] ? seed->saved : explorer->states[0].directory, directory, err);
     if (status == CULPRIT_OK && seed->cookies)
-        status = write_cookies(directory, seed->cookies, err);
+        status = culprit_web_state_set_cookies(directory, seed->cookies, err);
     if (status == CULPRIT_OK)
         status = web_add_state(explorer, directory, state, err);
     return status;

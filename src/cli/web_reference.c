@@ -81,42 +81,20 @@ static culprit_status check_directory(const web_explorer *explorer, char *direct
     return CULPRIT_OK;
 }
 
-static bool has_file(const culprit_web_databases *databases, const char *name)
-{
-    for (size_t i = 0; i < databases->count; i++)
-        if (strcmp(databases->files[i], name) == 0)
-            return true;
-    return false;
-}
-
-static culprit_status add_file(culprit_web_databases *databases, size_t *capacity, const char *name,
-                               culprit_error *err)
-{
-    char *copy = strdup(name);
-    if (!copy || !CULPRIT_GROW(databases->files, *capacity, databases->count + 1, 4)) {
-        free(copy);
-        return culprit_fail_memory(err);
-    }
-    databases->files[databases->count++] = copy;
-    return CULPRIT_OK;
-}
-
 /* The database files of REFDIR to keep: the application's names, which the
  * states' copies go over, then REFDIR's own, which its requests may change. */
 static culprit_status list_databases(const web_explorer *explorer, web_reference *reference,
                                      culprit_error *err)
 {
     culprit_web_databases *own = &reference->own, found = {.app_directory = reference->directory};
-    size_t capacity = 0;
     own->app_directory = reference->directory;
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < explorer->databases.count && status == CULPRIT_OK; i++)
-        status = add_file(own, &capacity, explorer->databases.files[i], err);
+        status = culprit_web_databases_add(own, explorer->databases.files[i], err);
     if (status == CULPRIT_OK)
         status = culprit_web_find_databases(&found, err);
     for (size_t i = 0; i < found.count && status == CULPRIT_OK; i++)
-        if (!has_file(own, found.files[i]))
-            status = add_file(own, &capacity, found.files[i], err);
+        status = culprit_web_databases_add(own, found.files[i], err);
     culprit_web_databases_free(&found);
     return status;
 }

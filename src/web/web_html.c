@@ -440,15 +440,6 @@ static void add_form_fields(walk *w, form *f, TidyNode node)
     }
 }
 
-static culprit_status copy_fields(const culprit_web_fields *from, culprit_web_fields *to, culprit_error *err)
-{
-    culprit_status status = CULPRIT_OK;
-    for (size_t i = 0; i < from->count && status == CULPRIT_OK; i++)
-        status = culprit_web_fields_add(to, from->items[i].name, strlen(from->items[i].name),
-                                        from->items[i].value, strlen(from->items[i].value), err);
-    return status;
-}
-
 /* Sets field name to value in fields (adding it when absent). */
 static culprit_status set_field(culprit_web_fields *fields, const culprit_web_field *field,
                                 culprit_error *err)
@@ -478,7 +469,7 @@ static void add_form_request(walk *w, TidyNode node, const form *f, const culpri
         return;
     request.is_post = is_post;
     culprit_web_fields *fields = is_post ? &request.post : &request.get;
-    w->status = copy_fields(&f->fields, fields, w->err);
+    w->status = culprit_web_fields_copy(&f->fields, fields, w->err);
     if (w->status == CULPRIT_OK && variant)
         w->status = set_field(fields, variant, w->err);
     if (w->status == CULPRIT_OK && button)

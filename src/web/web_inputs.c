@@ -267,17 +267,6 @@ static void negations(const culprit_web_constraint *c, values *v)
     }
 }
 
-static culprit_status copy_fields(const culprit_web_fields *from, culprit_web_fields *to, const char *skip,
-                                  culprit_error *err)
-{
-    culprit_status status = CULPRIT_OK;
-    for (size_t i = 0; i < from->count && status == CULPRIT_OK; i++)
-        if (!skip || strcmp(from->items[i].name, skip) != 0)
-            status = culprit_web_fields_add(to, from->items[i].name, strlen(from->items[i].name),
-                                            from->items[i].value, strlen(from->items[i].value), err);
-    return status;
-}
-
 /* Whether the field is a POST input (else GET); *known is false for a
  * cookie, which is the state's, not the request's. */
 static bool target_is_post(const culprit_web_request *request, const char *source, bool *known)
@@ -297,7 +286,7 @@ static culprit_status changed(const culprit_web_request *request, bool in_post, 
     culprit_web_fields *same_out = in_post ? &out->post : &out->get;
     culprit_web_fields *other_out = in_post ? &out->get : &out->post;
     if (status == CULPRIT_OK)
-        status = copy_fields(other, other_out, NULL, err);
+        status = culprit_web_fields_copy(other, other_out, err);
     for (size_t i = 0; i < same->count && status == CULPRIT_OK; i++) {
         const culprit_web_field *f = &same->items[i];
         bool this = strcmp(f->name, field) == 0;

@@ -40,6 +40,16 @@ void culprit_web_fields_free(culprit_web_fields *fields)
     *fields = (culprit_web_fields){0};
 }
 
+culprit_status culprit_web_fields_copy(const culprit_web_fields *from, culprit_web_fields *to,
+                                       culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < from->count && status == CULPRIT_OK; i++)
+        status = culprit_web_fields_add(to, from->items[i].name, strlen(from->items[i].name),
+                                        from->items[i].value, strlen(from->items[i].value), err);
+    return status;
+}
+
 static int hex_digit(char c)
 {
     if (c >= '0' && c <= '9')

@@ -144,6 +144,16 @@ static culprit_status add_database(culprit_web_databases *databases, size_t *cap
     return CULPRIT_OK;
 }
 
+culprit_status culprit_web_databases_add(culprit_web_databases *databases, const char *file,
+                                         culprit_error *err)
+{
+    for (size_t i = 0; i < databases->count; i++)
+        if (strcmp(databases->files[i], file) == 0)
+            return CULPRIT_OK;
+    size_t capacity = databases->count; /* the list grows by one: no spare room is assumed */
+    return add_database(databases, &capacity, file, err);
+}
+
 /* The database files under relative (a directory of the application,
  * "" for its top), depth first. */
 static culprit_status find_under(culprit_web_databases *databases, size_t *capacity, const char *relative,
@@ -312,6 +322,26 @@ static culprit_status write_cookies(const char *directory, const culprit_web_fie
     if (file && fclose(file) != 0)
         ok = false;
     return ok ? CULPRIT_OK : culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot write %s", path);
+}
+
+culprit_status culprit_web_state_set_cookies(const char *directory, const char *header, culprit_error *err)
+{
+    culprit_web_fields cookies = {0};
+    culprit_status status = CULPRIT_OK;
+    for (const char *at = header; status == CULPRIT_OK && *at;) {
+        while (*at == ';' || *at == ' ')
+            at++;
+        size_t length = strcspn(at, ";");
+        const char *equals = memchr(at, '=', length);
+        if (equals)
+            status = culprit_web_fields_add(&cookies, at, (size_t)(equals - at), equals + 1,
+                                            length - (size_t)(equals - at) - 1, err);
+        at += length;
+    }
+    if (status == CULPRIT_OK)
+        status = write_cookies(directory, &cookies, err);
+    culprit_web_fields_free(&cookies);
+    return status;
 }
 
 culprit_status culprit_web_state_cookies(const char *directory, char **header, culprit_error *err)

@@ -246,15 +246,6 @@ static culprit_status cover(culprit_web_guide *guide, uint64_t key, culprit_erro
     return CULPRIT_OK;
 }
 
-static culprit_status copy_fields(const culprit_web_fields *from, culprit_web_fields *to, culprit_error *err)
-{
-    culprit_status status = CULPRIT_OK;
-    for (size_t i = 0; status == CULPRIT_OK && i < from->count; i++)
-        status = culprit_web_fields_add(to, from->items[i].name, strlen(from->items[i].name),
-                                        from->items[i].value, strlen(from->items[i].value), err);
-    return status;
-}
-
 static culprit_status keep_failing(culprit_web_guide *guide, const culprit_web_request *request,
                                    const culprit_condition *conditions, size_t count, culprit_error *err)
 {
@@ -270,8 +261,8 @@ static culprit_status keep_failing(culprit_web_guide *guide, const culprit_web_r
         return culprit_fail_memory(err);
     if (count)
         memcpy(kept->conditions, conditions, count * sizeof *conditions);
-    culprit_status status = copy_fields(&request->get, &kept->request.get, err);
-    return status == CULPRIT_OK ? copy_fields(&request->post, &kept->request.post, err) : status;
+    culprit_status status = culprit_web_fields_copy(&request->get, &kept->request.get, err);
+    return status == CULPRIT_OK ? culprit_web_fields_copy(&request->post, &kept->request.post, err) : status;
 }
 
 culprit_status culprit_web_guide_add_run(culprit_web_guide *guide, const culprit_web_request *request,

@@ -301,6 +301,12 @@ static void test_state(void)
     CHECK_INT(culprit_web_state_cookies(b, &cookies, &err), CULPRIT_OK);
     CHECK_STR(cookies, "PHPSESSID=zzz999");
     free(cookies);
+    /* a Cookie header as the state's cookies (culprit web --from): a piece
+     * without "=" is not a cookie */
+    CHECK_INT(culprit_web_state_set_cookies(b, "lang=fr;  id=a%3Db; junk; e=", &err), CULPRIT_OK);
+    CHECK_INT(culprit_web_state_cookies(b, &cookies, &err), CULPRIT_OK);
+    CHECK_STR(cookies, "lang=fr; id=a%3Db; e=");
+    free(cookies);
     culprit_remove_tree(root);
 }
 
