@@ -31,6 +31,7 @@
 
 #include "cli/cli.h"
 #include "cli/web.h"
+#include "core/fnv.h"
 #include "core/grow.h"
 #include "core/read_file.h"
 
@@ -335,11 +336,7 @@ static uint64_t extend_path(uint64_t hash, const culprit_web_constraint *constra
                            : constraint->outcome == 0 ? "0"
                                                       : "-"};
     for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
-        for (const char *at = parts[p];; at++) {
-            hash = (hash ^ (unsigned char)*at) * 1099511628211u;
-            if (!*at)
-                break;
-        }
+        hash = culprit_fnv1a(hash, parts[p], strlen(parts[p]) + 1); /* with its NUL: a separator */
     return hash;
 }
 
@@ -469,7 +466,7 @@ static culprit_status offer_negations(web_explorer *explorer, const culprit_web_
                                       const culprit_web_constraints *constraints,
                                       const culprit_condition *conditions, size_t test, culprit_error *err)
 {
-    uint64_t prefix = 14695981039346656037u;
+    uint64_t prefix = CULPRIT_FNV1A_START;
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; status == CULPRIT_OK && i < constraints->count; i++) {
         status = negate_one(explorer, step, prefix, constraints, conditions, i, test, err);

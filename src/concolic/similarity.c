@@ -15,21 +15,13 @@
 #include <string.h>
 
 #include "concolic/path_internal.h"
+#include "core/fnv.h"
 #include "culprit/concolic.h"
-
-/* FNV-1a: a site's key only needs to tell sites apart, not to be secret. */
-static uint64_t fnv_bytes(uint64_t hash, const void *data, size_t size)
-{
-    const unsigned char *bytes = data;
-    for (size_t i = 0; i < size; i++)
-        hash = (hash ^ bytes[i]) * 0x100000001b3ull;
-    return hash;
-}
 
 uint64_t culprit_condition_site(const char *unit_hash, uint32_t block)
 {
-    uint64_t hash = fnv_bytes(0xcbf29ce484222325ull, unit_hash, strlen(unit_hash));
-    return fnv_bytes(hash, &block, sizeof block);
+    uint64_t hash = culprit_fnv1a(CULPRIT_FNV1A_START, unit_hash, strlen(unit_hash));
+    return culprit_fnv1a(hash, &block, sizeof block);
 }
 
 static int compare_u64(const void *left, const void *right)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fnv.h"
 #include "core/grow.h"
 
 static const char *const kind_names[CULPRIT_KIND_COUNT] = {
@@ -94,10 +95,7 @@ typedef struct file_index {
 
 static uint64_t path_hash(const char *path)
 {
-    uint64_t hash = UINT64_C(14695981039346656037); /* FNV-1a */
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-        hash = (hash ^ *p) * UINT64_C(1099511628211);
-    return hash;
+    return culprit_fnv1a(CULPRIT_FNV1A_START, path, strlen(path));
 }
 
 static size_t file_slot(const culprit_spectra *spectra, const file_index *index, const char *path)

@@ -10,18 +10,15 @@
 
 #include <string.h>
 
+#include "core/fnv.h"
+
 enum { QUOTE_LIMIT = 64 }; /* what an error message quotes of a bad value */
 
 static const char expected[] = "expected K/N with whole numbers 1 <= K <= N (e.g. 2/4), auto/N or auto";
 
 uint64_t culprit_shard_hash(const char *name)
 {
-    uint64_t hash = UINT64_C(14695981039346656037);
-    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
-        hash ^= *c;
-        hash *= UINT64_C(1099511628211);
-    }
-    return hash;
+    return culprit_fnv1a(CULPRIT_FNV1A_START, name, strlen(name));
 }
 
 bool culprit_shard_has(culprit_shard shard, const char *name)

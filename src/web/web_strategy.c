@@ -24,17 +24,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/fnv.h"
 #include "core/grow.h"
 #include "culprit/web.h"
 
+/* FNV-1a of text and a separator byte: "ab","c" is not "a","bc". */
 static uint64_t fnv(uint64_t hash, const char *text)
 {
-    for (const unsigned char *at = (const unsigned char *)text; *at; at++)
-        hash = (hash ^ *at) * 0x100000001b3ull;
-    return (hash ^ 0xff) * 0x100000001b3ull; /* a separator: "ab","c" is not "a","bc" */
+    return culprit_fnv1a(culprit_fnv1a(hash, text, strlen(text)), "\xff", 1);
 }
 
-static const uint64_t FNV_START = 0xcbf29ce484222325ull;
+static const uint64_t FNV_START = CULPRIT_FNV1A_START;
 
 const char *culprit_web_field_value(const culprit_web_request *request,
                                     const culprit_web_constraint *constraint)
