@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "concolic/path_internal.h"
+#include "core/fnv.h"
 #include "culprit/concolic.h"
 
 enum { FIELD_TEXT_SIZE = 80 };
@@ -97,14 +98,12 @@ bool culprit_input_equal(const culprit_input *a, const culprit_input *b)
 
 uint64_t culprit_input_hash(const culprit_input *input)
 {
-    uint64_t hash = 0xcbf29ce484222325ull;
+    uint64_t hash = CULPRIT_FNV1A_START;
     for (size_t i = 0; i < input->part_count; i++) {
         const culprit_input_part *part = &input->parts[i];
         uint64_t header[3] = {part->kind, part->index, part->length};
-        for (size_t j = 0; j < sizeof header; j++)
-            hash = (hash ^ ((const unsigned char *)header)[j]) * 0x100000001b3ull;
-        for (size_t j = 0; j < part->length; j++)
-            hash = (hash ^ part->bytes[j]) * 0x100000001b3ull;
+        hash = culprit_fnv1a(hash, header, sizeof header);
+        hash = culprit_fnv1a(hash, part->bytes, part->length);
     }
     return hash;
 }

@@ -6,6 +6,7 @@
 #ifndef CULPRIT_CONCOLIC_SEARCH_INTERNAL_H
 #define CULPRIT_CONCOLIC_SEARCH_INTERNAL_H
 
+#include "core/fnv.h"
 #include "culprit/concolic.h"
 
 /* A set of 64-bit hashes (open addressing; 0 is stored aside). */
@@ -21,7 +22,7 @@ bool gen_set_has(const gen_set *set, uint64_t key);
 void gen_set_add(gen_set *set, uint64_t key);
 void gen_set_free(gen_set *set);
 
-#define GEN_HASH_START 0xcbf29ce484222325ull
+#define GEN_HASH_START CULPRIT_FNV1A_START /* core/fnv.h */
 uint64_t gen_hash_condition(uint64_t hash, const culprit_condition *condition);
 /* The key of "site took outcome", for the coverage set. */
 uint64_t gen_outcome_key(const culprit_condition *condition);
