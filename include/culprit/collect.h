@@ -77,5 +77,15 @@ CULPRIT_API void culprit_dump_free(culprit_dump *dump);
 CULPRIT_API culprit_status culprit_collect_directory(const char *directory, int32_t child_pid,
                                                      culprit_unit_set *maps, culprit_collected *collected,
                                                      culprit_error *err);
+/* The same, without reading the maps of the units that known (the store's
+ * counting plan of the current program: culprit_store_current_plan)
+ * describes, except those on a crashed process's stack, whose blocks
+ * describe the crash: the store has their maps, and parsing a program's
+ * maps costs far more than the rest of a small test's collection.  Their
+ * counter and block counts are known's.  known may be NULL. */
+CULPRIT_API culprit_status culprit_collect_directory_known(const char *directory, int32_t child_pid,
+                                                           const culprit_count_plan *known,
+                                                           culprit_unit_set *maps,
+                                                           culprit_collected *collected, culprit_error *err);
 
 #endif

@@ -212,11 +212,63 @@ CULPRIT_API void culprit_collected_free(culprit_collected *collected);
  * lines (distinct (path, line) of all units, sorted by path then line), then
  * every unit's blocks, then edges, branches and returns, units in hash
  * order and each unit's records in map order. */
+/* A counting plan (src/program/count_plan.c): everything that turning a
+ * test's per-unit counts into its row of the element table needs, without
+ * the maps: per unit, the counter each of its edge, branch and return
+ * elements reads, and the blocks each of its line elements covers.  Parsing
+ * a program's maps and assembling its table cost far more than a small test
+ * does, so a store keeps the plan of each collected program and recording
+ * a test reads it instead (docs/store.md, program_plans). */
+typedef struct culprit_plan_unit {
+    char hash[65];
+    uint32_t counter_count, block_count; /* blocks are counters 0 .. block_count-1 */
+    uint32_t block_base, edge_base, branch_base, return_base;
+    uint32_t edge_count, branch_count, return_count, line_count;
+    uint32_t *edge_counters, *branch_counters, *return_counters; /* the counter each element reads */
+    uint32_t *line_elements;                                     /* per map line: its line element */
+    uint32_t *line_starts;                                       /* line_count + 1 offsets into line_blocks */
+    uint32_t *line_blocks;                                       /* block counters */
+    uint32_t *words; /* owned: every array above is a part of it */
+} culprit_plan_unit;
+
+typedef struct culprit_count_plan {
+    uint32_t element_count;
+    size_t unit_count;
+    culprit_plan_unit *units; /* sorted by hash */
+} culprit_count_plan;
+
+/* One test's row: its hit words and its sparse counts (elements ascending). */
+typedef struct culprit_test_row {
+    size_t word_count; /* (element_count + 63) / 64 */
+    uint64_t *hits;
+    culprit_counts counts;
+} culprit_test_row;
+
+CULPRIT_API void culprit_count_plan_free(culprit_count_plan *plan);
+CULPRIT_API const culprit_plan_unit *culprit_count_plan_find(const culprit_count_plan *plan,
+                                                             const char *hash);
+/* The row that counts (per unit, any order) give: block, edge, branch and
+ * return elements get counts, lines are hit when any of their blocks is.
+ * Every unit of counts must be in the plan, with the same counter count. */
+CULPRIT_API culprit_status culprit_count_plan_row(const culprit_count_plan *plan, size_t unit_count,
+                                                  const culprit_unit_counts *counts, culprit_test_row *row,
+                                                  culprit_error *err);
+CULPRIT_API void culprit_test_row_free(culprit_test_row *row);
+/* The plan as bytes (little-endian, docs/store.md) and back.  Decoding
+ * checks every bound, so that a damaged blob is an error naming source,
+ * never a read out of range. */
+CULPRIT_API culprit_status culprit_count_plan_encode(const culprit_count_plan *plan, unsigned char **bytes,
+                                                     size_t *size, culprit_error *err);
+CULPRIT_API culprit_status culprit_count_plan_decode(const unsigned char *bytes, size_t size,
+                                                     const char *source, culprit_count_plan *plan,
+                                                     culprit_error *err);
+
 typedef struct culprit_program_layout {
     size_t unit_count;
     const culprit_unit **units; /* borrowed, sorted by hash */
     uint32_t *block_base, *edge_base, *branch_base, *return_base;
     uint32_t **line_elements; /* per unit, per map line: its line element */
+    culprit_count_plan plan;  /* the same mapping, without the maps */
 } culprit_program_layout;
 
 /* Builds the files and elements of units (which need not be sorted) into an

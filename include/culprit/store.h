@@ -18,7 +18,7 @@
 
 typedef struct culprit_store culprit_store;
 
-enum { CULPRIT_STORE_SCHEMA_VERSION = 6 };
+enum { CULPRIT_STORE_SCHEMA_VERSION = 7 };
 
 /* The store directory: explicit (--store DIR) if non-NULL, else
  * $CULPRIT_STORE if set and non-empty, else ".culprit".  Returns a pointer
@@ -216,6 +216,14 @@ typedef struct culprit_saved_test {
 CULPRIT_API culprit_status culprit_store_save_collected(culprit_store *store,
                                                         const culprit_collected_test *test,
                                                         culprit_saved_test *saved, culprit_error *err);
+
+/* The counting plan of the program that collected tests go to now, so that
+ * a collector need not parse the maps of units the store knows
+ * (culprit_collect_directory_known); NULL when there is no such program or
+ * it has no stored plan yet.  The plan belongs to the store and stays valid
+ * until the next call on it that saves a collected test or closes it. */
+CULPRIT_API culprit_status culprit_store_current_plan(culprit_store *store, const culprit_count_plan **plan,
+                                                      culprit_error *err);
 
 /* Loads (parses) the maps of a program's units; empty for programs that no
  * collector made. */

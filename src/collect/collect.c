@@ -34,10 +34,17 @@ typedef struct loaded_dump {
     culprit_dump dump;
 } loaded_dump;
 
+/* What summing needs of a unit: from its parsed map, or from the store's
+ * counting plan for a unit the collector was told it need not parse. */
+typedef struct unit_shape {
+    const char *hash;
+    uint32_t counter_count, block_count;
+} unit_shape;
+
 /* Summing state: one dense array of counts per collected unit. */
 typedef struct unit_sums {
     size_t count;
-    const culprit_unit **maps; /* sorted by hash */
+    unit_shape *units; /* sorted by hash */
     uint64_t **sums;
 } unit_sums;
 
@@ -136,21 +143,36 @@ static culprit_status load_dumps(const name_list *paths, loaded_dump *dumps, cul
     return CULPRIT_OK;
 }
 
-/* Checks that every unit of every dump has a matching map. */
+/* The shape of unit hash: its map's, else the known plan's. */
+static bool find_shape(const culprit_unit_set *maps, const culprit_count_plan *known, const char *hash,
+                       unit_shape *shape)
+{
+    const culprit_unit *map = culprit_unit_set_find(maps, hash);
+    if (map) {
+        *shape = (unit_shape){map->hash, map->counter_count, map->block_count};
+        return true;
+    }
+    const culprit_plan_unit *planned = known ? culprit_count_plan_find(known, hash) : NULL;
+    if (planned)
+        *shape = (unit_shape){planned->hash, planned->counter_count, planned->block_count};
+    return planned != NULL;
+}
+
+/* Checks that every unit of every dump has a matching map (or plan unit). */
 static culprit_status check_dump_units(const loaded_dump *dumps, size_t count, const culprit_unit_set *maps,
-                                       culprit_error *err)
+                                       const culprit_count_plan *known, culprit_error *err)
 {
     for (size_t d = 0; d < count; d++) {
         for (size_t u = 0; u < dumps[d].dump.unit_count; u++) {
             const culprit_dump_unit *unit = &dumps[d].dump.units[u];
-            const culprit_unit *map = culprit_unit_set_find(maps, unit->hash);
-            if (!map)
+            unit_shape shape;
+            if (!find_shape(maps, known, unit->hash, &shape))
                 return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: unit %s has no map in the directory",
                                     dumps[d].name, unit->hash);
-            if (map->counter_count != unit->counter_count)
+            if (shape.counter_count != unit->counter_count)
                 return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: unit %s has %u counters, its map says %u",
                                     dumps[d].name, unit->hash, (unsigned)unit->counter_count,
-                                    (unsigned)map->counter_count);
+                                    (unsigned)shape.counter_count);
         }
     }
     return CULPRIT_OK;
@@ -162,7 +184,7 @@ static uint32_t find_collected(const unit_sums *sums, const char *hash)
     size_t low = 0, high = sums->count;
     while (low < high) {
         size_t middle = (low + high) / 2;
-        int order = strcmp(sums->maps[middle]->hash, hash);
+        int order = strcmp(sums->units[middle].hash, hash);
         if (order == 0)
             return (uint32_t)middle;
         if (order < 0)
@@ -173,26 +195,36 @@ static uint32_t find_collected(const unit_sums *sums, const char *hash)
     return UINT32_MAX;
 }
 
-/* Picks the units that some dump names (maps is sorted, so they come out sorted). */
-static culprit_status choose_units(const loaded_dump *dumps, size_t count, const culprit_unit_set *maps,
-                                   unit_sums *sums, culprit_error *err)
+static int compare_shapes(const void *a, const void *b)
 {
-    sums->maps = calloc(maps->count ? maps->count : 1, sizeof *sums->maps);
-    sums->sums = calloc(maps->count ? maps->count : 1, sizeof *sums->sums);
-    if (!sums->maps || !sums->sums)
+    return strcmp(((const unit_shape *)a)->hash, ((const unit_shape *)b)->hash);
+}
+
+/* Picks the units that some dump names, sorted by hash (each dump's units
+ * were checked to have a shape). */
+static culprit_status choose_units(const loaded_dump *dumps, size_t count, const culprit_unit_set *maps,
+                                   const culprit_count_plan *known, unit_sums *sums, culprit_error *err)
+{
+    size_t named = 0;
+    for (size_t d = 0; d < count; d++)
+        named += dumps[d].dump.unit_count;
+    sums->units = calloc(named ? named : 1, sizeof *sums->units);
+    sums->sums = calloc(named ? named : 1, sizeof *sums->sums);
+    if (!sums->units || !sums->sums)
         return culprit_fail_memory(err);
-    for (size_t m = 0; m < maps->count; m++) {
-        bool named = false;
-        for (size_t d = 0; d < count && !named; d++)
-            for (size_t u = 0; u < dumps[d].dump.unit_count && !named; u++)
-                named = strcmp(dumps[d].dump.units[u].hash, maps->units[m]->hash) == 0;
-        if (!named)
-            continue;
-        sums->sums[sums->count] = calloc(maps->units[m]->counter_count + 1, sizeof(uint64_t));
-        if (!sums->sums[sums->count])
+    for (size_t d = 0; d < count; d++)
+        for (size_t u = 0; u < dumps[d].dump.unit_count; u++)
+            find_shape(maps, known, dumps[d].dump.units[u].hash, &sums->units[sums->count++]);
+    if (sums->count > 1)
+        qsort(sums->units, sums->count, sizeof *sums->units, compare_shapes);
+    size_t distinct = 0;
+    for (size_t u = 0; u < sums->count; u++)
+        if (distinct == 0 || strcmp(sums->units[distinct - 1].hash, sums->units[u].hash) != 0)
+            sums->units[distinct++] = sums->units[u];
+    sums->count = distinct;
+    for (size_t u = 0; u < sums->count; u++)
+        if (!(sums->sums[u] = calloc((size_t)sums->units[u].counter_count + 1, sizeof(uint64_t))))
             return culprit_fail_memory(err);
-        sums->maps[sums->count++] = maps->units[m];
-    }
     return CULPRIT_OK;
 }
 
@@ -220,7 +252,7 @@ static void count_stack_blocks(const culprit_dump *dump, unit_sums *sums)
     for (uint32_t i = 0; i < dump->stack_depth; i++) {
         const culprit_site *site = &dump->stack[i];
         uint32_t unit = find_collected(sums, dump->units[site->unit].hash);
-        if (site->block < sums->maps[unit]->block_count && sums->sums[unit][site->block] == 0)
+        if (site->block < sums->units[unit].block_count && sums->sums[unit][site->block] == 0)
             sums->sums[unit][site->block] = 1;
     }
 }
@@ -233,8 +265,8 @@ static culprit_status make_sparse(const unit_sums *sums, culprit_collected *coll
     for (size_t u = 0; u < sums->count; u++) {
         culprit_unit_counts *counts = &collected->units[u];
         collected->unit_count++;
-        memcpy(counts->hash, sums->maps[u]->hash, sizeof counts->hash);
-        counts->counter_count = sums->maps[u]->counter_count;
+        snprintf(counts->hash, sizeof counts->hash, "%.64s", sums->units[u].hash);
+        counts->counter_count = sums->units[u].counter_count;
         size_t nonzero = 0;
         for (uint32_t c = 0; c < counts->counter_count; c++)
             nonzero += sums->sums[u][c] != 0;
@@ -259,10 +291,10 @@ static culprit_status translate_site(const loaded_dump *loaded, const unit_sums 
 {
     const char *hash = loaded->dump.units[site->unit].hash;
     uint32_t unit = find_collected(sums, hash);
-    if (site->block >= sums->maps[unit]->block_count)
+    if (site->block >= sums->units[unit].block_count)
         return culprit_fail(err, CULPRIT_ERROR_INPUT,
                             "%s: a frame names counter %u of unit %s, which has %u blocks", loaded->name,
-                            (unsigned)site->block, hash, (unsigned)sums->maps[unit]->block_count);
+                            (unsigned)site->block, hash, (unsigned)sums->units[unit].block_count);
     site->unit = unit;
     return CULPRIT_OK;
 }
@@ -343,39 +375,70 @@ static void free_sums(unit_sums *sums)
     for (size_t u = 0; u < sums->count; u++)
         free(sums->sums[u]);
     free(sums->sums);
-    free(sums->maps);
+    free(sums->units);
 }
 
-/* True when maps already holds the unit that the map file at path (named
- * HASH.map) describes: parsing a map is most of a small test's collection
- * cost, and every test of a run brings the same maps. */
-static bool map_is_known(const culprit_unit_set *maps, const char *path)
+/* The hash a map file at path (named HASH.map) is named by, or NULL. */
+static const char *map_file_hash(const char *path)
 {
     const char *name = strrchr(path, '/');
     name = name ? name + 1 : path;
-    return strlen(name) == 64 + strlen(".map") && culprit_unit_set_find(maps, name) != NULL;
+    return strlen(name) == 64 + strlen(".map") ? name : NULL;
+}
+
+/* Whether a crashed process's stack names unit hash: the crash site is
+ * described from the unit's blocks, so its map is read whatever is known. */
+static bool on_a_crash_stack(const loaded_dump *dumps, size_t count, const char *hash)
+{
+    for (size_t d = 0; d < count; d++)
+        for (uint32_t i = 0; dumps[d].dump.crashed && i < dumps[d].dump.stack_depth; i++) {
+            uint32_t unit = dumps[d].dump.stack[i].unit;
+            if (unit < dumps[d].dump.unit_count && strncmp(dumps[d].dump.units[unit].hash, hash, 64) == 0)
+                return true;
+        }
+    return false;
+}
+
+/* Parses the maps that are needed: not those maps already holds (a map is
+ * named by the hash of its content, docs/collector.md §4, and every test
+ * of a run brings the same ones), nor those of units the known plan
+ * describes, which the store already has.  Parsing maps is most of a small
+ * test's collection cost. */
+static culprit_status read_maps(const name_list *map_paths, const loaded_dump *dumps, size_t dump_count,
+                                const culprit_count_plan *known, culprit_unit_set *maps, culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < map_paths->count && status == CULPRIT_OK; i++) {
+        const char *hash = map_file_hash(map_paths->names[i]);
+        if (hash && culprit_unit_set_find(maps, hash))
+            continue;
+        if (hash && known && culprit_count_plan_find(known, hash) &&
+            !on_a_crash_stack(dumps, dump_count, hash))
+            continue;
+        status = culprit_map_read_file(map_paths->names[i], maps, err);
+    }
+    culprit_unit_set_sort(maps);
+    return status;
 }
 
 /* Everything after listing: parse, check, sum, and pick. */
 static culprit_status collect_listed(const name_list *map_paths, const name_list *dump_paths,
-                                     int32_t child_pid, culprit_unit_set *maps, culprit_collected *collected,
-                                     culprit_error *err)
+                                     int32_t child_pid, const culprit_count_plan *known,
+                                     culprit_unit_set *maps, culprit_collected *collected, culprit_error *err)
 {
     culprit_status status = CULPRIT_OK;
-    for (size_t i = 0; i < map_paths->count && status == CULPRIT_OK; i++)
-        if (!map_is_known(maps, map_paths->names[i]))
-            status = culprit_map_read_file(map_paths->names[i], maps, err);
-    culprit_unit_set_sort(maps);
     loaded_dump *dumps = calloc(dump_paths->count ? dump_paths->count : 1, sizeof *dumps);
     unit_sums sums = {0};
-    if (!dumps && status == CULPRIT_OK)
+    if (!dumps)
         status = culprit_fail_memory(err);
     if (status == CULPRIT_OK)
         status = load_dumps(dump_paths, dumps, err);
     if (status == CULPRIT_OK)
-        status = check_dump_units(dumps, dump_paths->count, maps, err);
+        status = read_maps(map_paths, dumps, dump_paths->count, known, maps, err);
     if (status == CULPRIT_OK)
-        status = choose_units(dumps, dump_paths->count, maps, &sums, err);
+        status = check_dump_units(dumps, dump_paths->count, maps, known, err);
+    if (status == CULPRIT_OK)
+        status = choose_units(dumps, dump_paths->count, maps, known, &sums, err);
     for (size_t d = 0; d < dump_paths->count && status == CULPRIT_OK; d++)
         add_counts(&dumps[d].dump, &sums);
     for (size_t d = 0; d < dump_paths->count && status == CULPRIT_OK; d++)
@@ -394,17 +457,24 @@ static culprit_status collect_listed(const name_list *map_paths, const name_list
     return status;
 }
 
-culprit_status culprit_collect_directory(const char *directory, int32_t child_pid, culprit_unit_set *maps,
-                                         culprit_collected *collected, culprit_error *err)
+culprit_status culprit_collect_directory_known(const char *directory, int32_t child_pid,
+                                               const culprit_count_plan *known, culprit_unit_set *maps,
+                                               culprit_collected *collected, culprit_error *err)
 {
     name_list map_paths = {0}, dump_paths = {0};
     culprit_collected_init(collected);
     culprit_status status = list_directory(directory, &map_paths, &dump_paths, err);
     if (status == CULPRIT_OK)
-        status = collect_listed(&map_paths, &dump_paths, child_pid, maps, collected, err);
+        status = collect_listed(&map_paths, &dump_paths, child_pid, known, maps, collected, err);
     free_names(&map_paths);
     free_names(&dump_paths);
     if (status != CULPRIT_OK)
         culprit_collected_free(collected);
     return status;
+}
+
+culprit_status culprit_collect_directory(const char *directory, int32_t child_pid, culprit_unit_set *maps,
+                                         culprit_collected *collected, culprit_error *err)
+{
+    return culprit_collect_directory_known(directory, child_pid, NULL, maps, collected, err);
 }

@@ -17,6 +17,7 @@
 
 #include "core/grow.h"
 #include "culprit/program.h"
+#include "program/count_plan_internal.h"
 
 typedef struct line_key {
     const char *path;
@@ -247,6 +248,8 @@ culprit_status culprit_program_build(const culprit_unit_set *units, culprit_spec
     if (status == CULPRIT_OK)
         status = add_kind(layout, spectra, add_returns, layout->return_base, &names, err);
     free(names.text);
+    if (status == CULPRIT_OK)
+        status = culprit_count_plan_build(layout, (uint32_t)spectra->element_count, &layout->plan, err);
     if (status != CULPRIT_OK)
         culprit_program_layout_free(layout);
     return status;
@@ -262,157 +265,34 @@ void culprit_program_layout_free(culprit_program_layout *layout)
     free(layout->edge_base);
     free(layout->branch_base);
     free(layout->return_base);
+    culprit_count_plan_free(&layout->plan);
     *layout = (culprit_program_layout){0};
 }
 
 /* ---- one test ---- */
 
-/* Dense counts per layout unit (NULL for units the test did not load),
- * and the sparse (element, count) list being built. */
-typedef struct test_counts {
-    uint64_t **dense;
-    size_t length, capacity;
-    uint32_t *elements;
-    uint64_t *counts;
-} test_counts;
-
-static void free_test_counts(test_counts *counts, size_t unit_count)
-{
-    for (size_t u = 0; counts->dense && u < unit_count; u++)
-        free(counts->dense[u]);
-    free(counts->dense);
-    free(counts->elements);
-    free(counts->counts);
-}
-
-static size_t find_layout_unit(const culprit_program_layout *layout, const char *hash)
-{
-    size_t low = 0, high = layout->unit_count;
-    while (low < high) {
-        size_t middle = (low + high) / 2;
-        int order = strncmp(layout->units[middle]->hash, hash, 64);
-        if (order == 0)
-            return middle;
-        if (order < 0)
-            low = middle + 1;
-        else
-            high = middle;
-    }
-    return SIZE_MAX;
-}
-
-static culprit_status expand_counts(const culprit_program_layout *layout, size_t unit_count,
-                                    const culprit_unit_counts *units, test_counts *counts, culprit_error *err)
-{
-    counts->dense = calloc(layout->unit_count ? layout->unit_count : 1, sizeof *counts->dense);
-    if (!counts->dense)
-        return culprit_fail_memory(err);
-    for (size_t i = 0; i < unit_count; i++) {
-        size_t u = find_layout_unit(layout, units[i].hash);
-        if (u == SIZE_MAX || counts->dense[u])
-            return culprit_fail(err, CULPRIT_ERROR_INTERNAL,
-                                "unit %.64s is not in the program, or given twice", units[i].hash);
-        if (units[i].counter_count != layout->units[u]->counter_count)
-            return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unit %.64s: %u counters, its map says %u",
-                                units[i].hash, (unsigned)units[i].counter_count,
-                                (unsigned)layout->units[u]->counter_count);
-        counts->dense[u] = calloc(layout->units[u]->counter_count + 1, sizeof(uint64_t));
-        if (!counts->dense[u])
-            return culprit_fail_memory(err);
-        for (size_t c = 0; c < units[i].length; c++) {
-            if (units[i].counters[c] >= units[i].counter_count)
-                return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unit %.64s: counter %u out of range",
-                                    units[i].hash, (unsigned)units[i].counters[c]);
-            counts->dense[u][units[i].counters[c]] = units[i].counts[c];
-        }
-    }
-    return CULPRIT_OK;
-}
-
-static bool push_count(test_counts *counts, uint32_t element, uint64_t count)
-{
-    if (count == 0)
-        return true;
-    /* Two arrays, one capacity: it moves once both have grown. */
-    size_t elements_capacity = counts->capacity, counts_capacity = counts->capacity;
-    if (!CULPRIT_GROW(counts->elements, elements_capacity, counts->length + 1, 256) ||
-        !CULPRIT_GROW(counts->counts, counts_capacity, counts->length + 1, 256))
-        return false;
-    counts->capacity = elements_capacity;
-    counts->elements[counts->length] = element;
-    counts->counts[counts->length++] = count;
-    return true;
-}
-
-/* The count of every block, edge, branch and return element, in element
- * order (kinds in table order, units in hash order within a kind). */
-static bool gather_counts(const culprit_program_layout *layout, test_counts *counts)
-{
-    bool ok = true;
-    for (size_t u = 0; u < layout->unit_count && ok; u++) {
-        const uint64_t *dense = counts->dense[u];
-        for (uint32_t b = 0; dense && b < layout->units[u]->block_count && ok; b++)
-            ok = push_count(counts, layout->block_base[u] + b, dense[b]);
-    }
-    for (size_t u = 0; u < layout->unit_count && ok; u++) {
-        const culprit_unit *unit = layout->units[u];
-        const uint64_t *dense = counts->dense[u];
-        for (size_t e = 0; dense && e < unit->edge_count && ok; e++) {
-            const culprit_map_edge *edge = &unit->edges[e];
-            uint64_t count = edge->counter == CULPRIT_NO_COUNTER ? dense[edge->from] : dense[edge->counter];
-            ok = push_count(counts, layout->edge_base[u] + (uint32_t)e, count);
-        }
-    }
-    for (size_t u = 0; u < layout->unit_count && ok; u++) {
-        const uint64_t *dense = counts->dense[u];
-        for (size_t i = 0; dense && i < layout->units[u]->branch_count && ok; i++)
-            ok = push_count(counts, layout->branch_base[u] + (uint32_t)i,
-                            dense[layout->units[u]->branches[i].counter]);
-    }
-    for (size_t u = 0; u < layout->unit_count && ok; u++) {
-        const uint64_t *dense = counts->dense[u];
-        for (size_t i = 0; dense && i < layout->units[u]->return_count && ok; i++)
-            ok = push_count(counts, layout->return_base[u] + (uint32_t)i,
-                            dense[layout->units[u]->returns[i].counter]);
-    }
-    return ok;
-}
-
-/* A line element is hit when any of its blocks ran, in any unit. */
-static void set_line_hits(const culprit_program_layout *layout, const test_counts *counts,
-                          culprit_spectra *spectra, size_t test)
-{
-    for (size_t u = 0; u < layout->unit_count; u++) {
-        const culprit_unit *unit = layout->units[u];
-        const uint64_t *dense = counts->dense[u];
-        for (size_t i = 0; dense && i < unit->line_count; i++) {
-            const culprit_map_line *line = &unit->lines[i];
-            for (uint32_t b = 0; b < line->block_count; b++) {
-                if (dense[unit->line_blocks[line->first_block + b]]) {
-                    culprit_spectra_set_hit(spectra, test, layout->line_elements[u][i]);
-                    break;
-                }
-            }
-        }
-    }
-}
-
 culprit_status culprit_program_add_test(const culprit_program_layout *layout, culprit_spectra *spectra,
                                         const char *name, culprit_verdict verdict, size_t unit_count,
                                         const culprit_unit_counts *counts, size_t *test, culprit_error *err)
 {
-    test_counts gathered = {0};
-    culprit_status status = expand_counts(layout, unit_count, counts, &gathered, err);
-    if (status == CULPRIT_OK && !gather_counts(layout, &gathered))
-        status = culprit_fail_memory(err);
+    culprit_test_row row;
+    culprit_status status = culprit_count_plan_row(&layout->plan, unit_count, counts, &row, err);
+    if (status != CULPRIT_OK)
+        return status;
+    if (layout->plan.element_count != spectra->element_count)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "a test of %u elements for a table of %zu",
+                              (unsigned)layout->plan.element_count, spectra->element_count);
     if (status == CULPRIT_OK)
         status = culprit_spectra_add_test(spectra, name, verdict, test, err);
     if (status == CULPRIT_OK)
-        status = culprit_spectra_set_counts(spectra, *test, gathered.length, gathered.elements,
-                                            gathered.counts, err);
-    if (status == CULPRIT_OK)
-        set_line_hits(layout, &gathered, spectra, *test);
-    free_test_counts(&gathered, layout->unit_count);
+        status = culprit_spectra_set_counts(spectra, *test, row.counts.length, row.counts.elements,
+                                            row.counts.counts, err);
+    if (status == CULPRIT_OK) { /* the lines: counts set the other elements' hits */
+        uint64_t *hits = culprit_spectra_row(spectra, *test);
+        for (size_t w = 0; w < row.word_count && w < spectra->words_per_test; w++)
+            hits[w] |= row.hits[w];
+    }
+    culprit_test_row_free(&row);
     return status;
 }
 

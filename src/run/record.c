@@ -115,8 +115,13 @@ culprit_status culprit_record_test(culprit_store *store, const culprit_record_re
     culprit_collected collected;
     culprit_unit_set_init(&own_maps);
     culprit_collected_init(&collected);
-    culprit_status status =
-        culprit_collect_directory(request->collect_directory, (int32_t)request->pid, maps, &collected, err);
+    /* A lone test (no map cache across a run) reads only the maps the store
+     * lacks: the store's plan describes the others. */
+    const culprit_count_plan *known = NULL;
+    culprit_status status = request->map_cache ? CULPRIT_OK : culprit_store_current_plan(store, &known, err);
+    if (status == CULPRIT_OK)
+        status = culprit_collect_directory_known(request->collect_directory, (int32_t)request->pid, known,
+                                                 maps, &collected, err);
     char coverage_error[sizeof err->message] = "";
     if (status == CULPRIT_ERROR_INPUT) { /* damaged dumps: record the test as an error, without spectra */
         snprintf(coverage_error, sizeof coverage_error, "%s", err->message);

@@ -41,15 +41,40 @@ culprit_status culprit_store_insert_unit(const culprit_store *store, const culpr
     return status;
 }
 
+/* Whether the store holds a unit's map already. */
+static culprit_status stored_unit(const culprit_store *store, const char *hash, bool *stored,
+                                  culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status =
+        culprit_store_prepare_kept(store, "SELECT 1 FROM units WHERE hash = ?", &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_text(statement, 1, hash, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    *stored = code == SQLITE_ROW;
+    if (code != SQLITE_ROW && code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "looking up a unit", err);
+    culprit_store_release(store, statement);
+    return status;
+}
+
+/* Stores the maps of the test's units.  A unit without a map in test->maps
+ * is one the collector knew from the store (culprit_store_current_plan)
+ * and did not parse: it must be in the store. */
 static culprit_status insert_units(const culprit_store *store, const culprit_collected_test *test,
                                    culprit_error *err)
 {
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < test->collected->unit_count && status == CULPRIT_OK; i++) {
-        const culprit_unit *unit = culprit_unit_set_find(test->maps, test->collected->units[i].hash);
-        status = unit ? culprit_store_insert_unit(store, unit, err)
-                      : culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unit %s has no map",
-                                     test->collected->units[i].hash);
+        const char *hash = test->collected->units[i].hash;
+        const culprit_unit *unit = culprit_unit_set_find(test->maps, hash);
+        bool stored = false;
+        if (unit)
+            status = culprit_store_insert_unit(store, unit, err);
+        else if ((status = stored_unit(store, hash, &stored, err)) == CULPRIT_OK && !stored)
+            status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "unit %s has no map", hash);
     }
     return status;
 }

@@ -268,15 +268,35 @@ static bool rebuilds(const culprit_unit_set *program_units, const culprit_unit *
     return false;
 }
 
-static bool rebuilt(const culprit_unit_set *program_units, const culprit_collected_test *test)
+/* Whether a unit the test loaded and the program lacks is a rebuild of one
+ * of the program's units.  The collector parses only the maps the store
+ * does not know (culprit_store_current_plan), so a unit that the current
+ * program had when the test was collected, and no longer has (another
+ * process started a new program since), is read from the store. */
+static culprit_status rebuilt(const culprit_store *store, const culprit_unit_set *program_units,
+                              const culprit_collected_test *test, bool *rebuild, culprit_error *err)
 {
-    for (size_t i = 0; i < test->collected->unit_count; i++) {
+    culprit_unit_set stored;
+    culprit_unit_set_init(&stored);
+    culprit_status status = CULPRIT_OK;
+    *rebuild = false;
+    for (size_t i = 0; i < test->collected->unit_count && status == CULPRIT_OK && !*rebuild; i++) {
         const char *hash = test->collected->units[i].hash;
-        if (!culprit_unit_set_find(program_units, hash) &&
-            rebuilds(program_units, culprit_unit_set_find(test->maps, hash)))
-            return true;
+        if (culprit_unit_set_find(program_units, hash))
+            continue;
+        const culprit_unit *unit = culprit_unit_set_find(test->maps, hash);
+        if (!unit) {
+            hash_list one = {0};
+            status = add_hash(&one, hash, err);
+            if (status == CULPRIT_OK)
+                status = load_units(store, &one, &stored, err);
+            free_hashes(&one);
+            unit = status == CULPRIT_OK ? culprit_unit_set_find(&stored, hash) : NULL;
+        }
+        *rebuild = unit && rebuilds(program_units, unit);
     }
-    return false;
+    culprit_unit_set_free(&stored);
+    return status;
 }
 
 /* Decides the change and the target program's unit hashes. */
@@ -292,8 +312,11 @@ static culprit_status choose_units(const culprit_store *store, int64_t current,
     if (!subset && current) {
         culprit_unit_set loaded;
         culprit_unit_set_init(&loaded);
+        bool rebuild = false;
         status = load_units(store, current_units, &loaded, err);
-        if (status == CULPRIT_OK && !rebuilt(&loaded, test))
+        if (status == CULPRIT_OK)
+            status = rebuilt(store, &loaded, test, &rebuild, err);
+        if (status == CULPRIT_OK && !rebuild)
             *change = CULPRIT_PROGRAM_UNION;
         culprit_unit_set_free(&loaded);
     }
@@ -370,9 +393,9 @@ static culprit_status assemble_target(const culprit_store *store, int64_t curren
         status = culprit_program_build(&target->units, &target->spectra, &target->layout, err);
     if (status != CULPRIT_OK)
         return status;
-    if (change == CULPRIT_PROGRAM_SAME) {
+    if (change == CULPRIT_PROGRAM_SAME) { /* a program without a plan yet */
         target->id = current;
-        return CULPRIT_OK;
+        return culprit_store_save_plan(store, current, &target->layout.plan, err);
     }
     char hash[65];
     collected_program_hash(&target->spectra, hashes, hash);
@@ -380,68 +403,42 @@ static culprit_status assemble_target(const culprit_store *store, int64_t curren
         culprit_store_save_program_rows(store, &target->spectra, hash, COLLECTED_SOURCE, &target->id, err);
     if (status == CULPRIT_OK)
         status = insert_program_units(store, target->id, hashes, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_save_plan(store, target->id, &target->layout.plan, err);
     return status;
 }
 
-/* ---- the assembled program, kept between tests ---- */
+/* ---- the counting plan of the target ---- */
 
-/* Loading a program's unit maps and assembling its element table cost
- * more than everything else a recorded test does (80 ms for a program of
- * 100k elements), and consecutive tests nearly always go to the same
- * program.  The table is kept with the connection, keyed by the program's
- * id and unit hashes as read in the current transaction: the hashes decide
- * the table, so a program id reused by another writer cannot mislead. */
-struct culprit_program_cache {
-    hash_list hashes;
-    target_program target; /* no tests between uses */
-};
-
-static bool same_hashes(const hash_list *left, const hash_list *right)
+/* Whether plan is that of the program of these unit hashes (both sorted):
+ * the hashes decide the table, so a program id reused by another writer
+ * cannot mislead. */
+static bool plan_matches(const culprit_count_plan *plan, const hash_list *hashes)
 {
-    if (left->count != right->count)
+    if (plan->unit_count != hashes->count)
         return false;
-    for (size_t i = 0; i < left->count; i++)
-        if (strcmp(left->hashes[i], right->hashes[i]) != 0)
+    for (size_t i = 0; i < hashes->count; i++)
+        if (strcmp(plan->units[i].hash, hashes->hashes[i]) != 0)
             return false;
     return true;
 }
 
-/* The kept program when it is the one the test goes to unchanged. */
-static target_program *cached_target(const culprit_store *store, int64_t current,
-                                     culprit_program_change change, const hash_list *hashes)
+/* The plan of program_id (whose units are hashes), kept with the
+ * connection or read from the store; NULL when neither has it. */
+static culprit_status known_plan(const culprit_store *store, int64_t program_id, const hash_list *hashes,
+                                 const culprit_count_plan **plan, culprit_error *err)
 {
-    culprit_program_cache *cache = store->program_cache;
-    if (!cache || change != CULPRIT_PROGRAM_SAME || cache->target.id != current ||
-        !same_hashes(&cache->hashes, hashes))
-        return NULL;
-    return &cache->target;
-}
-
-/* Moves target and hashes into the cache (they are left empty). */
-static void keep_target(const culprit_store *store, target_program *target, hash_list *hashes)
-{
-    culprit_store *owner = (culprit_store *)store; /* the cache only: see store_internal.h */
-    culprit_store_forget_program_cache(owner);
-    culprit_program_cache *cache = calloc(1, sizeof *cache);
-    if (!cache)
-        return;
-    cache->target = *target; /* its tests were cleared by the caller */
-    cache->hashes = *hashes;
-    *target = (target_program){0};
-    *hashes = (hash_list){0};
-    culprit_spectra_init(&target->spectra);
-    owner->program_cache = cache;
-}
-
-void culprit_store_forget_program_cache(culprit_store *store)
-{
-    culprit_program_cache *cache = store->program_cache;
-    if (!cache)
-        return;
-    free_target(&cache->target);
-    free_hashes(&cache->hashes);
-    free(cache);
-    store->program_cache = NULL;
+    *plan = culprit_store_cached_plan(store, program_id);
+    if (*plan && plan_matches(*plan, hashes))
+        return CULPRIT_OK;
+    *plan = NULL;
+    culprit_count_plan loaded;
+    bool found = false;
+    culprit_status status = culprit_store_load_plan(store, program_id, &loaded, &found, err);
+    if (status == CULPRIT_OK && found && plan_matches(&loaded, hashes))
+        *plan = culprit_store_keep_plan(store, program_id, &loaded);
+    culprit_count_plan_free(&loaded);
+    return status;
 }
 
 /* ---- re-expressing earlier tests in a grown program ---- */
@@ -606,22 +603,43 @@ static culprit_status re_express(const culprit_store *store, int64_t old_program
 /* ---- the test itself ---- */
 
 static culprit_status save_this_test(const culprit_store *store, const culprit_collected_test *test,
-                                     target_program *target, culprit_error *err)
+                                     int64_t program_id, const culprit_count_plan *plan, culprit_error *err)
 {
-    size_t index = 0;
+    culprit_test_row row;
     culprit_status status =
-        culprit_program_add_test(&target->layout, &target->spectra, test->name, test->verdict,
-                                 test->collected->unit_count, test->collected->units, &index, err);
+        culprit_count_plan_row(plan, test->collected->unit_count, test->collected->units, &row, err);
     if (status != CULPRIT_OK)
         return status;
-    target->spectra.tests[index].duration_seconds = test->duration_seconds;
-    status = culprit_store_insert_tests(store, target->id, &target->spectra, index, 1, err);
+    culprit_test saved = {
+        .name = (char *)test->name, .verdict = test->verdict, .duration_seconds = test->duration_seconds};
+    status = culprit_store_insert_test_row(store, program_id, plan->element_count, &saved, &row, err);
+    culprit_test_row_free(&row);
     int64_t test_id = 0;
     if (status == CULPRIT_OK)
-        status = query_id(store, "SELECT id FROM tests WHERE program_id = ? AND name = ?", target->id,
+        status = query_id(store, "SELECT id FROM tests WHERE program_id = ? AND name = ?", program_id,
                           test->name, &test_id, err);
     if (status == CULPRIT_OK)
         status = culprit_store_insert_test_details(store, test_id, test, err);
+    return status;
+}
+
+/* The program the test goes to (target->id) and its plan: the current
+ * program's stored plan when the test brought no new unit, else the
+ * program assembled from the maps (grown, new, or one without a plan yet). */
+static culprit_status target_plan(const culprit_store *store, int64_t current, culprit_program_change change,
+                                  const hash_list *hashes, target_program *target,
+                                  const culprit_count_plan **plan, culprit_error *err)
+{
+    *plan = NULL;
+    target->id = current;
+    culprit_status status =
+        change == CULPRIT_PROGRAM_SAME ? known_plan(store, current, hashes, plan, err) : CULPRIT_OK;
+    if (status == CULPRIT_OK && !*plan) {
+        status = assemble_target(store, current, change, hashes, target, err);
+        *plan = &target->layout.plan;
+    }
+    if (status == CULPRIT_OK && change == CULPRIT_PROGRAM_UNION)
+        status = re_express(store, current, target, err);
     return status;
 }
 
@@ -634,28 +652,45 @@ culprit_status culprit_store_save_in_evolved_program(const culprit_store *store,
     culprit_spectra_init(&target.spectra);
     culprit_unit_set_init(&target.units);
     int64_t current = 0;
-    target_program *used = &target;
+    const culprit_count_plan *plan = NULL;
     culprit_status status = current_collector_program(store, &current, &current_units, err);
     if (status == CULPRIT_OK)
         status = choose_units(store, current, &current_units, test, &saved->change, &target_units, err);
-    if (status == CULPRIT_OK && !(used = cached_target(store, current, saved->change, &target_units))) {
-        used = &target;
-        status = assemble_target(store, current, saved->change, &target_units, &target, err);
-    }
-    if (status == CULPRIT_OK && saved->change == CULPRIT_PROGRAM_UNION)
-        status = re_express(store, current, used, err);
     if (status == CULPRIT_OK)
-        status = save_this_test(store, test, used, err);
+        status = target_plan(store, current, saved->change, &target_units, &target, &plan, err);
     if (status == CULPRIT_OK)
-        status = culprit_store_set_current_program(store, used->id, err);
-    saved->program_id = used->id;
+        status = save_this_test(store, test, target.id, plan, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_set_current_program(store, target.id, err);
+    saved->program_id = target.id;
     saved->previous_program_id = current;
-    culprit_spectra_clear_tests(&used->spectra);
-    if (status == CULPRIT_OK && used == &target)
-        keep_target(store, &target, &target_units);
+    if (status == CULPRIT_OK && plan == &target.layout.plan)
+        culprit_store_keep_plan(store, target.id, &target.layout.plan);
     free_target(&target);
     free_hashes(&current_units);
     free_hashes(&target_units);
+    return status;
+}
+
+culprit_status culprit_store_current_plan(culprit_store *store, const culprit_count_plan **plan,
+                                          culprit_error *err)
+{
+    hash_list units = {0};
+    int64_t current = 0;
+    *plan = NULL;
+    culprit_status status = culprit_store_begin(store, false, err);
+    if (status != CULPRIT_OK)
+        return status;
+    status = current_collector_program(store, &current, &units, err);
+    if (status == CULPRIT_OK && current && units.count > 0)
+        status = known_plan(store, current, &units, plan, err);
+    if (status == CULPRIT_OK)
+        status = culprit_store_commit(store, err);
+    else
+        culprit_store_rollback(store);
+    if (status != CULPRIT_OK)
+        *plan = NULL;
+    free_hashes(&units);
     return status;
 }
 

@@ -192,9 +192,19 @@ static const char schema_version_6[] =
     "    DELETE FROM trace_cores WHERE test_id = NEW.id;"
     " END;";
 
+/* Version 7: the counting plan of each collected program
+ * (src/store/program_plans.c), so that recording a test does not parse the
+ * program's maps again.  A cache: a program without one gets it when its
+ * next test is recorded. */
+static const char schema_version_7[] =
+    "CREATE TABLE program_plans ("
+    "    program_id INTEGER PRIMARY KEY REFERENCES programs(id) ON DELETE CASCADE,"
+    "    plan BLOB NOT NULL"
+    ");";
+
 static const migration_step migrations[] = {
-    {1, schema_version_1}, {2, schema_version_2}, {3, schema_version_3},
-    {4, schema_version_4}, {5, schema_version_5}, {6, schema_version_6},
+    {1, schema_version_1}, {2, schema_version_2}, {3, schema_version_3}, {4, schema_version_4},
+    {5, schema_version_5}, {6, schema_version_6}, {7, schema_version_7},
 };
 
 static culprit_status set_version(const culprit_store *store, int version, culprit_error *err)

@@ -49,7 +49,7 @@ enum { CULPRIT_STORE_APPLICATION_ID = 0x43554c50 };
  * before the real one is opened. */
 /* Statements kept prepared for the connection's lifetime (sql.c). */
 typedef struct culprit_kept_statements culprit_kept_statements;
-/* The program the last collected test was saved in, assembled (program_evolution.c). */
+/* The counting plan of the program the last collected test was saved in (program_plans.c). */
 typedef struct culprit_program_cache culprit_program_cache;
 
 struct culprit_store {
@@ -130,7 +130,24 @@ culprit_status culprit_store_unite_programs(const culprit_store *store, int64_t 
 /* Records that program_id was assembled from unit_hash (program_units). */
 culprit_status culprit_store_insert_program_unit(const culprit_store *store, int64_t program_id,
                                                  const char *unit_hash, culprit_error *err);
-/* Frees the assembled program kept between collected tests. */
+
+/* ---- program_plans.c ---- */
+
+/* The stored counting plan of program_id; *found is false when there is
+ * none or it does not decode (it is a cache: the caller rebuilds it). */
+culprit_status culprit_store_load_plan(const culprit_store *store, int64_t program_id,
+                                       culprit_count_plan *plan, bool *found, culprit_error *err);
+/* Stores (or replaces) program_id's counting plan. */
+culprit_status culprit_store_save_plan(const culprit_store *store, int64_t program_id,
+                                       const culprit_count_plan *plan, culprit_error *err);
+/* The plan kept with the connection if it is program_id's, else NULL; the
+ * caller still checks that it names the program's units. */
+const culprit_count_plan *culprit_store_cached_plan(const culprit_store *store, int64_t program_id);
+/* Moves plan into the connection's cache (plan is left empty) and returns
+ * the kept copy; NULL, with plan untouched, when memory runs out. */
+const culprit_count_plan *culprit_store_keep_plan(const culprit_store *store, int64_t program_id,
+                                                  culprit_count_plan *plan);
+/* Frees the plan kept between collected tests. */
 void culprit_store_forget_program_cache(culprit_store *store);
 
 /* ---- judgement.c ---- */
@@ -204,6 +221,11 @@ culprit_status culprit_store_set_current_program(const culprit_store *store, int
 culprit_status culprit_store_insert_tests(const culprit_store *store, int64_t program_id,
                                           const culprit_spectra *spectra, size_t first, size_t count,
                                           culprit_error *err);
+/* Inserts one test (its name, verdict and duration) with row's hits and
+ * counts under program_id, which has element_count elements. */
+culprit_status culprit_store_insert_test_row(const culprit_store *store, int64_t program_id,
+                                             size_t element_count, const culprit_test *test,
+                                             const culprit_test_row *row, culprit_error *err);
 /* Moves the stored test test_id to program_id with the hits and counts of
  * test `test` of spectra; keeps its recorded_at (and so its details). */
 culprit_status culprit_store_update_test_hits(const culprit_store *store, int64_t test_id, int64_t program_id,

@@ -18,10 +18,18 @@
 
 #include "culprit/error.h"
 
-/* Checks that test's spectra fits program_id: the stored hit rows of one
- * program must all have the same width. */
-static culprit_status check_program(const culprit_store *store, int64_t program_id,
-                                    const culprit_spectra *spectra, culprit_error *err)
+/* A test saved again under the same program and name keeps its id. */
+static const char insert_test_sql[] =
+    "INSERT INTO tests (program_id, name, verdict, duration, hits, counts, recorded_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+    " ON CONFLICT (program_id, name) DO UPDATE SET verdict = excluded.verdict,"
+    " duration = excluded.duration, hits = excluded.hits, counts = excluded.counts,"
+    " recorded_at = excluded.recorded_at";
+
+/* Checks that a test of element_count elements fits program_id: the stored
+ * hit rows of one program must all have the same width. */
+static culprit_status check_program(const culprit_store *store, int64_t program_id, size_t element_count,
+                                    culprit_error *err)
 {
     sqlite3_stmt *statement;
     culprit_status status =
@@ -36,24 +44,23 @@ static culprit_status check_program(const culprit_store *store, int64_t program_
                               (long long)program_id);
     else if (code != SQLITE_ROW)
         status = culprit_store_sqlite_error(store, code, "looking up a program", err);
-    else if (sqlite3_column_int64(statement, 0) != (sqlite3_int64)spectra->element_count)
+    else if (sqlite3_column_int64(statement, 0) != (sqlite3_int64)element_count)
         status = culprit_fail(
             err, CULPRIT_ERROR_INPUT, "%s: program %lld has %lld elements, the tests have %zu", store->path,
-            (long long)program_id, (long long)sqlite3_column_int64(statement, 0), spectra->element_count);
+            (long long)program_id, (long long)sqlite3_column_int64(statement, 0), element_count);
     culprit_store_release(store, statement);
     return status;
 }
 
 /* Counts must be sorted and in range, or the encoding's gaps would wrap. */
-static culprit_status check_counts(const culprit_store *store, const culprit_spectra *spectra, size_t test,
+static culprit_status check_counts(const culprit_store *store, size_t element_count, const char *name,
                                    const culprit_counts *counts, culprit_error *err)
 {
     for (size_t i = 0; i < counts->length; i++) {
         bool ascending = i == 0 || counts->elements[i] > counts->elements[i - 1];
-        if (!ascending || counts->elements[i] >= spectra->element_count)
+        if (!ascending || counts->elements[i] >= element_count)
             return culprit_fail(err, CULPRIT_ERROR_INTERNAL,
-                                "%s: test '%s' has unsorted or out-of-range counts", store->path,
-                                spectra->tests[test].name);
+                                "%s: test '%s' has unsorted or out-of-range counts", store->path, name);
     }
     return CULPRIT_OK;
 }
@@ -73,24 +80,33 @@ static void free_blobs(test_blobs *blobs)
     free(blobs->counts);
 }
 
-static culprit_status encode_blobs(const culprit_store *store, const culprit_spectra *spectra, size_t test,
-                                   test_blobs *blobs, culprit_error *err)
+/* The blobs of a row of element_count elements: hits (words of them) and counts. */
+static culprit_status encode_row(const culprit_store *store, size_t element_count, const char *name,
+                                 const uint64_t *hits, const culprit_counts *counts, test_blobs *blobs,
+                                 culprit_error *err)
 {
     *blobs = (test_blobs){0};
-    blobs->hits_bytes = culprit_store_hits_bytes(spectra->element_count);
+    blobs->hits_bytes = culprit_store_hits_bytes(element_count);
     size_t words = blobs->hits_bytes / sizeof(uint64_t);
     blobs->hits_scratch = malloc(words ? blobs->hits_bytes : 1);
     if (!blobs->hits_scratch)
         return culprit_fail_memory(err);
-    blobs->hits = culprit_store_encode_hits(culprit_spectra_row(spectra, test), words, blobs->hits_scratch);
-    const culprit_counts *counts = spectra->counts ? &spectra->counts[test] : NULL;
+    blobs->hits = culprit_store_encode_hits(hits, words, blobs->hits_scratch);
     if (!counts || counts->length == 0)
         return CULPRIT_OK;
-    culprit_status status = check_counts(store, spectra, test, counts, err);
+    culprit_status status = check_counts(store, element_count, name, counts, err);
     if (status == CULPRIT_OK &&
         culprit_store_encode_counts(counts, &blobs->counts, &blobs->counts_bytes) != 0)
         status = culprit_fail_memory(err);
     return status;
+}
+
+static culprit_status encode_blobs(const culprit_store *store, const culprit_spectra *spectra, size_t test,
+                                   test_blobs *blobs, culprit_error *err)
+{
+    return encode_row(store, spectra->element_count, spectra->tests[test].name,
+                      culprit_spectra_row(spectra, test), spectra->counts ? &spectra->counts[test] : NULL,
+                      blobs, err);
 }
 
 static int bind_test(sqlite3_stmt *statement, int64_t program_id, const culprit_test *test,
@@ -115,24 +131,30 @@ static int bind_test(sqlite3_stmt *statement, int64_t program_id, const culprit_
     return code;
 }
 
+/* Binds and runs the prepared insert for one encoded test. */
+static culprit_status run_insert(const culprit_store *store, sqlite3_stmt *statement, int64_t program_id,
+                                 const culprit_test *test, const test_blobs *blobs, culprit_error *err)
+{
+    int code = bind_test(statement, program_id, test, blobs);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    if (code == SQLITE_DONE)
+        code = sqlite3_reset(statement);
+    if (code == SQLITE_OK)
+        return CULPRIT_OK;
+    char doing[200];
+    snprintf(doing, sizeof doing, "saving test '%.150s'", test->name);
+    return culprit_store_sqlite_error(store, code, doing, err);
+}
+
 /* Encodes test and runs the prepared insert for it. */
 static culprit_status insert_test(const culprit_store *store, sqlite3_stmt *statement, int64_t program_id,
                                   const culprit_spectra *spectra, size_t test, culprit_error *err)
 {
     test_blobs blobs;
     culprit_status status = encode_blobs(store, spectra, test, &blobs, err);
-    if (status == CULPRIT_OK) {
-        int code = bind_test(statement, program_id, &spectra->tests[test], &blobs);
-        if (code == SQLITE_OK)
-            code = sqlite3_step(statement);
-        if (code == SQLITE_DONE)
-            code = sqlite3_reset(statement);
-        if (code != SQLITE_OK) {
-            char doing[200];
-            snprintf(doing, sizeof doing, "saving test '%.150s'", spectra->tests[test].name);
-            status = culprit_store_sqlite_error(store, code, doing, err);
-        }
-    }
+    if (status == CULPRIT_OK)
+        status = run_insert(store, statement, program_id, &spectra->tests[test], &blobs, err);
     free_blobs(&blobs);
     return status;
 }
@@ -141,21 +163,36 @@ culprit_status culprit_store_insert_tests(const culprit_store *store, int64_t pr
                                           const culprit_spectra *spectra, size_t first, size_t count,
                                           culprit_error *err)
 {
-    culprit_status status = check_program(store, program_id, spectra, err);
+    culprit_status status = check_program(store, program_id, spectra->element_count, err);
     if (status != CULPRIT_OK)
         return status;
     sqlite3_stmt *statement;
-    status = culprit_store_prepare_kept(
-        store,
-        "INSERT INTO tests (program_id, name, verdict, duration, hits, counts, recorded_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
-        " ON CONFLICT (program_id, name) DO UPDATE SET verdict = excluded.verdict,"
-        " duration = excluded.duration, hits = excluded.hits, counts = excluded.counts,"
-        " recorded_at = excluded.recorded_at",
-        &statement, err);
+    status = culprit_store_prepare_kept(store, insert_test_sql, &statement, err);
     for (size_t test = first; test < first + count && status == CULPRIT_OK; test++)
         status = insert_test(store, statement, program_id, spectra, test, err);
     culprit_store_release(store, statement);
+    return status;
+}
+
+culprit_status culprit_store_insert_test_row(const culprit_store *store, int64_t program_id,
+                                             size_t element_count, const culprit_test *test,
+                                             const culprit_test_row *row, culprit_error *err)
+{
+    if (row->word_count != culprit_store_hits_bytes(element_count) / sizeof(uint64_t))
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: a row of %zu words for %zu elements",
+                            store->path, row->word_count, element_count);
+    culprit_status status = check_program(store, program_id, element_count, err);
+    test_blobs blobs = {0};
+    if (status == CULPRIT_OK)
+        status = encode_row(store, element_count, test->name, row->hits, &row->counts, &blobs, err);
+    sqlite3_stmt *statement = NULL;
+    if (status == CULPRIT_OK)
+        status = culprit_store_prepare_kept(store, insert_test_sql, &statement, err);
+    if (status == CULPRIT_OK) {
+        status = run_insert(store, statement, program_id, test, &blobs, err);
+        culprit_store_release(store, statement);
+    }
+    free_blobs(&blobs);
     return status;
 }
 

@@ -20,6 +20,7 @@
 #include "core/sha256.h"
 #include "culprit/collect.h"
 #include "culprit/store.h"
+#include "dump_bytes.h"
 
 /* ---- hand-written maps ---- */
 
@@ -273,66 +274,10 @@ static void test_map_malformed(void)
     free(map);
 }
 
-/* ---- dumps, built byte by byte ---- */
-
-typedef struct bytes {
-    unsigned char data[4096];
-    size_t size;
-} bytes;
-
-static void put_u32(bytes *out, uint32_t value)
-{
-    for (int i = 0; i < 4; i++)
-        out->data[out->size++] = (unsigned char)(value >> (8 * i));
-}
-
-static void put_u64(bytes *out, uint64_t value)
-{
-    for (int i = 0; i < 8; i++)
-        out->data[out->size++] = (unsigned char)(value >> (8 * i));
-}
-
-static void put_raw(bytes *out, const void *data, size_t size)
-{
-    memcpy(out->data + out->size, data, size);
-    out->size += size;
-}
-
-typedef struct counter_entry {
-    uint32_t counter;
-    uint64_t count;
-} counter_entry;
-
-static void put_header(bytes *out, uint32_t unit_count, int32_t pid, uint32_t end, int32_t status,
-                       uint32_t crashed, uint32_t depth, const uint32_t *frames)
-{
-    put_raw(out, "CULPDMP1", 8);
-    put_u32(out, 1);
-    put_u32(out, unit_count);
-    put_u32(out, (uint32_t)pid);
-    put_u32(out, 1);
-    put_u32(out, end);
-    put_u32(out, (uint32_t)status);
-    put_u32(out, crashed);
-    put_u32(out, depth);
-    for (uint32_t i = 0; i < 2 * depth; i++)
-        put_u32(out, frames[i]);
-}
-
-static void put_unit(bytes *out, const char *hash, uint32_t counters, size_t count,
-                     const counter_entry *entries)
-{
-    put_raw(out, hash, 64);
-    put_u32(out, counters);
-    put_u32(out, (uint32_t)count);
-    for (size_t i = 0; i < count; i++) {
-        put_u32(out, entries[i].counter);
-        put_u64(out, entries[i].count);
-    }
-}
+/* ---- dumps, built byte by byte (dump_bytes.h) ---- */
 
 /* One output record with one frame (unit 0, block). */
-static void put_output(bytes *out, uint32_t stream, uint64_t offset, uint64_t length, uint32_t block)
+static void put_output(dump_bytes *out, uint32_t stream, uint64_t offset, uint64_t length, uint32_t block)
 {
     put_u32(out, stream);
     put_u64(out, offset);
@@ -343,7 +288,7 @@ static void put_output(bytes *out, uint32_t stream, uint64_t offset, uint64_t le
 }
 
 /* The dump of a process of unit A that crashed in block 2 after printing. */
-static void crashed_dump(bytes *out, const char *hash_a, int32_t pid)
+static void crashed_dump(dump_bytes *out, const char *hash_a, int32_t pid)
 {
     static const uint32_t stack[] = {0, 2, 0, 0};
     static const counter_entry entries[] = {{0, 1}, {2, 1}, {6, 5}};
@@ -358,12 +303,12 @@ static void test_dump(void)
 {
     char hash_a[65];
     free(make_map(body_a, 7, 3, hash_a));
-    bytes dump_bytes;
-    crashed_dump(&dump_bytes, hash_a, 100);
-    CHECK_INT(dump_bytes.size, 200);
+    dump_bytes bytes_of_dump;
+    crashed_dump(&bytes_of_dump, hash_a, 100);
+    CHECK_INT(bytes_of_dump.size, 200);
     culprit_dump dump;
     culprit_error err;
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err), CULPRIT_OK);
+    CHECK_INT(culprit_dump_parse(bytes_of_dump.data, bytes_of_dump.size, "d.dump", &dump, &err), CULPRIT_OK);
     CHECK_INT(dump.pid, 100);
     CHECK_INT(dump.end, CULPRIT_PROCESS_SIGNAL);
     CHECK_INT(dump.status, 11);
@@ -380,38 +325,38 @@ static void test_dump(void)
     CHECK_INT(dump.outputs[0].frames[0].block, 2);
     culprit_dump_free(&dump);
 
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, 198, "d.dump", &dump, &err), CULPRIT_ERROR_INPUT);
+    CHECK_INT(culprit_dump_parse(bytes_of_dump.data, 198, "d.dump", &dump, &err), CULPRIT_ERROR_INPUT);
     CHECK_STR(err.message, "d.dump: truncated at byte 198: expected a frame's block counter");
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, 100, "d.dump", &dump, &err), CULPRIT_ERROR_INPUT);
+    CHECK_INT(culprit_dump_parse(bytes_of_dump.data, 100, "d.dump", &dump, &err), CULPRIT_ERROR_INPUT);
     CHECK_STR(err.message, "d.dump: truncated at byte 100: expected a unit");
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, 5, "d.dump", &dump, &err), CULPRIT_ERROR_INPUT);
+    CHECK_INT(culprit_dump_parse(bytes_of_dump.data, 5, "d.dump", &dump, &err), CULPRIT_ERROR_INPUT);
     CHECK_STR(err.message, "d.dump: truncated at byte 5: expected the magic \"CULPDMP1\"");
-    dump_bytes.data[0] = 'X';
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),
+    bytes_of_dump.data[0] = 'X';
+    CHECK_INT(culprit_dump_parse(bytes_of_dump.data, bytes_of_dump.size, "d.dump", &dump, &err),
               CULPRIT_ERROR_INPUT);
     CHECK_STR(err.message, "d.dump: at byte 0: expected the magic \"CULPDMP1\" (this is not a culprit dump)");
-    crashed_dump(&dump_bytes, hash_a, 100);
-    dump_bytes.data[dump_bytes.size++] = 0;
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),
+    crashed_dump(&bytes_of_dump, hash_a, 100);
+    bytes_of_dump.data[bytes_of_dump.size++] = 0;
+    CHECK_INT(culprit_dump_parse(bytes_of_dump.data, bytes_of_dump.size, "d.dump", &dump, &err),
               CULPRIT_ERROR_INPUT);
     CHECK_STR(err.message,
               "d.dump: at byte 200: expected the end of the dump or the symbolic trailer \"CULPSYM1\"");
     /* A symbolic run's trailer is kept as bytes (culprit/concolic.h reads it). */
-    crashed_dump(&dump_bytes, hash_a, 100);
-    put_raw(&dump_bytes, "CULPSYM1tail", 12);
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err), CULPRIT_OK);
+    crashed_dump(&bytes_of_dump, hash_a, 100);
+    put_raw(&bytes_of_dump, "CULPSYM1tail", 12);
+    CHECK_INT(culprit_dump_parse(bytes_of_dump.data, bytes_of_dump.size, "d.dump", &dump, &err), CULPRIT_OK);
     CHECK_INT(dump.sym_size, 12);
     CHECK_INT(dump.sym_offset, 200);
     CHECK(dump.sym_trailer && memcmp(dump.sym_trailer, "CULPSYM1tail", 12) == 0);
     culprit_dump_free(&dump);
-    crashed_dump(&dump_bytes, hash_a, 100);
-    put_raw(&dump_bytes, "CULPSYM", 7);
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),
+    crashed_dump(&bytes_of_dump, hash_a, 100);
+    put_raw(&bytes_of_dump, "CULPSYM", 7);
+    CHECK_INT(culprit_dump_parse(bytes_of_dump.data, bytes_of_dump.size, "d.dump", &dump, &err),
               CULPRIT_ERROR_INPUT);
     CHECK_CONTAINS(err.message, "d.dump: at byte 200: expected the end of the dump or the symbolic");
-    crashed_dump(&dump_bytes, hash_a, 100);
-    dump_bytes.data[36] = 65; /* stack depth */
-    CHECK_INT(culprit_dump_parse(dump_bytes.data, dump_bytes.size, "d.dump", &dump, &err),
+    crashed_dump(&bytes_of_dump, hash_a, 100);
+    bytes_of_dump.data[36] = 65; /* stack depth */
+    CHECK_INT(culprit_dump_parse(bytes_of_dump.data, bytes_of_dump.size, "d.dump", &dump, &err),
               CULPRIT_ERROR_INPUT);
     CHECK_STR(err.message, "d.dump: at byte 36: expected the stack depth of at most 64, found 65");
 }
@@ -468,7 +413,7 @@ static void test_collect_directory(void)
     write_file(directory, name, map_b, strlen(map_b));
     /* The child (pid 200) crashed; its parent-side process 150 exited after
      * running both units and writing to stdout at offset 10. */
-    bytes child, other;
+    dump_bytes child, other;
     crashed_dump(&child, hash_a, 200);
     static const counter_entry a_entries[] = {{0, 2}, {6, 1}};
     static const counter_entry b_entries[] = {{0, 3}};
@@ -546,7 +491,7 @@ static void test_crash_stack_counts(void)
     write_file(directory, name, map_a, strlen(map_a));
     static const uint32_t stack[] = {0, 2, 0, 1};
     static const counter_entry entries[] = {{0, 4}};
-    bytes dump = {0};
+    dump_bytes dump = {0};
     put_header(&dump, 1, 300, 1, 8, 1, 2, stack);
     put_unit(&dump, hash_a, 7, 1, entries);
     put_u32(&dump, 0);
