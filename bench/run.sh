@@ -173,6 +173,12 @@ sh "$(dirname "$0")/symbolic_overhead.sh" "$build" || echo "bench/run.sh: symbol
 echo
 bash "$(dirname "$0")/build_speed.sh" "$build" || echo "bench/run.sh: build speed benchmark failed" >&2
 
+# Recording one test (issue 22 item 2): culprit test of a trivial test in a
+# one-unit program and in lua5.4, against the plain run; see
+# bench/record_cost.sh.
+echo
+bash "$(dirname "$0")/record_cost.sh" "$build" || echo "bench/run.sh: record cost benchmark failed" >&2
+
 # Mutation-based localization's cost (issue 20.4): culprit mutate on a few
 # seeded faults, runs per second and time relative to the suite; see
 # bench/mutate_cost.sh.
