@@ -99,8 +99,12 @@ $(BUILD)/obj/src/cc/%.o: src/cc/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LLVM_CFLAGS) -c $< -o $@
 
-$(BUILD)/culprit-cc: $(CC_OBJ) $(BUILD)/libculprit.a $(BUILD)/include/culprit/contract.h
-	$(CC) -o $@ $(CC_OBJ) $(BUILD)/libculprit.a $(LLVM_LIBS) $(PKG_LIBS)
+# culprit-cc is the driver only: it links no LLVM (loading libLLVM cost every
+# compile and configure probe about 22 ms) and, with --as-needed, none of the
+# libraries it does not call.  The instrumenter is the pass plugin's.
+CC_DRIVER_OBJ := $(addprefix $(BUILD)/obj/src/cc/,arguments.o driver.o main.o process.o)
+$(BUILD)/culprit-cc: $(CC_DRIVER_OBJ) $(BUILD)/libculprit.a $(BUILD)/include/culprit/contract.h
+	$(CC) -o $@ $(CC_DRIVER_OBJ) $(BUILD)/libculprit.a -Wl,--as-needed $(PKG_LIBS) -ldl
 
 # The pass plugin (src/cc/plugin.c): the instrumenter inside clang, loaded
 # with -fpass-plugin; its one C++ file is the entry LLVM's plugin interface

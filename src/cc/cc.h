@@ -138,6 +138,19 @@ culprit_status cc_instrument_module(void *module, const char *source, const cc_i
  * executable, else ../lib/culprit/.  False, buffer empty, when there is none. */
 bool cc_find_pass_plugin(char *buffer, size_t size);
 
+/* culprit-pass.so is also where the three-process path's instrumenter
+ * lives: culprit-cc loads it with dlopen only then, and calls
+ * cc_instrument_bitcode through this exported entry.  culprit-cc itself
+ * links no LLVM: loading libLLVM costs about 22 ms per process, which
+ * every compile and every configure probe paid. */
+#define CC_INSTRUMENT_ENTRY "culprit_cc_instrument_bitcode"
+typedef culprit_status (*cc_instrument_entry)(const char *input_path, const char *output_path,
+                                              const char *source, const cc_instrument_options *options,
+                                              culprit_error *err);
+__attribute__((visibility("default"))) culprit_status
+culprit_cc_instrument_bitcode(const char *input_path, const char *output_path, const char *source,
+                              const cc_instrument_options *options, culprit_error *err);
+
 /* The pass plugin's settings travel to it in this variable of clang's
  * environment: "<full|lines> <symbolic 0|1> <atomic 0|1> <strip 0|1>
  * <mutants 0|1> <source path>". */

@@ -12,6 +12,7 @@
  * in one private directory that is removed whatever happens.
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -324,6 +325,30 @@ static culprit_status compile_bitcode(session *s, const char *bitcode, const cha
     return status;
 }
 
+/* The three-process path's middle step, with the instrumenter of
+ * culprit-pass.so (cc.h, CC_INSTRUMENT_ENTRY).  The library stays loaded:
+ * unloading LLVM runs its static destructors for nothing. */
+static culprit_status instrument_bitcode(const char *bitcode, const char *instrumented, const char *source,
+                                         const cc_instrument_options *options, culprit_error *err)
+{
+    char plugin[PATH_MAX];
+    if (!cc_find_pass_plugin(plugin, sizeof plugin))
+        return culprit_fail(
+            err, CULPRIT_ERROR_INPUT,
+            "culprit-pass.so, which holds the instrumenter, is neither at $CULPRIT_PASS_PLUGIN, "
+            "beside culprit-cc nor in ../lib/culprit/");
+    void *library = dlopen(plugin, RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: cannot load the instrumenter: %s", plugin,
+                            dlerror());
+    cc_instrument_entry entry = NULL;
+    *(void **)&entry = dlsym(library, CC_INSTRUMENT_ENTRY);
+    if (!entry)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s: not culprit's pass plugin (no %s)", plugin,
+                            CC_INSTRUMENT_ENTRY);
+    return entry(bitcode, instrumented, source, options, err);
+}
+
 static culprit_status compile_c_input(session *s, const cc_input *input, const char *object, int *exit_status,
                                       culprit_error *err)
 {
@@ -342,7 +367,7 @@ static culprit_status compile_c_input(session *s, const cc_input *input, const c
                                      .mutants = s->command->mutants,
                                      .atomic_counters = s->command->atomic_counters,
                                      .strip_debug_info = !s->command->has_debug_flag};
-    status = cc_instrument_bitcode(bitcode, instrumented, input->path, &options, err);
+    status = instrument_bitcode(bitcode, instrumented, input->path, &options, err);
     if (status == CULPRIT_OK)
         status = compile_bitcode(s, instrumented, object, exit_status, err);
     unlink(bitcode);

@@ -12,7 +12,10 @@
  * (someone loading the plugin by hand) instruments nothing.
  *
  * pass_plugin.cpp is the C++ entry LLVM's plugin interface requires (it
- * has no C form); everything else is the instrumenter culprit-cc links.
+ * has no C form).  The same library serves culprit-cc's three-process path
+ * (CULPRIT_CC_PLUGIN=0, or a clang that cannot load plugins): culprit-cc
+ * loads it with dlopen and calls culprit_cc_instrument_bitcode, so that
+ * only that path loads LLVM into culprit-cc.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,4 +75,11 @@ void culprit_pass_instrument(void *module)
         fprintf(stderr, "culprit-cc: %s\n", err.message);
         exit(1);
     }
+}
+
+culprit_status culprit_cc_instrument_bitcode(const char *input_path, const char *output_path,
+                                             const char *source, const cc_instrument_options *options,
+                                             culprit_error *err)
+{
+    return cc_instrument_bitcode(input_path, output_path, source, options, err);
 }

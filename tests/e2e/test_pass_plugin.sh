@@ -4,7 +4,8 @@
 # behaviour as the three-process path (bitcode, culprit-cc, clang) that
 # CULPRIT_CC_PLUGIN=0 keeps, in every mode and at every -O; dependency
 # files are the same; clang given the plugin without culprit-cc's settings
-# instruments nothing; a plugin that cannot be loaded fails the compile.
+# instruments nothing; a plugin that cannot be loaded fails the compile,
+# either way (culprit-cc itself links no LLVM).
 . "$(dirname "$0")/lib.sh"
 need_culprit_cc
 
@@ -71,5 +72,13 @@ expect_contains "$WORK/err" "culprit-cc: CULPRIT_CC_PASS=sideways 0 0 0 list.c: 
 printf 'not a library\n' >fake.so
 CULPRIT_PASS_PLUGIN="$WORK/fake.so" run 1 "$culprit_cc" -c -o fake.o list.c
 expect_contains "$WORK/err" "fake.so"
+CULPRIT_CC_PLUGIN=0 CULPRIT_PASS_PLUGIN="$WORK/fake.so" run 1 "$culprit_cc" -c -o fake.o list.c
+expect_contains "$WORK/err" "fake.so: cannot load the instrumenter"
+# The three-step path needs the plugin's instrumenter too: culprit-cc links
+# no LLVM (loading it cost every compile about 22 ms), and says where it
+# looked.
+CULPRIT_CC_PLUGIN=0 CULPRIT_PASS_PLUGIN="$WORK/missing.so" run 1 "$culprit_cc" -c -o missing.o list.c
+expect_contains "$WORK/err" "culprit-pass.so, which holds the instrumenter, is neither at"
+if ldd "$culprit_cc" | grep -qi llvm; then fail "culprit-cc links LLVM: $(ldd "$culprit_cc" | grep -i llvm)"; else pass; fi
 
 finish
