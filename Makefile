@@ -109,7 +109,8 @@ $(BUILD)/culprit-cc: $(CC_DRIVER_OBJ) $(BUILD)/libculprit.a $(BUILD)/include/cul
 # The pass plugin (src/cc/plugin.c): the instrumenter inside clang, loaded
 # with -fpass-plugin; its one C++ file is the entry LLVM's plugin interface
 # requires, built like LLVM itself (no RTTI, no exceptions) by the clang that
-# will load it.  Everything but the entry stays hidden.
+# will load it.  Everything but the entries stays hidden, and it needs only
+# the libraries it calls (--as-needed): clang loads it for every C file.
 PLUGIN_CXX ?= clang++-14
 PLUGIN_OBJ := $(filter-out $(BUILD)/obj/src/cc/main.o,$(CC_OBJ))
 $(BUILD)/obj/src/cc/pass_plugin.o: src/cc/pass_plugin.cpp
@@ -119,7 +120,7 @@ $(BUILD)/obj/src/cc/pass_plugin.o: src/cc/pass_plugin.cpp
 
 $(BUILD)/culprit-pass.so: $(PLUGIN_OBJ) $(BUILD)/obj/src/cc/pass_plugin.o $(BUILD)/libculprit.a
 	$(PLUGIN_CXX) -shared -o $@ $(BUILD)/obj/src/cc/pass_plugin.o $(PLUGIN_OBJ) $(BUILD)/libculprit.a \
-	    -Wl,--exclude-libs,ALL -Wl,--no-undefined $(LLVM_LIBS) $(PKG_LIBS)
+	    -Wl,--exclude-libs,ALL -Wl,--no-undefined -Wl,--as-needed $(LLVM_LIBS) $(PKG_LIBS)
 
 # culprit-cc finds <culprit/contract.h> in include/ beside itself (and, once
 # installed, in PREFIX/include): docs/specs.md.
