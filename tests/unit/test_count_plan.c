@@ -122,6 +122,37 @@ static void random_units(culprit_unit_set *set, int units, uint64_t *state)
     culprit_unit_set_sort(set);
 }
 
+/* A random program of `units` units, assembled. */
+typedef struct random_program {
+    culprit_unit_set set;
+    culprit_spectra spectra;
+    culprit_program_layout layout;
+    bool built;
+} random_program;
+
+static void free_program(random_program *program)
+{
+    if (program->built)
+        culprit_program_layout_free(&program->layout);
+    culprit_spectra_free(&program->spectra);
+    culprit_unit_set_free(&program->set);
+}
+
+/* False (the failure counted, nothing left to free) when it does not build. */
+static bool make_program(random_program *program, int units, uint64_t *state)
+{
+    culprit_error err;
+    *program = (random_program){0};
+    random_units(&program->set, units, state);
+    culprit_spectra_init(&program->spectra);
+    program->built =
+        culprit_program_build(&program->set, &program->spectra, &program->layout, &err) == CULPRIT_OK;
+    CHECK_RECORD(program->built, "build: %s", err.message);
+    if (!program->built)
+        free_program(program);
+    return program->built;
+}
+
 /* Random counts for a random subset of the units (sorted by hash). */
 typedef struct random_counts {
     size_t count;
@@ -304,36 +335,33 @@ static void test_rows_match_reference(void)
 static void test_row_errors(void)
 {
     uint64_t state = 7;
-    culprit_unit_set set;
-    random_units(&set, 2, &state);
-    culprit_spectra spectra;
-    culprit_program_layout layout;
+    random_program program;
+    if (!make_program(&program, 2, &state))
+        return;
     culprit_error err;
-    culprit_spectra_init(&spectra);
-    CHECK_INT(culprit_program_build(&set, &spectra, &layout, &err), CULPRIT_OK);
     uint32_t counter = 0;
     uint64_t count = 1;
-    culprit_unit_counts counts = {
-        .counter_count = set.units[0]->counter_count, .length = 1, .counters = &counter, .counts = &count};
+    culprit_unit_counts counts = {.counter_count = program.set.units[0]->counter_count,
+                                  .length = 1,
+                                  .counters = &counter,
+                                  .counts = &count};
     culprit_test_row row;
     memset(counts.hash, 'f', 64); /* no such unit */
-    CHECK_INT(culprit_count_plan_row(&layout.plan, 1, &counts, &row, &err), CULPRIT_ERROR_INTERNAL);
+    CHECK_INT(culprit_count_plan_row(&program.layout.plan, 1, &counts, &row, &err), CULPRIT_ERROR_INTERNAL);
     CHECK_CONTAINS(err.message, "is not in the program");
-    snprintf(counts.hash, sizeof counts.hash, "%s", set.units[0]->hash);
+    snprintf(counts.hash, sizeof counts.hash, "%s", program.set.units[0]->hash);
     counts.counter_count++;
-    CHECK_INT(culprit_count_plan_row(&layout.plan, 1, &counts, &row, &err), CULPRIT_ERROR_INTERNAL);
+    CHECK_INT(culprit_count_plan_row(&program.layout.plan, 1, &counts, &row, &err), CULPRIT_ERROR_INTERNAL);
     CHECK_CONTAINS(err.message, "counters, its map says");
     counts.counter_count--;
     counter = counts.counter_count;
-    CHECK_INT(culprit_count_plan_row(&layout.plan, 1, &counts, &row, &err), CULPRIT_ERROR_INTERNAL);
+    CHECK_INT(culprit_count_plan_row(&program.layout.plan, 1, &counts, &row, &err), CULPRIT_ERROR_INTERNAL);
     CHECK_CONTAINS(err.message, "out of range");
     culprit_unit_counts twice[2] = {counts, counts};
     counter = 0;
-    CHECK_INT(culprit_count_plan_row(&layout.plan, 2, twice, &row, &err), CULPRIT_ERROR_INTERNAL);
+    CHECK_INT(culprit_count_plan_row(&program.layout.plan, 2, twice, &row, &err), CULPRIT_ERROR_INTERNAL);
     CHECK_CONTAINS(err.message, "given twice");
-    culprit_program_layout_free(&layout);
-    culprit_spectra_free(&spectra);
-    culprit_unit_set_free(&set);
+    free_program(&program);
 }
 
 /* Every truncation fails; every single-byte change either fails or gives a
@@ -341,16 +369,13 @@ static void test_row_errors(void)
 static void test_damaged_plans(void)
 {
     uint64_t state = 99;
-    culprit_unit_set set;
-    random_units(&set, 3, &state);
-    culprit_spectra spectra;
-    culprit_program_layout layout;
+    random_program program;
+    if (!make_program(&program, 3, &state))
+        return;
     culprit_error err;
-    culprit_spectra_init(&spectra);
-    CHECK_INT(culprit_program_build(&set, &spectra, &layout, &err), CULPRIT_OK);
     unsigned char *encoded = NULL;
     size_t size = 0;
-    CHECK_INT(culprit_count_plan_encode(&layout.plan, &encoded, &size, &err), CULPRIT_OK);
+    CHECK_INT(culprit_count_plan_encode(&program.layout.plan, &encoded, &size, &err), CULPRIT_OK);
     int truncations_failed = 0, accepted = 0, out_of_range = 0;
     culprit_count_plan plan;
     for (size_t length = 0; length < size; length++)
@@ -386,9 +411,7 @@ static void test_damaged_plans(void)
     free(longer);
     free(changed);
     free(encoded);
-    culprit_program_layout_free(&layout);
-    culprit_spectra_free(&spectra);
-    culprit_unit_set_free(&set);
+    free_program(&program);
 }
 
 /* ---- the store's plans ---- */
@@ -546,14 +569,11 @@ static void write_into(const char *directory, const char *name, const void *data
 static void test_collect_known(void)
 {
     uint64_t state = 5;
-    culprit_unit_set set;
-    random_units(&set, 2, &state);
-    culprit_spectra spectra;
-    culprit_program_layout layout;
+    random_program program;
+    if (!make_program(&program, 2, &state))
+        return;
     culprit_error err;
-    culprit_spectra_init(&spectra);
-    CHECK_INT(culprit_program_build(&set, &spectra, &layout, &err), CULPRIT_OK);
-    const culprit_unit *unit = set.units[0];
+    const culprit_unit *unit = program.set.units[0];
     char directory[64], map_name[80];
     make_scratch_directory(directory);
     snprintf(map_name, sizeof map_name, "%s.map", unit->hash);
@@ -568,7 +588,7 @@ static void test_collect_known(void)
     culprit_unit_set maps;
     culprit_collected collected;
     culprit_unit_set_init(&maps);
-    CHECK_INT(culprit_collect_directory_known(directory, 100, &layout.plan, &maps, &collected, &err),
+    CHECK_INT(culprit_collect_directory_known(directory, 100, &program.layout.plan, &maps, &collected, &err),
               CULPRIT_OK);
     CHECK_INT(maps.count, 0); /* nothing parsed */
     CHECK_INT(collected.unit_count, 1);
@@ -587,7 +607,7 @@ static void test_collect_known(void)
     put_unit(&dump, unit->hash, unit->counter_count, 2, entries);
     put_u32(&dump, 0);
     write_into(directory, "100.dump", dump.data, dump.size);
-    CHECK_INT(culprit_collect_directory_known(directory, 100, &layout.plan, &maps, &collected, &err),
+    CHECK_INT(culprit_collect_directory_known(directory, 100, &program.layout.plan, &maps, &collected, &err),
               CULPRIT_ERROR_INPUT);
     CHECK_CONTAINS(err.message, map_name);
 
@@ -597,14 +617,12 @@ static void test_collect_known(void)
     put_unit(&dump, unit->hash, unit->counter_count + 1, 2, entries);
     put_u32(&dump, 0);
     write_into(directory, "100.dump", dump.data, dump.size);
-    CHECK_INT(culprit_collect_directory_known(directory, 100, &layout.plan, &maps, &collected, &err),
+    CHECK_INT(culprit_collect_directory_known(directory, 100, &program.layout.plan, &maps, &collected, &err),
               CULPRIT_ERROR_INPUT);
     CHECK_CONTAINS(err.message, "counters, its map says");
     culprit_unit_set_free(&maps);
     remove_tree(directory);
-    culprit_program_layout_free(&layout);
-    culprit_spectra_free(&spectra);
-    culprit_unit_set_free(&set);
+    free_program(&program);
 }
 
 int main(void)
