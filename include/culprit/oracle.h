@@ -25,9 +25,11 @@ typedef enum culprit_comparison {
     CULPRIT_COMPARE_WHITESPACE, /* runs of blanks collapsed, leading and trailing ones dropped */
     CULPRIT_COMPARE_TRAILING,   /* trailing blanks of each line dropped (graders' "ignore trailing
                                    whitespace"); the rest of the line byte for byte */
+    CULPRIT_COMPARE_NUMBERS,    /* every run of digits equal to every other (figures that change
+                                   from run to run: a clock, memory use); the rest byte for byte */
 } culprit_comparison;
 
-/* Parses "exact", "whitespace" or "trailing"; false for anything else. */
+/* Parses "exact", "whitespace", "trailing" or "numbers"; false for anything else. */
 CULPRIT_API bool culprit_comparison_parse(const char *text, culprit_comparison *comparison);
 
 /* What a skip (exit status 77) is recorded as (issue 20; docs/oracles.md,

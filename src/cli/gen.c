@@ -67,8 +67,8 @@ const char cli_usage_gen[] =
     "   --reference CMD      run each input through CMD too (same stdin and ARGS):\n"
     "                        its stdout is the expected output and, without\n"
     "                        --expect-exit, its exit status the expected status\n"
-    "   --normalize MODE     compare with the reference ignoring blanks: whitespace\n"
-    "                        or trailing\n"
+    "   --normalize MODE     compare with the reference ignoring blanks (whitespace\n"
+    "                        or trailing) or the values of numbers (numbers)\n"
     "   --validator CMD      judge stdout with CMD (run with the stdout file as $1)\n"
     "   --timeout S          per-test timeout (default 10)\n"
     "output:\n"
@@ -111,7 +111,7 @@ static int parse_oracle_option(int option, const char *value, gen_options *optio
 {
     if (option == 'N') {
         if (!culprit_comparison_parse(value, &options->oracle.compare))
-            return cli_usage_error("gen", "--normalize expects whitespace or trailing, not '%s'", value);
+            return cli_usage_error("gen", "--normalize expects whitespace, trailing or numbers, not '%s'", value);
         return 0;
     }
     if (option == 'V') {

@@ -50,7 +50,8 @@ const char cli_usage_test[] =
     "                        (the exit status passed on is still the command's)\n"
     "   --normalize MODE     compare with --expect ignoring blanks: whitespace (runs of\n"
     "                        blanks, leading and trailing ones) or trailing (each\n"
-    "                        line's trailing blanks); default: exact\n"
+    "                        line's trailing blanks); or numbers (every run of\n"
+    "                        digits equal to every other); default: exact\n"
     "   --expect-exit N      the exit status the test must end with (default 0), for\n"
     "                        tests of error paths (77 and 99 stay skip and error\n"
     "                        unless N is one of them)\n"
@@ -100,7 +101,7 @@ static int parse_oracle_option(int option, const char *value, test_options *opti
 {
     if (option == 'N') {
         if (!culprit_comparison_parse(value, &options->compare))
-            return cli_usage_error("test", "--normalize expects whitespace or trailing, not '%s'", value);
+            return cli_usage_error("test", "--normalize expects whitespace, trailing or numbers, not '%s'", value);
         options->compare_given = true;
         return 0;
     }

@@ -223,11 +223,13 @@ static culprit_status take_oracle(const json_context *context, const mjson_membe
         spec->compare = CULPRIT_COMPARE_WHITESPACE;
     else if (strcmp(kind, "trailing-whitespace") == 0)
         spec->compare = CULPRIT_COMPARE_TRAILING;
+    else if (strcmp(kind, "numbers") == 0)
+        spec->compare = CULPRIT_COMPARE_NUMBERS;
     else if (strcmp(kind, "exact") != 0)
         status =
             fail_value(context, member->value,
-                       "unknown oracle '%s' (expected \"exact\", \"whitespace\", \"trailing-whitespace\" "
-                       "or \"html\")",
+                       "unknown oracle '%s' (expected \"exact\", \"whitespace\", \"trailing-whitespace\", "
+                       "\"numbers\" or \"html\")",
                        kind);
     free(kind);
     return status;

@@ -411,7 +411,7 @@ void culprit_oracle_describe_unjudged(culprit_verdict verdict, int exit_status, 
 
 bool culprit_comparison_parse(const char *text, culprit_comparison *comparison)
 {
-    static const char *const names[] = {"exact", "whitespace", "trailing"};
+    static const char *const names[] = {"exact", "whitespace", "trailing", "numbers"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(text, names[i]) == 0) {
             *comparison = (culprit_comparison)i;

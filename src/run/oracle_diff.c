@@ -82,8 +82,35 @@ static size_t strip_trailing(const culprit_output_text_line *line, char *out)
     return length;
 }
 
+/* Turns every run of digits into one '0'; returns the new length. */
+static size_t mask_numbers(const culprit_output_text_line *line, char *out)
+{
+    size_t length = 0;
+    for (size_t i = 0; i < line->length; i++) {
+        bool digit = line->start[i] >= '0' && line->start[i] <= '9';
+        if (digit && length > 0 && out[length - 1] == '0' && i > 0 && line->start[i - 1] >= '0' &&
+            line->start[i - 1] <= '9')
+            continue;
+        out[length++] = digit ? '0' : line->start[i];
+    }
+    return length;
+}
+
+static size_t normalized_key(culprit_comparison compare, const culprit_output_text_line *line, char *out)
+{
+    switch (compare) {
+    case CULPRIT_COMPARE_TRAILING:
+        return strip_trailing(line, out);
+    case CULPRIT_COMPARE_NUMBERS:
+        return mask_numbers(line, out);
+    default:
+        return normalize_line(line, out);
+    }
+}
+
 /* Keys of lines; compared other than exactly, they lose blanks (all runs,
- * or the trailing ones), the line terminator and trailing empty lines. */
+ * or the trailing ones) or the values of their numbers, the line
+ * terminator and trailing empty lines. */
 static culprit_status make_keys(const culprit_output_text_line *lines, size_t count, size_t text_size,
                                 culprit_comparison compare, line_keys *keys, culprit_error *err)
 {
@@ -101,9 +128,7 @@ static culprit_status make_keys(const culprit_output_text_line *lines, size_t co
         line_key *key = &keys->keys[i];
         if (normalize) {
             key->bytes = keys->normalized + used;
-            key->length = compare == CULPRIT_COMPARE_TRAILING
-                              ? strip_trailing(&lines[i], keys->normalized + used)
-                              : normalize_line(&lines[i], keys->normalized + used);
+            key->length = normalized_key(compare, &lines[i], keys->normalized + used);
             used += key->length;
             key->hash = hash_bytes(key->bytes, key->length, false);
         } else {
@@ -319,6 +344,7 @@ static void describe(const oracle_line_set *wrong, size_t actual_lines, size_t e
 {
     const char *how = compare == CULPRIT_COMPARE_WHITESPACE ? " (whitespace normalized)"
                       : compare == CULPRIT_COMPARE_TRAILING ? " (trailing whitespace ignored)"
+                      : compare == CULPRIT_COMPARE_NUMBERS  ? " (numbers ignored)"
                                                             : "";
     if (actual_lines == 0)
         snprintf(finding->message, sizeof finding->message, "stdout is empty, expected %zu line%s",

@@ -284,7 +284,7 @@ expect_contains "$WORK/err" "culprit test: --expect-exit expects an exit status 
 run 2 "$CULPRIT" test --expect-exit two -- ./prog add 1 1
 expect_contains "$WORK/err" "culprit test: --expect-exit expects an exit status from 0 to 255, not 'two'"
 run 2 "$CULPRIT" test --normalize blanks --expect six.out -- ./prog add 1 1
-expect_contains "$WORK/err" "culprit test: --normalize expects whitespace or trailing, not 'blanks'"
+expect_contains "$WORK/err" "culprit test: --normalize expects whitespace, trailing or numbers, not 'blanks'"
 run 2 "$CULPRIT" test --normalize trailing -- ./prog add 1 1
 expect_contains "$WORK/err" "culprit test: --normalize compares with --expect FILE, which is missing"
 run 2 "$CULPRIT" test --meson --name x -- ./prog add 1 1

@@ -229,8 +229,8 @@ static void test_json_errors(void)
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"timeout\": -1}]", NULL,
                 "1:39: expected \"timeout\" to be a positive number of seconds");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"oracle\": \"magic\"}]", NULL,
-                "1:38: unknown oracle 'magic' (expected \"exact\", \"whitespace\", \"trailing-whitespace\" "
-                "or \"html\")");
+                "1:38: unknown oracle 'magic' (expected \"exact\", \"whitespace\", \"trailing-whitespace\", "
+                "\"numbers\" or \"html\")");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"env\": {\"A=B\": \"1\"}}]", NULL,
                 "1:36: expected an environment variable name (non-empty, no '=')");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"stdin\": {\"path\": \"x\"}}]", NULL,

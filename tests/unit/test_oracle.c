@@ -313,6 +313,35 @@ static void test_trailing_diff(void)
     CHECK(!culprit_comparison_parse("rstrip", &comparison));
 }
 
+/* Figures that change from run to run (a clock, memory use): every run of
+ * digits equals every other; everything else, blanks included, counts. */
+static void test_numbers_diff(void)
+{
+    char expected[512]; /* path_of's buffers are reused after eight paths */
+    snprintf(expected, sizeof expected, "%s",
+             write_file("expected", "<p>Memory: 1024 kB, 12.5%</p>\nuptime 3 days\nv2\n"));
+    culprit_oracle numbers = {.expect_stdout_path = expected, .compare = CULPRIT_COMPARE_NUMBERS};
+    culprit_judgement j =
+        judge_exit(&numbers, 0, "<p>Memory: 987654 kB, 0.75%</p>\nuptime 12 days\nv7\n", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_PASS);
+    culprit_judgement_free(&j);
+    j = judge_exit(&numbers, 0, "<p>Memory: 1024 MB, 12.5%</p>\nuptime 3 days\nv2\n", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL);
+    check_lines(&j, (const uint32_t[]){1}, 1);
+    CHECK_STR(j.signature, "stdout differs from the expected output (numbers ignored)");
+    culprit_judgement_free(&j);
+    /* a number where none was, or none where one was, is a difference */
+    j = judge_exit(&numbers, 0, "<p>Memory: 1024 kB, 12.5%</p>\nuptime 3 days\nv\n", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_FAIL);
+    check_lines(&j, (const uint32_t[]){3}, 1);
+    culprit_judgement_free(&j);
+    j = judge_exit(&numbers, 0, "<p>Memory: 1024 kB, 12.5%</p>\nuptime 3 days\nv2\n\n", "");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_PASS); /* trailing empty lines, as the other normalizations */
+    culprit_judgement_free(&j);
+    culprit_comparison comparison = CULPRIT_COMPARE_EXACT;
+    CHECK(culprit_comparison_parse("numbers", &comparison) && comparison == CULPRIT_COMPARE_NUMBERS);
+}
+
 static void test_whitespace_diff(void)
 {
     const char *expected = write_file("expected", "a b\n  c\td \nlast\n");
@@ -576,6 +605,7 @@ int main(void)
     test_sanitizers();
     test_normalize();
     test_trailing_diff();
+    test_numbers_diff();
     test_output_kept();
     test_store();
     test_migration();
