@@ -210,28 +210,47 @@ static culprit_status take_validator(const json_context *context, const mjson_me
     return take_string(context, "validator", member->value, false, &spec->validator);
 }
 
-static culprit_status take_oracle(const json_context *context, const mjson_member *member,
-                                  culprit_test_spec *spec)
+/* One oracle kind: html, or one comparison (a second one is an error). */
+static culprit_status take_oracle_kind(const json_context *context, const mjson_value *value,
+                                       culprit_test_spec *spec, bool *compared)
 {
     char *kind = NULL;
-    culprit_status status = take_string(context, "oracle", member->value, false, &kind);
+    culprit_status status = take_string(context, "oracle", value, false, &kind);
     if (status != CULPRIT_OK)
         return status;
+    static const char *const comparisons[] = {"exact", "whitespace", "trailing-whitespace", "numbers"};
+    static const culprit_comparison compare[] = {CULPRIT_COMPARE_EXACT, CULPRIT_COMPARE_WHITESPACE,
+                                                 CULPRIT_COMPARE_TRAILING, CULPRIT_COMPARE_NUMBERS};
+    size_t which = 0;
+    while (which < 4 && strcmp(kind, comparisons[which]) != 0)
+        which++;
     if (strcmp(kind, "html") == 0)
         spec->html = true;
-    else if (strcmp(kind, "whitespace") == 0)
-        spec->compare = CULPRIT_COMPARE_WHITESPACE;
-    else if (strcmp(kind, "trailing-whitespace") == 0)
-        spec->compare = CULPRIT_COMPARE_TRAILING;
-    else if (strcmp(kind, "numbers") == 0)
-        spec->compare = CULPRIT_COMPARE_NUMBERS;
-    else if (strcmp(kind, "exact") != 0)
+    else if (which < 4 && *compared)
+        status = fail_value(context, value, "a second comparison '%s' (a test has one)", kind);
+    else if (which < 4)
+        spec->compare = compare[which];
+    else
         status =
-            fail_value(context, member->value,
+            fail_value(context, value,
                        "unknown oracle '%s' (expected \"exact\", \"whitespace\", \"trailing-whitespace\", "
                        "\"numbers\" or \"html\")",
                        kind);
+    *compared |= which < 4;
     free(kind);
+    return status;
+}
+
+/* "oracle": a kind, or an array of kinds (["html", "numbers"]). */
+static culprit_status take_oracle(const json_context *context, const mjson_member *member,
+                                  culprit_test_spec *spec)
+{
+    bool compared = false;
+    if (member->value->type != MJSON_ARRAY)
+        return take_oracle_kind(context, member->value, spec, &compared);
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < member->value->count && status == CULPRIT_OK; i++)
+        status = take_oracle_kind(context, member->value->items[i], spec, &compared);
     return status;
 }
 

@@ -121,7 +121,7 @@ static void test_json_form(void)
         "  \"env\": {\"X\": \"1\", \"Y\": \"\\u00e9\"}, \"cwd\": \"sub\", \"validator\": \"v\",\n"
         "  \"oracle\": \"whitespace\"},\n"
         " {\"name\": \"b\", \"argv\": [\"prog\", \"\", \"x y\"], \"stdin\": \"text\",\n"
-        "  \"expect_stdout\": \"line\\n\", \"oracle\": \"html\", \"expect_failure\": true}\n"
+        "  \"expect_stdout\": \"line\\n\", \"oracle\": [\"html\", \"numbers\"], \"expect_failure\": true}\n"
         "]\n";
     CHECK_INT(parse(text, NULL, &m, &err), CULPRIT_OK);
     CHECK_INT(m.count, 2);
@@ -133,7 +133,8 @@ static void test_json_form(void)
         CHECK(strstr(a->cwd, "/sub") != NULL && strcmp(a->validator, "v") == 0 &&
               a->compare == CULPRIT_COMPARE_WHITESPACE);
         CHECK(b->argv && strcmp(b->argv[2], "x y") == 0 && b->argv[3] == NULL && !b->shell_command);
-        CHECK(strcmp(b->stdin_text, "text") == 0 && strcmp(b->expect_stdout_text, "line\n") == 0 && b->html);
+        CHECK(strcmp(b->stdin_text, "text") == 0 && strcmp(b->expect_stdout_text, "line\n") == 0 && b->html &&
+              b->compare == CULPRIT_COMPARE_NUMBERS);
         CHECK(b->expect_failure && !a->expect_failure);
         CHECK_INT(b->line, 6);
         CHECK_INT(b->column, 2);
@@ -228,6 +229,10 @@ static void test_json_errors(void)
                 "1:43: expected \"expect_exit\" to be an integer from 0 to 255");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"timeout\": -1}]", NULL,
                 "1:39: expected \"timeout\" to be a positive number of seconds");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"oracle\": [\"numbers\", \"exact\"]}]", NULL,
+                "1:50: a second comparison 'exact' (a test has one)");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"oracle\": [\"html\", 3]}]", NULL,
+                "1:47: expected \"oracle\" to be a string, found a number");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"oracle\": \"magic\"}]", NULL,
                 "1:38: unknown oracle 'magic' (expected \"exact\", \"whitespace\", \"trailing-whitespace\", "
                 "\"numbers\" or \"html\")");
