@@ -183,6 +183,7 @@ typedef struct web_suite_request {
     const char *form;            /* a POST's body, encoded; NULL for a GET */
     size_t state;                /* the state it ran in */
     bool expected;               /* --reference gave it an expected page (web_suite_expected_path) */
+    culprit_comparison compare;  /* how its page is compared with that one */
 } web_suite_request;
 
 culprit_status web_suite_open(web_explorer *explorer, const char *store_directory, culprit_error *err);
@@ -211,11 +212,13 @@ culprit_status web_reference_open(web_explorer *explorer, culprit_error *err);
 culprit_status web_reference_start(web_explorer *explorer, culprit_error *err);
 /* Runs request in REFDIR in a copy of the state at directory state, and
  * keeps its page as test name's expected page: expected is its path, ""
- * when there is none (said on stderr once per script).  REFDIR's database
- * files are put back after. */
+ * when there is none (said on stderr once per script), *compare how the
+ * application's page is compared with it (numbers, for a script whose
+ * reference pages change their numbers from run to run).  REFDIR's
+ * database files are put back after. */
 culprit_status web_reference_run(web_explorer *explorer, const culprit_web_request *request,
                                  const char *state, const char *name, char *expected, size_t size,
-                                 culprit_error *err);
+                                 culprit_comparison *compare, culprit_error *err);
 /* Puts REFDIR's database files back as they were, sums up, frees. */
 void web_reference_close(web_explorer *explorer);
 

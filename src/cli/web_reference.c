@@ -18,6 +18,13 @@
  * normally (timeout, signal, the launcher's own error), leaves the request
  * without an expected page, said once per script.
  *
+ * A page that changes from run to run (a clock, the machine's memory use)
+ * would make every request fail, the correct application's too: each
+ * script's first CHECKED_REQUESTS requests run twice in the reference.  When
+ * the two pages differ only in their numbers, that script's pages are
+ * compared without them ("numbers", docs/oracles.md) from then on; when
+ * they differ otherwise, its requests get no expected page (said once).
+ *
  * What the reference changes is thrown away: REFDIR's database files (the
  * application's names, and REFDIR's own *.sqlite ...) are copied at the
  * start, kept in the store too (STORE/web/reference, for a SIGKILL), and
@@ -48,7 +55,9 @@ struct web_reference {
     harness_paths paths;
     char **said; /* scripts said to have no expected page */
     size_t said_count, said_capacity;
-    size_t pages, missing; /* requests with an expected page, and without */
+    size_t pages, missing;        /* requests with an expected page, and without */
+    struct script_pages *scripts; /* what each script's reference pages are */
+    size_t script_count, script_capacity;
 };
 
 /* ---- setting up ---- */
@@ -269,12 +278,125 @@ static culprit_status keep_page(web_explorer *explorer, const char *script, cons
     return status;
 }
 
+/* ---- pages that change from run to run ---- */
+
+typedef enum page_kind {
+    PAGE_STABLE,   /* the same page twice */
+    PAGE_NUMBERS,  /* the same but for its numbers */
+    PAGE_VOLATILE, /* different otherwise */
+} page_kind;
+
+enum { CHECKED_REQUESTS = 3 }; /* each script's first requests run twice */
+
+typedef struct script_pages {
+    char *script;
+    page_kind kind;   /* the worst seen */
+    unsigned checked; /* requests run twice so far */
+} script_pages;
+
+static culprit_status find_pages(web_reference *reference, const char *script, script_pages **pages,
+                                 culprit_error *err)
+{
+    for (size_t i = 0; i < reference->script_count; i++)
+        if (strcmp(reference->scripts[i].script, script) == 0) {
+            *pages = &reference->scripts[i];
+            return CULPRIT_OK;
+        }
+    char *copy = strdup(script);
+    if (!copy ||
+        !CULPRIT_GROW(reference->scripts, reference->script_capacity, reference->script_count + 1, 8)) {
+        free(copy);
+        return culprit_fail_memory(err);
+    }
+    reference->scripts[reference->script_count] = (script_pages){.script = copy};
+    *pages = &reference->scripts[reference->script_count++];
+    return CULPRIT_OK;
+}
+
+/* What the page at path is to first (NUL-terminated): the same, the same
+ * but for its numbers, or different. */
+static culprit_status compare_pages(const char *first, size_t first_size, const harness_paths *paths,
+                                    page_kind *kind, culprit_error *err)
+{
+    char *second = NULL;
+    size_t size = 0;
+    culprit_status status =
+        culprit_read_whole_file(paths->stdout_path, SIZE_MAX - 1, "a reference page", &second, &size, err);
+    if (status != CULPRIT_OK)
+        return status;
+    *kind = PAGE_STABLE;
+    if (size != first_size || memcmp(first, second, size) != 0) {
+        culprit_oracle oracle = {.expect_stdout_text = first, .compare = CULPRIT_COMPARE_NUMBERS};
+        culprit_run_result result = {.exited = true, /* the status was judged usable already */
+                                     .stdout_path = paths->stdout_path,
+                                     .stderr_path = paths->stderr_path};
+        culprit_judgement judgement;
+        status = culprit_oracle_judge(&oracle, &result, &judgement, err);
+        if (status == CULPRIT_OK)
+            *kind = judgement.verdict == CULPRIT_VERDICT_PASS ? PAGE_NUMBERS : PAGE_VOLATILE;
+        culprit_judgement_free(&judgement);
+    }
+    free(second);
+    return status;
+}
+
+/* The request in the reference, in a copy of the state at state, REFDIR's
+ * files put back afterwards. */
+static culprit_status reference_once(web_explorer *explorer, const culprit_web_request *request,
+                                     const char *state, const char *script, culprit_finished *finished,
+                                     culprit_error *err)
+{
+    web_reference *reference = explorer->reference;
+    int interrupted = 0;
+    *finished = (culprit_finished){0};
+    culprit_status status = harness_paths_reuse(&reference->paths, false, err);
+    if (status == CULPRIT_OK)
+        status = enter_state(explorer, state, err);
+    if (status == CULPRIT_OK)
+        status = run_reference(explorer, request, script, finished, &interrupted, err);
+    culprit_error ignored;
+    culprit_status restored = put_back(reference, status == CULPRIT_OK ? err : &ignored);
+    if (status == CULPRIT_OK)
+        status = restored;
+    /* a signal stops the exploration before the application runs the request */
+    if (status == CULPRIT_OK && interrupted)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "stopped by signal %d (the requests so far are kept)",
+                              interrupted);
+    return status;
+}
+
+/* Runs a usable first page's request again, while its script is still
+ * checked, and learns what the script's pages are. */
+static culprit_status check_twice(web_explorer *explorer, const culprit_web_request *request,
+                                  const char *state, const char *script, script_pages *pages,
+                                  culprit_finished *finished, culprit_error *err)
+{
+    char *first = NULL;
+    size_t size = 0;
+    culprit_status status = culprit_read_whole_file(explorer->reference->paths.stdout_path, SIZE_MAX - 1,
+                                                    "a reference page", &first, &size, err);
+    if (status == CULPRIT_OK)
+        status = reference_once(explorer, request, state, script, finished, err);
+    char why[128];
+    page_kind kind = PAGE_STABLE;
+    if (status == CULPRIT_OK && !unusable(finished, why, sizeof why))
+        status = compare_pages(first, size, &explorer->reference->paths, &kind, err);
+    if (status == CULPRIT_OK) {
+        pages->checked++;
+        if (kind > pages->kind)
+            pages->kind = kind;
+    }
+    free(first);
+    return status;
+}
+
 culprit_status web_reference_run(web_explorer *explorer, const culprit_web_request *request,
                                  const char *state, const char *name, char *expected, size_t size,
-                                 culprit_error *err)
+                                 culprit_comparison *compare, culprit_error *err)
 {
     web_reference *reference = explorer->reference;
     expected[0] = '\0';
+    *compare = CULPRIT_COMPARE_EXACT;
     if (!reference)
         return CULPRIT_OK;
     char script[PATH_MAX * 2], why[PATH_MAX * 2 + 64];
@@ -285,23 +407,23 @@ culprit_status web_reference_run(web_explorer *explorer, const culprit_web_reque
         say_missing(reference, request->script, why);
         return CULPRIT_OK;
     }
-    culprit_finished finished = {0};
-    int interrupted = 0;
-    culprit_status status = harness_paths_reuse(&reference->paths, false, err);
+    culprit_finished finished;
+    script_pages *pages = NULL;
+    culprit_status status = find_pages(reference, request->script, &pages, err);
     if (status == CULPRIT_OK)
-        status = enter_state(explorer, state, err);
-    if (status == CULPRIT_OK)
-        status = run_reference(explorer, request, script, &finished, &interrupted, err);
-    culprit_error ignored;
-    culprit_status restored = put_back(reference, status == CULPRIT_OK ? err : &ignored);
-    if (status == CULPRIT_OK)
-        status = restored;
-    /* a signal stops the exploration before the application runs the request */
-    if (status == CULPRIT_OK && interrupted)
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT, "stopped by signal %d (the requests so far are kept)",
-                              interrupted);
+        status = reference_once(explorer, request, state, script, &finished, err);
+    if (status == CULPRIT_OK && !unusable(&finished, why, sizeof why) && pages->kind != PAGE_VOLATILE &&
+        pages->checked < CHECKED_REQUESTS)
+        status = check_twice(explorer, request, state, script, pages, &finished, err);
+    if (status == CULPRIT_OK && pages->kind == PAGE_VOLATILE) {
+        say_missing(reference, request->script,
+                    "the reference's page changes from run to run, beyond its numbers");
+        return CULPRIT_OK;
+    }
     if (status == CULPRIT_OK)
         status = keep_page(explorer, request->script, name, &finished, expected, size, err);
+    if (status == CULPRIT_OK && expected[0] && pages->kind == PAGE_NUMBERS)
+        *compare = CULPRIT_COMPARE_NUMBERS;
     return status;
 }
 
@@ -323,6 +445,9 @@ void web_reference_close(web_explorer *explorer)
     for (size_t i = 0; i < reference->said_count; i++)
         free(reference->said[i]);
     free(reference->said);
+    for (size_t i = 0; i < reference->script_count; i++)
+        free(reference->scripts[i].script);
+    free(reference->scripts);
     free(reference);
     explorer->reference = NULL;
 }

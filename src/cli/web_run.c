@@ -111,6 +111,7 @@ typedef struct request_command {
     char *script;
     char headers[PATH_MAX + 64], inputs[PATH_MAX + 64];
     char expected[PATH_MAX + 64]; /* --reference: the reference's page ("" when none) */
+    culprit_comparison compare;   /* and how the page is compared with it */
 } request_command;
 
 static void free_command(request_command *command)
@@ -497,7 +498,8 @@ static culprit_status run_request(web_explorer *explorer, const request_command 
                             strerror(finished.exec_error));
     culprit_oracle oracle = {.html = explorer->options->html,
                              .skip_as = explorer->options->harness.skip_as,
-                             .expect_stdout_path = command->expected[0] ? command->expected : NULL};
+                             .expect_stdout_path = command->expected[0] ? command->expected : NULL,
+                             .compare = command->compare};
     if (seed_oracle)
         oracle = *seed_oracle;
     if (status == CULPRIT_OK)
@@ -536,7 +538,8 @@ static void account(web_explorer *explorer, const char *name, const culprit_web_
                                 .cookies = command->launch.cookies,
                                 .form = step->request.is_post ? command->launch.form : NULL,
                                 .state = step->state,
-                                .expected = command->expected[0] != '\0'};
+                                .expected = command->expected[0] != '\0',
+                                .compare = command->compare};
     web_suite_add(explorer, name, &replay);
 }
 
@@ -587,7 +590,7 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, cons
      * --from's failing test, which has its own oracle) */
     if (status == CULPRIT_OK && !seed_oracle && explorer->options->reference) {
         status = web_reference_run(explorer, &step->request, directory, name, command.expected,
-                                   sizeof command.expected, err);
+                                   sizeof command.expected, &command.compare, err);
         web_mariadb_forget(explorer); /* the reference used the same server: the state again */
         if (status == CULPRIT_OK)
             status = web_mariadb_install(explorer, directory, err);

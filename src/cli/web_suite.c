@@ -200,8 +200,12 @@ static void write_entry(const web_explorer *explorer, FILE *out, bool first, con
         fprintf(out, "}, \"expect_stdout\": {\"file\": ");
         culprit_json_write_string(out, expected);
     }
-    fprintf(out, "}, \"timeout\": %g%s}", explorer->options->harness.timeout,
-            explorer->options->html ? ", \"oracle\": \"html\"" : "");
+    bool numbers = request->expected && request->compare == CULPRIT_COMPARE_NUMBERS;
+    const char *oracle = explorer->options->html
+                             ? (numbers ? ", \"oracle\": [\"html\", \"numbers\"]" : ", \"oracle\": \"html\"")
+                         : numbers ? ", \"oracle\": \"numbers\""
+                                   : "";
+    fprintf(out, "}, \"timeout\": %g%s}", explorer->options->harness.timeout, oracle);
 }
 
 void web_suite_add(web_explorer *explorer, const char *name, const web_suite_request *request)

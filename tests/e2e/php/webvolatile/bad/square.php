@@ -1,0 +1,9 @@
+<?php
+// A number's square: a page without volatile figures, compared exactly.
+$n = isset($_GET['n']) ? (int)$_GET['n'] : 0;
+$square = $n * $n + ($n > 9 ? 1 : 0); // the fault: one too many from 10 on
+?>
+<!DOCTYPE html>
+<html><head><title>square</title></head><body>
+<p><?= $n ?> squared is <?= $square ?></p>
+</body></html>
