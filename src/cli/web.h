@@ -219,6 +219,18 @@ culprit_status web_reference_start(web_explorer *explorer, culprit_error *err);
 culprit_status web_reference_run(web_explorer *explorer, const culprit_web_request *request,
                                  const char *state, const char *name, char *expected, size_t size,
                                  culprit_comparison *compare, culprit_error *err);
+/* Whether the application's page (actual's stdout) agrees with the
+ * expected one ("" : it does) under compare. */
+culprit_status web_reference_agrees(web_explorer *explorer, const char *expected, const harness_paths *actual,
+                                    culprit_comparison compare, bool *agrees, culprit_error *err);
+/* For a page that does not: runs the request in REFDIR again, in the
+ * state at directory state (the one it ran in), to tell a wrong page from
+ * one whose reference changes from run to run: then *compare becomes
+ * numbers, or expected "" (no expected page) when the reference's page
+ * changes beyond its numbers. */
+culprit_status web_reference_recheck(web_explorer *explorer, const culprit_web_request *request,
+                                     const char *state, char *expected, culprit_comparison *compare,
+                                     culprit_error *err);
 /* Puts REFDIR's database files back as they were, sums up, frees. */
 void web_reference_close(web_explorer *explorer);
 

@@ -19,12 +19,15 @@
  * without an expected page, said once per script.
  *
  * A page that changes from run to run (a clock, the machine's memory use)
- * would make every request fail, the correct application's too: each
- * script's first CHECKED_REQUESTS requests run twice in the reference.  When
- * the two pages differ only in their numbers, that script's pages are
- * compared without them ("numbers", docs/oracles.md) from then on; when
- * they differ otherwise, its requests get no expected page (said once).
- *
+ * would make every request fail, the correct application's too.  So when
+ * the application's page differs from the reference's, the reference runs
+ * the request again, in the state it ran in before (web_reference_recheck):
+ * the same page again means the application's page is wrong; a page that
+ * differs from the first only in its numbers makes that script's pages
+ * compared without them ("numbers", docs/oracles.md) from then on; one
+ * that differs otherwise leaves its script's requests without an expected
+ * page (said once).
+
  * What the reference changes is thrown away: REFDIR's database files (the
  * application's names, and REFDIR's own *.sqlite ...) are copied at the
  * start, kept in the store too (STORE/web/reference, for a SIGKILL), and
@@ -286,12 +289,9 @@ typedef enum page_kind {
     PAGE_VOLATILE, /* different otherwise */
 } page_kind;
 
-enum { CHECKED_REQUESTS = 3 }; /* each script's first requests run twice */
-
 typedef struct script_pages {
     char *script;
-    page_kind kind;   /* the worst seen */
-    unsigned checked; /* requests run twice so far */
+    page_kind kind; /* the worst seen */
 } script_pages;
 
 static culprit_status find_pages(web_reference *reference, const char *script, script_pages **pages,
@@ -315,21 +315,20 @@ static culprit_status find_pages(web_reference *reference, const char *script, s
 
 /* What the page at path is to first (NUL-terminated): the same, the same
  * but for its numbers, or different. */
-static culprit_status compare_pages(const char *first, size_t first_size, const harness_paths *paths,
-                                    page_kind *kind, culprit_error *err)
+static culprit_status compare_pages(const char *first, size_t first_size, const char *second_path,
+                                    const char *stderr_path, page_kind *kind, culprit_error *err)
 {
     char *second = NULL;
     size_t size = 0;
-    culprit_status status =
-        culprit_read_whole_file(paths->stdout_path, SIZE_MAX - 1, "a reference page", &second, &size, err);
+    culprit_status status = culprit_read_whole_file(second_path, SIZE_MAX - 1, "a page", &second, &size, err);
     if (status != CULPRIT_OK)
         return status;
     *kind = PAGE_STABLE;
     if (size != first_size || memcmp(first, second, size) != 0) {
         culprit_oracle oracle = {.expect_stdout_text = first, .compare = CULPRIT_COMPARE_NUMBERS};
-        culprit_run_result result = {.exited = true, /* the status was judged usable already */
-                                     .stdout_path = paths->stdout_path,
-                                     .stderr_path = paths->stderr_path};
+        culprit_run_result result = {.exited = true, /* only the pages are compared */
+                                     .stdout_path = second_path,
+                                     .stderr_path = stderr_path};
         culprit_judgement judgement;
         status = culprit_oracle_judge(&oracle, &result, &judgement, err);
         if (status == CULPRIT_OK)
@@ -365,31 +364,6 @@ static culprit_status reference_once(web_explorer *explorer, const culprit_web_r
     return status;
 }
 
-/* Runs a usable first page's request again, while its script is still
- * checked, and learns what the script's pages are. */
-static culprit_status check_twice(web_explorer *explorer, const culprit_web_request *request,
-                                  const char *state, const char *script, script_pages *pages,
-                                  culprit_finished *finished, culprit_error *err)
-{
-    char *first = NULL;
-    size_t size = 0;
-    culprit_status status = culprit_read_whole_file(explorer->reference->paths.stdout_path, SIZE_MAX - 1,
-                                                    "a reference page", &first, &size, err);
-    if (status == CULPRIT_OK)
-        status = reference_once(explorer, request, state, script, finished, err);
-    char why[128];
-    page_kind kind = PAGE_STABLE;
-    if (status == CULPRIT_OK && !unusable(finished, why, sizeof why))
-        status = compare_pages(first, size, &explorer->reference->paths, &kind, err);
-    if (status == CULPRIT_OK) {
-        pages->checked++;
-        if (kind > pages->kind)
-            pages->kind = kind;
-    }
-    free(first);
-    return status;
-}
-
 culprit_status web_reference_run(web_explorer *explorer, const culprit_web_request *request,
                                  const char *state, const char *name, char *expected, size_t size,
                                  culprit_comparison *compare, culprit_error *err)
@@ -412,9 +386,6 @@ culprit_status web_reference_run(web_explorer *explorer, const culprit_web_reque
     culprit_status status = find_pages(reference, request->script, &pages, err);
     if (status == CULPRIT_OK)
         status = reference_once(explorer, request, state, script, &finished, err);
-    if (status == CULPRIT_OK && !unusable(&finished, why, sizeof why) && pages->kind != PAGE_VOLATILE &&
-        pages->checked < CHECKED_REQUESTS)
-        status = check_twice(explorer, request, state, script, pages, &finished, err);
     if (status == CULPRIT_OK && pages->kind == PAGE_VOLATILE) {
         say_missing(reference, request->script,
                     "the reference's page changes from run to run, beyond its numbers");
@@ -424,6 +395,60 @@ culprit_status web_reference_run(web_explorer *explorer, const culprit_web_reque
         status = keep_page(explorer, request->script, name, &finished, expected, size, err);
     if (status == CULPRIT_OK && expected[0] && pages->kind == PAGE_NUMBERS)
         *compare = CULPRIT_COMPARE_NUMBERS;
+    return status;
+}
+
+culprit_status web_reference_agrees(web_explorer *explorer, const char *expected, const harness_paths *actual,
+                                    culprit_comparison compare, bool *agrees, culprit_error *err)
+{
+    *agrees = true;
+    if (!explorer->reference || !expected[0])
+        return CULPRIT_OK;
+    char *first = NULL;
+    size_t size = 0;
+    page_kind kind = PAGE_STABLE;
+    culprit_status status =
+        culprit_read_whole_file(expected, SIZE_MAX - 1, "a reference page", &first, &size, err);
+    if (status == CULPRIT_OK)
+        status = compare_pages(first, size, actual->stdout_path, actual->stderr_path, &kind, err);
+    free(first);
+    *agrees = kind == PAGE_STABLE || (kind == PAGE_NUMBERS && compare == CULPRIT_COMPARE_NUMBERS);
+    return status;
+}
+
+culprit_status web_reference_recheck(web_explorer *explorer, const culprit_web_request *request,
+                                     const char *state, char *expected, culprit_comparison *compare,
+                                     culprit_error *err)
+{
+    web_reference *reference = explorer->reference;
+    script_pages *pages = NULL;
+    if (!reference || !expected[0])
+        return CULPRIT_OK;
+    char *first = NULL, script[PATH_MAX * 2], why[128];
+    size_t size = 0;
+    page_kind kind = PAGE_STABLE;
+    culprit_finished finished;
+    snprintf(script, sizeof script, "%s/%s", reference->directory, request->script);
+    culprit_status status = find_pages(reference, request->script, &pages, err);
+    if (status == CULPRIT_OK)
+        status = culprit_read_whole_file(expected, SIZE_MAX - 1, "a reference page", &first, &size, err);
+    if (status == CULPRIT_OK)
+        status = reference_once(explorer, request, state, script, &finished, err);
+    if (status == CULPRIT_OK && !unusable(&finished, why, sizeof why))
+        status = compare_pages(first, size, reference->paths.stdout_path, reference->paths.stderr_path, &kind,
+                               err);
+    if (status == CULPRIT_OK && kind > pages->kind)
+        pages->kind = kind;
+    free(first);
+    if (status == CULPRIT_OK && pages->kind == PAGE_VOLATILE) {
+        unlink(expected);
+        expected[0] = '\0';
+        reference->pages--;
+        say_missing(reference, request->script,
+                    "the reference's page changes from run to run, beyond its numbers");
+    } else if (status == CULPRIT_OK && pages->kind == PAGE_NUMBERS) {
+        *compare = CULPRIT_COMPARE_NUMBERS;
+    }
     return status;
 }
 

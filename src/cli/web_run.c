@@ -478,8 +478,9 @@ static culprit_status offer_negations(web_explorer *explorer, const culprit_web_
 
 /* ---- one step ---- */
 
-static culprit_status run_request(web_explorer *explorer, const request_command *command, const char *name,
-                                  const culprit_oracle *seed_oracle, culprit_recorded *recorded,
+/* Runs the request in the application (its page in explorer->paths). */
+static culprit_status run_request(web_explorer *explorer, const request_command *command,
+                                  const culprit_oracle *seed_oracle, culprit_finished *finished,
                                   culprit_error *err)
 {
     web_env env;
@@ -490,21 +491,52 @@ static culprit_status run_request(web_explorer *explorer, const request_command 
     spawn.env = env.settings;
     spawn.env_count = env.count;
     spawn.cwd = explorer->app;
-    culprit_finished finished;
     culprit_status status =
-        harness_run_to_end(explorer->pool, &spawn, &finished, &explorer->interrupted_by, err);
-    if (status == CULPRIT_OK && finished.exec_error)
+        harness_run_to_end(explorer->pool, &spawn, finished, &explorer->interrupted_by, err);
+    if (status == CULPRIT_OK && finished->exec_error)
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "cannot run %s: %s", command->launch.words[0],
-                            strerror(finished.exec_error));
+                            strerror(finished->exec_error));
+    return status;
+}
+
+/* Judges and records the request that ran. */
+static culprit_status record_request(web_explorer *explorer, const request_command *command, const char *name,
+                                     const culprit_oracle *seed_oracle, const culprit_finished *finished,
+                                     culprit_recorded *recorded, culprit_error *err)
+{
     culprit_oracle oracle = {.html = explorer->options->html,
                              .skip_as = explorer->options->harness.skip_as,
                              .expect_stdout_path = command->expected[0] ? command->expected : NULL,
                              .compare = command->compare};
     if (seed_oracle)
         oracle = *seed_oracle;
+    return harness_record(explorer->store, name, &oracle, &explorer->paths, finished, &explorer->maps,
+                          recorded, err);
+}
+
+/* --reference: a page that differs from the reference's may be a page
+ * whose figures change from run to run; the reference runs the request
+ * again, in the state it ran in.  That state, for a MariaDB server, is
+ * loaded for the reference and the application's put back after, so
+ * that settle_state takes the application's. */
+static culprit_status recheck_page(web_explorer *explorer, const culprit_web_step *step,
+                                   const char *directory, request_command *command, culprit_error *err)
+{
+    const char *origin = explorer->states[step->state].directory;
+    bool agrees = true;
+    culprit_status status =
+        web_reference_agrees(explorer, command->expected, &explorer->paths, command->compare, &agrees, err);
+    if (status != CULPRIT_OK || agrees)
+        return status;
+    status = web_mariadb_take(explorer, directory, err);
     if (status == CULPRIT_OK)
-        status = harness_record(explorer->store, name, &oracle, &explorer->paths, &finished, &explorer->maps,
-                                recorded, err);
+        status = web_mariadb_install(explorer, origin, err);
+    if (status == CULPRIT_OK)
+        status = web_reference_recheck(explorer, &step->request, origin, command->expected, &command->compare,
+                                       err);
+    web_mariadb_forget(explorer);
+    if (status == CULPRIT_OK)
+        status = web_mariadb_install(explorer, directory, err);
     return status;
 }
 
@@ -595,8 +627,13 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, cons
         if (status == CULPRIT_OK)
             status = web_mariadb_install(explorer, directory, err);
     }
+    culprit_finished finished = {0};
     if (status == CULPRIT_OK)
-        status = run_request(explorer, &command, name, seed_oracle, &recorded, err);
+        status = run_request(explorer, &command, seed_oracle, &finished, err);
+    if (status == CULPRIT_OK && !seed_oracle && command.expected[0])
+        status = recheck_page(explorer, step, directory, &command, err);
+    if (status == CULPRIT_OK)
+        status = record_request(explorer, &command, name, seed_oracle, &finished, &recorded, err);
     if (status == CULPRIT_OK)
         status = settle_state(explorer, directory, command.headers, &location, &state, err);
     if (status == CULPRIT_OK) {

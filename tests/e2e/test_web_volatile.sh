@@ -4,7 +4,7 @@
 # memory in use, so its page never equals the reference's byte for byte;
 # token.php shows a shuffled token, which changes beyond its numbers;
 # square.php is stable, and bad/square.php is one too many from 10 on.
-# Each script's first requests run twice in the reference: index.php's
+# A page that differs makes the reference run the request again: index.php's
 # pages are then compared without their numbers and pass, token.php's
 # requests get no expected page (said once), and the wrong square fails,
 # exactly; the correct version explored against itself fails nothing;
