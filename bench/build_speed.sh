@@ -22,7 +22,8 @@
 # rotates from round to round, and reports wall and CPU (user + sys, with
 # children) time; then the ratio to clang of each round, and their median
 # (the machine is shared and drifts: a ratio within a round is what is
-# comparable).  CULPRIT_BENCH_ROUNDS (default 3), CULPRIT_BENCH_BUILDS
+# comparable), each round's figures and ratios after the medians.
+# CULPRIT_BENCH_ROUNDS (default 3), CULPRIT_BENCH_BUILDS
 # (default: the three workloads) narrow it.
 set -u
 build=${1:?usage: bench/build_speed.sh BUILD_DIR}
@@ -120,4 +121,14 @@ for w, by_variant in table.items():
         wx = f"{statistics.median(wall_ratios):.2f}" if wall_ratios else "-"
         cx = f"{statistics.median(cpu_ratios):.2f}" if cpu_ratios else "-"
         print(f"  {v:8} {statistics.median(walls):8.2f} {statistics.median(cpus):8.2f} {wx:>7} {cx:>7}")
+    print("  per round (wall/cpu seconds, ratio to clang in that round):")
+    for v, runs in by_variant.items():
+        cells = []
+        for r in sorted(runs):
+            wall, cpu = runs[r]
+            if v != "clang" and r in base and base[r][0] > 0 and base[r][1] > 0:
+                cells.append(f"r{r} {wall:.2f}/{cpu:.2f} ({wall / base[r][0]:.2f}x/{cpu / base[r][1]:.2f}x)")
+            else:
+                cells.append(f"r{r} {wall:.2f}/{cpu:.2f}")
+        print(f"    {v:8} " + "  ".join(cells))
 EOF_PY
