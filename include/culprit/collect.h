@@ -82,9 +82,12 @@ CULPRIT_API culprit_status culprit_collect_directory(const char *directory, int3
  * describes, except those on a crashed process's stack, whose blocks
  * describe the crash: the store has their maps, and parsing a program's
  * maps costs far more than the rest of a small test's collection.  Their
- * counter and block counts are known's.  known may be NULL. */
-CULPRIT_API culprit_status culprit_collect_directory_known(const char *directory, int32_t child_pid,
-                                                           const culprit_count_plan *known,
+ * counter and block counts are known's.  known may be NULL.  Maps that
+ * are neither in the directory nor known are read from maps_directory
+ * (CULPRIT_MAPS_DIR, docs/collector.md §4; NULL: none), where a map that
+ * does not parse is removed as well as reported. */
+CULPRIT_API culprit_status culprit_collect_directory_known(const char *directory, const char *maps_directory,
+                                                           int32_t child_pid, const culprit_count_plan *known,
                                                            culprit_unit_set *maps,
                                                            culprit_collected *collected, culprit_error *err);
 

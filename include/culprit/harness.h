@@ -181,6 +181,9 @@ typedef struct culprit_record_request {
      * test's new maps are added to it).  NULL: parse this test's maps and
      * free them afterwards. */
     culprit_unit_set *map_cache;
+    /* Where the test's processes wrote maps besides collect_directory
+     * (CULPRIT_MAPS_DIR, kept across tests), or NULL. */
+    const char *maps_directory;
 } culprit_record_request;
 
 /* Collects the test's dumps, judges it, saves its spectra under the

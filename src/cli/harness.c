@@ -4,6 +4,7 @@
  * turning a finished command into a recorded test through libculprit.
  */
 #include "cli/harness.h"
+#include "core/fnv.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -204,6 +205,7 @@ culprit_status harness_paths_make(harness_paths *paths, const char *parent, cons
                               strerror(errno));
     if (status != CULPRIT_OK)
         return status;
+    paths->maps[0] = '\0';
     snprintf(paths->collect, sizeof paths->collect, "%s/collect", paths->directory);
     snprintf(paths->stdout_path, sizeof paths->stdout_path, "%s/stdout", paths->directory);
     snprintf(paths->stderr_path, sizeof paths->stderr_path, "%s/stderr", paths->directory);
@@ -213,6 +215,37 @@ culprit_status harness_paths_make(harness_paths *paths, const char *parent, cons
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s",
                             paths->directory, strerror(errno));
     return CULPRIT_OK;
+}
+
+/* A directory of ours: made (0700) if missing, not a link, owned by us and
+ * closed to others; false when it cannot be (another user's in a shared
+ * /tmp: then maps stay in the collection directory). */
+static bool own_directory(const char *path)
+{
+    struct stat info;
+    if (mkdir(path, 0700) != 0 && errno != EEXIST)
+        return false;
+    return lstat(path, &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == geteuid() &&
+           (info.st_mode & 077) == 0;
+}
+
+void harness_keep_maps(harness_paths *paths, const char *store_directory)
+{
+    char store[PATH_MAX], user[PATH_MAX];
+    const char *base = getenv("TMPDIR");
+    if (!base || base[0] != '/')
+        base = "/tmp";
+    paths->maps[0] = '\0';
+    if (!realpath(store_directory, store) ||
+        (size_t)snprintf(user, sizeof user, "%s/culprit-maps-%lu", base, (unsigned long)geteuid()) >=
+            sizeof user ||
+        !own_directory(user))
+        return;
+    uint64_t key = culprit_fnv1a(CULPRIT_FNV1A_START, store, strlen(store));
+    if ((size_t)snprintf(paths->maps, sizeof paths->maps, "%s/%016llx", user, (unsigned long long)key) >=
+            sizeof paths->maps ||
+        !own_directory(paths->maps))
+        paths->maps[0] = '\0';
 }
 
 static bool is_program_map(const char *name)
@@ -349,6 +382,7 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
         .collect_directory = paths->collect,
         .pid = finished->own_pid,
         .map_cache = map_cache,
+        .maps_directory = paths->maps[0] ? paths->maps : NULL,
     };
     return culprit_record_test(store, &request, recorded, err);
 }

@@ -108,7 +108,18 @@ void harness_note_new_program(culprit_store *store, const culprit_saved_test *sa
 typedef struct harness_paths {
     char directory[PATH_MAX], collect[PATH_MAX + 16], stdout_path[PATH_MAX + 16], stderr_path[PATH_MAX + 16],
         stdin_path[PATH_MAX + 16], work[PATH_MAX + 16];
+    char maps[PATH_MAX]; /* CULPRIT_MAPS_DIR for the test (harness_keep_maps), "" when none */
 } harness_paths;
+
+/* Gives paths a directory for the runtime's maps that outlives the test
+ * (CULPRIT_MAPS_DIR, docs/collector.md §4): $TMPDIR (else /tmp)/
+ * culprit-maps-UID/KEY, KEY a hash of the store's real path, made 0700.
+ * Each `culprit test` is a run of its own with a new collection
+ * directory, where the runtime wrote every unit's map for every test;
+ * kept there, a map is written once per build, and creating files is not
+ * free (ext4: about 1 ms each; 31 maps cost lua's tests 8-30 ms).  Left
+ * "" when the directory is not ours (then maps go where they used to). */
+void harness_keep_maps(harness_paths *paths, const char *store_directory);
 
 /* Makes a new directory LABEL.XXXXXX in $TMPDIR (else /tmp) into
  * directory (of size bytes).  The path is absolute even when $TMPDIR is

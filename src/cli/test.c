@@ -101,7 +101,8 @@ static int parse_oracle_option(int option, const char *value, test_options *opti
 {
     if (option == 'N') {
         if (!culprit_comparison_parse(value, &options->compare))
-            return cli_usage_error("test", "--normalize expects whitespace, trailing or numbers, not '%s'", value);
+            return cli_usage_error("test", "--normalize expects whitespace, trailing or numbers, not '%s'",
+                                   value);
         options->compare_given = true;
         return 0;
     }
@@ -227,6 +228,13 @@ static culprit_status run_command(const test_options *options, const harness_pat
 {
     culprit_spawn spawn = {0};
     harness_spawn_defaults(&spawn, &options->harness, paths, sandbox);
+    char maps_setting[PATH_MAX + 32];
+    char *settings[] = {maps_setting};
+    if (paths->maps[0] && (size_t)snprintf(maps_setting, sizeof maps_setting, "CULPRIT_MAPS_DIR=%s",
+                                           paths->maps) < sizeof maps_setting) {
+        spawn.env = settings;
+        spawn.env_count = 1;
+    }
     spawn.argv = options->command;
     spawn.inherit_stdin = !isatty(STDIN_FILENO); /* a test gets no terminal of the user's */
     spawn.copy_stdout_to = STDOUT_FILENO;
@@ -351,6 +359,7 @@ static int run_test(const cli_context *context, const test_options *options, con
         culprit_store_close(store);
         return cli_report(&err);
     }
+    harness_keep_maps(&paths, directory);
     culprit_sandbox *sandbox = harness_make_sandbox(&options->harness, directory);
     harness_catch_signals();
     culprit_finished finished;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/grow.h"
 #include "core/input_limits.h"
@@ -404,27 +405,60 @@ static bool on_a_crash_stack(const loaded_dump *dumps, size_t count, const char 
  * of a run brings the same ones), nor those of units the known plan
  * describes, which the store already has.  Parsing maps is most of a small
  * test's collection cost. */
-static culprit_status read_maps(const name_list *map_paths, const loaded_dump *dumps, size_t dump_count,
-                                const culprit_count_plan *known, culprit_unit_set *maps, culprit_error *err)
+static bool map_wanted(const culprit_unit_set *maps, const culprit_count_plan *known,
+                       const loaded_dump *dumps, size_t dump_count, const char *hash)
+{
+    if (culprit_unit_set_find(maps, hash))
+        return false;
+    return !known || !culprit_count_plan_find(known, hash) || on_a_crash_stack(dumps, dump_count, hash);
+}
+
+/* The maps of the units the dumps name that are still wanted, from
+ * maps_directory (CULPRIT_MAPS_DIR: maps kept across tests).  Tests can
+ * write there, so a map that does not parse is removed as well as
+ * reported: the next process writes it again. */
+static culprit_status read_kept_maps(const char *maps_directory, const loaded_dump *dumps, size_t dump_count,
+                                     const culprit_count_plan *known, culprit_unit_set *maps,
+                                     culprit_error *err)
+{
+    culprit_status status = CULPRIT_OK;
+    for (size_t d = 0; d < dump_count && status == CULPRIT_OK; d++)
+        for (size_t u = 0; u < dumps[d].dump.unit_count && status == CULPRIT_OK; u++) {
+            const char *hash = dumps[d].dump.units[u].hash;
+            char path[4096];
+            if (!map_wanted(maps, known, dumps, dump_count, hash) ||
+                (size_t)snprintf(path, sizeof path, "%s/%s.map", maps_directory, hash) >= sizeof path ||
+                access(path, F_OK) != 0)
+                continue;
+            status = culprit_map_read_file(path, maps, err);
+            if (status == CULPRIT_ERROR_INPUT)
+                unlink(path);
+            culprit_unit_set_sort(maps);
+        }
+    return status;
+}
+
+static culprit_status read_maps(const name_list *map_paths, const char *maps_directory,
+                                const loaded_dump *dumps, size_t dump_count, const culprit_count_plan *known,
+                                culprit_unit_set *maps, culprit_error *err)
 {
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; i < map_paths->count && status == CULPRIT_OK; i++) {
         const char *hash = map_file_hash(map_paths->names[i]);
-        if (hash && culprit_unit_set_find(maps, hash))
-            continue;
-        if (hash && known && culprit_count_plan_find(known, hash) &&
-            !on_a_crash_stack(dumps, dump_count, hash))
-            continue;
-        status = culprit_map_read_file(map_paths->names[i], maps, err);
+        if (!hash || map_wanted(maps, known, dumps, dump_count, hash))
+            status = culprit_map_read_file(map_paths->names[i], maps, err);
     }
     culprit_unit_set_sort(maps);
+    if (status == CULPRIT_OK && maps_directory)
+        status = read_kept_maps(maps_directory, dumps, dump_count, known, maps, err);
     return status;
 }
 
 /* Everything after listing: parse, check, sum, and pick. */
 static culprit_status collect_listed(const name_list *map_paths, const name_list *dump_paths,
-                                     int32_t child_pid, const culprit_count_plan *known,
-                                     culprit_unit_set *maps, culprit_collected *collected, culprit_error *err)
+                                     const char *maps_directory, int32_t child_pid,
+                                     const culprit_count_plan *known, culprit_unit_set *maps,
+                                     culprit_collected *collected, culprit_error *err)
 {
     culprit_status status = CULPRIT_OK;
     loaded_dump *dumps = calloc(dump_paths->count ? dump_paths->count : 1, sizeof *dumps);
@@ -434,7 +468,7 @@ static culprit_status collect_listed(const name_list *map_paths, const name_list
     if (status == CULPRIT_OK)
         status = load_dumps(dump_paths, dumps, err);
     if (status == CULPRIT_OK)
-        status = read_maps(map_paths, dumps, dump_paths->count, known, maps, err);
+        status = read_maps(map_paths, maps_directory, dumps, dump_paths->count, known, maps, err);
     if (status == CULPRIT_OK)
         status = check_dump_units(dumps, dump_paths->count, maps, known, err);
     if (status == CULPRIT_OK)
@@ -457,15 +491,17 @@ static culprit_status collect_listed(const name_list *map_paths, const name_list
     return status;
 }
 
-culprit_status culprit_collect_directory_known(const char *directory, int32_t child_pid,
-                                               const culprit_count_plan *known, culprit_unit_set *maps,
-                                               culprit_collected *collected, culprit_error *err)
+culprit_status culprit_collect_directory_known(const char *directory, const char *maps_directory,
+                                               int32_t child_pid, const culprit_count_plan *known,
+                                               culprit_unit_set *maps, culprit_collected *collected,
+                                               culprit_error *err)
 {
     name_list map_paths = {0}, dump_paths = {0};
     culprit_collected_init(collected);
     culprit_status status = list_directory(directory, &map_paths, &dump_paths, err);
     if (status == CULPRIT_OK)
-        status = collect_listed(&map_paths, &dump_paths, child_pid, known, maps, collected, err);
+        status =
+            collect_listed(&map_paths, &dump_paths, maps_directory, child_pid, known, maps, collected, err);
     free_names(&map_paths);
     free_names(&dump_paths);
     if (status != CULPRIT_OK)
@@ -476,5 +512,5 @@ culprit_status culprit_collect_directory_known(const char *directory, int32_t ch
 culprit_status culprit_collect_directory(const char *directory, int32_t child_pid, culprit_unit_set *maps,
                                          culprit_collected *collected, culprit_error *err)
 {
-    return culprit_collect_directory_known(directory, child_pid, NULL, maps, collected, err);
+    return culprit_collect_directory_known(directory, NULL, child_pid, NULL, maps, collected, err);
 }

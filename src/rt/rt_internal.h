@@ -101,6 +101,7 @@ struct rt_state {
      * installed and only read afterwards. */
     _Atomic int collecting;
     char dir[RT_DIR_MAX];
+    char maps_dir[RT_DIR_MAX]; /* CULPRIT_MAPS_DIR, else dir */
 
     /* This image's identity and dump life cycle (rt_dump.c, rt_fork.c). */
     pid_t pid;
@@ -136,7 +137,8 @@ struct rt_state {
 
 RT_HIDDEN extern struct rt_state culprit_rt_state;
 
-/* rt_env.c: reads CULPRIT_COLLECT_DIR into culprit_rt_state.dir; returns 1
+/* rt_env.c: reads CULPRIT_COLLECT_DIR into culprit_rt_state.dir (and
+ * CULPRIT_MAPS_DIR, else the same, into maps_dir); returns 1
  * when collection is requested. */
 RT_HIDDEN int culprit_rt_env_read(void);
 

@@ -1,6 +1,7 @@
 /*
  * rt_maps.c - writes each registered unit's program map to DIR/<hash>.map
- * (docs/collector.md §4) so the collector can read it without the binary.
+ * (docs/collector.md §4) so the collector can read it without the binary;
+ * DIR is CULPRIT_MAPS_DIR when set, else the collection directory.
  *
  * Many processes of one test run (and of later runs) register the same
  * units: a map that exists is left alone, and a new one is written to a
@@ -45,10 +46,10 @@ void culprit_rt_write_map(const struct culprit_rt_unit *unit)
     if (!unit->map) /* a retired unit's copy (rt_units.c): its map was written at registration */
         return;
     struct rt_path final_name, temporary_name;
-    culprit_rt_path_start(&final_name, culprit_rt_state.dir);
+    culprit_rt_path_start(&final_name, culprit_rt_state.maps_dir);
     culprit_rt_path_bytes(&final_name, unit->hash, CULPRIT_DUMP_HASH_SIZE);
     culprit_rt_path_text(&final_name, ".map");
-    culprit_rt_path_start(&temporary_name, culprit_rt_state.dir);
+    culprit_rt_path_start(&temporary_name, culprit_rt_state.maps_dir);
     culprit_rt_path_text(&temporary_name, ".");
     culprit_rt_path_bytes(&temporary_name, unit->hash, CULPRIT_DUMP_HASH_SIZE);
     culprit_rt_path_text(&temporary_name, ".");

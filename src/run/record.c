@@ -120,8 +120,8 @@ culprit_status culprit_record_test(culprit_store *store, const culprit_record_re
     const culprit_count_plan *known = NULL;
     culprit_status status = request->map_cache ? CULPRIT_OK : culprit_store_current_plan(store, &known, err);
     if (status == CULPRIT_OK)
-        status = culprit_collect_directory_known(request->collect_directory, (int32_t)request->pid, known,
-                                                 maps, &collected, err);
+        status = culprit_collect_directory_known(request->collect_directory, request->maps_directory,
+                                                 (int32_t)request->pid, known, maps, &collected, err);
     char coverage_error[sizeof err->message] = "";
     if (status == CULPRIT_ERROR_INPUT) { /* damaged dumps: record the test as an error, without spectra */
         snprintf(coverage_error, sizeof coverage_error, "%s", err->message);

@@ -588,8 +588,9 @@ static void test_collect_known(void)
     culprit_unit_set maps;
     culprit_collected collected;
     culprit_unit_set_init(&maps);
-    CHECK_INT(culprit_collect_directory_known(directory, 100, &program.layout.plan, &maps, &collected, &err),
-              CULPRIT_OK);
+    CHECK_INT(
+        culprit_collect_directory_known(directory, NULL, 100, &program.layout.plan, &maps, &collected, &err),
+        CULPRIT_OK);
     CHECK_INT(maps.count, 0); /* nothing parsed */
     CHECK_INT(collected.unit_count, 1);
     if (collected.unit_count == 1) {
@@ -607,8 +608,9 @@ static void test_collect_known(void)
     put_unit(&dump, unit->hash, unit->counter_count, 2, entries);
     put_u32(&dump, 0);
     write_into(directory, "100.dump", dump.data, dump.size);
-    CHECK_INT(culprit_collect_directory_known(directory, 100, &program.layout.plan, &maps, &collected, &err),
-              CULPRIT_ERROR_INPUT);
+    CHECK_INT(
+        culprit_collect_directory_known(directory, NULL, 100, &program.layout.plan, &maps, &collected, &err),
+        CULPRIT_ERROR_INPUT);
     CHECK_CONTAINS(err.message, map_name);
 
     /* A counter count that is not the plan's is the dump's error. */
@@ -617,8 +619,9 @@ static void test_collect_known(void)
     put_unit(&dump, unit->hash, unit->counter_count + 1, 2, entries);
     put_u32(&dump, 0);
     write_into(directory, "100.dump", dump.data, dump.size);
-    CHECK_INT(culprit_collect_directory_known(directory, 100, &program.layout.plan, &maps, &collected, &err),
-              CULPRIT_ERROR_INPUT);
+    CHECK_INT(
+        culprit_collect_directory_known(directory, NULL, 100, &program.layout.plan, &maps, &collected, &err),
+        CULPRIT_ERROR_INPUT);
     CHECK_CONTAINS(err.message, "counters, its map says");
     culprit_unit_set_free(&maps);
     remove_tree(directory);
