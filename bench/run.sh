@@ -173,6 +173,12 @@ sh "$(dirname "$0")/symbolic_overhead.sh" "$build" || echo "bench/run.sh: symbol
 echo
 bash "$(dirname "$0")/build_speed.sh" "$build" || echo "bench/run.sh: build speed benchmark failed" >&2
 
+# Recording real suites (issue 22 item 2): the make check of gzip, sed and
+# grep plain, through a per-test gcov pipeline and recorded by culprit test;
+# see bench/suite_speed.sh.
+echo
+bash "$(dirname "$0")/suite_speed.sh" "$build" || echo "bench/run.sh: suite speed benchmark failed" >&2
+
 # Mutation-based localization's cost (issue 20.4): culprit mutate on a few
 # seeded faults, runs per second and time relative to the suite; see
 # bench/mutate_cost.sh.
