@@ -1,5 +1,6 @@
 # fetch_source.sh - Debian source packages' upstream trees for the
-# benchmarks (sourced by bench/overhead.sh and bench/build_speed.sh).
+# benchmarks (sourced by bench/overhead.sh, bench/build_speed.sh and
+# bench/suite_speed.sh).
 #
 # fetch PACKAGE unpacks the upstream tarball of Debian's source package
 # PACKAGE into $cache/src/PACKAGE.tree, downloading it once with `apt-get

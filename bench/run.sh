@@ -179,6 +179,12 @@ bash "$(dirname "$0")/build_speed.sh" "$build" || echo "bench/run.sh: build spee
 echo
 bash "$(dirname "$0")/record_cost.sh" "$build" || echo "bench/run.sh: record cost benchmark failed" >&2
 
+# Recording real suites (issue 22 item 2): the make check of gzip, sed and
+# grep plain, through a per-test gcov pipeline and recorded by culprit test;
+# see bench/suite_speed.sh.
+echo
+bash "$(dirname "$0")/suite_speed.sh" "$build" || echo "bench/run.sh: suite speed benchmark failed" >&2
+
 # Mutation-based localization's cost (issue 20.4): culprit mutate on a few
 # seeded faults, runs per second and time relative to the suite; see
 # bench/mutate_cost.sh.
