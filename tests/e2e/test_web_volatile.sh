@@ -3,7 +3,8 @@
 # "numbers").  tests/e2e/php/webvolatile: index.php shows a clock and the
 # memory in use, so its page never equals the reference's byte for byte;
 # token.php shows a shuffled token, which changes beyond its numbers;
-# square.php is stable, and bad/square.php is one too many from 10 on.
+# square.php is stable, and bad/square.php (the faulty version's only
+# difference) is one too many from 10 on.
 # A page that differs makes the reference run the request again: index.php's
 # pages are then compared without their numbers and pass, token.php's
 # requests get no expected page (said once), and the wrong square fails,
@@ -13,9 +14,9 @@
 . "$(dirname "$0")/lib.sh"
 
 need_php_cgi
-cp -R "$TOP/tests/e2e/php/webvolatile/bad" app
 cp -R "$TOP/tests/e2e/php/webvolatile/good" ref
 cp -R ref good
+cp -R ref app && cp "$TOP/tests/e2e/php/webvolatile/bad/square.php" app/ # the faulty version
 
 # ---- the correct version against itself: nothing fails ----
 run 0 "$CULPRIT" --store same web good --entry index.php --budget 10 --reference ref
