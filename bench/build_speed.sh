@@ -97,9 +97,7 @@ fetch lua5.4 >/dev/null || workloads=$(echo "$workloads" | tr ' ' '\n' | grep -v
 : >"$work/results"
 for r in $(seq 1 "$rounds"); do
     for w in $workloads; do
-        # rotate the order of the variants from round to round
-        order=$(for v in $variants; do echo "$v"; done | awk -v r="$r" '{ v[NR - 1] = $0 } END {
-            for (i = 0; i < NR; i++) print v[(i + r) % NR] }')
+        order=$(rotated "$r" $variants)
         for v in $order; do one "$w" "$v" "$r"; done
     done
 done

@@ -1,5 +1,6 @@
 # fetch_source.sh - Debian source packages' upstream trees for the
-# benchmarks (sourced by bench/overhead.sh, bench/build_speed.sh and
+# benchmarks, and the order of a round's variants (sourced by
+# bench/overhead.sh, bench/build_speed.sh, bench/record_cost.sh and
 # bench/suite_speed.sh).
 #
 # fetch PACKAGE unpacks the upstream tarball of Debian's source package
@@ -43,4 +44,14 @@ fetch() {
         rmdir "$cache/src/$1.tmp"
     fi
     say "  $1: $(basename "$tarball") (Debian source package $1)"
+}
+
+# rotated ROUND ITEM... : the items, one per line, rotated by ROUND, so that
+# no variant always runs first (or right after another) in a benchmark's
+# rounds: the machine drifts, and a ratio is taken within a round.
+rotated() {
+    rotated_round=$1
+    shift
+    for rotated_item in "$@"; do echo "$rotated_item"; done | awk -v r="$rotated_round" '{ v[NR - 1] = $0 } END {
+        for (i = 0; i < NR; i++) print v[(i + r) % NR] }'
 }

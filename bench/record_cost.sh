@@ -83,8 +83,7 @@ one_kind() {
 : >"$work/results"
 for r in $(seq 1 "$rounds"); do
     for program in $programs; do
-        order=$(for k in $kinds; do echo "$k"; done | awk -v r="$r" '{ k[NR - 1] = $0 } END {
-            for (i = 0; i < NR; i++) print k[(i + r) % NR] }')
+        order=$(rotated "$r" $kinds)
         for kind in $order; do one_kind "$kind" "$program" "$r"; done
     done
 done

@@ -236,9 +236,7 @@ done
 [ -n "$ready" ] || { say "bench/suite_speed.sh: no package could be built" >&2; exit 1; }
 for r in $(seq 1 "$rounds"); do
     for p in $ready; do
-        # rotate the order of the variants from round to round
-        order=$(for v in $variants; do echo "$v"; done | awk -v r="$r" '{ v[NR - 1] = $0 } END {
-            for (i = 0; i < NR; i++) print v[(i + r) % NR] }')
+        order=$(rotated "$r" $variants)
         for v in $order; do one "$p" "$v" "$r"; done
     done
 done
