@@ -289,6 +289,9 @@ typedef enum page_kind {
     PAGE_VOLATILE, /* different otherwise */
 } page_kind;
 
+/* Why a script whose reference pages are PAGE_VOLATILE has no expected page. */
+#define CHANGING_PAGE "the reference's page changes from run to run, beyond its numbers"
+
 typedef struct script_pages {
     char *script;
     page_kind kind; /* the worst seen */
@@ -384,13 +387,12 @@ culprit_status web_reference_run(web_explorer *explorer, const culprit_web_reque
     culprit_finished finished;
     script_pages *pages = NULL;
     culprit_status status = find_pages(reference, request->script, &pages, err);
-    if (status == CULPRIT_OK)
-        status = reference_once(explorer, request, state, script, &finished, err);
-    if (status == CULPRIT_OK && pages->kind == PAGE_VOLATILE) {
-        say_missing(reference, request->script,
-                    "the reference's page changes from run to run, beyond its numbers");
+    if (status == CULPRIT_OK && pages->kind == PAGE_VOLATILE) { /* its page could judge nothing */
+        say_missing(reference, request->script, CHANGING_PAGE);
         return CULPRIT_OK;
     }
+    if (status == CULPRIT_OK)
+        status = reference_once(explorer, request, state, script, &finished, err);
     if (status == CULPRIT_OK)
         status = keep_page(explorer, request->script, name, &finished, expected, size, err);
     if (status == CULPRIT_OK && expected[0] && pages->kind == PAGE_NUMBERS)
@@ -444,8 +446,7 @@ culprit_status web_reference_recheck(web_explorer *explorer, const culprit_web_r
         unlink(expected);
         expected[0] = '\0';
         reference->pages--;
-        say_missing(reference, request->script,
-                    "the reference's page changes from run to run, beyond its numbers");
+        say_missing(reference, request->script, CHANGING_PAGE);
     } else if (status == CULPRIT_OK && pages->kind == PAGE_NUMBERS) {
         *compare = CULPRIT_COMPARE_NUMBERS;
     }

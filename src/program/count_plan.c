@@ -73,8 +73,8 @@ static culprit_status plan_unit(const culprit_program_layout *layout, size_t u, 
     if (!out->words)
         return culprit_fail_memory(err);
     place_arrays(out);
-    for (size_t e = 0; e < unit->edge_count;
-         e++) /* an edge without a counter runs as often as its from-block */
+    /* an edge without a counter runs as often as its from-block */
+    for (size_t e = 0; e < unit->edge_count; e++)
         out->edge_counters[e] =
             unit->edges[e].counter == CULPRIT_NO_COUNTER ? unit->edges[e].from : unit->edges[e].counter;
     for (size_t i = 0; i < unit->branch_count; i++)
