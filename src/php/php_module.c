@@ -304,6 +304,22 @@ static bool opcache_active(void)
     return zend_ini_long((char *)setting, strlen(setting), 0) != 0;
 }
 
+/* Turns opcache off until the end of the request, as ini_set() would:
+ * opcache takes "opcache.enable=0" at run time (not "1"), and then
+ * compiles nothing from its shared memory, so the scripts this request
+ * compiles are the engine's own op arrays.  Other requests of the same
+ * server (php-fpm, php -S) have it back.  Whether it worked: a PHP
+ * whose opcache refused it keeps counting with probes that stay. */
+static bool opcache_step_aside(void)
+{
+    zend_string *name = zend_string_init("opcache.enable", strlen("opcache.enable"), 0);
+    zend_string *off = zend_string_init("0", 1, 0);
+    bool done = zend_alter_ini_entry(name, off, ZEND_INI_USER, ZEND_INI_STAGE_RUNTIME) == SUCCESS;
+    zend_string_release(off);
+    zend_string_release(name);
+    return done;
+}
+
 static PHP_RINIT_FUNCTION(culprit)
 {
     static bool warned;
@@ -311,12 +327,13 @@ static PHP_RINIT_FUNCTION(culprit)
         SG(request_info).no_headers = 1;
     if (php_state.collecting)
         php_live_begin(); /* X-Culprit-Test: NAME */
-    bool opcache = php_state.collecting && opcache_active();
+    bool opcache = php_state.collecting && opcache_active() && !opcache_step_aside();
     php_state.probes_stay = opcache; /* opcache's op arrays are shared: not edited */
     if (opcache && !warned) {
         warned = true;
-        fprintf(stderr, "culprit: warning: opcache is enabled; culprit's counts need the op arrays PHP "
-                        "compiles: run PHP with -d opcache.enable=0 (culprit-php-cgi does)\n");
+        fprintf(stderr, "culprit: warning: opcache is enabled and cannot be turned off for this request; "
+                        "culprit's counts need the op arrays PHP compiles: run PHP with -d "
+                        "opcache.enable=0\n");
     }
     return SUCCESS;
 }

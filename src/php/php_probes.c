@@ -18,9 +18,10 @@
  * unit's flag is (docs/collector.md §1).  When a PHPUnit test begins
  * (php_tests.c) the probes of every op array still alive are put back.
  *
- * Under opcache the op arrays are opcache's shared copies, which are not
- * ours to edit: the probes stay (every opcode is then counted, and only
- * whether it ran is kept); the extension warns that opcache is on anyway.
+ * The extension turns opcache off for a request it collects; were opcache
+ * to refuse, the op arrays would be its shared copies, which are not ours
+ * to edit: the probes then stay (every opcode is counted, and only whether
+ * it ran is kept).
  */
 #include "php/php_internal.h"
 

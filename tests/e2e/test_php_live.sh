@@ -22,11 +22,12 @@ mkdir site collect
 cp "$TOP/tests/e2e/php/greet.php" site/
 echo ready >site/ready.txt # a static file: asking for it runs no PHP
 
-# Starts the server on a free port of the loopback: tries a few.
+# Starts the server on a free port of the loopback: tries a few.  opcache
+# on, as php -S has it by default: the extension turns it off per request.
 server=
 for try in 1 2 3 4 5; do
     port=$((20000 + ($$ * 7 + try * 1009) % 20000))
-    CULPRIT_COLLECT_DIR="$WORK/collect" timeout 60 "$PHP_RUN" -d opcache.enable=0 -S "127.0.0.1:$port" -t site \
+    CULPRIT_COLLECT_DIR="$WORK/collect" timeout 60 "$PHP_RUN" -d opcache.enable=1 -S "127.0.0.1:$port" -t site \
         >"$WORK/server.log" 2>&1 &
     server=$!
     waited=0
@@ -74,4 +75,6 @@ expect_contains "$WORK/err" "needs the test's --name"
 kill $server 2>/dev/null
 wait $server 2>/dev/null
 server=
+# opcache was on in the server and off for each collected request, quietly
+grep -q opcache "$WORK/server.log" && fail "the server's log speaks of opcache: $(cat "$WORK/server.log")" || pass
 finish
