@@ -26,13 +26,20 @@
 struct php_unit;
 struct cc_map;
 
-/* One conditional jump: its two successors and its two counters. */
+/* Outcomes a match's branch can have at most: its arms, then its default
+ * (php_match.c; a larger table keeps its first arms). */
+#define PHP_MATCH_OUTCOMES 256
+
+/* One decision: a conditional jump (outcomes true, false) or a match's
+ * jump table (its arms, then its default), with a counter per outcome. */
 typedef struct php_branch {
     const struct php_function *function;
-    uint32_t fallthrough;  /* opcode index of the next opcode */
-    uint32_t target;       /* opcode index the jump lands on */
-    bool true_jumps;       /* whether the condition being true is the jump */
-    uint32_t true_counter; /* the unit's counter of outcome true; false's is the next */
+    uint32_t fallthrough;   /* opcode index of the opcode after the deciding one */
+    uint32_t target;        /* a conditional jump: the opcode index it lands on */
+    bool true_jumps;        /* ... whether the condition being true is the jump */
+    uint32_t outcome_count; /* 2, or a match's arms and default */
+    uint32_t *targets;      /* a match: the opcode each outcome lands on; else NULL */
+    uint32_t first_counter; /* the unit's counter of its first outcome (true), the others next */
 } php_branch;
 
 /* One op array (a function, a method, a closure, a file's top-level code),
@@ -68,7 +75,8 @@ typedef struct php_unit {
     uint32_t op_total;
     php_branch *branches;
     uint32_t branch_count;
-    uint64_t *outcomes; /* two per branch: true, false */
+    uint32_t outcome_count; /* all branches' */
+    uint64_t *outcomes;     /* per branch, its outcomes' in order (true, false) */
     php_return_site *returns;
     uint32_t return_count;
     uint32_t *op_return;     /* every opcode's (the functions' op_return) */
@@ -125,6 +133,14 @@ void php_unit_reset_counts(php_unit *unit);
 void php_unit_fill_counts(php_unit *unit);
 
 void php_unit_free(php_unit *unit);
+
+/* A match (ZEND_MATCH, php_match.c): targets gets the opcode index of
+ * each outcome (at most PHP_MATCH_OUTCOMES; NULL: only counts them), the
+ * default's last; returns their number.  outcome_name: the name of the
+ * outcome landing on target ("case 1", "case 's'|'m'", "default"). */
+uint32_t php_match_targets(const zend_op_array *op_array, const zend_op *op, uint32_t *targets);
+void php_match_outcome_name(const zend_op_array *op_array, const zend_op *op, uint32_t target,
+                            bool is_default, char *out, size_t size);
 
 /* Return classes (php_returns.c).  find: lists the unit's call sites whose
  * result is used and gives each PHP_RETURN_CLASSES counters after the

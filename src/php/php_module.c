@@ -53,20 +53,24 @@ static struct {
     const zend_execute_data *frame;
 } pending;
 
+/* Counts the outcome of the pending branch that landing on opcode index
+ * means; an index that is none of its successors (the jump itself, not
+ * fused with the comparison before it) is no outcome yet. */
 static void resolve_pending(const php_function *function, uint32_t index)
 {
     const php_branch *branch = pending.branch;
     if (branch->function != function)
         return;
-    bool jumped;
-    if (index == branch->fallthrough)
-        jumped = false;
-    else if (index == branch->target)
-        jumped = true;
-    else
-        return; /* the jump itself, not fused with the comparison before it */
-    uint32_t k = (uint32_t)(branch - function->unit->branches);
-    function->unit->outcomes[2 * k + (jumped == branch->true_jumps ? 0 : 1)]++;
+    uint32_t outcome = branch->outcome_count;
+    if (branch->targets) { /* a match: the arm it lands on */
+        for (uint32_t o = 0; o < branch->outcome_count && outcome == branch->outcome_count; o++)
+            outcome = branch->targets[o] == index ? o : outcome;
+    } else if (index == branch->fallthrough || index == branch->target) {
+        bool jumped = index == branch->target && index != branch->fallthrough;
+        outcome = jumped == branch->true_jumps ? 0 : 1;
+    }
+    if (outcome < branch->outcome_count)
+        function->unit->outcomes[branch->first_counter - function->unit->block_count + outcome]++;
 }
 
 static int count_opcode(zend_execute_data *execute_data)
@@ -123,11 +127,22 @@ static bool file_excluded(const zend_string *filename)
     return result;
 }
 
+/* A switch on five or more integer cases, or two or more strings, and a
+ * match, compile to a jump table (SWITCH_LONG, SWITCH_STRING, MATCH) that
+ * goes straight to the case and skips the comparisons the compiler also
+ * emits for values of another type: the case taken would be no branch
+ * outcome.  Compiled without jump tables, as Xdebug's branch coverage
+ * does, every case is a comparison and a conditional jump on the case's
+ * line, and its outcome `true` is that case taken; the cost is a linear
+ * search where the table was a hash lookup. */
 static zend_op_array *culprit_compile_file(zend_file_handle *file_handle, int type)
 {
     uint32_t functions_before = zend_hash_num_elements(CG(function_table));
     uint32_t classes_before = zend_hash_num_elements(CG(class_table));
+    uint32_t options = CG(compiler_options);
+    CG(compiler_options) |= ZEND_COMPILE_NO_JUMPTABLES;
     zend_op_array *op_array = previous_compile_file(file_handle, type);
+    CG(compiler_options) = options;
     if (op_array && op_array->filename && !file_excluded(op_array->filename))
         php_unit_add(op_array, functions_before, classes_before);
     return op_array;

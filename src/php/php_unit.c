@@ -257,6 +257,16 @@ static bool may_fuse(const zend_op_array *op_array, uint32_t jump, const php_op_
            op->op1.var == before->result.var;
 }
 
+/* How many outcomes the branch op decides has: 0 when it is none. */
+static uint32_t branch_outcomes(const zend_op_array *op_array, const zend_op *op)
+{
+    const zend_op *target;
+    bool true_jumps;
+    if (op->opcode == ZEND_MATCH)
+        return php_match_targets(op_array, op, NULL);
+    return conditional_jump(op, &target, &true_jumps) ? 2 : 0;
+}
+
 /* ---- the unit ----------------------------------------------------------- */
 
 typedef struct unit_build {
@@ -352,9 +362,9 @@ static culprit_status partition_functions(unit_build *build)
         mark_parameters(unit, op_array, base, first, count);
         unit->block_count += count;
         for (uint32_t i = 0; i < op_array->last && !php_state.lines_only; i++) {
-            const zend_op *target;
-            bool true_jumps;
-            unit->branch_count += conditional_jump(&op_array->opcodes[i], &target, &true_jumps);
+            uint32_t outcomes = branch_outcomes(op_array, &op_array->opcodes[i]);
+            unit->branch_count += outcomes > 0;
+            unit->outcome_count += outcomes;
         }
         base += op_array->last;
     }
@@ -362,35 +372,51 @@ static culprit_status partition_functions(unit_build *build)
     return CULPRIT_OK;
 }
 
-/* Lists the branches; outcome counters come after the blocks, true then false. */
+/* The branch op (at index i) decides, with its outcomes' counters from
+ * first_counter; false when no memory is left for a match's targets. */
+static bool describe_branch(const zend_op_array *op_array, uint32_t i, php_branch *branch)
+{
+    const zend_op *op = &op_array->opcodes[i], *target;
+    branch->fallthrough = i + 1;
+    if (op->opcode == ZEND_MATCH) {
+        branch->outcome_count = php_match_targets(op_array, op, NULL);
+        branch->targets = malloc(branch->outcome_count * sizeof *branch->targets);
+        return branch->targets && php_match_targets(op_array, op, branch->targets);
+    }
+    conditional_jump(op, &target, &branch->true_jumps);
+    branch->target = op_index(op_array, target);
+    branch->outcome_count = 2;
+    return true;
+}
+
+/* Lists the branches; outcome counters come after the blocks, branch after
+ * branch, each's in order (true then false). */
 static culprit_status find_branches(unit_build *build)
 {
     php_unit *unit = build->unit;
     unit->branches = calloc(unit->branch_count + 1, sizeof *unit->branches);
-    unit->outcomes = calloc(2 * (size_t)unit->branch_count + 1, sizeof *unit->outcomes);
+    unit->outcomes = calloc(unit->outcome_count + 1, sizeof *unit->outcomes);
     if (!unit->branches || !unit->outcomes)
         return culprit_fail_memory(&build->err);
-    uint32_t k = 0;
+    uint32_t k = 0, next_counter = unit->block_count;
     for (uint32_t f = 0; f < unit->function_count && unit->branch_count > 0; f++) {
         const zend_op_array *op_array = build->arrays.items[f];
         php_function *function = &unit->functions[f];
         for (uint32_t i = 0; i < op_array->last; i++) {
-            const zend_op *target;
-            bool true_jumps;
-            if (!conditional_jump(&op_array->opcodes[i], &target, &true_jumps))
+            if (branch_outcomes(op_array, &op_array->opcodes[i]) == 0)
                 continue;
-            unit->branches[k] = (php_branch){.function = function,
-                                             .fallthrough = i + 1,
-                                             .target = op_index(op_array, target),
-                                             .true_jumps = true_jumps,
-                                             .true_counter = unit->block_count + 2 * k};
+            php_branch *branch = &unit->branches[k];
+            *branch = (php_branch){.function = function, .first_counter = next_counter};
+            if (!describe_branch(op_array, i, branch))
+                return culprit_fail_memory(&build->err);
+            next_counter += branch->outcome_count;
             function->op_branch[i] = k;
             if (may_fuse(op_array, i, build->shapes[f]))
                 function->op_branch[i - 1] = k;
             k++;
         }
     }
-    unit->counter_count = unit->block_count + 2 * unit->branch_count;
+    unit->counter_count = unit->block_count + unit->outcome_count;
     return CULPRIT_OK;
 }
 
@@ -472,6 +498,48 @@ static culprit_status add_function_blocks(unit_build *build, uint32_t f)
     return status;
 }
 
+/* A conditional jump's two outcomes: true and false, each an edge. */
+static culprit_status add_jump_outcomes(unit_build *build, const php_branch *branch, cc_map_location at,
+                                        uint32_t condition)
+{
+    uint32_t from = branch->function->op_block[branch->fallthrough - 1];
+    uint32_t jump_to = branch->function->op_block[branch->target];
+    uint32_t fall_to = branch->fallthrough < branch->function->op_count
+                           ? branch->function->op_block[branch->fallthrough]
+                           : jump_to;
+    uint32_t to[2] = {branch->true_jumps ? jump_to : fall_to, branch->true_jumps ? fall_to : jump_to};
+    const char *names[2] = {"true", "false"};
+    culprit_status status = CULPRIT_OK;
+    for (uint32_t o = 0; o < 2 && status == CULPRIT_OK; o++) {
+        status = cc_map_add_edge(&build->map, branch->first_counter + o, from, to[o], &build->err);
+        if (status == CULPRIT_OK)
+            status = cc_map_add_branch(&build->map, branch->first_counter + o, at, names[o], condition,
+                                       &build->err);
+    }
+    return status;
+}
+
+/* A match's outcomes: its arms, then its default (php_match.c). */
+static culprit_status add_match_outcomes(unit_build *build, const php_branch *branch, cc_map_location at,
+                                         uint32_t condition)
+{
+    const zend_op_array *op_array = build->arrays.items[branch->function - build->unit->functions];
+    const zend_op *op = &op_array->opcodes[branch->fallthrough - 1];
+    uint32_t from = branch->function->op_block[branch->fallthrough - 1];
+    culprit_status status = CULPRIT_OK;
+    for (uint32_t o = 0; o < branch->outcome_count && status == CULPRIT_OK; o++) {
+        char name[128];
+        php_match_outcome_name(op_array, op, branch->targets[o], o + 1 == branch->outcome_count, name,
+                               sizeof name);
+        uint32_t to = branch->function->op_block[branch->targets[o]];
+        status = cc_map_add_edge(&build->map, branch->first_counter + o, from, to, &build->err);
+        if (status == CULPRIT_OK)
+            status =
+                cc_map_add_branch(&build->map, branch->first_counter + o, at, name, condition, &build->err);
+    }
+    return status;
+}
+
 static culprit_status add_branch_records(unit_build *build, const uint32_t *columns)
 {
     const php_unit *unit = build->unit;
@@ -484,22 +552,9 @@ static culprit_status add_branch_records(unit_build *build, const uint32_t *colu
         if (k > 0 &&
             (line != branch_line(build, k - 1) || branch->function != unit->branches[k - 1].function))
             condition++;
-        uint32_t from = branch->function->op_block[branch->fallthrough - 1];
-        uint32_t jump_to = branch->function->op_block[branch->target];
-        uint32_t fall_to = branch->fallthrough < branch->function->op_count
-                               ? branch->function->op_block[branch->fallthrough]
-                               : jump_to;
-        uint32_t true_to = branch->true_jumps ? jump_to : fall_to,
-                 false_to = branch->true_jumps ? fall_to : jump_to;
         cc_map_location at = {.file = build->file, .line = line, .column = columns[k]};
-        status = cc_map_add_edge(&build->map, branch->true_counter, from, true_to, &build->err);
-        if (status == CULPRIT_OK)
-            status = cc_map_add_edge(&build->map, branch->true_counter + 1, from, false_to, &build->err);
-        if (status == CULPRIT_OK)
-            status = cc_map_add_branch(&build->map, branch->true_counter, at, "true", condition, &build->err);
-        if (status == CULPRIT_OK)
-            status =
-                cc_map_add_branch(&build->map, branch->true_counter + 1, at, "false", condition, &build->err);
+        status = branch->targets ? add_match_outcomes(build, branch, at, condition)
+                                 : add_jump_outcomes(build, branch, at, condition);
     }
     return status;
 }
@@ -636,9 +691,9 @@ void php_unit_fill_counts(php_unit *unit)
             most = unit->op_hits[unit->entry_next[b]];
         unit->counts[b] = most;
     }
-    for (uint32_t c = 0; c < 2 * unit->branch_count; c++)
+    for (uint32_t c = 0; c < unit->outcome_count; c++)
         unit->counts[unit->block_count + c] = unit->outcomes[c];
-    uint32_t returns_at = unit->block_count + 2 * unit->branch_count;
+    uint32_t returns_at = unit->block_count + unit->outcome_count;
     for (uint32_t c = 0; c < PHP_RETURN_CLASSES * unit->return_count; c++)
         unit->counts[returns_at + c] = unit->return_counts[c];
 }
@@ -646,7 +701,7 @@ void php_unit_fill_counts(php_unit *unit)
 void php_unit_reset_counts(php_unit *unit)
 {
     memset(unit->op_hits, 0, unit->op_total * sizeof *unit->op_hits);
-    memset(unit->outcomes, 0, 2 * (size_t)unit->branch_count * sizeof *unit->outcomes);
+    memset(unit->outcomes, 0, (size_t)unit->outcome_count * sizeof *unit->outcomes);
     if (unit->return_counts)
         memset(unit->return_counts, 0,
                (size_t)PHP_RETURN_CLASSES * unit->return_count * sizeof *unit->return_counts);
@@ -667,6 +722,8 @@ void php_unit_free(php_unit *unit)
     free(unit->op_line);
     free(unit->entry_next);
     free(unit->op_hits);
+    for (uint32_t k = 0; unit->branches && k < unit->branch_count; k++)
+        free(unit->branches[k].targets);
     free(unit->branches);
     free(unit->outcomes);
     free(unit->counts);

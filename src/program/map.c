@@ -171,6 +171,32 @@ static culprit_status parse_edge(const map_parser *parser, const map_record *rec
     return CULPRIT_OK;
 }
 
+/* One value of a `case` outcome at text[*at]: an integer, or a string in
+ * single quotes whose bytes are printable ASCII but the quote (the PHP
+ * extension writes others as \xNN); moves *at past it. */
+static bool case_value(const char *text, size_t length, size_t *at)
+{
+    size_t i = *at;
+    if (i < length && text[i] == '\'') {
+        for (i++; i < length && text[i] != '\''; i++)
+            if (text[i] < 0x20 || text[i] > 0x7e)
+                return false;
+        if (i >= length)
+            return false;
+        *at = i + 1;
+        return true;
+    }
+    if (i < length && text[i] == '-')
+        i++;
+    size_t digits = i;
+    while (i < length && text[i] >= '0' && text[i] <= '9')
+        i++;
+    *at = i;
+    return i > digits;
+}
+
+/* true, false, default, or `case` and its values joined by '|' (C: one
+ * integer; a PHP match: the integers and strings of one arm). */
 static bool valid_outcome(const map_record *record, size_t index)
 {
     if (map_field_is(record, index, "true") || map_field_is(record, index, "false") ||
@@ -180,13 +206,15 @@ static bool valid_outcome(const map_record *record, size_t index)
     size_t length = record->lengths[index];
     if (length < 6 || memcmp(text, "case ", 5) != 0)
         return false;
-    size_t digits = text[5] == '-' ? 6 : 5;
-    if (digits >= length)
-        return false;
-    for (size_t i = digits; i < length; i++)
-        if (text[i] < '0' || text[i] > '9')
+    size_t at = 5;
+    for (;;) {
+        if (!case_value(text, length, &at))
             return false;
-    return true;
+        if (at == length)
+            return true;
+        if (text[at++] != '|')
+            return false;
+    }
 }
 
 static culprit_status parse_branch(const map_parser *parser, const map_record *record, culprit_unit *unit,

@@ -137,6 +137,47 @@ ret.php:14:1:maybe()=null,1
 ret.php:15:1:->get()=object,1"
 grep -q 'ret.php:18:' "$WORK/out" && fail "an unused result is a return site" || pass
 
+# ---- switch and match: the case each run took is a branch outcome ----
+# PHP compiles cases.php's switches and its match to jump tables, which go
+# straight to the case: the extension compiles switches without them (each
+# case a comparison and a jump whose `true` is the case taken) and counts
+# a match's arms ("case 's'|'xs'", ..., "default").  Test "three" takes
+# case 3, "g" and 'xs'; "many" no case (default), no color, and 10.
+export CULPRIT_STORE="$WORK/cases"
+run 0 "$CULPRIT" test --name three -- "$PHP_RUN" cases.php 3 g xs
+expect_file_equals "$WORK/out" "three green 1"
+run 0 "$CULPRIT" test --name many -- "$PHP_RUN" cases.php 9 b 10
+expect_file_equals "$WORK/out" "many none 3"
+run 0 "$CULPRIT" export json --output cases.json
+python3 - cases.json >"$WORK/cases.txt" <<'PY'
+import json, sys
+spectra = json.load(open(sys.argv[1]))
+for i, element in enumerate(spectra["elements"]):
+    if element["kind"] == "branch":
+        taken = [t["name"] for t in spectra["tests"] if i in t["hits"]]
+        print(element["name"].split("/")[-1], " ".join(taken) or "-")
+PY
+expect_file_equals "$WORK/cases.txt" "cases.php:44:1:true many
+cases.php:44:1:false three
+cases.php:8:1:true -
+cases.php:8:1:false three many
+cases.php:10:1:true -
+cases.php:10:1:false three many
+cases.php:12:1:true three
+cases.php:12:1:false many
+cases.php:14:1:true -
+cases.php:14:1:false many
+cases.php:16:1:true -
+cases.php:16:1:false many
+cases.php:26:1:true -
+cases.php:26:1:false three many
+cases.php:28:1:true three
+cases.php:28:1:false many
+cases.php:36:1:case 's'|'xs' three
+cases.php:36:1:case 'm' -
+cases.php:36:1:case 10 many
+cases.php:36:1:default -"
+
 # ---- a script that does not compile: PHP's message, a failing test, a sound store ----
 export CULPRIT_STORE="$WORK/syntax"
 run 255 "$CULPRIT" test --name broken -- "$PHP_RUN" bad.php

@@ -252,6 +252,29 @@ static void test_map_malformed(void)
                     "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\t1\t2\n"
                     "branch\t1\t0\t1\t1\tmaybe\t0\nend\n",
                     "m.map:6:16: expected an outcome: true, false, 'case VALUE' or default");
+    /* Outcomes: C's `case N`, a PHP match arm's integers and quoted strings
+     * joined by '|' (php_match.c); anything else is refused. */
+    static const char *const outcomes[] = {"case 7",         "case -3", "case 's'",
+                                           "case 's'|'m'|4", "case ''", "case 'a b\\x27'"};
+    for (size_t i = 0; i < sizeof outcomes / sizeof *outcomes; i++) {
+        char body[256];
+        snprintf(body, sizeof body,
+                 "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\t1\t2\n"
+                 "edge\t1\t0\t0\nbranch\t1\t0\t1\t1\t%s\t0\nend\n",
+                 outcomes[i]);
+        check_malformed("full\t2\t1", body, "");
+    }
+    static const char *const bad_outcomes[] = {"case ",     "case x",  "case 1x",   "case 's",
+                                               "case 's'|", "case |1", "case 's'1", "case 1||2"};
+    for (size_t i = 0; i < sizeof bad_outcomes / sizeof *bad_outcomes; i++) {
+        char body[256];
+        snprintf(body, sizeof body,
+                 "file\t0\t/a.c\nfunction\t0\tf\t0\t1\nblock\t0\t0\t0\t1\t1\t1\t2\n"
+                 "edge\t1\t0\t0\nbranch\t1\t0\t1\t1\t%s\t0\nend\n",
+                 bad_outcomes[i]);
+        check_malformed("full\t2\t1", body,
+                        "m.map:7:16: expected an outcome: true, false, 'case VALUE' or default");
+    }
     check_malformed("full\t1\t1", "file\t0\t/a.c\tx\nend\n", "m.map:3:12: expected the end of the record");
     /* A count the records cannot hold: the collector would allocate 32 GB for it. */
     check_malformed("full\t4000000000\t1", "end\n",
