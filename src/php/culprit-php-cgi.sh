@@ -6,6 +6,8 @@
 #                   [--form BODY | --body BODY [--content-type TYPE]]
 #                   [--session-dir DIR | --state DIR] [--headers FILE]
 #                   [--inputs FILE] [--root DIR] SCRIPT
+#   culprit-php-cgi REQUEST --then REQUEST [--then REQUEST]...
+#                   (a chain: REQUEST is [options] SCRIPT; see below)
 #
 # The options become php-cgi's CGI environment (REQUEST_METHOD,
 # QUERY_STRING, HTTP_COOKIE, CONTENT_TYPE, CONTENT_LENGTH, SCRIPT_FILENAME,
@@ -35,9 +37,83 @@
 # connections without a host ("localhost"): culprit web --mariadb's server.
 usage() {
     echo "usage: culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]" \
-        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--inputs FILE] [--root DIR] [--mysql-socket SOCKET] SCRIPT" >&2
+        "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--inputs FILE] [--root DIR] [--mysql-socket SOCKET] SCRIPT [--then [options] SCRIPT]..." >&2
     exit 99
 }
+# ---- a chain: REQUEST --then REQUEST ... (docs/php.md, "Request chains") ----
+# One visitor's requests in order: one private session directory, the
+# cookies each response sets sent with the requests after it (after the
+# request's own --cookie, which PHP, keeping a name's first value, prefers;
+# Max-Age=0 deletes one), redirects not followed.  Only the last page is
+# written (and gets output records: CULPRIT_PHP_OUTPUT_MAP=0 for the
+# others); the chain stops at the first request that fails, with its status.
+quote() { # $1 as one sh word
+    printf "'%s' " "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+chain_cookies() { # the jar's cookies as a Cookie header
+    paste -sd';' "$work/jar" | sed 's/;/; /g'
+}
+keep_cookies() { # the response's Set-Cookie headers into the jar
+    [ -f "$work/headers" ] || return 0
+    while IFS= read -r line; do
+        case $line in [Ss]et-[Cc]ookie:*) ;; *) continue ;; esac
+        pair=${line#*:}
+        pair=${pair# }
+        pair=${pair%%;*}
+        name=${pair%%=*}
+        while IFS= read -r kept; do
+            [ "${kept%%=*}" = "$name" ] || printf '%s\n' "$kept"
+        done <"$work/jar" >"$work/jar.new"
+        mv "$work/jar.new" "$work/jar"
+        case $line in *[Mm]ax-[Aa]ge=0*) ;; *) printf '%s\n' "$pair" >>"$work/jar" ;; esac
+    done <"$work/headers"
+    rm -f "$work/headers"
+}
+run_chain() {
+    work=$(mktemp -d "${TMPDIR:-/tmp}/culprit-php-chain.XXXXXX") || exit 99
+    trap 'rm -rf "$work"' EXIT
+    trap 'exit 130' INT TERM
+    mkdir "$work/sessions" && : >"$work/jar" || exit 99
+    while [ $# -gt 0 ]; do
+        segment= own=
+        while [ $# -gt 0 ] && [ "$1" != --then ]; do
+            case $1 in
+            --session-dir | --state | --headers)
+                echo "culprit-php-cgi: $1 goes with one request, not a chain (--then)" >&2
+                exit 99 ;;
+            --cookie) [ $# -ge 2 ] || usage; own=$2; shift 2; continue ;;
+            --method | --query | --form | --body | --content-type | --inputs | --root | --mysql-socket)
+                [ $# -ge 2 ] || usage
+                segment="$segment$(quote "$1")$(quote "$2")"
+                shift 2
+                continue ;;
+            esac
+            segment="$segment$(quote "$1")"
+            shift
+        done
+        last=1
+        [ $# -eq 0 ] || { shift; last=; }
+        [ -n "$segment" ] || usage
+        cookies=$(chain_cookies)
+        cookies=$own${own:+${cookies:+; }}$cookies
+        if [ -n "$last" ]; then
+            eval "set -- $segment"
+            "$0" --session-dir "$work/sessions" ${cookies:+--cookie "$cookies"} "$@"
+            return
+        fi
+        # (a subshell: its arguments are this request's, the chain's stay)
+        (
+            eval "set -- $segment"
+            CULPRIT_PHP_OUTPUT_MAP=0 exec "$0" --session-dir "$work/sessions" --headers "$work/headers" \
+                ${cookies:+--cookie "$cookies"} "$@" >/dev/null
+        ) || exit
+        keep_cookies
+    done
+}
+for arg in "$@"; do
+    [ "$arg" != --then ] || { run_chain "$@"; exit; }
+done
+
 method= query= cookie= body= has_body= content_type= session_dir= headers= inputs= state= root= mysql_socket=
 while [ $# -gt 0 ]; do
     case $1 in

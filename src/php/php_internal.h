@@ -90,6 +90,7 @@ typedef struct php_unit {
 typedef struct php_collector {
     bool collecting;
     bool lines_only;   /* CULPRIT_PHP_COVERAGE=lines: block hits only (php_probes.c) */
+    bool output_map;   /* output records (php_output.c): full mode, unless CULPRIT_PHP_OUTPUT_MAP=0 */
     bool probes_stay;  /* lines mode under opcache: its op arrays are shared, never edited */
     char *dir;         /* CULPRIT_COLLECT_DIR */
     int handle;        /* op_array->reserved[] slot */

@@ -91,7 +91,7 @@ static int count_opcode(zend_execute_data *execute_data)
     function->hits[index]++;
     if (php_inputs_recording())
         php_inputs_opcode(execute_data);
-    if (php_output_watching())
+    if (php_state.output_map && php_output_watching())
         php_output_settle(execute_data);
     php_state.last_function = function;
     php_state.last_index = index;
@@ -283,7 +283,7 @@ static void install_hooks(void)
     zend_compile_file = culprit_compile_file;
     previous_error_cb = zend_error_cb;
     zend_error_cb = error_cb;
-    if (!php_state.lines_only)
+    if (php_state.output_map)
         php_output_install();
 }
 
@@ -298,6 +298,16 @@ static bool lines_only(void)
         return true;
     fprintf(stderr, "culprit: CULPRIT_PHP_COVERAGE=%s: expected full or lines; using full\n", mode);
     return false;
+}
+
+/* CULPRIT_PHP_OUTPUT_MAP=0: this request's output is not the test's, and
+ * gets no output records: culprit-php-cgi sets it for the requests of a
+ * chain but the last, whose page alone is the test's output (docs/php.md,
+ * "Request chains"). */
+static bool output_elsewhere(void)
+{
+    const char *map = getenv("CULPRIT_PHP_OUTPUT_MAP");
+    return map && strcmp(map, "0") == 0;
 }
 
 /* CULPRIT_PHP_CGI_BODY=1 (culprit-php-cgi): php-cgi writes no HTTP
@@ -371,6 +381,7 @@ static PHP_MINIT_FUNCTION(culprit)
     php_state.collecting = true;
     php_state.failing_types = failing_types();
     php_state.lines_only = lines_only();
+    php_state.output_map = !php_state.lines_only && !output_elsewhere();
     read_excluded();
     install_hooks();
     return SUCCESS;
@@ -380,7 +391,7 @@ static PHP_MSHUTDOWN_FUNCTION(culprit)
 {
     php_headers_shutdown();
     php_inputs_shutdown();
-    if (php_state.collecting)
+    if (php_state.output_map)
         php_output_uninstall();
     free(php_state.dir);
     php_state.dir = NULL;

@@ -30,6 +30,11 @@ bool manifest_parse_seconds(const char *text, double *seconds);
 culprit_status manifest_take_request(const culprit_manifest *manifest, const mjson_value *request,
                                      culprit_test_spec *spec, culprit_error *err);
 
+/* A JSON test's "requests" array (a chain of such requests, one visitor's):
+ * spec->argv runs them in order, joined by --then. */
+culprit_status manifest_take_requests(const culprit_manifest *manifest, const mjson_value *requests,
+                                      culprit_test_spec *spec, culprit_error *err);
+
 culprit_status manifest_parse_json(const char *text, size_t size, const culprit_manifest_options *defaults,
                                    culprit_manifest *manifest, culprit_error *err);
 

@@ -260,6 +260,12 @@ static culprit_status take_request(const json_context *context, const mjson_memb
     return manifest_take_request(context->manifest, member->value, spec, context->err);
 }
 
+static culprit_status take_requests(const json_context *context, const mjson_member *member,
+                                    culprit_test_spec *spec)
+{
+    return manifest_take_requests(context->manifest, member->value, spec, context->err);
+}
+
 static culprit_status take_expect_failure(const json_context *context, const mjson_member *member,
                                           culprit_test_spec *spec)
 {
@@ -285,6 +291,7 @@ static const struct {
     {"oracle", take_oracle},
     {"expect_failure", take_expect_failure},
     {"request", take_request},
+    {"requests", take_requests},
 };
 
 static culprit_status take_member(const json_context *context, const mjson_member *member,
@@ -293,10 +300,11 @@ static culprit_status take_member(const json_context *context, const mjson_membe
     for (size_t i = 0; i < sizeof json_keys / sizeof *json_keys; i++)
         if (strcmp(json_keys[i].key, member->key) == 0)
             return json_keys[i].take(context, member, spec);
-    return culprit_fail_at(context->err, context->manifest->path, member->line, member->column,
-                           "unknown key \"%s\" (expected name, cmd, argv, request, stdin, cwd, env, "
-                           "expect_stdout, expect_exit, timeout, validator, oracle or expect_failure)",
-                           member->key);
+    return culprit_fail_at(
+        context->err, context->manifest->path, member->line, member->column,
+        "unknown key \"%s\" (expected name, cmd, argv, request, requests, stdin, cwd, env, "
+        "expect_stdout, expect_exit, timeout, validator, oracle or expect_failure)",
+        member->key);
 }
 
 /* Fills in what the test left out: its directory, the run's defaults. */
@@ -306,8 +314,8 @@ static culprit_status complete_test(const json_context *context, const mjson_val
     if (!spec->name)
         return fail_value(context, object, "expected a test object with a \"%s\"", "name");
     if (!spec->shell_command && !spec->argv)
-        return fail_value(context, object, "expected \"cmd\", \"argv\" or \"request\" in test '%s'",
-                          spec->name);
+        return fail_value(context, object,
+                          "expected \"cmd\", \"argv\", \"request\" or \"requests\" in test '%s'", spec->name);
     if (!spec->cwd && !(spec->cwd = strdup(context->manifest->directory)))
         return culprit_fail_memory(context->err);
     if (spec->timeout == 0 && defaults && defaults->timeout > 0)
@@ -318,25 +326,27 @@ static culprit_status complete_test(const json_context *context, const mjson_val
     return CULPRIT_OK;
 }
 
-/* A "request" is the test's command and stdin: it goes with no "cmd",
- * "argv" or "stdin" (an error at whichever comes second). */
+/* A "request" or "requests" is the test's command and stdin: it goes with
+ * no "cmd", "argv", "stdin" or the other (an error at whichever comes
+ * second). */
 static culprit_status check_request_alone(const json_context *context, const mjson_value *object)
 {
     const mjson_member *request = NULL, *command = NULL;
     for (size_t i = 0; i < object->count; i++) {
         const mjson_member *member = &object->members[i];
-        if (strcmp(member->key, "request") == 0)
+        bool is_request = strcmp(member->key, "request") == 0 || strcmp(member->key, "requests") == 0;
+        if (is_request && !request)
             request = member;
-        else if (!command && (strcmp(member->key, "cmd") == 0 || strcmp(member->key, "argv") == 0 ||
-                              strcmp(member->key, "stdin") == 0))
+        else if (!command && (is_request || strcmp(member->key, "cmd") == 0 ||
+                              strcmp(member->key, "argv") == 0 || strcmp(member->key, "stdin") == 0))
             command = member;
     }
     if (!request || !command)
         return CULPRIT_OK;
     const mjson_member *second = request > command ? request : command;
-    return culprit_fail_at(
-        context->err, context->manifest->path, second->line, second->column,
-        "expected \"request\" or \"%s\", not both (a request is its own command and stdin)", command->key);
+    return culprit_fail_at(context->err, context->manifest->path, second->line, second->column,
+                           "expected \"%s\" or \"%s\", not both (a request is its own command and stdin)",
+                           request->key, command->key);
 }
 
 static culprit_status take_test(const json_context *context, const mjson_value *object,

@@ -18,6 +18,12 @@
  * --state DIR: the request runs with that state's sessions and database
  * files, as it ran when it was explored; "root", --root DIR, the document
  * root.
+ *
+ * "requests", an array of such objects, is a chain (docs/php.md, "Request
+ * chains"): one visitor's requests in order, sharing a session and the
+ * cookies the pages set; the last page is the test's output.  It becomes
+ * the requests' arguments joined by --then.  A chain starts from the
+ * application's own files: "state" goes with a single "request".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,20 +176,33 @@ static culprit_status take_part(const culprit_manifest *manifest, const mjson_me
                 key, err);
 }
 
-/* argv: culprit-php-cgi, each option given, the script. */
-static culprit_status make_argv(const request_parts *parts, culprit_test_spec *spec, culprit_error *err)
+/* The options of one request in argv from *count on (2 per option given,
+ * then the script); false when out of memory. */
+static bool add_request_arguments(const request_parts *parts, char **argv, size_t *count)
 {
     const char *options[][2] = {{"--method", parts->method}, {"--query", parts->query},
                                 {"--cookie", parts->cookie}, {"--form", parts->form},
                                 {"--body", parts->body},     {"--content-type", parts->content_type},
                                 {"--state", parts->state},   {"--root", parts->root}};
-    size_t count = 0;
-    char **argv = calloc(2 * (sizeof options / sizeof *options) + 3, sizeof *argv);
-    bool ok = argv && (argv[count++] = strdup(LAUNCHER));
+    bool ok = true;
     for (size_t i = 0; ok && i < sizeof options / sizeof *options; i++)
         if (options[i][1])
-            ok = (argv[count++] = strdup(options[i][0])) && (argv[count++] = strdup(options[i][1]));
-    ok = ok && (argv[count++] = strdup(parts->script));
+            ok = (argv[(*count)++] = strdup(options[i][0])) && (argv[(*count)++] = strdup(options[i][1]));
+    return ok && (argv[(*count)++] = strdup(parts->script));
+}
+
+enum { REQUEST_ARGUMENTS = 2 * 8 + 2 }; /* the options, the script, --then */
+
+/* argv: culprit-php-cgi, then each request's options and script, --then
+ * between requests. */
+static culprit_status make_argv(const request_parts *parts, size_t request_count, culprit_test_spec *spec,
+                                culprit_error *err)
+{
+    size_t count = 0;
+    char **argv = calloc(REQUEST_ARGUMENTS * request_count + 2, sizeof *argv);
+    bool ok = argv && (argv[count++] = strdup(LAUNCHER));
+    for (size_t r = 0; ok && r < request_count; r++)
+        ok = (r == 0 || (argv[count++] = strdup("--then"))) && add_request_arguments(&parts[r], argv, &count);
     if (!ok) {
         for (size_t i = 0; argv && i < count; i++)
             free(argv[i]);
@@ -194,28 +213,64 @@ static culprit_status make_argv(const request_parts *parts, culprit_test_spec *s
     return CULPRIT_OK;
 }
 
+/* One request object into parts; key names it in messages ("request", or
+ * "requests" in a chain, where "state" is refused). */
+static culprit_status take_parts(const culprit_manifest *manifest, const mjson_value *request, bool chained,
+                                 request_parts *parts, culprit_error *err)
+{
+    const char *key = chained ? "requests" : "request";
+    if (request->type != MJSON_OBJECT)
+        return fail(manifest, request->line, request->column,
+                    chained ? "expected each of \"%s\" to be an object" : "expected \"%s\" to be an object",
+                    key, err);
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < request->count && status == CULPRIT_OK; i++) {
+        const mjson_member *member = &request->members[i];
+        if (chained && strcmp(member->key, "state") == 0)
+            return fail(manifest, member->line, member->column,
+                        "a chain starts from the application's files: \"%s\" goes with a single \"request\"",
+                        "state", err);
+        status = take_part(manifest, member, parts, err);
+    }
+    if (status == CULPRIT_OK && !parts->script)
+        status = fail(manifest, request->line, request->column, "expected a \"script\" in \"%s\"", key, err);
+    if (status == CULPRIT_OK && parts->post && parts->raw_body)
+        status = fail(manifest, parts->raw_body->line, parts->raw_body->column,
+                      "expected \"request.post\" or \"request.%s\", not both", "body", err);
+    if (status == CULPRIT_OK && parts->content_type && parts->post)
+        status =
+            fail(manifest, parts->post->line, parts->post->column,
+                 "\"request.post\" is form-encoded; \"request.%s\" goes with \"body\"", "content_type", err);
+    return status;
+}
+
 culprit_status manifest_take_request(const culprit_manifest *manifest, const mjson_value *request,
                                      culprit_test_spec *spec, culprit_error *err)
 {
-    if (request->type != MJSON_OBJECT)
-        return fail(manifest, request->line, request->column, "expected \"%s\" to be an object", "request",
-                    err);
     request_parts parts = {0};
-    culprit_status status = CULPRIT_OK;
-    for (size_t i = 0; i < request->count && status == CULPRIT_OK; i++)
-        status = take_part(manifest, &request->members[i], &parts, err);
-    if (status == CULPRIT_OK && !parts.script)
-        status =
-            fail(manifest, request->line, request->column, "expected a \"%s\" in \"request\"", "script", err);
-    if (status == CULPRIT_OK && parts.post && parts.raw_body)
-        status = fail(manifest, parts.raw_body->line, parts.raw_body->column,
-                      "expected \"request.post\" or \"request.%s\", not both", "body", err);
-    if (status == CULPRIT_OK && parts.content_type && parts.post)
-        status =
-            fail(manifest, parts.post->line, parts.post->column,
-                 "\"request.post\" is form-encoded; \"request.%s\" goes with \"body\"", "content_type", err);
+    culprit_status status = take_parts(manifest, request, false, &parts, err);
     if (status == CULPRIT_OK)
-        status = make_argv(&parts, spec, err);
+        status = make_argv(&parts, 1, spec, err);
     free_parts(&parts);
+    return status;
+}
+
+culprit_status manifest_take_requests(const culprit_manifest *manifest, const mjson_value *requests,
+                                      culprit_test_spec *spec, culprit_error *err)
+{
+    if (requests->type != MJSON_ARRAY || requests->count == 0)
+        return fail(manifest, requests->line, requests->column,
+                    "expected \"%s\" to be an array of one or more requests", "requests", err);
+    request_parts *parts = calloc(requests->count, sizeof *parts);
+    if (!parts)
+        return culprit_fail_memory(err);
+    culprit_status status = CULPRIT_OK;
+    for (size_t r = 0; r < requests->count && status == CULPRIT_OK; r++)
+        status = take_parts(manifest, requests->items[r], true, &parts[r], err);
+    if (status == CULPRIT_OK)
+        status = make_argv(parts, requests->count, spec, err);
+    for (size_t r = 0; r < requests->count; r++)
+        free_parts(&parts[r]);
+    free(parts);
     return status;
 }

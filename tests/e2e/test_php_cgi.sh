@@ -112,6 +112,79 @@ if on != off or not on:
     sys.exit("on %s\noff %s" % (on, off))
 PY
 
+# ---- request chains: one visitor's requests, the last page the output ----
+# "requests" (culprit-php-cgi REQUEST --then REQUEST): a shared session and
+# the cookies pages set.  login.php keeps the name in the session and sets a
+# theme cookie; its seeded fault (line 5) shouts a name that begins with z.
+# home.php, in another request, shows both: only the chain can fail.  The
+# first page is malformed HTML on purpose: the HTML oracle judges the last.
+rm -rf "$CULPRIT_STORE"
+mkdir chain
+cat >chain/login.php <<'END'
+<?php
+session_start();
+$name = $_POST['user'] ?? 'guest';
+if ($name[0] === 'z') {
+    $name = strtoupper($name);
+}
+$_SESSION['user'] = $name;
+setcookie('theme', $_POST['theme'] ?? 'light');
+echo "<p>welcome <b>$name\n";
+END
+cat >chain/home.php <<'END'
+<?php
+session_start();
+$user = $_SESSION['user'] ?? 'nobody';
+$theme = $_COOKIE['theme'] ?? 'none';
+?>
+<!DOCTYPE html>
+<html><head><title>home</title></head><body>
+<p>Hello <?= htmlspecialchars($user) ?>, theme <?= htmlspecialchars($theme) ?>, lang <?= $_COOKIE['lang'] ?? '-' ?></p>
+</body></html>
+END
+home() { # the home page for NAME THEME LANG, as a JSON string
+    json "$(printf '<!DOCTYPE html>\n<html><head><title>home</title></head><body>\n<p>Hello %s, theme %s, lang %s</p>\n</body></html>' "$1" "$2" "$3")"
+}
+cat >chains.json <<END
+[
+  {"name": "ann", "requests": [{"script": "chain/login.php", "post": {"user": "ann", "theme": "dark"}},
+                               {"script": "chain/home.php", "cookies": {"lang": "fr"}}],
+   "expect_stdout": $(home ann dark fr), "oracle": "html"},
+  {"name": "bob", "requests": [{"script": "chain/login.php", "post": {"user": "bob"}}, {"script": "chain/home.php"}],
+   "expect_stdout": $(home bob light -)},
+  {"name": "nobody", "requests": [{"script": "chain/home.php"}], "expect_stdout": $(home nobody none -)},
+  {"name": "zoe", "requests": [{"script": "chain/login.php", "post": {"user": "zoe"}}, {"script": "chain/home.php"}],
+   "expect_stdout": $(home zoe light -)}
+]
+END
+run 1 "$CULPRIT" run --tests chains.json
+run 0 "$CULPRIT" tests
+[ "$(grep -c '^pass' "$WORK/out")" -eq 3 ] && pass || fail "expected 3 passing chains: $(cat "$WORK/out")"
+grep '^fail' "$WORK/out" | grep -q 'zoe' && pass || fail "zoe should fail: $(cat "$WORK/out")"
+# the fault, run by the failing chain only, first and alone
+rank_into chained --kind line --formula ochiai --format csv
+case $(sed -n 2p "$WORK/chained") in
+1,*login.php:5,*) pass ;;
+*) fail "expected login.php:5 alone first, got $(sed -n 2,3p "$WORK/chained")" ;;
+esac
+# the output is the last page, mapped to home.php (the first page has no
+# output records: it is not the output)
+run 0 "$CULPRIT" output zoe
+expect_contains "$WORK/out" "<p>Hello ZOE, theme light, lang -</p>"
+grep -A3 'Hello ZOE' "$WORK/out" | grep -q 'home.php:8 ({main})' && pass ||
+    fail "the differing line should map to home.php:8: $(cat "$WORK/out")"
+grep -q 'login.php' "$WORK/out" && fail "the first page reached the output map: $(cat "$WORK/out")" || pass
+# the launcher: a chain stops at its first failing request, with its status;
+# its temporary directory is gone
+printf '<?php\nundefined_call();\n' >chain/broken.php
+mkdir chaintmp
+CULPRIT_COLLECT_DIR= TMPDIR=$WORK/chaintmp run 255 culprit-php-cgi chain/broken.php --then chain/home.php
+expect_contains "$WORK/err" "Call to undefined function undefined_call()"
+[ -s "$WORK/out" ] && fail "the chain went on after a failing request: $(cat "$WORK/out")" || pass
+TMPDIR=$WORK/chaintmp run 99 culprit-php-cgi --state chain chain/login.php --then chain/home.php
+expect_contains "$WORK/err" "culprit-php-cgi: --state goes with one request, not a chain (--then)"
+[ -z "$(ls chaintmp)" ] && pass || fail "the chain left $(ls chaintmp)"
+
 # ---- a fatal error in a page fails its request, with PHP's message ----
 rm -rf "$CULPRIT_STORE"
 printf '<?php\necho "<p>start</p>\\n";\nmissing_function();\n' >site/fatal.php

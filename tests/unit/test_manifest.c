@@ -199,12 +199,59 @@ static void test_json_request(void)
                 "1:51: expected \"request\" or \"stdin\", not both (a request is its own command and stdin)");
 }
 
+/* "requests", a chain: each request's arguments, joined by --then. */
+static void test_json_requests(void)
+{
+    write_file("page.php", "<?php\n");
+    write_file("next.php", "<?php\n");
+    culprit_manifest m;
+    culprit_error err;
+    const char *text =
+        "[{\"name\": \"c\", \"requests\": [{\"script\": \"page.php\", \"post\": {\"u\": \"a b\"}},\n"
+        " {\"script\": \"next.php\", \"get\": {\"n\": \"1\"}, \"cookies\": {\"k\": \"v\"}}]}]";
+    CHECK_INT(parse(text, NULL, &m, &err), CULPRIT_OK);
+    CHECK_INT(m.count, 1);
+    if (m.count == 1) {
+        char *const *a = m.tests[0].argv;
+        const char *want[] = {"culprit-php-cgi", "--form", "u=a+b",    NULL, "--then",
+                              "--query",         "n=1",    "--cookie", "k=v"};
+        for (size_t i = 0; a && i < sizeof want / sizeof *want; i++)
+            if (want[i])
+                CHECK_STR(a[i], want[i]);
+        CHECK(a && strstr(a[3], "/page.php") && strstr(a[9], "/next.php") && a[10] == NULL);
+    }
+    culprit_manifest_free(&m);
+    /* one request is a chain of one */
+    CHECK_INT(parse("[{\"name\": \"one\", \"requests\": [{\"script\": \"page.php\"}]}]", NULL, &m, &err),
+              CULPRIT_OK);
+    CHECK(m.count == 1 && m.tests[0].argv[2] == NULL && strstr(m.tests[0].argv[1], "/page.php"));
+    culprit_manifest_free(&m);
+    check_error("[{\"name\": \"a\", \"requests\": []}]", NULL,
+                "1:28: expected \"requests\" to be an array of one or more requests");
+    check_error("[{\"name\": \"a\", \"requests\": {\"script\": \"page.php\"}}]", NULL,
+                "1:28: expected \"requests\" to be an array of one or more requests");
+    check_error("[{\"name\": \"a\", \"requests\": [{\"script\": \"page.php\"}, 3]}]", NULL,
+                "1:53: expected each of \"requests\" to be an object");
+    check_error("[{\"name\": \"a\", \"requests\": [{\"script\": \"page.php\"}, {\"get\": \"x=1\"}]}]", NULL,
+                "1:53: expected a \"script\" in \"requests\"");
+    check_error("[{\"name\": \"a\", \"requests\": [{\"script\": \"page.php\"}, {\"script\": \"gone.php\"}]}]",
+                NULL, "1:64: no PHP script 'gone.php'");
+    check_error(
+        "[{\"name\": \"a\", \"requests\": [{\"script\": \"page.php\", \"state\": \"states\"}]}]", NULL,
+        "1:52: a chain starts from the application's files: \"state\" goes with a single \"request\"");
+    check_error(
+        "[{\"name\": \"a\", \"request\": {\"script\": \"page.php\"}, \"requests\": []}]", NULL,
+        "1:51: expected \"request\" or \"requests\", not both (a request is its own command and stdin)");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"requests\": []}]", NULL,
+                "1:28: expected \"requests\" or \"cmd\", not both (a request is its own command and stdin)");
+}
+
 static void test_json_errors(void)
 {
-    check_error(
-        "[{\"name\": \"a\", \"cmd\": \"x\", \"colour\": 1}]", NULL,
-        "1:28: unknown key \"colour\" (expected name, cmd, argv, request, stdin, cwd, env, expect_stdout, "
-        "expect_exit, timeout, validator, oracle or expect_failure)");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"colour\": 1}]", NULL,
+                "1:28: unknown key \"colour\" (expected name, cmd, argv, request, requests, stdin, cwd, env, "
+                "expect_stdout, "
+                "expect_exit, timeout, validator, oracle or expect_failure)");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"expect_failure\": \"yes\"}]", NULL,
                 "1:46: expected \"expect_failure\" to be a boolean, found a string");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\"},\n {\"name\": \"a\", \"cmd\": \"y\"}]", NULL,
@@ -219,7 +266,8 @@ static void test_json_errors(void)
     check_error("{}", NULL, "1:1: expected an array of test objects, found an object");
     check_error("[3]", NULL, "1:2: expected a test object, found a number");
     check_error("[{\"cmd\": \"x\"}]", NULL, "1:2: expected a test object with a \"name\"");
-    check_error("[{\"name\": \"a\"}]", NULL, "1:2: expected \"cmd\", \"argv\" or \"request\" in test 'a'");
+    check_error("[{\"name\": \"a\"}]", NULL,
+                "1:2: expected \"cmd\", \"argv\", \"request\" or \"requests\" in test 'a'");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"argv\": [\"x\"]}]", NULL,
                 "1:28: expected \"cmd\" or \"argv\", not both");
     check_error("[{\"name\": \"a\", \"argv\": []}]", NULL, "1:24: expected a non-empty \"argv\" array");
@@ -328,6 +376,7 @@ int main(void)
     test_plain_errors();
     test_json_form();
     test_json_request();
+    test_json_requests();
     test_json_errors();
     test_byte_order_mark();
     test_manifest_bounds();
