@@ -80,8 +80,9 @@ const char cli_usage_web[] =
     "   --from TEST           start from this failing request: a \"request\" test of\n"
     "                         STORE/web/tests.json (an earlier exploration) or of\n"
     "                         --tests FILE; it runs first, in its state, judged by\n"
-    "                         its own test's oracle, and must fail; --entry is then\n"
-    "                         optional\n"
+    "                         its own test's oracle, and must fail; a \"requests\"\n"
+    "                         chain's requests before the last run before it;\n"
+    "                         --entry is then optional\n"
     "   --tests FILE          the JSON manifest TEST is in\n"
     "   --mariadb SCHEMA      an application on MariaDB/MySQL: culprit starts a\n"
     "                         disposable server on a socket for the exploration,\n"
@@ -407,21 +408,39 @@ static bool budget_left(const web_explorer *explorer)
 }
 
 /* --from: the failing request first, judged by its own test's oracle;
- * it must fail, as culprit gen's seed must. */
+ * it must fail, as culprit gen's seed must.  A chain's requests before it
+ * run first, each in the state the one before left, judged as explored
+ * pages are. */
 static culprit_status run_seed(web_explorer *explorer, culprit_error *err)
 {
+    const web_seed *seed = &explorer->seed;
     size_t state;
-    culprit_status status = web_seed_state(explorer, &state, err);
-    culprit_oracle oracle = harness_oracle_of(explorer->seed.spec);
+    const char *first_cookies = seed->before_count ? seed->before[0].cookies : seed->cookies;
+    culprit_status status = web_seed_state(explorer, NULL, first_cookies, &state, err);
+    explorer->step_note = "a request of the failing test";
+    for (size_t i = 0; status == CULPRIT_OK && i < seed->before_count; i++) {
+        if (i > 0)
+            status = web_seed_state(explorer, &state, seed->before[i].cookies, &state, err);
+        culprit_web_step step = {.request = seed->before[i].request, .state = state}; /* borrowed */
+        if (status == CULPRIT_OK)
+            status = web_run_step(explorer, &step, NULL, &state, err);
+    }
+    if (status == CULPRIT_OK && seed->before_count)
+        status = web_seed_state(explorer, &state, seed->cookies, &state, err);
+    culprit_oracle oracle = harness_oracle_of(seed->spec);
     oracle.skip_as = explorer->options->harness.skip_as;
-    culprit_web_step step = {.request = explorer->seed.request, .state = state}; /* borrowed */
+    culprit_web_step step = {.request = seed->request, .state = state}; /* borrowed */
+    size_t failing = explorer->failing;
+    explorer->step_note = "the failing test to start from";
     if (status == CULPRIT_OK)
-        status = web_run_step(explorer, &step, &oracle, err);
-    if (status == CULPRIT_OK && explorer->failing == 0 && !explorer->interrupted_by && !harness_signal)
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
-                              "--from %s: the request passed here (recorded as web-0001); culprit web --from "
-                              "starts from a failing request",
-                              explorer->options->from);
+        status = web_run_step(explorer, &step, &oracle, NULL, err);
+    explorer->step_note = NULL;
+    if (status == CULPRIT_OK && explorer->failing == failing && !explorer->interrupted_by && !harness_signal)
+        status =
+            culprit_fail(err, CULPRIT_ERROR_INPUT,
+                         "--from %s: the request passed here (recorded as web-%04zu); culprit web --from "
+                         "starts from a failing request",
+                         explorer->options->from, explorer->requests);
     return status;
 }
 
@@ -431,7 +450,7 @@ static culprit_status explore(web_explorer *explorer, culprit_error *err)
     culprit_web_step step;
     while (status == CULPRIT_OK && !explorer->interrupted_by && !harness_signal && budget_left(explorer) &&
            culprit_web_guide_pop(&explorer->guide, &explorer->queue, &step)) {
-        status = web_run_step(explorer, &step, NULL, err);
+        status = web_run_step(explorer, &step, NULL, NULL, err);
         culprit_web_step_free(&step);
     }
     if (status == CULPRIT_OK && (explorer->interrupted_by || harness_signal))

@@ -52,14 +52,24 @@ typedef struct web_state {
     char digest[65];
 } web_state;
 
+/* A request of --from's test, and the cookies it sends of its own. */
+typedef struct web_seed_request {
+    culprit_web_request request;
+    char *cookies; /* --cookie, encoded, or NULL */
+} web_seed_request;
+
 /* --from TEST (web_from.c): the failing request to start from, read
- * from its manifest before STORE/web is replaced. */
+ * from its manifest before STORE/web is replaced.  A chain's requests
+ * before its last run first, in order, each in the state the one before
+ * left: the last is the failing one. */
 typedef struct web_seed {
     culprit_manifest manifest;
     const culprit_test_spec *spec; /* TEST, in manifest */
-    culprit_web_request request;
+    culprit_web_request request;   /* the failing request (a chain's last) */
+    char *cookies;                 /* its cookies (--cookie, encoded), or NULL */
+    web_seed_request *before;      /* a chain's requests before it, in order */
+    size_t before_count;
     char *state;               /* its "state" (--state DIR), or NULL */
-    char *cookies;             /* its cookies (--cookie, encoded), or NULL */
     char saved[PATH_MAX + 32]; /* the state copied into the exploration's directory, "" when none */
 } web_seed;
 
@@ -88,6 +98,7 @@ typedef struct web_explorer {
     culprit_web_queue queue;
     culprit_web_guide guide;             /* the strategy's view of the runs so far */
     web_seed seed;                       /* --from */
+    const char *step_note;               /* what the progress line says of the request running, or NULL */
     web_mariadb *mariadb;                /* --mariadb, owned; NULL without */
     char suite_directory[PATH_MAX + 16]; /* STORE/web: the states and tests.json, for replays */
     FILE *suite;                         /* tests.json, written as the requests run */
@@ -112,11 +123,11 @@ typedef struct web_explorer {
 
 /* Runs the next step of the queue: the request in a copy of its state,
  * recorded as test web-NNNN, its page's links and forms and its redirect
- * queued in the state it left (web_run.c).  seed_oracle: NULL, or the
- * oracle of the failing test --from names, which judges it instead of the
- * exploration's. */
+ * queued in the state it left, whose number goes to *after (NULL: not
+ * wanted) (web_run.c).  seed_oracle: NULL, or the oracle of the failing
+ * test --from names, which judges it instead of the exploration's. */
 culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, const culprit_oracle *seed_oracle,
-                            culprit_error *err);
+                            size_t *after, culprit_error *err);
 
 /* culprit-php-cgi's command for a request in a state (web_run.c): what
  * manifest_request.c makes of a "request" - its GET and POST fields
@@ -164,9 +175,13 @@ void web_mariadb_stop(web_explorer *explorer);
  * script must be a file of explorer->app) and copies its state into the
  * exploration's temporary directory. */
 culprit_status web_seed_load(web_explorer *explorer, const char *store_directory, culprit_error *err);
-/* The seed's state (its saved state, else the initial one, with its
- * cookies) added to the explored states: *state its number. */
-culprit_status web_seed_state(web_explorer *explorer, size_t *state, culprit_error *err);
+/* The state a request of the seed runs in: base (NULL: the seed's saved
+ * state, else the initial one; else that state's number), with cookies
+ * (NULL: none) set, as state number *state.  The seed's first request
+ * runs in (NULL, its cookies); a chain's later ones in the state the
+ * request before left, with their own cookies. */
+culprit_status web_seed_state(web_explorer *explorer, const size_t *base, const char *cookies, size_t *state,
+                              culprit_error *err);
 void web_seed_free(web_seed *seed);
 
 /* Adds a state directory already made (taking it over) unless a state of

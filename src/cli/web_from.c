@@ -2,7 +2,8 @@
  * web_from.c - `culprit web --from TEST`: the failing request the
  * exploration starts from (seeds/001: generation directed at a failure
  * starts from the failing run).  TEST is a "request" test of a JSON
- * manifest - a test an earlier `culprit web` explored
+ * manifest, or a "requests" chain whose requests before the last run
+ * first - a test an earlier `culprit web` explored
  * (STORE/web/tests.json, the default) or one of the user's own suites
  * (--tests FILE).  The manifest is read with culprit's manifest parser, so
  * its errors are the usual FILE:LINE:COL ones, and the request is read
@@ -27,7 +28,8 @@ static culprit_status not_a_request(const web_explorer *explorer, const char *wh
 }
 
 /* script (absolute, as the manifest resolved it) relative to the application. */
-static culprit_status take_script(web_explorer *explorer, const char *script, culprit_error *err)
+static culprit_status take_script(web_explorer *explorer, const char *script, culprit_web_request *request,
+                                  culprit_error *err)
 {
     char resolved[PATH_MAX];
     size_t app_length = strlen(explorer->app);
@@ -37,26 +39,27 @@ static culprit_status take_script(web_explorer *explorer, const char *script, cu
     if (strncmp(resolved, explorer->app, app_length) != 0 || resolved[app_length] != '/')
         return culprit_fail(err, CULPRIT_ERROR_INPUT, "--from %s: its script %s is not in %s",
                             explorer->options->from, script, explorer->options->app_directory);
-    explorer->seed.request.script = strdup(resolved + app_length + 1);
-    return explorer->seed.request.script ? CULPRIT_OK : culprit_fail_memory(err);
+    request->script = strdup(resolved + app_length + 1);
+    return request->script ? CULPRIT_OK : culprit_fail_memory(err);
 }
 
-/* One option of culprit-php-cgi's command, and its value. */
+/* One option of culprit-php-cgi's command, and its value, for target
+ * (the seed's --state is the first request's). */
 static culprit_status take_option(web_explorer *explorer, const char *option, const char *value,
-                                  culprit_error *err)
+                                  web_seed_request *target, culprit_error *err)
 {
     web_seed *seed = &explorer->seed;
     if (strcmp(option, "--query") == 0)
-        return culprit_web_fields_parse(value, &seed->request.get, err);
+        return culprit_web_fields_parse(value, &target->request.get, err);
     if (strcmp(option, "--form") == 0) {
-        seed->request.is_post = true;
-        return culprit_web_fields_parse(value, &seed->request.post, err);
+        target->request.is_post = true;
+        return culprit_web_fields_parse(value, &target->request.post, err);
     }
     if (strcmp(option, "--method") == 0) {
-        seed->request.is_post |= strcmp(value, "POST") == 0;
+        target->request.is_post |= strcmp(value, "POST") == 0;
         return CULPRIT_OK;
     }
-    char **kept = strcmp(option, "--cookie") == 0  ? &seed->cookies
+    char **kept = strcmp(option, "--cookie") == 0  ? &target->cookies
                   : strcmp(option, "--state") == 0 ? &seed->state
                                                    : NULL;
     if (kept) {
@@ -69,19 +72,47 @@ static culprit_status take_option(web_explorer *explorer, const char *option, co
         explorer, "its request has a raw \"body\" (culprit web sends form-encoded POST fields only)", err);
 }
 
-static culprit_status take_request(web_explorer *explorer, char **argv, culprit_error *err)
+/* One request of the command, argv[0..count): its options, then its script. */
+static culprit_status take_one(web_explorer *explorer, char **argv, size_t count, web_seed_request *target,
+                               culprit_error *err)
 {
-    size_t count = 0;
-    while (argv && argv[count])
-        count++;
-    const char *launcher = count ? strrchr(argv[0], '/') : NULL;
-    launcher = launcher ? launcher + 1 : count ? argv[0] : "";
-    if (count < 2 || strcmp(launcher, "culprit-php-cgi") != 0 || count % 2 != 0)
+    if (count % 2 != 1)
         return not_a_request(explorer, "not an HTTP request test (a JSON manifest's \"request\")", err);
     culprit_status status = CULPRIT_OK;
-    for (size_t i = 1; status == CULPRIT_OK && i + 1 < count; i += 2)
-        status = take_option(explorer, argv[i], argv[i + 1], err);
-    return status == CULPRIT_OK ? take_script(explorer, argv[count - 1], err) : status;
+    for (size_t i = 0; status == CULPRIT_OK && i + 1 < count; i += 2)
+        status = take_option(explorer, argv[i], argv[i + 1], target, err);
+    return status == CULPRIT_OK ? take_script(explorer, argv[count - 1], &target->request, err) : status;
+}
+
+/* culprit-php-cgi's command: one request, or a chain's joined by --then
+ * (manifest_request.c); the last is the seed's own. */
+static culprit_status take_request(web_explorer *explorer, char **argv, culprit_error *err)
+{
+    web_seed *seed = &explorer->seed;
+    size_t count = 0, chained = 0;
+    while (argv && argv[count])
+        chained += strcmp(argv[count++], "--then") == 0;
+    const char *launcher = count ? strrchr(argv[0], '/') : NULL;
+    launcher = launcher ? launcher + 1 : count ? argv[0] : "";
+    if (count < 2 || strcmp(launcher, "culprit-php-cgi") != 0)
+        return not_a_request(explorer, "not an HTTP request test (a JSON manifest's \"request\")", err);
+    if (chained && !(seed->before = calloc(chained, sizeof *seed->before)))
+        return culprit_fail_memory(err);
+    culprit_status status = CULPRIT_OK;
+    size_t first = 1;
+    for (size_t i = 1; status == CULPRIT_OK && i <= count; i++) {
+        if (i < count && strcmp(argv[i], "--then") != 0)
+            continue;
+        web_seed_request last = {0};
+        web_seed_request *target = i < count ? &seed->before[seed->before_count++] : &last;
+        status = take_one(explorer, argv + first, i - first, target, err);
+        if (target == &last) {
+            seed->request = last.request;
+            seed->cookies = last.cookies;
+        }
+        first = i + 1;
+    }
+    return status;
 }
 
 /* The saved state's database files must be this application's: the
@@ -147,15 +178,22 @@ culprit_status web_seed_load(web_explorer *explorer, const char *store_directory
     return status;
 }
 
-culprit_status web_seed_state(web_explorer *explorer, size_t *state, culprit_error *err)
+culprit_status web_seed_state(web_explorer *explorer, const size_t *base, const char *cookies, size_t *state,
+                              culprit_error *err)
 {
     web_seed *seed = &explorer->seed;
-    char directory[PATH_MAX + 32];
-    snprintf(directory, sizeof directory, "%s/states/from", explorer->temporary);
-    culprit_status status =
-        culprit_web_state_copy(seed->saved[0] ? seed->saved : explorer->states[0].directory, directory, err);
-    if (status == CULPRIT_OK && seed->cookies)
-        status = culprit_web_state_set_cookies(directory, seed->cookies, err);
+    if (base && !cookies) {
+        *state = *base;
+        return CULPRIT_OK;
+    }
+    char directory[PATH_MAX + 48];
+    snprintf(directory, sizeof directory, "%s/states/from-%zu", explorer->temporary, explorer->requests);
+    const char *from = base             ? explorer->states[*base].directory
+                       : seed->saved[0] ? seed->saved
+                                        : explorer->states[0].directory;
+    culprit_status status = culprit_web_state_copy(from, directory, err);
+    if (status == CULPRIT_OK && cookies)
+        status = culprit_web_state_set_cookies(directory, cookies, err);
     if (status == CULPRIT_OK)
         status = web_add_state(explorer, directory, state, err);
     return status;
@@ -165,6 +203,11 @@ void web_seed_free(web_seed *seed)
 {
     culprit_manifest_free(&seed->manifest);
     culprit_web_request_free(&seed->request);
+    for (size_t i = 0; i < seed->before_count; i++) {
+        culprit_web_request_free(&seed->before[i].request);
+        free(seed->before[i].cookies);
+    }
+    free(seed->before);
     free(seed->state);
     free(seed->cookies); /* seed->saved is in the exploration's temporary directory, removed with it */
 }

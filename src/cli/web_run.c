@@ -256,14 +256,15 @@ static void print_progress(web_explorer *explorer, const char *name, const culpr
     fprintf(
         stderr,
         "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued, lines run "
-        "%.0f%%, top %s: %s %s %s (state %zu%s)\n",
+        "%.0f%%, top %s: %s %s %s (state %zu%s%s)\n",
         explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
         explorer->queue.count - explorer->queue.first, 100 * explorer->lines_run,
         explorer->top[0] ? explorer->top : "-", name, culprit_verdict_name(verdict),
         described ? described : request->script, step->state,
-        step->generated                                  ? ", from inputs"
-        : explorer->seed.spec && explorer->requests == 1 ? ", the failing test to start from"
-                                                         : "");
+        step->generated       ? ", from inputs"
+        : explorer->step_note ? ", "
+                              : "",
+        explorer->step_note && !step->generated ? explorer->step_note : "");
     free(described);
 }
 
@@ -599,7 +600,7 @@ static culprit_status learn(web_explorer *explorer, const culprit_web_step *step
 }
 
 culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, const culprit_oracle *seed_oracle,
-                            culprit_error *err)
+                            size_t *after, culprit_error *err)
 {
     char name[32], directory[PATH_MAX + 32];
     size_t number = explorer->requests + 1;
@@ -644,6 +645,8 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, cons
         status = learn(explorer, step, &command, &recorded.judgement, number, err);
     if (status == CULPRIT_OK && location)
         status = offer_redirect(explorer, step->request.script, location, state, number, name, err);
+    if (after)
+        *after = state;
     culprit_judgement_free(&recorded.judgement); /* zeroed when nothing ran */
     free(location);
     free_command(&command);

@@ -46,6 +46,30 @@ sed -i "s|\"states/|\"$states/|" one.json
 PATH="$BUILD_DIR:$PATH" run 1 "$CULPRIT" --store replay run --jobs 1 --tests one.json
 expect_contains "$WORK/out" "1 failed"
 
+# ---- --from a chain: the user's test logs in, posts a note, looks ----
+# (a "requests" test, docs/harness.md): the requests before the last run
+# first, each in the state the one before left, then the failing one, judged
+# by the test's own oracle
+cat >chain.json <<'END'
+[{"name": "noted", "requests": [
+   {"script": "APP/login.php", "post": {"token": "n0tes", "user": "ann"}},
+   {"script": "APP/notes.php", "post": {"note": "milk"}},
+   {"script": "APP/notes.php"}],
+  "env": {"CULPRIT_PHP_FAIL_ON": "warning"}}]
+END
+cp notes.before app/notes.sqlite # (the replay above left its state's database)
+cp -R app chainapp
+sed 's|APP/|chainapp/|' chain.json >chainrun.json
+PATH="$BUILD_DIR:$PATH" run 1 "$CULPRIT" --store chainrun run --tests chainrun.json
+expect_contains "$WORK/out" "1 failed"
+sed -i 's|APP/|app/|' chain.json
+run 1 "$CULPRIT" --store fromchain web app --from noted --tests chain.json --budget 6
+cp "$WORK/err" from.err
+expect_contains from.err "web-0001 pass POST login.php token=n0tes&user=ann (state 0, a request of the failing test)"
+expect_contains from.err "web-0002 pass POST notes.php note=milk (state 1, a request of the failing test)"
+expect_contains from.err "web-0003 fail GET notes.php (state 2, the failing test to start from)"
+expect_same app/notes.sqlite notes.before
+
 # ---- --export: the explored suite kept beside the application ----
 # every path relative to the export, so both move together and replay
 cp notes.before app/notes.sqlite
