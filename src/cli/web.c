@@ -105,8 +105,9 @@ const char cli_usage_web[] =
     "The requests are kept as a manifest, STORE/web/tests.json, with the states they\n"
     "ran in (STORE/web/states/N): `culprit run --tests STORE/web/tests.json` replays\n"
     "them.  A progress line per request goes to stderr: requests, failing, distinct\n"
-    "failures, states, queued, and the request with its verdict.  The exit status is\n"
-    "0, or 1 when a request failed.\n";
+    "failures, states, queued, lines run, the top line by culprit rank's default and\n"
+    "by S_comb, and the request with its verdict.  The exit status is 0, or 1 when a\n"
+    "request failed.\n";
 
 static const double DEFAULT_TEST_TIMEOUT = 10.0;
 

@@ -112,6 +112,7 @@ typedef struct web_explorer {
     size_t from_inputs, inputs_queued; /* requests run, and queued, from input constraints */
     bool said_database;                /* the note that the database cannot be reached, said once */
     char top[PATH_MAX + 32];           /* the progress line's top line and lines run, as last ranked */
+    char top_scomb[PATH_MAX + 32];     /* ... and S_comb's top line */
     double lines_run, ranked_at, rank_cost;
     char **goals; /* "SITE\tFIELD\t=VALUE" tried at a comparison (web_run.c), sorted */
     size_t goal_count, goal_capacity;

@@ -220,7 +220,8 @@ static void note_off_site(web_explorer *explorer, const char *url, const char *n
 }
 
 /* Localization as it explores (issue 24 item 4): the lines the requests
- * so far ran, and the line that tops the ranking once one fails.  Ranking
+ * so far ran, and the line that tops the ranking once one fails, by
+ * `culprit rank`'s default (tuples) and by S_comb (Apollo's).  Ranking
  * reads the whole store, so doing it after every request would make a
  * long exploration quadratic: it is redone after a failing request (which
  * can change the top line) and otherwise once the time since the last
@@ -234,12 +235,14 @@ static void rank_so_far(web_explorer *explorer, int64_t program, bool failed)
     culprit_spectra spectra;
     culprit_error ignored;
     culprit_spectra_init(&spectra);
-    explorer->top[0] = '\0';
+    explorer->top[0] = explorer->top_scomb[0] = '\0';
     explorer->lines_run = 0;
     if (culprit_store_load(explorer->store, program, &spectra, &ignored) == CULPRIT_OK) {
         cli_top_line(&spectra, explorer->top, sizeof explorer->top);
         double lines = cli_coverage(&spectra, CULPRIT_KIND_LINE);
         explorer->lines_run = isnan(lines) ? 0 : lines;
+        cli_top_line_scomb(explorer->store, program, &spectra, explorer->top_scomb,
+                           sizeof explorer->top_scomb);
     }
     culprit_spectra_free(&spectra);
     explorer->ranked_at = harness_now();
@@ -256,11 +259,11 @@ static void print_progress(web_explorer *explorer, const char *name, const culpr
     fprintf(
         stderr,
         "culprit web: %zu requests, %zu failing, %zu distinct failures, %zu states, %zu queued, lines run "
-        "%.0f%%, top %s: %s %s %s (state %zu%s%s)\n",
+        "%.0f%%, top %s, S_comb %s: %s %s %s (state %zu%s%s)\n",
         explorer->requests, explorer->failing, explorer->signature_count, explorer->state_count,
         explorer->queue.count - explorer->queue.first, 100 * explorer->lines_run,
-        explorer->top[0] ? explorer->top : "-", name, culprit_verdict_name(verdict),
-        described ? described : request->script, step->state,
+        explorer->top[0] ? explorer->top : "-", explorer->top_scomb[0] ? explorer->top_scomb : "-", name,
+        culprit_verdict_name(verdict), described ? described : request->script, step->state,
         step->generated       ? ", from inputs"
         : explorer->step_note ? ", "
                               : "",

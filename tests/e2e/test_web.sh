@@ -31,8 +31,8 @@ expect_contains "$WORK/err" "culprit web: done: 25 requests"
 expect_contains "$WORK/err" "culprit web: lines run: "
 # localization as it explores: each progress line has the lines run so far
 # and, once a request failed, the line that tops the ranking
-expect_contains "$WORK/err" "top -: web-0001 pass GET index.php (state 0)"
-grep -q "lines run [0-9]*%, top [^ ]*prefs.php:12: " "$WORK/err" && pass ||
+expect_contains "$WORK/err" "top -, S_comb -: web-0001 pass GET index.php (state 0)"
+grep -q "lines run [0-9]*%, top [^ ]*prefs.php:12, S_comb -: " "$WORK/err" && pass ||
     fail "no progress line names prefs.php:12 as the top line: $(grep 'top ' "$WORK/err" | tail -2)"
 cp "$WORK/err" web.err
 grep -E 'web-[0-9]+ .*example\.com' "$WORK/err" && fail "an off-site URL was requested" || pass

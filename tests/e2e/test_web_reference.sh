@@ -65,6 +65,15 @@ case $(sed -n 2p "$WORK/default") in
 esac
 case $(sed -n 3p "$WORK/default") in 1,*) fail "order.php:8 is tied: $(sed -n 3p "$WORK/default")" ;; *) pass ;; esac
 
+# the progress line's S_comb (Apollo's ranking, as it explores) is
+# `culprit rank --technique scomb`'s first line: the echo that wrote the
+# wrong line (order.php:10), lifted above the computation (line 8)
+rank_into scomb --technique scomb --format csv
+scomb_first=$(sed -n 2p "$WORK/scomb" | cut -d, -f3)
+case $scomb_first in */order.php:10) pass ;; *) fail "scomb first: $scomb_first" ;; esac
+grep "S_comb" web.err | tail -n 1 | grep -q "top [^ ]*/order.php:8, S_comb $scomb_first: " && pass ||
+    fail "the last progress lines should name S_comb's $scomb_first: $(grep 'S_comb' web.err | tail -2)"
+
 # both directories as they were: the databases (the confirmations wrote to
 # them), no session or other file left in the reference
 expect_same app/data/orders.sqlite app.before/data/orders.sqlite
