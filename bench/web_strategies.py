@@ -4,7 +4,7 @@
 strategies").
 
 For every faulty version of every PHP web subject (tests/subjects/php/NAME
-with tests/manifest.json and faults/): copy its src/ and tests/, apply
+with tests/manifest.json, or tests/chains.json, and faults/): copy its src/ and tests/, apply
 faults/vN.patch, run the subject's request tests once (`culprit run`) to find
 a failing test - the user's failing request - then, for each strategy,
 
@@ -80,9 +80,17 @@ def prepare(subject, version, work):
     return None
 
 
+def suite(work):
+    """The subject's request tests: tests/chains.json when it has one
+    (fourplay: its play.sh chains as "requests" tests, which --from can
+    start from), else tests/manifest.json."""
+    chains = os.path.join(work, "tests", "chains.json")
+    return "tests/chains.json" if os.path.isfile(chains) else "tests/manifest.json"
+
+
 def first_failing(culprit, work):
     store = os.path.join(work, ".pool")
-    run([culprit, "--store", store, "run", "--tests", "tests/manifest.json", "-j", "2"], work)
+    run([culprit, "--store", store, "run", "--tests", suite(work), "-j", "2"], work)
     out = run([culprit, "--store", store, "tests", "--format", "csv"], work)
     for row in csv.DictReader(io.StringIO(out.stdout)):
         if row.get("verdict") not in ("pass", "skip"):
@@ -94,7 +102,7 @@ def explore(culprit, work, test, strategy, budget, reference):
     """Runs culprit web; returns (store, seconds at each request, exit status)."""
     store = os.path.join(work, ".web-" + strategy)
     shutil.rmtree(store, ignore_errors=True)
-    argv = [culprit, "--store", store, "web", "src", "--from", test, "--tests", "tests/manifest.json",
+    argv = [culprit, "--store", store, "web", "src", "--from", test, "--tests", suite(work),
             "--strategy", strategy, "--budget", str(budget)]
     if reference:
         argv += ["--reference", os.path.join(work, "correct")]

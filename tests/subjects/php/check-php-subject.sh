@@ -12,6 +12,8 @@
 # Usage: sh check-php-subject.sh SUBJECT_DIR [vN...]   (the correct version,
 #        then the faulty versions named, or all of them)
 #        CULPRIT_BUILD: the build directory (default: the repository's build/);
+#        MANIFEST: the suite in tests/ (default manifest.json; fourplay's
+#        chains.json is its suite as "requests" chains);
 #        VERBOSE=1 lists the failing tests.
 set -eu
 
@@ -34,15 +36,16 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-$NAME.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
-total=$(grep -c '"name":' "$here/tests/manifest.json" || true)
+MANIFEST=${MANIFEST:-manifest.json}
+total=$(grep -c '"name":' "$here/tests/$MANIFEST" || true)
 if [ "$total" -eq 0 ]; then
-	echo "check.sh: no tests in $here/tests/manifest.json" >&2
+	echo "check.sh: no tests in $here/tests/$MANIFEST" >&2
 	exit 2
 fi
 
 # pool DIR: run the tests of the copy DIR, set $fails to the failing count.
 pool() {
-	"$culprit" --store "$1/.culprit" run --tests "$1/tests/manifest.json" -j 2 >"$tmp/run.out" 2>&1 || true
+	"$culprit" --store "$1/.culprit" run --tests "$1/tests/$MANIFEST" -j 2 >"$tmp/run.out" 2>&1 || true
 	"$culprit" --store "$1/.culprit" tests --format csv --failing >"$tmp/failing.csv" 2>/dev/null || true
 	fails=$(($(wc -l <"$tmp/failing.csv") - 1))
 	if [ "$fails" -lt 0 ]; then fails=0; fi

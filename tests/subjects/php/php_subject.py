@@ -11,6 +11,10 @@ A test is a dict:
    "post": {...}, "cookies": {...}, "method": "POST"}}   one HTTP request,
       through culprit-php-cgi (the script is relative to src/); checked
       by the expected page and the HTML oracle (libtidy);
+  {"name": N, "requests": [REQUEST, ...]}   a chain of such requests, one
+      visitor's (culprit-php-cgi REQUEST --then REQUEST: a shared session
+      and the cookies pages set), checked by its last page, which is its
+      output;
   {"name": N, "cmd": "sh play.sh ..."}   a shell command run in tests/
       (a chain of requests, say), checked by the expected output only
       (several pages end to end are not one HTML document).
@@ -58,8 +62,8 @@ def launcher_args(request, src):
     return args + [os.path.join(src, request["script"])]
 
 
-def write(subject, tests, env=None):
-    """Write SUBJECT/tests/manifest.json and SUBJECT/tests/expected/."""
+def write(subject, tests, env=None, manifest_name="manifest.json", expected_name="expected"):
+    """Write SUBJECT/tests/MANIFEST_NAME and SUBJECT/tests/EXPECTED_NAME/."""
     subject = os.path.abspath(subject)
     tdir = os.path.join(subject, "tests")
     src = os.path.join(subject, "src")
@@ -68,7 +72,7 @@ def write(subject, tests, env=None):
     launcher = os.path.join(build, "culprit-php-cgi")
     if not os.access(launcher, os.X_OK):
         sys.exit("generate.py: no %s (make php, or set CULPRIT_BUILD)" % launcher)
-    expected = os.path.join(tdir, "expected")
+    expected = os.path.join(tdir, expected_name)
     os.makedirs(expected, exist_ok=True)
     for old in os.listdir(expected):
         os.remove(os.path.join(expected, old))
@@ -97,6 +101,15 @@ def write(subject, tests, env=None):
             entry["request"] = req
             entry["oracle"] = "html"
             proc = subprocess.run(argv, cwd=tdir, env=run_env_here, capture_output=True)
+        elif "requests" in t:
+            argv = [launcher]
+            entry["requests"] = []
+            for i, request in enumerate(t["requests"]):
+                req = dict(request)
+                argv += (["--then"] if i else []) + launcher_args(req, src)
+                req["script"] = "../src/" + req["script"]
+                entry["requests"].append(req)
+            proc = subprocess.run(argv, cwd=tdir, env=run_env_here, capture_output=True)
         else:
             entry["cmd"] = t["cmd"]
             proc = subprocess.run(["sh", "-c", t["cmd"]], cwd=tdir, env=run_env_here, capture_output=True)
@@ -105,11 +118,11 @@ def write(subject, tests, env=None):
                      % (name, proc.returncode, proc.stderr.decode(errors="replace")))
         with open(os.path.join(expected, name + ".out"), "wb") as f:
             f.write(proc.stdout)
-        entry["expect_stdout"] = {"file": "expected/" + name + ".out"}
+        entry["expect_stdout"] = {"file": expected_name + "/" + name + ".out"}
         entry["env"] = env_here
         manifest.append(entry)
-    with open(os.path.join(tdir, "manifest.json"), "w") as f:
+    with open(os.path.join(tdir, manifest_name), "w") as f:
         f.write("[\n")
         f.write(",\n".join("  " + json.dumps(e, sort_keys=False) for e in manifest))
         f.write("\n]\n")
-    print("generate.py: %d tests in %s" % (len(manifest), os.path.join(tdir, "manifest.json")))
+    print("generate.py: %d tests in %s" % (len(manifest), os.path.join(tdir, manifest_name)))

@@ -2,7 +2,10 @@
 """Write tests/manifest.json and tests/expected/ for fourplay (see ../php_subject.py).
 
 A test is one visitor's session: a chain of requests run by tests/play.sh,
-sharing a session cookie (a test's pages end to end are its output).
+sharing a session cookie (a test's pages end to end are its output).  The
+same chains are also written as "requests" tests (tests/chains.json,
+tests/expected-chains/: culprit-php-cgi's chains, whose last page is the
+output), which `culprit web --from` can start from (bench/web_strategies.py).
 Run from anywhere: python3 tests/generate.py  (needs culprit built: make php).
 """
 import os
@@ -92,4 +95,18 @@ chain("scores_three_players", TWO, moves([0, 1, 0, 1, 0, 1, 0]),
       "start.php|name1=Cid&name2=Bob&mode=two&first=2", moves([0, 1, 0, 1, 0, 1, 0]), "scores.php")
 chain("scores_reset", TWO, moves([0, 1, 0, 1, 0, 1, 0]), "scores.php|reset=1")
 
+def request_of(text):
+    """PAGE[?QUERY] (a GET) or PAGE[?QUERY]|FORM (a POST), as play.sh reads it."""
+    page, form = (text.split("|", 1) + [None])[:2]
+    script, query = (page.split("?", 1) + [None])[:2]
+    request = {"script": script}
+    if query is not None:
+        request["get"] = query
+    if form is not None:
+        request["post"] = form
+    return request
+
+
 php_subject.write(os.path.join(here, ".."), tests)
+chains = [{"name": t["name"], "requests": [request_of(r) for r in shlex.split(t["cmd"])[2:]]} for t in tests]
+php_subject.write(os.path.join(here, ".."), chains, manifest_name="chains.json", expected_name="expected-chains")
