@@ -32,10 +32,28 @@ typedef struct culprit_web_fields {
 
 /* A request to a script of the application. */
 typedef struct culprit_web_request {
-    char *script; /* relative to the application's directory, normalized: "admin/login.php" */
-    bool is_post; /* POST with post as its form-encoded body, else GET */
+    char *script;   /* relative to the application's directory, normalized: "admin/login.php" */
+    bool is_post;   /* POST with post (and files) as its body, else GET */
+    bool multipart; /* a POST sent as multipart/form-data (a form with a file input, or its enctype) */
     culprit_web_fields get, post;
+    /* Cookies the request sends of its own (made by negating a comparison
+     * on a cookie): they override the state's cookie of the same name for
+     * this request only (culprit_web_request_cookies). */
+    culprit_web_fields cookies;
+    /* Files it uploads: the field's name and the file's name; the content
+     * is CULPRIT_WEB_UPLOAD's.  Sent only in a multipart POST. */
+    culprit_web_fields files;
 } culprit_web_request;
+
+/* Every uploaded file is this small text file: an upload is an input
+ * ($_FILES['doc'] set or not), its content is not. */
+#define CULPRIT_WEB_UPLOAD_NAME "culprit.txt"
+#define CULPRIT_WEB_UPLOAD_TYPE "text/plain"
+#define CULPRIT_WEB_UPLOAD_CONTENT "culprit upload\n"
+/* The boundary of the multipart bodies culprit sends: fixed, so that a
+ * request's body is the same bytes each time (replays, keys). */
+#define CULPRIT_WEB_BOUNDARY "culprit-form-boundary-5f0c2a"
+#define CULPRIT_WEB_MULTIPART_TYPE "multipart/form-data; boundary=" CULPRIT_WEB_BOUNDARY
 
 CULPRIT_API culprit_status culprit_web_fields_add(culprit_web_fields *fields, const char *name,
                                                   size_t name_length, const char *value, size_t value_length,
@@ -53,14 +71,38 @@ CULPRIT_API culprit_status culprit_web_fields_encode(const culprit_web_fields *f
                                                      culprit_error *err);
 
 CULPRIT_API void culprit_web_request_free(culprit_web_request *request);
+/* Makes *to (zeroed by the caller) a copy of from. */
+CULPRIT_API culprit_status culprit_web_request_copy(const culprit_web_request *from, culprit_web_request *to,
+                                                    culprit_error *err);
+/* The Cookie header the request sends in a state whose cookies are jar
+ * (a Cookie header, "a=1; b=2", maybe ""): the request's own cookies first,
+ * form-encoded, then the jar's but those of a name the request sends
+ * (PHP keeps a name's first value; the jar's is left out all the same, so
+ * that the header says what the page saw).  *header is owned. */
+CULPRIT_API culprit_status culprit_web_request_cookies(const culprit_web_request *request, const char *jar,
+                                                       char **header, culprit_error *err);
+/* The multipart/form-data body (CULPRIT_WEB_MULTIPART_TYPE) of a POST:
+ * its post fields, then a part per file (CULPRIT_WEB_UPLOAD_*), CRLF line
+ * ends, as a browser sends them; '"', CR and LF in names are %22, %0D,
+ * %0A.  *body is owned. */
+CULPRIT_API culprit_status culprit_web_multipart_encode(const culprit_web_request *request, char **body,
+                                                        culprit_error *err);
+/* Reads a body culprit_web_multipart_encode wrote (boundary
+ * CULPRIT_WEB_BOUNDARY) back into request's post fields and files: a part
+ * with a filename is a file.  An input error for any other body. */
+CULPRIT_API culprit_status culprit_web_multipart_parse(const char *body, culprit_web_request *request,
+                                                       culprit_error *err);
 /* The transition a request makes from a state, for state matching: method,
  * script, the sorted names of its GET and of its POST inputs (with their
- * values when with_values), and the state's digest.  Requests with the same
- * key are one transition.  *key is owned by the caller. */
+ * values when with_values), of its own cookies (likewise) and of its
+ * files, and the state's digest.  Requests with the same key are one
+ * transition.  *key is owned by the caller. */
 CULPRIT_API culprit_status culprit_web_request_key(const culprit_web_request *request,
                                                    const char *state_digest, bool with_values, char **key,
                                                    culprit_error *err);
-/* "GET index.php?a=1" / "POST login.php user=ann", for messages; owned. */
+/* "GET index.php?a=1" / "POST login.php user=ann", then the request's own
+ * cookies and files: "GET a.php cookie mode=expert", "POST up.php t=1
+ * file doc", for messages; owned. */
 CULPRIT_API char *culprit_web_request_describe(const culprit_web_request *request);
 
 /* ---- URLs and pages (web_html.c) ---- */
@@ -127,7 +169,7 @@ typedef struct culprit_web_constraint {
     char *kind;       /* eq ieq ne lt le gt ge (the field on the left), switch, in, numeric, digits,
                          isset, empty, match */
     int outcome;      /* 1 true, 0 false, -1 not known */
-    char *source;     /* get, post, cookie, request */
+    char *source;     /* get, post, cookie, request, files */
     char *field;      /* the input's name */
     char *how;        /* the derivation: id, trim, lower, int */
     char *site;       /* FILE:LINE of the comparison */
@@ -152,8 +194,11 @@ CULPRIT_API void culprit_web_constraints_free(culprit_web_constraints *constrain
  * switch, match, in_array: each case; is_numeric, ctype_digit: "x" or
  * "1"; isset: the field absent, or present with its name as value; empty:
  * the reverse), a value the request sent already left out.  A GET
- * request's POST field makes the copy a POST.  Cookies are not changed
- * (none).  *requests (*count of them) is owned by the caller. */
+ * request's POST field makes the copy a POST.  A cookie is changed in the
+ * request's own cookies (made absent only when it is one of them: the
+ * state's cannot be taken away).  A file (source files; isset, empty)
+ * is uploaded or left out, which makes the copy a multipart POST.
+ * *requests (*count of them) is owned by the caller. */
 CULPRIT_API culprit_status culprit_web_constraint_negate(const culprit_web_request *request,
                                                          const culprit_web_constraint *constraint,
                                                          const char *solved, culprit_web_request **requests,
@@ -302,13 +347,14 @@ CULPRIT_API culprit_condition culprit_web_predict(const culprit_web_request *ori
                                                   const culprit_web_request *changed,
                                                   const culprit_web_constraint *constraint);
 /* The value request gives constraint's field (NULL: absent), looked up
- * where its source says (GET, POST; a $_REQUEST or cookie field in POST
- * then GET). */
+ * where its source says (GET, POST; a $_REQUEST field in POST then GET;
+ * a cookie in the request's own cookies - the state's are not known here;
+ * a file: its file name). */
 CULPRIT_API const char *culprit_web_field_value(const culprit_web_request *request,
                                                 const culprit_web_constraint *constraint);
 /* Input similarity of two requests in [0, 1]: the items (the script, each
- * GET field's name=value, each POST field's) both have, over the larger
- * item count. */
+ * GET field's name=value, each POST field's, own cookie's and file's)
+ * both have, over the larger item count. */
 CULPRIT_API double culprit_web_request_similarity(const culprit_web_request *a, const culprit_web_request *b);
 
 /* A failing request, as the strategies keep it (copies). */

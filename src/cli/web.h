@@ -55,7 +55,9 @@ typedef struct web_state {
 /* A request of --from's test, and the cookies it sends of its own. */
 typedef struct web_seed_request {
     culprit_web_request request;
-    char *cookies; /* --cookie, encoded, or NULL */
+    char *cookies;    /* --cookie, encoded, or NULL */
+    const char *body; /* --body (borrowed from the manifest), or NULL */
+    bool multipart;   /* --content-type is culprit web's multipart one */
 } web_seed_request;
 
 /* --from TEST (web_from.c): the failing request to start from, read
@@ -132,14 +134,16 @@ culprit_status web_run_step(web_explorer *explorer, culprit_web_step *step, cons
 
 /* culprit-php-cgi's command for a request in a state (web_run.c): what
  * manifest_request.c makes of a "request" - its GET and POST fields
- * encoded, the state's cookies - and the state's sessions directory;
+ * encoded (a multipart body with its files), its own cookies and the
+ * state's - and the state's sessions directory;
  * web_launch_begin makes the words up to --session-dir, the caller adds
  * its own options, web_launch_end adds --root and the script. */
 enum { WEB_MAX_WORDS = 24 };
 typedef struct web_launch {
     char *words[WEB_MAX_WORDS];
     size_t count;
-    char *query, *form, *cookies; /* owned: encoded ("" when none) */
+    char *query, *form, *cookies; /* owned: encoded ("" when none; form NULL for a multipart POST) */
+    char *body;                   /* owned: a multipart POST's body (CULPRIT_WEB_MULTIPART_TYPE), or NULL */
     char sessions[PATH_MAX + 64];
 } web_launch;
 culprit_status web_launch_begin(const web_explorer *explorer, const culprit_web_request *request,
@@ -196,7 +200,8 @@ culprit_status web_add_state(web_explorer *explorer, const char *directory, size
 typedef struct web_suite_request {
     const char *script;          /* absolute */
     const char *query, *cookies; /* encoded; "" when none */
-    const char *form;            /* a POST's body, encoded; NULL for a GET */
+    const char *form;            /* a POST's body, encoded; NULL for a GET or a multipart POST */
+    const char *body;            /* a multipart POST's body (CULPRIT_WEB_MULTIPART_TYPE), or NULL */
     size_t state;                /* the state it ran in */
     bool expected;               /* --reference gave it an expected page (web_suite_expected_path) */
     culprit_comparison compare;  /* how its page is compared with that one */

@@ -8,9 +8,14 @@
  * (--tests FILE).  The manifest is read with culprit's manifest parser, so
  * its errors are the usual FILE:LINE:COL ones, and the request is read
  * back from the command the parser made of it (culprit-php-cgi's options,
- * manifest_request.c): its script, GET and POST fields, cookies and
- * state.  The state is copied before the exploration replaces STORE/web,
- * where an earlier exploration's states live.
+ * manifest_request.c): its script, GET and POST fields (or the multipart
+ * body of an upload culprit web made), cookies and state.  The cookies go
+ * into the state the request runs in, not into the request's own: an
+ * explored test's "cookies" are what it sent, its own and its state's,
+ * and a user's test's cookies (a login's) are the visitor's, which the
+ * requests explored after it keep sending.  The state is copied before
+ * the exploration replaces STORE/web, where an earlier exploration's
+ * states live.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -68,8 +73,34 @@ static culprit_status take_option(web_explorer *explorer, const char *option, co
     }
     if (strcmp(option, "--root") == 0)
         return CULPRIT_OK; /* the exploration's document root is APPDIR */
-    return not_a_request(
-        explorer, "its request has a raw \"body\" (culprit web sends form-encoded POST fields only)", err);
+    if (strcmp(option, "--body") == 0) {
+        target->body = value;
+        return CULPRIT_OK;
+    }
+    if (strcmp(option, "--content-type") == 0) {
+        target->multipart = strcmp(value, CULPRIT_WEB_MULTIPART_TYPE) == 0;
+        return CULPRIT_OK;
+    }
+    return not_a_request(explorer, "not an HTTP request test (a JSON manifest's \"request\")", err);
+}
+
+/* A "body": an upload culprit web made (its multipart body, read back
+ * into the POST fields and files), or a body it could not send. */
+static culprit_status take_body(web_explorer *explorer, web_seed_request *target, culprit_error *err)
+{
+    if (!target->body)
+        return CULPRIT_OK;
+    if (!target->multipart)
+        return not_a_request(explorer,
+                             "its request has a raw \"body\" (culprit web sends form-encoded POST fields, "
+                             "and uploads as its own multipart bodies, only)",
+                             err);
+    culprit_status status = culprit_web_multipart_parse(target->body, &target->request, err);
+    if (status != CULPRIT_ERROR_INPUT)
+        return status;
+    char why[CULPRIT_ERROR_MESSAGE_SIZE];
+    snprintf(why, sizeof why, "%s", err->message);
+    return not_a_request(explorer, why, err);
 }
 
 /* One request of the command, argv[0..count): its options, then its script. */
@@ -81,6 +112,8 @@ static culprit_status take_one(web_explorer *explorer, char **argv, size_t count
     culprit_status status = CULPRIT_OK;
     for (size_t i = 0; status == CULPRIT_OK && i + 1 < count; i += 2)
         status = take_option(explorer, argv[i], argv[i + 1], target, err);
+    if (status == CULPRIT_OK)
+        status = take_body(explorer, target, err);
     return status == CULPRIT_OK ? take_script(explorer, argv[count - 1], &target->request, err) : status;
 }
 

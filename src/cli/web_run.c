@@ -66,11 +66,17 @@ culprit_status web_launch_begin(const web_explorer *explorer, const culprit_web_
                                 const char *state, web_launch *launch, culprit_error *err)
 {
     *launch = (web_launch){0};
+    char *jar = NULL;
     culprit_status status = culprit_web_fields_encode(&request->get, &launch->query, err);
-    if (status == CULPRIT_OK)
+    if (status == CULPRIT_OK && request->is_post && request->multipart)
+        status = culprit_web_multipart_encode(request, &launch->body, err);
+    else if (status == CULPRIT_OK)
         status = culprit_web_fields_encode(&request->post, &launch->form, err);
     if (status == CULPRIT_OK)
-        status = culprit_web_state_cookies(state, &launch->cookies, err);
+        status = culprit_web_state_cookies(state, &jar, err);
+    if (status == CULPRIT_OK) /* the request's own cookies over the state's */
+        status = culprit_web_request_cookies(request, jar, &launch->cookies, err);
+    free(jar);
     if (status != CULPRIT_OK)
         return status;
     snprintf(launch->sessions, sizeof launch->sessions, "%s/sessions", state);
@@ -80,8 +86,12 @@ culprit_status web_launch_begin(const web_explorer *explorer, const culprit_web_
         w[launch->count++] = "--query", w[launch->count++] = launch->query;
     if (*launch->cookies)
         w[launch->count++] = "--cookie", w[launch->count++] = launch->cookies;
-    if (request->is_post)
+    if (launch->body) {
+        w[launch->count++] = "--body", w[launch->count++] = launch->body;
+        w[launch->count++] = "--content-type", w[launch->count++] = CULPRIT_WEB_MULTIPART_TYPE;
+    } else if (request->is_post) {
         w[launch->count++] = "--form", w[launch->count++] = launch->form;
+    }
     w[launch->count++] = "--session-dir", w[launch->count++] = launch->sessions;
     if (explorer->mariadb)
         w[launch->count++] = "--mysql-socket", w[launch->count++] = explorer->mariadb->socket;
@@ -100,6 +110,7 @@ void web_launch_free(web_launch *launch)
 {
     free(launch->query);
     free(launch->form);
+    free(launch->body);
     free(launch->cookies);
 }
 
@@ -573,6 +584,7 @@ static void account(web_explorer *explorer, const char *name, const culprit_web_
                                 .query = command->launch.query,
                                 .cookies = command->launch.cookies,
                                 .form = step->request.is_post ? command->launch.form : NULL,
+                                .body = command->launch.body,
                                 .state = step->state,
                                 .expected = command->expected[0] != '\0',
                                 .compare = command->compare};

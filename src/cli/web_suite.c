@@ -4,8 +4,9 @@
  * explored (culprit_web_state_save), and STORE/web/tests.json, a JSON
  * manifest with a "request" test per request explored, named as its test
  * (web-0001 ...), with the state it ran in ("state": "states/N", which
- * culprit-php-cgi --state restores: its sessions, its database files), its
- * cookies and the oracle of the exploration.  `culprit run --tests
+ * culprit-php-cgi --state restores: its sessions, its database files), the
+ * cookies it sent (its own and the state's), an upload's multipart "body"
+ * and "content_type", and the oracle of the exploration.  `culprit run --tests
  * STORE/web/tests.json` runs them again.  The manifest is written as the
  * exploration goes and closed at its end, however it ends.  With
  * --reference (web_reference.c) it also holds STORE/web/expected/NAME.html,
@@ -186,6 +187,10 @@ static void write_entry(const web_explorer *explorer, FILE *out, bool first, con
         write_member(out, "get", request->query);
     if (request->form)
         write_member(out, "post", request->form);
+    if (request->body) { /* CRLFs and all: JSON's escapes keep the bytes */
+        write_member(out, "body", request->body);
+        write_member(out, "content_type", CULPRIT_WEB_MULTIPART_TYPE);
+    }
     if (*request->cookies)
         write_member(out, "cookies", request->cookies);
     write_member(out, "state", state);

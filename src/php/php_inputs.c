@@ -12,7 +12,8 @@
  *   - SWITCH_STRING, SWITCH_LONG, MATCH, IN_ARRAY: every case (key of
  *     the jump table);
  *   - ISSET_ISEMPTY_DIM_OBJ, FETCH_DIM_R and FETCH_DIM_IS on an input
- *     array itself (isset, empty, and the read of an absent field);
+ *     array itself (isset, empty, and the read of an absent field), and on
+ *     $_FILES (source files: whether a file of that field was uploaded);
  *     ISSET_ISEMPTY_CV (empty($x), isset($x)) on a derived variable;
  *   - the calls of strcmp, strcasecmp, in_array, is_numeric,
  *     ctype_digit, array_key_exists and preg_match.
@@ -166,7 +167,11 @@ static const char *input_array(zval *value)
 {
     static const struct {
         const char *global, *source;
-    } arrays[] = {{"_GET", "get"}, {"_POST", "post"}, {"_COOKIE", "cookie"}, {"_REQUEST", "request"}};
+    } arrays[] = {{"_GET", "get"},
+                  {"_POST", "post"},
+                  {"_COOKIE", "cookie"},
+                  {"_REQUEST", "request"},
+                  {"_FILES", "files"}}; /* which uploads there are: isset, empty, a read */
     if (!value)
         return NULL;
     ZVAL_DEREF(value);

@@ -8,6 +8,9 @@
  * would send; a form with several named submit buttons gives a request per
  * button (and, when asked, a made-up value in each empty text field, and
  * a request per other option of each select, radio group and checkbox).
+ * A POST form with a file input uploads a small text file in each, as
+ * multipart/form-data (web_multipart.c); a GET form's file input is
+ * left out (a browser sends only the file's name).
  * URLs are resolved as a browser would against the page's script
  * at http://localhost/: only PHP scripts of the application are requests;
  * another host, or a path above the application's directory, is off the
@@ -250,6 +253,7 @@ typedef struct form {
     culprit_web_fields fields;
     culprit_web_fields buttons; /* named submit buttons: name and value */
     culprit_web_fields choices; /* every option, radio button and unchecked checkbox: name and value */
+    culprit_web_fields files;   /* file inputs: name and CULPRIT_WEB_UPLOAD_NAME */
     bool has_submit;
 } form;
 
@@ -329,9 +333,11 @@ static void add_input(walk *w, form *f, TidyNode node)
     bool submit = strcasecmp(type, "submit") == 0 || strcasecmp(type, "image") == 0;
     f->has_submit |= submit;
     if (!name || !*name || has_attribute(node, TidyAttr_DISABLED) || strcasecmp(type, "reset") == 0 ||
-        strcasecmp(type, "button") == 0 || strcasecmp(type, "file") == 0)
+        strcasecmp(type, "button") == 0)
         return;
-    if (submit)
+    if (strcasecmp(type, "file") == 0)
+        add_field(w, &f->files, name, CULPRIT_WEB_UPLOAD_NAME);
+    else if (submit)
         add_field(w, &f->buttons, name, value ? value : "Submit");
     else if (strcasecmp(type, "radio") == 0) {
         add_radio(w, f, name, value ? value : "on", has_attribute(node, TidyAttr_CHECKED));
@@ -468,8 +474,16 @@ static void add_form_request(walk *w, TidyNode node, const form *f, const culpri
     if (!start_request(w, action ? action : "", is_post, &request))
         return;
     request.is_post = is_post;
+    /* A POST form with a file input is sent as multipart/form-data, as
+     * its enctype must say for the file to be uploaded at all: one that
+     * forgot it would upload only the file's name, which is not $_FILES. */
+    const char *enctype = attribute(node, TidyAttr_ENCTYPE);
+    request.multipart =
+        is_post && (f->files.count || (enctype && !strcasecmp(enctype, "multipart/form-data")));
     culprit_web_fields *fields = is_post ? &request.post : &request.get;
     w->status = culprit_web_fields_copy(&f->fields, fields, w->err);
+    if (w->status == CULPRIT_OK && request.multipart)
+        w->status = culprit_web_fields_copy(&f->files, &request.files, w->err);
     if (w->status == CULPRIT_OK && variant)
         w->status = set_field(fields, variant, w->err);
     if (w->status == CULPRIT_OK && button)
@@ -506,6 +520,7 @@ static void add_form(walk *w, TidyNode node)
     culprit_web_fields_free(&f.fields);
     culprit_web_fields_free(&f.buttons);
     culprit_web_fields_free(&f.choices);
+    culprit_web_fields_free(&f.files);
 }
 
 static void visit(walk *w, TidyNode node)

@@ -6,8 +6,10 @@
  * of percent-encoded words `KIND OUTCOME SOURCE FIELD HOW SITE
  * [CONSTANT...]`) read back, and each one negated directly into new
  * requests: the same request with that one field changed so that the
- * comparison would go the other way.  No solver: one constraint, one
- * field at a time.
+ * comparison would go the other way (a GET or POST field, a cookie the
+ * request sends of its own, a file it uploads or not).  One constraint,
+ * one field at a time; the Z3 value of web_solve.c, when there is one,
+ * is tried first.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -267,51 +269,89 @@ static void negations(const culprit_web_constraint *c, values *v)
     }
 }
 
-/* Whether the field is a POST input (else GET); *known is false for a
- * cookie, which is the state's, not the request's. */
-static bool target_is_post(const culprit_web_request *request, const char *source, bool *known)
+/* Where a record's field is in a request. */
+typedef enum place { IN_GET, IN_POST, IN_COOKIES, IN_FILES, NOWHERE } place;
+
+static place place_of(const culprit_web_request *request, const char *source)
 {
-    *known = !strcmp(source, "get") || !strcmp(source, "post") || !strcmp(source, "request");
-    return !strcmp(source, "post") || (!strcmp(source, "request") && request->is_post);
+    if (!strcmp(source, "get"))
+        return IN_GET;
+    if (!strcmp(source, "post"))
+        return IN_POST;
+    if (!strcmp(source, "request"))
+        return request->is_post ? IN_POST : IN_GET;
+    if (!strcmp(source, "cookie"))
+        return IN_COOKIES; /* the request's own, sent over the state's */
+    if (!strcmp(source, "files"))
+        return IN_FILES;
+    return NOWHERE;
 }
 
-/* request with field set to value (NULL: removed) in get or post. */
-static culprit_status changed(const culprit_web_request *request, bool in_post, const char *field,
+static culprit_web_fields *fields_at(culprit_web_request *request, place where)
+{
+    return where == IN_GET       ? &request->get
+           : where == IN_POST    ? &request->post
+           : where == IN_COOKIES ? &request->cookies
+                                 : &request->files;
+}
+
+/* A copy of request with field set to value (NULL: removed) where it is. */
+static culprit_status changed(const culprit_web_request *request, place where, const char *field,
                               const char *value, culprit_web_request *out, culprit_error *err)
 {
-    *out = (culprit_web_request){.is_post = request->is_post || in_post, .script = strdup(request->script)};
-    culprit_status status = out->script ? CULPRIT_OK : culprit_fail_memory(err);
-    const culprit_web_fields *same = in_post ? &request->post : &request->get;
-    const culprit_web_fields *other = in_post ? &request->get : &request->post;
-    culprit_web_fields *same_out = in_post ? &out->post : &out->get;
-    culprit_web_fields *other_out = in_post ? &out->get : &out->post;
-    if (status == CULPRIT_OK)
-        status = culprit_web_fields_copy(other, other_out, err);
-    for (size_t i = 0; i < same->count && status == CULPRIT_OK; i++) {
-        const culprit_web_field *f = &same->items[i];
-        bool this = strcmp(f->name, field) == 0;
-        if (this && !value)
+    culprit_status status = culprit_web_request_copy(request, out, err);
+    if (status != CULPRIT_OK)
+        return status;
+    out->is_post |= where == IN_POST || where == IN_FILES;
+    out->multipart |= where == IN_FILES; /* a file travels only in a multipart body */
+    culprit_web_fields *fields = fields_at(out, where);
+    for (size_t i = 0; i < fields->count; i++) {
+        culprit_web_field *f = &fields->items[i];
+        if (strcmp(f->name, field) != 0)
             continue;
-        const char *text = this ? value : f->value;
-        status = culprit_web_fields_add(same_out, f->name, strlen(f->name), text, strlen(text), err);
+        char *copy = value ? strdup(value) : NULL;
+        if (value && !copy) {
+            culprit_web_request_free(out);
+            return culprit_fail_memory(err);
+        }
+        free(f->value);
+        f->value = copy;
+        if (!value) {
+            free(f->name);
+            memmove(f, f + 1, (fields->count - i - 1) * sizeof *f);
+            fields->count--;
+        }
+        return CULPRIT_OK;
     }
-    bool present = false;
-    for (size_t i = 0; i < same->count; i++)
-        present = present || strcmp(same->items[i].name, field) == 0;
-    if (status == CULPRIT_OK && !present && value)
-        status = culprit_web_fields_add(same_out, field, strlen(field), value, strlen(value), err);
+    if (value)
+        status = culprit_web_fields_add(fields, field, strlen(field), value, strlen(value), err);
     if (status != CULPRIT_OK)
         culprit_web_request_free(out);
     return status;
 }
 
-static const char *current_value(const culprit_web_request *request, bool in_post, const char *field)
+static const char *current_value(const culprit_web_request *request, place where, const char *field)
 {
-    const culprit_web_fields *fields = in_post ? &request->post : &request->get;
+    const culprit_web_fields *fields = fields_at((culprit_web_request *)request, where);
     for (size_t i = 0; i < fields->count; i++)
         if (strcmp(fields->items[i].name, field) == 0)
             return fields->items[i].value;
     return NULL;
+}
+
+/* A file is uploaded or not: every value but "" (empty's "not empty")
+ * is the upload, "" its absence. */
+static void as_uploads(values *v)
+{
+    bool upload = false;
+    for (size_t i = 0; i < v->count; i++) {
+        v->absent |= !*v->items[i];
+        upload |= *v->items[i] != '\0';
+        free(v->items[i]);
+    }
+    v->count = 0;
+    if (upload)
+        add_value(v, CULPRIT_WEB_UPLOAD_NAME);
 }
 
 static culprit_status add_request(culprit_web_request **requests, size_t *count, size_t *capacity,
@@ -332,20 +372,21 @@ culprit_status culprit_web_constraint_negate(const culprit_web_request *request,
 {
     *requests = NULL;
     *count = 0;
-    bool known;
-    bool in_post = target_is_post(request, constraint->source, &known);
-    if (!known || !*constraint->field)
-        return CULPRIT_OK; /* a cookie: the state's, not the request's */
+    place where = place_of(request, constraint->source);
+    if (where == NOWHERE || !*constraint->field)
+        return CULPRIT_OK;
     values v = {0};
     if (solved)
         add_value(&v, solved); /* the earlier comparisons on the field hold with it: first */
     negations(constraint, &v);
-    const char *now = current_value(request, in_post, constraint->field);
+    if (where == IN_FILES)
+        as_uploads(&v);
+    const char *now = current_value(request, where, constraint->field);
     size_t capacity = 0;
     culprit_status status = CULPRIT_OK;
     if (v.absent && now) {
         culprit_web_request out;
-        status = changed(request, in_post, constraint->field, NULL, &out, err);
+        status = changed(request, where, constraint->field, NULL, &out, err);
         if (status == CULPRIT_OK)
             status = add_request(requests, count, &capacity, &out, err);
     }
@@ -353,7 +394,7 @@ culprit_status culprit_web_constraint_negate(const culprit_web_request *request,
         if (now && strcmp(now, v.items[i]) == 0)
             continue; /* what was sent already */
         culprit_web_request out;
-        status = changed(request, in_post, constraint->field, v.items[i], &out, err);
+        status = changed(request, where, constraint->field, v.items[i], &out, err);
         if (status == CULPRIT_OK)
             status = add_request(requests, count, &capacity, &out, err);
     }

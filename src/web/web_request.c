@@ -1,9 +1,11 @@
 /*
  * web_request.c - culprit web's requests (culprit/web.h): their inputs
  * decoded from a query string and form-encoded again as a browser sends
- * them, and the key of the transition a request makes from a state (the
- * state matching of Apollo, seeds/000 §3: the script, the names of its
- * inputs and the state; the inputs' values too when asked).
+ * them, the Cookie header of a request that sends cookies of its own over
+ * its state's, and the key of the transition a request makes from a state
+ * (the state matching of Apollo, seeds/000 §3: the script, the names of
+ * its inputs and the state; the inputs' values too when asked).  The
+ * multipart bodies of uploads are web_multipart.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,7 +120,72 @@ void culprit_web_request_free(culprit_web_request *request)
     free(request->script);
     culprit_web_fields_free(&request->get);
     culprit_web_fields_free(&request->post);
+    culprit_web_fields_free(&request->cookies);
+    culprit_web_fields_free(&request->files);
     *request = (culprit_web_request){0};
+}
+
+culprit_status culprit_web_request_copy(const culprit_web_request *from, culprit_web_request *to,
+                                        culprit_error *err)
+{
+    *to = (culprit_web_request){
+        .script = strdup(from->script), .is_post = from->is_post, .multipart = from->multipart};
+    culprit_status status = to->script ? CULPRIT_OK : culprit_fail_memory(err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_fields_copy(&from->get, &to->get, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_fields_copy(&from->post, &to->post, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_fields_copy(&from->cookies, &to->cookies, err);
+    if (status == CULPRIT_OK)
+        status = culprit_web_fields_copy(&from->files, &to->files, err);
+    if (status != CULPRIT_OK)
+        culprit_web_request_free(to);
+    return status;
+}
+
+/* Whether the jar's cookie at text (length bytes, "NAME=VALUE" or "NAME")
+ * has the name of one of the request's own cookies, as encoded. */
+static bool overridden(const culprit_web_fields *own, const char *text, size_t length)
+{
+    const char *equals = memchr(text, '=', length);
+    size_t name_length = equals ? (size_t)(equals - text) : length;
+    for (size_t i = 0; i < own->count; i++) {
+        culprit_text name = {0};
+        culprit_text_append_form(&name, own->items[i].name, strlen(own->items[i].name), false);
+        bool same = name.data && name.length == name_length && memcmp(name.data, text, name_length) == 0;
+        free(name.data);
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+culprit_status culprit_web_request_cookies(const culprit_web_request *request, const char *jar, char **header,
+                                           culprit_error *err)
+{
+    culprit_text t = {0};
+    const culprit_web_fields *own = &request->cookies;
+    for (size_t i = 0; i < own->count; i++) {
+        if (i > 0)
+            culprit_text_append(&t, "; ", 2);
+        /* as PHP's setcookie() encodes them, which PHP decodes again */
+        culprit_text_append_form(&t, own->items[i].name, strlen(own->items[i].name), false);
+        culprit_text_append(&t, "=", 1);
+        culprit_text_append_form(&t, own->items[i].value, strlen(own->items[i].value), false);
+    }
+    for (const char *at = jar ? jar : ""; *at;) {
+        while (*at == ' ' || *at == ';')
+            at++;
+        size_t length = strcspn(at, ";");
+        if (length && !overridden(own, at, length)) {
+            if (t.length)
+                culprit_text_append(&t, "; ", 2);
+            culprit_text_append(&t, at, length);
+        }
+        at += length;
+    }
+    return culprit_text_finish(&t, header, err);
 }
 
 static int compare_strings(const void *a, const void *b)
@@ -169,6 +236,13 @@ culprit_status culprit_web_request_key(const culprit_web_request *request, const
     append_inputs(&t, &request->get, with_values);
     culprit_text_append(&t, " ", 1);
     append_inputs(&t, &request->post, with_values);
+    /* only when there are some: the keys of requests without are as before */
+    if (request->cookies.count)
+        culprit_text_append(&t, " cookies:", 9), append_inputs(&t, &request->cookies, with_values);
+    if (request->files.count)
+        culprit_text_append(&t, " files:", 7), append_inputs(&t, &request->files, false);
+    if (request->multipart)
+        culprit_text_append(&t, " multipart", 10);
     culprit_text_append(&t, " @", 2);
     culprit_text_append(&t, state_digest, strlen(state_digest));
     return culprit_text_finish(&t, key, err);
@@ -177,11 +251,13 @@ culprit_status culprit_web_request_key(const culprit_web_request *request, const
 char *culprit_web_request_describe(const culprit_web_request *request)
 {
     culprit_text t = {0};
-    char *query = NULL, *body = NULL;
+    char *query = NULL, *body = NULL, *cookies = NULL;
     culprit_error ignored;
     if (culprit_web_fields_encode(&request->get, &query, &ignored) != CULPRIT_OK ||
-        culprit_web_fields_encode(&request->post, &body, &ignored) != CULPRIT_OK) {
+        culprit_web_fields_encode(&request->post, &body, &ignored) != CULPRIT_OK ||
+        culprit_web_request_cookies(request, "", &cookies, &ignored) != CULPRIT_OK) {
         free(query);
+        free(body);
         return NULL;
     }
     culprit_text_append(&t, request->is_post ? "POST " : "GET ", request->is_post ? 5 : 4);
@@ -190,8 +266,14 @@ char *culprit_web_request_describe(const culprit_web_request *request)
         culprit_text_append(&t, "?", 1), culprit_text_append(&t, query, strlen(query));
     if (request->is_post)
         culprit_text_append(&t, " ", 1), culprit_text_append(&t, body, strlen(body));
+    if (*cookies)
+        culprit_text_append(&t, " cookie ", 8), culprit_text_append(&t, cookies, strlen(cookies));
+    for (size_t i = 0; request->is_post && i < request->files.count; i++)
+        culprit_text_append(&t, " file ", 6),
+            culprit_text_append(&t, request->files.items[i].name, strlen(request->files.items[i].name));
     free(query);
     free(body);
+    free(cookies);
     char *out = NULL;
     return culprit_text_finish(&t, &out, &ignored) == CULPRIT_OK ? out : NULL;
 }

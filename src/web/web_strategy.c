@@ -39,6 +39,14 @@ static const uint64_t FNV_START = CULPRIT_FNV1A_START;
 const char *culprit_web_field_value(const culprit_web_request *request,
                                     const culprit_web_constraint *constraint)
 {
+    const culprit_web_fields *own = !strcmp(constraint->source, "cookie")  ? &request->cookies
+                                    : !strcmp(constraint->source, "files") ? &request->files
+                                                                           : NULL;
+    for (size_t i = 0; own && i < own->count; i++)
+        if (strcmp(own->items[i].name, constraint->field) == 0)
+            return own->items[i].value;
+    if (own)
+        return NULL; /* a cookie of the state's, or no upload */
     bool post_first = strcmp(constraint->source, "get") != 0;
     for (int pass = 0; pass < 2; pass++) {
         const culprit_web_fields *fields = (pass == 0) == post_first ? &request->post : &request->get;
@@ -192,12 +200,16 @@ static bool has_field(const culprit_web_fields *fields, const culprit_web_field 
 
 double culprit_web_request_similarity(const culprit_web_request *a, const culprit_web_request *b)
 {
-    size_t a_items = 1 + a->get.count + a->post.count, b_items = 1 + b->get.count + b->post.count;
+    const culprit_web_fields *a_fields[] = {&a->get, &a->post, &a->cookies, &a->files};
+    const culprit_web_fields *b_fields[] = {&b->get, &b->post, &b->cookies, &b->files};
+    size_t a_items = 1, b_items = 1;
     size_t common = strcmp(a->script, b->script) == 0;
-    for (size_t i = 0; i < a->get.count; i++)
-        common += has_field(&b->get, &a->get.items[i]);
-    for (size_t i = 0; i < a->post.count; i++)
-        common += has_field(&b->post, &a->post.items[i]);
+    for (size_t f = 0; f < sizeof a_fields / sizeof *a_fields; f++) {
+        a_items += a_fields[f]->count;
+        b_items += b_fields[f]->count;
+        for (size_t i = 0; i < a_fields[f]->count; i++)
+            common += has_field(b_fields[f], &a_fields[f]->items[i]);
+    }
     return (double)common / (double)(a_items > b_items ? a_items : b_items);
 }
 
@@ -253,16 +265,14 @@ static culprit_status keep_failing(culprit_web_guide *guide, const culprit_web_r
         return culprit_fail_memory(err);
     culprit_web_failing *kept = &guide->failing[guide->failing_count++]; /* freed with the guide */
     *kept = (culprit_web_failing){
-        .request = {.script = strdup(request->script), .is_post = request->is_post},
         .conditions = count ? malloc(count * sizeof *conditions) : NULL,
         .condition_count = count,
     };
-    if (!kept->request.script || (count && !kept->conditions))
+    if (count && !kept->conditions)
         return culprit_fail_memory(err);
     if (count)
         memcpy(kept->conditions, conditions, count * sizeof *conditions);
-    culprit_status status = culprit_web_fields_copy(&request->get, &kept->request.get, err);
-    return status == CULPRIT_OK ? culprit_web_fields_copy(&request->post, &kept->request.post, err) : status;
+    return culprit_web_request_copy(request, &kept->request, err);
 }
 
 culprit_status culprit_web_guide_add_run(culprit_web_guide *guide, const culprit_web_request *request,

@@ -4,9 +4,9 @@
  * read back (percent-encoded words, the empty word, constants, bad lines
  * with their line numbers), each kind negated into requests with one field
  * changed (==, !=, <, switch, in_array, is_numeric, isset, empty; a POST
- * field of a GET request; a cookie left alone; a value already sent left
- * out), and a generated request kept apart from the default one in the
- * queue.
+ * field of a GET request; a value already sent left out), cookies
+ * negated into the request's own cookies and files uploaded or left out,
+ * and a generated request kept apart from the default one in the queue.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,11 +117,70 @@ static void test_negate(void)
     CHECK_STR(negate(&get, "isset 0 post user id s"), "POST report.php?kind=daily user=user");
     /* $_REQUEST: the request's own method */
     CHECK_STR(negate(&get, "eq 0 request kind id s weekly"), "GET report.php?kind=weekly");
-    /* a cookie is the state's: nothing; preg_match: nothing */
-    CHECK_STR(negate(&get, "eq 0 cookie lang id s fr"), "");
+    /* preg_match: nothing */
     CHECK_STR(negate(&get, "match - get kind id s /^d/"), "");
     culprit_web_request_free(&post);
     culprit_web_request_free(&get);
+}
+
+/* A cookie is changed in the request's own cookies (the state's are sent
+ * after them, web_request.c), with the same values as a field; a file is
+ * uploaded or left out, which makes a multipart POST. */
+static void test_negate_cookies_files(void)
+{
+    culprit_web_request get = request_of("index.php", "p=1", false, "");
+    CHECK_STR(negate(&get, "eq 0 cookie mode id s expert"), "GET index.php?p=1 cookie mode=expert");
+    CHECK_STR(negate(&get, "lt 1 cookie n int s 5"),
+              "GET index.php?p=1 cookie n=4\nGET index.php?p=1 cookie n=5\nGET index.php?p=1 cookie n=6");
+    CHECK_STR(negate(&get, "isset 0 cookie seen id s"), "GET index.php?p=1 cookie seen=seen");
+    /* a cookie of the state's cannot be taken away: nothing */
+    CHECK_STR(negate(&get, "isset 1 cookie lang id s"), "");
+    culprit_error err = {0};
+    culprit_web_fields_add(&get.cookies, "mode", 4, "expert", 6, &err);
+    CHECK_STR(negate(&get, "eq 1 cookie mode id s expert"), "GET index.php?p=1 cookie mode=expertx");
+    CHECK_STR(negate(&get, "eq 0 cookie mode id s expert"), ""); /* sent already */
+    CHECK_STR(negate(&get, "isset 1 cookie mode id s"), "GET index.php?p=1");
+    /* the Z3 value first, as for a field */
+    culprit_web_constraints constraints = {0};
+    const char *line = "lt 0 cookie n int s 5";
+    culprit_web_constraints_parse(line, strlen(line), "inputs", &constraints, &err);
+    culprit_web_request *requests = NULL;
+    size_t count = 0;
+    CHECK_INT(culprit_web_constraint_negate(&get, &constraints.items[0], "3", &requests, &count, &err),
+              CULPRIT_OK);
+    CHECK(count >= 1);
+    if (count >= 1) {
+        char *described = culprit_web_request_describe(&requests[0]);
+        CHECK_STR(described, "GET index.php?p=1 cookie mode=expert; n=3");
+        free(described);
+    }
+    for (size_t i = 0; i < count; i++)
+        culprit_web_request_free(&requests[i]);
+    free(requests);
+    culprit_web_constraints_free(&constraints);
+    /* files: isset false uploads it (a GET becomes a multipart POST) */
+    CHECK_STR(negate(&get, "isset 0 files doc id s"), "POST index.php?p=1  cookie mode=expert file doc");
+    /* ... and the copy is multipart, the only body a file travels in */
+    line = "isset 0 files doc id s";
+    culprit_web_constraints_parse(line, strlen(line), "inputs", &constraints, &err);
+    CHECK_INT(culprit_web_constraint_negate(&get, &constraints.items[0], NULL, &requests, &count, &err),
+              CULPRIT_OK);
+    CHECK(count == 1 && requests[0].is_post && requests[0].multipart);
+    for (size_t i = 0; i < count; i++)
+        culprit_web_request_free(&requests[i]);
+    free(requests);
+    culprit_web_constraints_free(&constraints);
+    culprit_web_request post = request_of("up.php", "", true, "t=1");
+    post.multipart = true;
+    culprit_web_fields_add(&post.files, "doc", 3, CULPRIT_WEB_UPLOAD_NAME, strlen(CULPRIT_WEB_UPLOAD_NAME),
+                           &err);
+    CHECK_STR(negate(&post, "isset 1 files doc id s"), "POST up.php t=1");
+    CHECK_STR(negate(&post, "isset 0 files doc id s"), ""); /* uploaded already */
+    CHECK_STR(negate(&post, "empty 0 files doc id s"), "POST up.php t=1");
+    CHECK_STR(negate(&post, "isset 0 files pic id s"), "POST up.php t=1 file doc file pic");
+    CHECK_STR(negate(&post, "eq 0 files doc id s x"), ""); /* any value is the upload, sent already */
+    culprit_web_request_free(&get);
+    culprit_web_request_free(&post);
 }
 
 /* A generated request differs from the one it came from only in values:
@@ -154,6 +213,7 @@ int main(void)
 {
     test_parse();
     test_negate();
+    test_negate_cookies_files();
     test_queue_generated();
     return check_report("web_inputs");
 }
