@@ -125,10 +125,17 @@ cleanup() {
     rm -rf "$session_dir" "$server_dir" "$server_build"
 }
 
-# server_fail WHAT [LOG]: says so on stderr with LOG's last line, and exits
-# 99: a state that cannot be restored is a broken test, not a failing page.
+# server_fail WHAT [LOG]: says so on stderr with LOG's last error (the
+# server's "[ERROR] ...", the client's "ERROR 1064 ..."), else its last
+# line (install-db ends with advice and blank lines), and exits 99: a state
+# that cannot be restored is a broken test, not a failing page.
 server_fail() {
-    echo "culprit-php-cgi: --state $state: $1${2:+: $(tail -n 1 "$2" 2>/dev/null)}" >&2
+    why=
+    if [ -n "${2:-}" ]; then
+        why=$(grep ERROR "$2" 2>/dev/null | tail -n 1)
+        [ -n "$why" ] || why=$(grep . "$2" 2>/dev/null | tail -n 1)
+    fi
+    echo "culprit-php-cgi: --state $state: $1${why:+: $why}" >&2
     exit 99
 }
 
@@ -139,9 +146,13 @@ server_exited() {
     [ "$server_status" = Z ]
 }
 
-server_install() { # DATADIR
+# server_install DIR: DIR/data, with DIR as the server's tmpdir: with a
+# shared one, two servers at once (culprit run --jobs 2) now and then lost
+# a file of a temporary table ('#sql-temptable-PID-...'), and install-db
+# failed on it.
+server_install() {
     # shellcheck disable=SC2086 # the options are words
-    mariadb-install-db --no-defaults --datadir="$1" --user=root --skip-test-db \
+    mariadb-install-db --no-defaults --datadir="$1/data" --tmpdir="$1" --user=root --skip-test-db \
         --auth-root-authentication-method=normal $server_options \
         </dev/null >>"$server_dir/install.log" 2>&1 ||
         server_fail "mariadb-install-db failed (Debian: mariadb-server-core)" "$server_dir/install.log"
@@ -163,7 +174,7 @@ server_data() {
     cache=${TMPDIR:-/tmp}/culprit-mariadb-cache.$uid
     mkdir -m 700 "$cache" 2>/dev/null # or there already
     if [ -z "$uid" ] || [ -z "$(find "$cache" -prune -type d -user "$uid" -perm 700 2>/dev/null)" ]; then
-        server_install "$server_dir/data"
+        server_install "$server_dir"
         return
     fi
     key=$({ ls -lL "$(command -v mariadbd)" && echo "$server_options"; } | cksum) || key=
@@ -172,7 +183,7 @@ server_data() {
     [ ! -f "$cache/$key" ] || read -r template <"$cache/$key" || template=
     if [ -z "$template" ] || [ ! -d "$cache/$template/data" ]; then
         server_build=$(mktemp -d "$cache/build.XXXXXX") || server_fail "cannot make a directory in $cache"
-        server_install "$server_build/data"
+        server_install "$server_build"
         template=${server_build##*/}
         echo "$template" >"$server_build/name"
         if ln "$server_build/name" "$cache/$key" 2>/dev/null; then
@@ -195,7 +206,7 @@ server_start() {
     server_data
     # shellcheck disable=SC2086 # the options are words
     mariadbd --no-defaults --skip-networking --skip-grant-tables --user=root --socket="$server_dir/sock" \
-        --datadir="$server_dir/data" --pid-file="$server_dir/mariadbd.pid" \
+        --datadir="$server_dir/data" --tmpdir="$server_dir" --pid-file="$server_dir/mariadbd.pid" \
         --log-error="$server_dir/mariadbd.log" $server_options \
         </dev/null >>"$server_dir/mariadbd.log" 2>&1 &
     server_pid=$!
