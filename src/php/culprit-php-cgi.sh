@@ -117,7 +117,7 @@ server_options="--skip-log-bin --innodb-buffer-pool-size=8M --innodb-log-file-si
 --innodb-temp-data-file-path=ibtmp1:4M:autoextend --innodb-doublewrite=0
 --innodb-flush-log-at-trx-commit=0 --innodb-buffer-pool-dump-at-shutdown=0
 --innodb-buffer-pool-load-at-startup=0 --innodb-use-native-aio=0"
-server_dir= server_pid= server_build=
+server_dir= server_pid= server_build= server_signal=TERM
 
 # At the end, a failure or a signal: nothing of the request is left.
 cleanup() {
@@ -130,6 +130,7 @@ cleanup() {
 # line (install-db ends with advice and blank lines), and exits 99: a state
 # that cannot be restored is a broken test, not a failing page.
 server_fail() {
+    server_signal=KILL # a broken server may not even handle SIGTERM: nothing of it is kept
     why=
     if [ -n "${2:-}" ]; then
         why=$(grep ERROR "$2" 2>/dev/null | tail -n 1)
@@ -221,15 +222,21 @@ server_start() {
         sleep 0.01
         tries=$((tries + 1))
     done
-    mariadb --no-defaults --socket="$server_dir/sock" <"$1" >/dev/null 2>"$server_dir/load.log" ||
+    if ! mariadb --no-defaults --socket="$server_dir/sock" <"$1" >/dev/null 2>"$server_dir/load.log"; then
+        # the server's own error says more than the client's "Can't connect"
+        # (under a process limit: "Can't create interrupt-thread (error 11)")
+        if server_exited || grep -q '\[ERROR\]' "$server_dir/mariadbd.log"; then
+            server_fail "mariadbd failed" "$server_dir/mariadbd.log"
+        fi
         server_fail "the server refused its db/mariadb.sql" "$server_dir/load.log"
+    fi
     mysql_socket=$server_dir/sock
 }
 
-# SIGTERM, and SIGKILL if it has not ended within 30 s.  It removes its pid
-# file last thing when it shuts down.
+# SIGTERM (SIGKILL after a failure or a signal), and SIGKILL if it has not
+# ended within 30 s.  It removes its pid file last thing when it shuts down.
 server_stop() {
-    kill -TERM "$server_pid" 2>/dev/null
+    kill -"$server_signal" "$server_pid" 2>/dev/null
     tries=0
     while [ -f "$server_dir/mariadbd.pid" ] && ! server_exited; do
         if [ $tries -ge 3000 ]; then
@@ -246,10 +253,12 @@ server_stop() {
 if [ -n "$state" ]; then
     [ -d "$state/sessions" ] || { echo "culprit-php-cgi: --state $state: not a state of culprit web" >&2; exit 99; }
     session_dir=$(mktemp -d "${TMPDIR:-/tmp}/culprit-php-cgi.XXXXXX") || exit 99
+    # interrupted (a timeout's SIGTERM, SIGKILL 2 s later): the server is
+    # killed, not shut down, so that the directory goes before the SIGKILL
     trap cleanup EXIT
-    trap 'exit 129' HUP
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
+    trap 'server_signal=KILL; exit 129' HUP
+    trap 'server_signal=KILL; exit 130' INT
+    trap 'server_signal=KILL; exit 143' TERM
     for file in "$state"/sessions/*; do
         [ ! -f "$file" ] || cp "$file" "$session_dir/" || exit 99
     done
