@@ -160,7 +160,7 @@ server_install() {
 }
 
 # $server_dir/data: a copy of a data directory mariadb-install-db made once
-# (installing costs half a second and more, a copy some 40 ms), kept in
+# (installing costs half a second and more, a copy some 50 ms), kept in
 # ${TMPDIR:-/tmp}/culprit-mariadb-cache.UID - used only when that is a
 # directory of this user's that nobody else can write, for another user's
 # template would be his data in our tests; else installed here.  One
@@ -178,7 +178,7 @@ server_data() {
         server_install "$server_dir"
         return
     fi
-    key=$({ ls -lL "$(command -v mariadbd)" && echo "$server_options"; } | cksum) || key=
+    key=$({ ls -lL "$(command -v mariadbd)" 2>/dev/null; echo "$server_options"; } | cksum) || key=
     key=template.${key%% *}
     template=
     [ ! -f "$cache/$key" ] || read -r template <"$cache/$key" || template=
