@@ -17,6 +17,9 @@
  * databases the dump does not name are dropped first).  A reference run
  * (--reference) uses the same server, so the state is loaded again after
  * it.  The programs are Debian's mariadb-server-core and mariadb-client.
+ * The server ends with the exploration: a replay of its requests
+ * (tests.json) starts a server of its own for each request, loaded from
+ * its state's dump (culprit-php-cgi --state).
  */
 #define _GNU_SOURCE /* syscall(2): close_range */
 #include <errno.h>

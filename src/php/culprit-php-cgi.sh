@@ -35,6 +35,15 @@
 # subdirectory sees its own path in SCRIPT_NAME and PHP_SELF (/admin/users.php).
 # --mysql-socket SOCKET makes SOCKET the default of PDO's and mysqli's MySQL
 # connections without a host ("localhost"): culprit web --mariadb's server.
+# A state of culprit web --mariadb keeps its databases as a dump,
+# DIR/db/mariadb.sql: without --mysql-socket, --state starts a disposable
+# MariaDB server for the request (mariadbd on a socket in a private
+# directory, no network, no grant tables), loads the dump, runs the request
+# with the socket as --mysql-socket's, then stops the server and removes
+# the directory, on a failure or a signal too.  Its output goes to a log
+# there, never to stdout; a server that does not start or refuses the dump
+# is exit status 99 with the log's last line.  The server's data directory
+# is copied from a template made once per user (server_data below).
 usage() {
     echo "usage: culprit-php-cgi [--method M] [--query QUERY] [--cookie COOKIES]" \
         "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--inputs FILE] [--root DIR] [--mysql-socket SOCKET] SCRIPT [--then [options] SCRIPT]..." >&2
@@ -172,10 +181,160 @@ export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERV
 [ -z "$content_type" ] || export CONTENT_TYPE="$content_type"
 [ -z "$headers" ] || export CULPRIT_PHP_CGI_HEADERS="$headers"
 [ -z "$inputs" ] || export CULPRIT_PHP_INPUTS="$inputs"
+# ---- --state with db/mariadb.sql: a MariaDB server for this request ----
+# culprit web --mariadb keeps a state's databases as a dump; the replay
+# loads it into a disposable server of its own, in a private directory, so
+# that two replays at once (culprit run --jobs 2) never share a server or a
+# socket.  Its options make it cheap (docs/web.md, "MariaDB", has the
+# cost): small InnoDB files and buffers, no binary log, no doublewrite and
+# no log flushes (nothing outlives the request), no buffer pool dump, and
+# InnoDB's own I/O threads rather than io_uring, which a sandbox may refuse.
+server_options="--skip-log-bin --innodb-buffer-pool-size=8M --innodb-log-file-size=4M
+--innodb-temp-data-file-path=ibtmp1:4M:autoextend --innodb-doublewrite=0
+--innodb-flush-log-at-trx-commit=0 --innodb-buffer-pool-dump-at-shutdown=0
+--innodb-buffer-pool-load-at-startup=0 --innodb-use-native-aio=0"
+server_dir= server_pid= server_build= server_signal=TERM
+
+# At the end, a failure or a signal: nothing of the request is left.
+cleanup() {
+    [ -z "$server_pid" ] || server_stop
+    rm -rf "$session_dir" "$server_dir" "$server_build"
+}
+
+# server_fail WHAT [LOG]: says so on stderr with LOG's last error (the
+# server's "[ERROR] ...", the client's "ERROR 1064 ..."), else its last
+# line (install-db ends with advice and blank lines), and exits 99: a state
+# that cannot be restored is a broken test, not a failing page.
+server_fail() {
+    server_signal=KILL # a broken server may not even handle SIGTERM: nothing of it is kept
+    why=
+    if [ -n "${2:-}" ]; then
+        why=$(grep ERROR "$2" 2>/dev/null | tail -n 1)
+        [ -n "$why" ] || why=$(grep . "$2" 2>/dev/null | tail -n 1)
+    fi
+    echo "culprit-php-cgi: --state $state: $1${why:+: $why}" >&2
+    exit 99
+}
+
+# True once the server has ended: the shell reaps it only in `wait`, so an
+# ended server is a zombie until then, which kill -0 cannot tell.
+server_exited() {
+    read -r _ _ server_status _ 2>/dev/null <"/proc/$server_pid/stat" || return 0
+    [ "$server_status" = Z ]
+}
+
+# server_install DIR: DIR/data, with DIR as the server's tmpdir: with a
+# shared one, two servers at once (culprit run --jobs 2) now and then lost
+# a file of a temporary table ('#sql-temptable-PID-...'), and install-db
+# failed on it.
+server_install() {
+    # shellcheck disable=SC2086 # the options are words
+    mariadb-install-db --no-defaults --datadir="$1/data" --tmpdir="$1" --user=root --skip-test-db \
+        --auth-root-authentication-method=normal $server_options \
+        </dev/null >>"$server_dir/install.log" 2>&1 ||
+        server_fail "mariadb-install-db failed (Debian: mariadb-server-core)" "$server_dir/install.log"
+}
+
+# $server_dir/data: a copy of a data directory mariadb-install-db made once
+# (installing costs half a second and more, a copy some 50 ms), kept in
+# ${TMPDIR:-/tmp}/culprit-mariadb-cache.UID - used only when that is a
+# directory of this user's that nobody else can write, for another user's
+# template would be his data in our tests; else installed here.  One
+# template per server program and set of options (an upgrade makes a new
+# one), never changed once there: installed into a build.XXXXXX directory,
+# then published by a hard link named for the key to a file that names the
+# directory - link(2) fails when the name exists, so of two tests
+# installing at once only one publishes (the other keeps its own), where
+# ln -s or mv onto a directory would go into it.
+server_data() {
+    uid=$(id -u) || uid=
+    cache=${TMPDIR:-/tmp}/culprit-mariadb-cache.$uid
+    mkdir -m 700 "$cache" 2>/dev/null # or there already
+    if [ -z "$uid" ] || [ -z "$(find "$cache" -prune -type d -user "$uid" -perm 700 2>/dev/null)" ]; then
+        server_install "$server_dir"
+        return
+    fi
+    key=$({ ls -lL "$(command -v mariadbd)" 2>/dev/null; echo "$server_options"; } | cksum) || key=
+    key=template.${key%% *}
+    template=
+    [ ! -f "$cache/$key" ] || read -r template <"$cache/$key" || template=
+    if [ -z "$template" ] || [ ! -d "$cache/$template/data" ]; then
+        server_build=$(mktemp -d "$cache/build.XXXXXX") || server_fail "cannot make a directory in $cache"
+        server_install "$server_build"
+        template=${server_build##*/}
+        echo "$template" >"$server_build/name"
+        if ln "$server_build/name" "$cache/$key" 2>/dev/null; then
+            server_build=
+        else
+            mv "$server_build/data" "$server_dir/data" || server_fail "cannot move $server_build/data"
+            return
+        fi
+    fi
+    cp -R "$cache/$template/data" "$server_dir/data" || server_fail "cannot copy $cache/$template/data"
+}
+
+# server_start DUMP: the server on a socket in its private directory, DUMP
+# loaded; the request then reaches it as --mysql-socket would have it.
+server_start() {
+    command -v mariadbd >/dev/null 2>&1 || PATH=$PATH:/usr/sbin # Debian's place for it
+    base=${TMPDIR:-/tmp}
+    [ ${#base} -le 64 ] || base=/tmp # a socket's path is at most 107 bytes
+    server_dir=$(mktemp -d "$base/culprit-mariadb.XXXXXX") || server_fail "cannot make a directory in $base"
+    server_data
+    # shellcheck disable=SC2086 # the options are words
+    mariadbd --no-defaults --skip-networking --skip-grant-tables --user=root --socket="$server_dir/sock" \
+        --datadir="$server_dir/data" --tmpdir="$server_dir" --pid-file="$server_dir/mariadbd.pid" \
+        --log-error="$server_dir/mariadbd.log" $server_options \
+        </dev/null >>"$server_dir/mariadbd.log" 2>&1 &
+    server_pid=$!
+    tries=0
+    until [ -S "$server_dir/sock" ]; do
+        if server_exited; then
+            wait "$server_pid"
+            server_pid=
+            server_fail "mariadbd stopped at its start" "$server_dir/mariadbd.log"
+        fi
+        [ $tries -lt 3000 ] || server_fail "mariadbd did not open its socket within 30 s" "$server_dir/mariadbd.log"
+        sleep 0.01
+        tries=$((tries + 1))
+    done
+    if ! mariadb --no-defaults --socket="$server_dir/sock" <"$1" >/dev/null 2>"$server_dir/load.log"; then
+        # the server's own error says more than the client's "Can't connect"
+        # (under a process limit: "Can't create interrupt-thread (error 11)")
+        if server_exited || grep -q '\[ERROR\]' "$server_dir/mariadbd.log"; then
+            server_fail "mariadbd failed" "$server_dir/mariadbd.log"
+        fi
+        server_fail "the server refused its db/mariadb.sql" "$server_dir/load.log"
+    fi
+    mysql_socket=$server_dir/sock
+}
+
+# SIGTERM (SIGKILL after a failure or a signal), and SIGKILL if it has not
+# ended within 30 s.  It removes its pid file last thing when it shuts down.
+server_stop() {
+    kill -"$server_signal" "$server_pid" 2>/dev/null
+    tries=0
+    while [ -f "$server_dir/mariadbd.pid" ] && ! server_exited; do
+        if [ $tries -ge 3000 ]; then
+            kill -KILL "$server_pid" 2>/dev/null
+            break
+        fi
+        sleep 0.01
+        tries=$((tries + 1))
+    done
+    wait "$server_pid" 2>/dev/null
+    server_pid=
+}
+
 if [ -n "$state" ]; then
     [ -d "$state/sessions" ] || { echo "culprit-php-cgi: --state $state: not a state of culprit web" >&2; exit 99; }
     session_dir=$(mktemp -d "${TMPDIR:-/tmp}/culprit-php-cgi.XXXXXX") || exit 99
-    trap 'rm -rf "$session_dir"' EXIT
+    # interrupted (a timeout's SIGTERM, SIGKILL 2 s later): the server is
+    # killed, not shut down, so that the directory goes before the SIGKILL
+    trap cleanup EXIT
+    trap 'server_signal=KILL; exit 129' HUP
+    trap 'server_signal=KILL; exit 130' INT
+    trap 'server_signal=KILL; exit 143' TERM
     for file in "$state"/sessions/*; do
         [ ! -f "$file" ] || cp "$file" "$session_dir/" || exit 99
     done
@@ -185,6 +344,9 @@ if [ -n "$state" ]; then
             [ ! -f "$state/db/$number" ] || cp "$state/db/$number" "$path" || exit 99
         done <"$state/databases"
     fi
+    # culprit web --mariadb: the state's databases are a dump, given to a
+    # server of this request's own
+    [ -n "$mysql_socket" ] || [ ! -f "$state/db/mariadb.sql" ] || server_start "$state/db/mariadb.sql"
 fi
 set -- -d opcache.enable=0
 [ -z "$session_dir" ] || set -- "$@" -d "session.save_path=$session_dir"
@@ -196,7 +358,7 @@ if [ -n "$has_body" ]; then
     export CONTENT_LENGTH
     printf '%s' "$body" | "$here/culprit-php" "$@"
 elif [ -n "$state" ]; then
-    "$here/culprit-php" "$@" </dev/null # not exec: the sessions' copy is removed at the end
+    "$here/culprit-php" "$@" </dev/null # not exec: the sessions' copy is removed, the server stopped at the end
 else
     exec "$here/culprit-php" "$@" </dev/null
 fi

@@ -142,6 +142,18 @@ static bool judge_crash(const culprit_run_result *result, const judged_run *run,
     return true;
 }
 
+/* The last line of the run's stderr, without its line break: [start, end). */
+static void last_stderr_line(const judged_run *run, size_t *start, size_t *end)
+{
+    const char *text = run->stderr_text;
+    *end = text ? run->stderr_size : 0;
+    while (*end > 0 && (text[*end - 1] == '\n' || text[*end - 1] == '\r'))
+        (*end)--;
+    *start = *end;
+    while (*start > 0 && text[*start - 1] != '\n')
+        (*start)--;
+}
+
 /* Did the shell that ran a manifest's command say it found no such
  * command?  Its last line of stderr: dash's "sh: 1: NAME: not found",
  * bash's "sh: line 1: NAME: command not found" or "sh: NAME: No such file
@@ -149,12 +161,8 @@ static bool judge_crash(const culprit_run_result *result, const judged_run *run,
 static bool shell_found_no_command(const judged_run *run)
 {
     const char *text = run->stderr_text;
-    size_t end = run->stderr_size;
-    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
-        end--;
-    size_t start = end;
-    while (start > 0 && text[start - 1] != '\n')
-        start--;
+    size_t start, end;
+    last_stderr_line(run, &start, &end);
     static const char *const endings[] = {": not found", ": command not found",
                                           ": No such file or directory"};
     if (end - start < 4 || strncmp(text + start, "sh: ", 4) != 0)
@@ -181,8 +189,14 @@ static bool judge_status(const culprit_oracle *oracle, const culprit_run_result 
     } else if (status == EXIT_SKIP) {
         set_outcome(judgement, CULPRIT_VERDICT_SKIP, "skipped (exit status 77)", "skipped", false, NULL);
     } else if (status == EXIT_HARD_ERROR) {
-        set_outcome(judgement, CULPRIT_VERDICT_ERROR, "hard error (exit status 99)", "hard error", false,
-                    NULL);
+        /* A test that gives up says why on stderr (culprit-php-cgi: a state
+         * it cannot restore): its last line, else the error is mute. */
+        size_t start, end;
+        last_stderr_line(run, &start, &end);
+        snprintf(message, sizeof message, "hard error (exit status 99)%s%.*s", end > start ? ": " : "",
+                 (int)(end - start > 400 ? 400 : end - start),
+                 run->stderr_text ? run->stderr_text + start : "");
+        set_outcome(judgement, CULPRIT_VERDICT_ERROR, message, "hard error", false, NULL);
     } else if (run->report.php) {
         /* a PHP error (culprit-php): its message, at the statement the
          * dump names (with its function), else where PHP placed it */

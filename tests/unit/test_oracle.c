@@ -43,6 +43,13 @@ static void test_exit_status(void)
     culprit_judgement_free(&j);
     j = judge_exit(&none, 99, "", "");
     CHECK_INT(j.verdict, CULPRIT_VERDICT_ERROR);
+    CHECK_STR(j.message, "hard error (exit status 99)");
+    culprit_judgement_free(&j);
+    /* a hard error says why: its stderr's last line, in its message only */
+    j = judge_exit(&none, 99, "", "starting\nculprit-php-cgi: --state s/1: the server refused it\n\n");
+    CHECK_INT(j.verdict, CULPRIT_VERDICT_ERROR);
+    CHECK_STR(j.message, "hard error (exit status 99): culprit-php-cgi: --state s/1: the server refused it");
+    CHECK_STR(j.signature, "hard error");
     culprit_judgement_free(&j);
     culprit_oracle expects_77 = {.has_expect_exit = true, .expect_exit = 77};
     j = judge_exit(&expects_77, 77, "", "");
