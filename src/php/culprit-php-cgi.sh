@@ -160,11 +160,20 @@ fi
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 # An absolute path without "." or ".." components: php-cgi answers "No input
 # file specified." to a SCRIPT_FILENAME like /app/tests/../src/index.php.
-dir=$(cd "$(dirname "$1")" && pwd -P) || exit 99
+# (cd -P there and back: $(cd ... && pwd -P) would fork a subshell)
+physical() { # the directory $1, resolved, in $resolved
+    back=$PWD
+    CDPATH= cd -P -- "$1" || exit 99
+    resolved=$PWD
+    cd -- "$back" || exit 99
+}
+case $1 in */*) physical "${1%/*}/" ;; *) physical . ;; esac
+dir=${resolved%/}
 script=$dir/${1##*/}
 name=${script##*/}
 if [ -n "$root" ]; then
-    root=$(cd "$root" && pwd -P) || exit 99
+    physical "$root"
+    root=${resolved%/}
     case $script in
     "$root"/*) name=${script#"$root"/} ;;
     *) echo "culprit-php-cgi: $1 is not under --root $root" >&2; exit 99 ;;
@@ -354,7 +363,8 @@ set -- -d opcache.enable=0
 [ -z "$mysql_socket" ] || set -- "$@" -d "pdo_mysql.default_socket=$mysql_socket" -d "mysqli.default_socket=$mysql_socket"
 export CULPRIT_PHP="${CULPRIT_PHP_CGI:-php-cgi}" CULPRIT_PHP_SCAN_DIR="@PHP_CGI_SCAN_DIR@"
 if [ -n "$has_body" ]; then
-    CONTENT_LENGTH=$(printf '%s' "$body" | wc -c | tr -d ' ')
+    CONTENT_LENGTH=$(printf '%s' "$body" | wc -c)
+    CONTENT_LENGTH=${CONTENT_LENGTH#"${CONTENT_LENGTH%%[! ]*}"}
     export CONTENT_LENGTH
     printf '%s' "$body" | "$here/culprit-php" "$@"
 elif [ -n "$state" ]; then

@@ -30,15 +30,29 @@ fi
 # php-cgi's in CULPRIT_PHP_SCAN_DIR).  That enabled module is then the one
 # used.
 enabled_in_ini() {
-    dirs=${PHP_INI_SCAN_DIR-${CULPRIT_PHP_SCAN_DIR:-@PHP_SCAN_DIR@}}
+    dirs=${PHP_INI_SCAN_DIR-${CULPRIT_PHP_SCAN_DIR:-/etc/php/8.2/cli/conf.d}}
     old_ifs=$IFS
     IFS=:
     for dir in $dirs; do
         IFS=$old_ifs
-        [ -n "$dir" ] || dir=${CULPRIT_PHP_SCAN_DIR:-@PHP_SCAN_DIR@} # an empty entry is PHP's own
-        grep -Eqs '^[[:space:]]*extension[[:space:]]*=.*culprit' "$dir"/*.ini && return 0
+        [ -n "$dir" ] || dir=${CULPRIT_PHP_SCAN_DIR:-/etc/php/8.2/cli/conf.d} # an empty entry is PHP's own
+        for file in "$dir"/*.ini; do
+            [ -f "$file" ] && loads_culprit "$file" && return 0
+        done
     done
     IFS=$old_ifs
+    return 1
+}
+# Whether the ini file $1 has a line `extension = ...culprit...` (read by
+# the shell: a grep would be a fork and an exec in every PHP run).
+loads_culprit() {
+    while IFS= read -r line || [ -n "$line" ]; do
+        line=${line#"${line%%[![:space:]]*}"}
+        case $line in extension*) ;; *) continue ;; esac
+        line=${line#extension}
+        line=${line#"${line%%[![:space:]]*}"}
+        case $line in =*culprit*) return 0 ;; esac
+    done <"$1"
     return 1
 }
 if enabled_in_ini; then
