@@ -48,18 +48,27 @@ cat >tests.json <<EOF
 ')")}
 ]
 EOF
-run 1 "$CULPRIT" run --tests tests.json
-run 0 "$CULPRIT" tests
-[ "$(grep -c '^pass' "$WORK/out")" -eq 7 ] && pass || fail "expected 7 passing tests: $(cat "$WORK/out")"
-grep '^fail' "$WORK/out" | grep -q 'german-markup' && pass || fail "german-markup should fail: $(cat "$WORK/out")"
+# run_suite MANIFEST PASSING FAILING: runs the manifest; PASSING tests
+# pass and the test FAILING fails
+run_suite() {
+    run 1 "$CULPRIT" run --tests "$1"
+    run 0 "$CULPRIT" tests
+    [ "$(grep -c '^pass' "$WORK/out")" -eq "$2" ] && pass || fail "expected $2 passing tests: $(cat "$WORK/out")"
+    grep '^fail' "$WORK/out" | grep -q "$3" && pass || fail "$3 should fail: $(cat "$WORK/out")"
+}
+# first_alone NAME LINE: LINE ranks first, alone (Ochiai over lines)
+first_alone() {
+    rank_into "$1" --kind line --formula ochiai --format csv
+    case $(sed -n 2p "$WORK/$1") in
+    1,*"$2",*) pass ;;
+    *) fail "expected $2 alone first, got $(sed -n 2,3p "$WORK/$1")" ;;
+    esac
+    case $(sed -n 3p "$WORK/$1") in 1,*) fail "$2 is tied: $(sed -n 3p "$WORK/$1")" ;; *) pass ;; esac
+}
+run_suite tests.json 7 german-markup
 
 # Line 12 runs in the two German requests, one failing: first, alone.
-rank_into lines --kind line --formula ochiai --format csv
-case $(sed -n 2p "$WORK/lines") in
-1,*greet.php:12,*) pass ;;
-*) fail "expected greet.php:12 alone first, got $(sed -n 2,3p "$WORK/lines")" ;;
-esac
-case $(sed -n 3p "$WORK/lines") in 1,*) fail "greet.php:12 is tied: $(sed -n 3p "$WORK/lines")" ;; *) pass ;; esac
+first_alone lines greet.php:12
 
 # The body only, and the output map lines up with it: line 1 is the inline
 # HTML of line 29, line 2 the <?= ... ?> of line 30.
@@ -157,16 +166,9 @@ cat >chains.json <<END
    "expect_stdout": $(home zoe light -)}
 ]
 END
-run 1 "$CULPRIT" run --tests chains.json
-run 0 "$CULPRIT" tests
-[ "$(grep -c '^pass' "$WORK/out")" -eq 3 ] && pass || fail "expected 3 passing chains: $(cat "$WORK/out")"
-grep '^fail' "$WORK/out" | grep -q 'zoe' && pass || fail "zoe should fail: $(cat "$WORK/out")"
+run_suite chains.json 3 zoe
 # the fault, run by the failing chain only, first and alone
-rank_into chained --kind line --formula ochiai --format csv
-case $(sed -n 2p "$WORK/chained") in
-1,*login.php:5,*) pass ;;
-*) fail "expected login.php:5 alone first, got $(sed -n 2,3p "$WORK/chained")" ;;
-esac
+first_alone chained login.php:5
 # the output is the last page, mapped to home.php (the first page has no
 # output records: it is not the output)
 run 0 "$CULPRIT" output zoe
