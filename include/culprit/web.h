@@ -171,7 +171,7 @@ typedef struct culprit_web_constraint {
     int outcome;      /* 1 true, 0 false, -1 not known */
     char *source;     /* get, post, cookie, request, files */
     char *field;      /* the input's name */
-    char *how;        /* the derivation: id, trim, lower, int */
+    char *how;        /* the derivation: id, trim, lower, int, len (strlen) */
     char *site;       /* FILE:LINE of the comparison */
     char **constants; /* the other operand; a switch's cases; in_array's values */
     size_t constant_count;

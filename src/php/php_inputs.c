@@ -16,7 +16,9 @@
  *     $_FILES (source files: whether a file of that field was uploaded);
  *     ISSET_ISEMPTY_CV (empty($x), isset($x)) on a derived variable;
  *   - the calls of strcmp, strcasecmp, in_array, is_numeric,
- *     ctype_digit, array_key_exists and preg_match.
+ *     ctype_digit, array_key_exists and preg_match;
+ *   - STRLEN (strlen(), compiled) of a derived string, when its result is
+ *     compared with an integer: HOW "len", the integer the constant.
  *
  * An operand derives from an input by value: it is a string equal to the
  * input's value, to its trim() or to the strtolower() of that (the
@@ -135,6 +137,16 @@ static void read_inputs(void)
     read_array("post", TRACK_VARS_POST);
     read_array("cookie", TRACK_VARS_COOKIE);
 }
+
+/* The length of a derived string, strlen() compiled (ZEND_STRLEN): its
+ * result, a temporary of the frame, is the input's length until the next
+ * comparison reads it ("len"; a temporary is read once).  Data flow for
+ * this one pattern: a length is an integer no input's value names. */
+static struct {
+    const zend_execute_data *frame;
+    uint32_t var;
+    const php_input *input;
+} pending_length;
 
 /* The input value derives from, and how ("id", "trim", "lower", "int"):
  * an integer only when integers is set (compared with a literal of the
@@ -486,6 +498,50 @@ static void variable_test(const zend_op *opline, zval *value, const zend_execute
     keep_record(line);
 }
 
+/* Whether operand (op1 when first) of opline is the pending strlen()'s
+ * result: its input, else NULL. */
+static const php_input *length_operand(const zend_execute_data *execute_data, const zend_op *opline,
+                                       bool first)
+{
+    zend_uchar type = first ? opline->op1_type : opline->op2_type;
+    uint32_t var = first ? opline->op1.var : opline->op2.var;
+    if (!pending_length.input || pending_length.frame != execute_data || type != IS_TMP_VAR ||
+        var != pending_length.var)
+        return NULL;
+    return pending_length.input;
+}
+
+/* strlen($field): its result is the field's length (pending_length). */
+static void string_length(zend_execute_data *execute_data, const zend_op *opline, zval *op1)
+{
+    const char *how;
+    const php_input *input = op1 && is_scalar(op1) ? derived(op1, &how, false) : NULL;
+    pending_length.input = input && opline->result_type == IS_TMP_VAR ? input : NULL;
+    pending_length.frame = execute_data;
+    pending_length.var = opline->result.var;
+}
+
+/* A comparison of a strlen() of an input with a literal integer: a record
+ * whose HOW is "len" and whose constant is the literal. */
+static bool compare_length(const char *kind, const char *mirrored, const zend_execute_data *execute_data,
+                           const zend_op *opline, zval *op1, zval *op2, int outcome)
+{
+    for (int side = 0; side < 2; side++) {
+        const php_input *input = length_operand(execute_data, opline, side == 0);
+        zval *other = side ? op1 : op2;
+        if (!input || Z_TYPE_P(other) != IS_LONG)
+            continue;
+        char line[2048];
+        begin_record(line, sizeof line, side ? mirrored : kind, outcome, input->source, input->name, "len",
+                     execute_data);
+        append_value(line, sizeof line, other);
+        keep_record(line);
+        pending_length.input = NULL;
+        return true;
+    }
+    return false;
+}
+
 static void comparison(zend_execute_data *execute_data, const zend_op *opline, zval *op1, zval *op2)
 {
     if (!op1 || !op2)
@@ -495,6 +551,17 @@ static void comparison(zend_execute_data *execute_data, const zend_op *opline, z
     if (!is_scalar(op1) || !is_scalar(op2))
         return;
     unsigned literal = (opline->op1_type == IS_CONST ? 1u : 0u) | (opline->op2_type == IS_CONST ? 2u : 0u);
+    if (pending_length.input) {
+        static const char *const kinds[][2] = {{"eq", "eq"}, {"ne", "ne"}, {"lt", "gt"}, {"le", "ge"}};
+        int which = opline->opcode == ZEND_IS_NOT_EQUAL || opline->opcode == ZEND_IS_NOT_IDENTICAL ? 1
+                    : opline->opcode == ZEND_IS_SMALLER                                            ? 2
+                    : opline->opcode == ZEND_IS_SMALLER_OR_EQUAL                                   ? 3
+                                                                                                   : 0;
+        int order = zend_compare(op1, op2);
+        int outcome = which == 0 ? order == 0 : which == 1 ? order != 0 : which == 2 ? order < 0 : order <= 0;
+        if (compare_length(kinds[which][0], kinds[which][1], execute_data, opline, op1, op2, outcome))
+            return;
+    }
     switch (opline->opcode) {
     case ZEND_IS_EQUAL:
     case ZEND_CASE:
@@ -545,6 +612,7 @@ static bool watched(zend_uchar opcode)
     case ZEND_DO_ICALL:
     case ZEND_DO_FCALL:
     case ZEND_DO_FCALL_BY_NAME:
+    case ZEND_STRLEN:
         return true;
     default:
         return false;
@@ -586,6 +654,9 @@ void php_inputs_opcode(zend_execute_data *execute_data)
     case ZEND_DO_FCALL:
     case ZEND_DO_FCALL_BY_NAME:
         call(execute_data);
+        break;
+    case ZEND_STRLEN:
+        string_length(execute_data, opline, op1);
         break;
     default:
         comparison(execute_data, opline, op1, op2);

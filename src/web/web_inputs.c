@@ -339,6 +339,28 @@ static const char *current_value(const culprit_web_request *request, place where
     return NULL;
 }
 
+/* A strlen() comparison ("len"): each integer value n (0 to 256) becomes a
+ * string of n bytes, the value sent cut or padded with x, so that what
+ * else the page compares of it stays as it was. */
+static void as_lengths(values *v, const char *now)
+{
+    values lengths = {0};
+    size_t have = now ? strlen(now) : 0;
+    for (size_t i = 0; i < v->count; i++) {
+        long long n;
+        if (integer_text(v->items[i], &n) && n >= 0 && n <= 256) {
+            char text[260];
+            for (long long b = 0; b < n; b++)
+                text[b] = (size_t)b < have ? now[b] : 'x';
+            text[n] = '\0';
+            add_value(&lengths, text);
+        }
+        free(v->items[i]);
+    }
+    lengths.absent = v->absent;
+    *v = lengths;
+}
+
 /* A file is uploaded or not: every value but "" (empty's "not empty")
  * is the upload, "" its absence. */
 static void as_uploads(values *v)
@@ -375,13 +397,23 @@ culprit_status culprit_web_constraint_negate(const culprit_web_request *request,
     place where = place_of(request, constraint->source);
     if (where == NOWHERE || !*constraint->field)
         return CULPRIT_OK;
+    const char *now = current_value(request, where, constraint->field);
     values v = {0};
-    if (solved)
-        add_value(&v, solved); /* the earlier comparisons on the field hold with it: first */
     negations(constraint, &v);
+    if (!strcmp(constraint->how, "len"))
+        as_lengths(&v, now);
+    if (solved) { /* the earlier comparisons on the field hold with it: first */
+        values first = {0};
+        add_value(&first, solved);
+        for (size_t i = 0; i < v.count; i++) {
+            add_value(&first, v.items[i]);
+            free(v.items[i]);
+        }
+        first.absent = v.absent;
+        v = first;
+    }
     if (where == IN_FILES)
         as_uploads(&v);
-    const char *now = current_value(request, where, constraint->field);
     size_t capacity = 0;
     culprit_status status = CULPRIT_OK;
     if (v.absent && now) {

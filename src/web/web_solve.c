@@ -97,10 +97,35 @@ static Z3_ast digits(const field_terms *t)
 }
 
 /* What the comparison says when it holds; NULL for one left out. */
+/* A strlen() of the field against an integer constant ("len"). */
+static Z3_ast length_holds(const field_terms *t, const char *kind, const char *constant)
+{
+    Z3_context z = t->context;
+    long long k;
+    if (!constant || !integer_constant(constant, &k))
+        return NULL;
+    Z3_ast length = Z3_mk_seq_length(z, t->s), bound = integer(t, k);
+    if (!strcmp(kind, "eq"))
+        return Z3_mk_eq(z, length, bound);
+    if (!strcmp(kind, "ne"))
+        return Z3_mk_not(z, Z3_mk_eq(z, length, bound));
+    if (!strcmp(kind, "lt"))
+        return Z3_mk_lt(z, length, bound);
+    if (!strcmp(kind, "le"))
+        return Z3_mk_le(z, length, bound);
+    if (!strcmp(kind, "gt"))
+        return Z3_mk_gt(z, length, bound);
+    if (!strcmp(kind, "ge"))
+        return Z3_mk_ge(z, length, bound);
+    return NULL;
+}
+
 static Z3_ast holds(const field_terms *t, const culprit_web_constraint *c)
 {
     Z3_context z = t->context;
     const char *kind = c->kind, *constant = c->constant_count ? c->constants[0] : NULL;
+    if (!strcmp(c->how, "len"))
+        return length_holds(t, kind, constant);
     if ((!strcmp(kind, "eq") || !strcmp(kind, "ieq")) && constant)
         return equals(t, constant);
     if (!strcmp(kind, "ne") && constant)
@@ -139,7 +164,7 @@ static bool compared_as_integer(const culprit_web_constraints *constraints, size
         long long ignored;
         bool ordered = !strcmp(c->kind, "lt") || !strcmp(c->kind, "le") || !strcmp(c->kind, "gt") ||
                        !strcmp(c->kind, "ge");
-        if (same_field(c, target) &&
+        if (same_field(c, target) && strcmp(c->how, "len") != 0 &&
             (!strcmp(c->how, "int") ||
              (ordered && c->constant_count && integer_constant(c->constants[0], &ignored))))
             return true;

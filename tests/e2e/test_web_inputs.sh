@@ -32,6 +32,7 @@ cat >app/lower.php <<'END'
 $mode = strtolower(trim($_GET['mode'] ?? ''));
 if ($mode == 'expert' || strcmp($_GET['mode'] ?? '', 'x') == 0 || (int)($_GET['n'] ?? 0) < 10) echo "ok\n";
 if (is_numeric($_GET['n'] ?? '') && empty($_GET['missing'])) echo "n\n";
+if (strlen(trim($_GET['mode'] ?? '')) > 8 || 3 >= strlen($_GET['n'] ?? '')) echo "long\n";
 END
 CULPRIT_COLLECT_DIR=$WORK "$BUILD_DIR/culprit-php-cgi" --query 'mode=+Novice&n=42' --inputs records.txt app/lower.php >page.html
 expect_contains records.txt "eq 0 get mode lower $APP/lower.php:3 expert"
@@ -39,6 +40,9 @@ expect_contains records.txt "eq 0 get mode id $APP/lower.php:3 x"
 expect_contains records.txt "lt 0 get n int $APP/lower.php:3 10"
 expect_contains records.txt "numeric 1 get n id $APP/lower.php:4"
 expect_contains records.txt "empty 1 get missing id $APP/lower.php:4"
+# strlen() of a field (of its trim()) against an integer: "len"
+expect_contains records.txt "gt 0 get mode len $APP/lower.php:5 8"
+expect_contains records.txt "le 1 get n len $APP/lower.php:5 3" # 3 >= strlen(): mirrored
 rm app/lower.php
 # without --inputs, no file; without collection, none either
 CULPRIT_COLLECT_DIR=$WORK "$BUILD_DIR/culprit-php-cgi" --form 'role=guest' app/panel.php >page.html

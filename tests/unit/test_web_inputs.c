@@ -119,6 +119,13 @@ static void test_negate(void)
     CHECK_STR(negate(&get, "eq 0 request kind id s weekly"), "GET report.php?kind=weekly");
     /* preg_match: nothing */
     CHECK_STR(negate(&get, "match - get kind id s /^d/"), "");
+    /* strlen() ("len"): strings of the lengths around the constant, the
+     * value sent cut or padded with x; lengths past 256 or below 0 none */
+    CHECK_STR(negate(&get, "gt 0 get kind len s 6"),
+              "GET report.php?kind=dailyx\nGET report.php?kind=dailyxx");
+    CHECK_STR(negate(&get, "eq 1 get kind len s 5"), "GET report.php?kind=dailyx");
+    CHECK_STR(negate(&get, "lt 1 get kind len s 0"), "GET report.php?kind=\nGET report.php?kind=d");
+    CHECK_STR(negate(&get, "ge 1 get kind len s 300"), "");
     culprit_web_request_free(&post);
     culprit_web_request_free(&get);
 }

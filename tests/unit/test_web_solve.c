@@ -51,6 +51,19 @@ static void test_intervals(void)
     CHECK_STR(solve("gt 1 get n int /a.php:3 10\ngt 1 get n int /a.php:4 5\n"), "(none)");
 }
 
+static void test_lengths(void)
+{
+    /* strlen() > 3 held, strlen() < 5 did not: four bytes */
+    CHECK_INT((int)strlen(solve("gt 1 get s len /a.php:3 3\nlt 0 get s len /a.php:4 5\n")), 4);
+    /* a length is not the field's number: "len" with "int" on the field */
+    const char *value = solve("eq 1 get s len /a.php:2 2\ngt 0 get s int /a.php:3 50\n");
+    char *end;
+    long number = strtol(value, &end, 10);
+    CHECK(!*end && strlen(value) == 2 && number > 50);
+    /* unsatisfiable: the length was 2 and must now exceed 3 */
+    CHECK_STR(solve("eq 1 get s len /a.php:2 2\ngt 0 get s len /a.php:3 3\n"), "(none)");
+}
+
 static void test_equalities(void)
 {
     /* not admin, and now root */
@@ -79,6 +92,7 @@ static void test_strings(void)
 int main(void)
 {
     test_intervals();
+    test_lengths();
     test_equalities();
     test_strings();
     return check_report("web_solve");
