@@ -119,31 +119,43 @@ static culprit_status take_one(web_explorer *explorer, char **argv, size_t count
 
 /* culprit-php-cgi's command: one request, or a chain's joined by --then
  * (manifest_request.c); the last is the seed's own. */
+/* Where the request that starts at argv[first] ends: at the next --then
+ * that stands where an option would (an option's value may be "--then"),
+ * or at count.  Every option of a request made by the manifest has a
+ * value, and the script comes last. */
+static size_t request_end(char **argv, size_t first, size_t count)
+{
+    size_t i = first;
+    while (i < count && strcmp(argv[i], "--then") != 0)
+        i += strncmp(argv[i], "--", 2) == 0 && i + 1 < count ? 2 : 1;
+    return i < count ? i : count;
+}
+
 static culprit_status take_request(web_explorer *explorer, char **argv, culprit_error *err)
 {
     web_seed *seed = &explorer->seed;
     size_t count = 0, chained = 0;
     while (argv && argv[count])
-        chained += strcmp(argv[count++], "--then") == 0;
+        count++;
     const char *launcher = count ? strrchr(argv[0], '/') : NULL;
     launcher = launcher ? launcher + 1 : count ? argv[0] : "";
     if (count < 2 || strcmp(launcher, "culprit-php-cgi") != 0)
         return not_a_request(explorer, "not an HTTP request test (a JSON manifest's \"request\")", err);
+    for (size_t end = request_end(argv, 1, count); end < count; end = request_end(argv, end + 1, count))
+        chained++;
     if (chained && !(seed->before = calloc(chained, sizeof *seed->before)))
         return culprit_fail_memory(err);
     culprit_status status = CULPRIT_OK;
-    size_t first = 1;
-    for (size_t i = 1; status == CULPRIT_OK && i <= count; i++) {
-        if (i < count && strcmp(argv[i], "--then") != 0)
-            continue;
+    for (size_t first = 1; status == CULPRIT_OK && first <= count;) {
+        size_t end = request_end(argv, first, count);
         web_seed_request last = {0};
-        web_seed_request *target = i < count ? &seed->before[seed->before_count++] : &last;
-        status = take_one(explorer, argv + first, i - first, target, err);
+        web_seed_request *target = end < count ? &seed->before[seed->before_count++] : &last;
+        status = take_one(explorer, argv + first, end - first, target, err);
         if (target == &last) {
             seed->request = last.request;
             seed->cookies = last.cookies;
         }
-        first = i + 1;
+        first = end + 1;
     }
     return status;
 }

@@ -50,17 +50,37 @@ usage() {
     exit 99
 }
 # ---- a chain: REQUEST --then REQUEST ... (docs/php.md, "Request chains") ----
-# One visitor's requests in order: one private session directory, the
-# cookies each response sets sent with the requests after it (after the
-# request's own --cookie, which PHP, keeping a name's first value, prefers;
-# Max-Age=0 deletes one), redirects not followed.  Only the last page is
+# One visitor's requests in order: one private session directory, and a
+# cookie jar: a request's own --cookie and the cookies each response sets
+# (Max-Age 0 deletes one) are sent with it and the requests after it, as a
+# browser keeps them (culprit web --from starts from a chain the same way);
+# redirects not followed.  Only the last page is
 # written (and gets output records: CULPRIT_PHP_OUTPUT_MAP=0 for the
 # others); the chain stops at the first request that fails, with its status.
-quote() { # $1 as one sh word
-    printf "'%s' " "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+quote() { # $1 as one sh word (the '.' keeps the trailing newlines $(...) would drop)
+    quoted=$(printf '%s.' "$1" | sed "s/'/'\\\\''/g")
+    printf "'%s' " "${quoted%.}"
 }
 chain_cookies() { # the jar's cookies as a Cookie header
     paste -sd';' "$work/jar" | sed 's/;/; /g'
+}
+jar_put() { # NAME=VALUE into the jar, replacing NAME's; with a second word, NAME's removed
+    name=${1%%=*}
+    while IFS= read -r kept; do
+        [ "${kept%%=*}" = "$name" ] || printf '%s\n' "$kept"
+    done <"$work/jar" >"$work/jar.new"
+    mv "$work/jar.new" "$work/jar"
+    [ $# -gt 1 ] || printf '%s\n' "$1" >>"$work/jar"
+}
+keep_own() { # a request's own Cookie header (a=1; b=2) into the jar, as a browser keeps them
+    rest=$1
+    while [ -n "$rest" ]; do
+        pair=${rest%%;*}
+        pair=${pair#"${pair%%[![:space:]]*}"}
+        [ -z "$pair" ] || jar_put "$pair"
+        [ "$rest" != "${rest#*;}" ] || break
+        rest=${rest#*;}
+    done
 }
 keep_cookies() { # the response's Set-Cookie headers into the jar
     [ -f "$work/headers" ] || return 0
@@ -69,19 +89,27 @@ keep_cookies() { # the response's Set-Cookie headers into the jar
         pair=${line#*:}
         pair=${pair# }
         pair=${pair%%;*}
-        name=${pair%%=*}
-        while IFS= read -r kept; do
-            [ "${kept%%=*}" = "$name" ] || printf '%s\n' "$kept"
-        done <"$work/jar" >"$work/jar.new"
-        mv "$work/jar.new" "$work/jar"
-        case $line in *[Mm]ax-[Aa]ge=0*) ;; *) printf '%s\n' "$pair" >>"$work/jar" ;; esac
+        if expired "$line"; then jar_put "$pair" removed; else jar_put "$pair"; fi
     done <"$work/headers"
     rm -f "$work/headers"
+}
+expired() { # whether the Set-Cookie header $1 deletes its cookie: Max-Age 0 or below
+    rest=${1#*;}
+    [ "$rest" != "$1" ] || return 1
+    while :; do
+        attribute=${rest%%;*}
+        attribute=${attribute#"${attribute%%[![:space:]]*}"}
+        case $attribute in [Mm]ax-[Aa]ge=0 | [Mm]ax-[Aa]ge=-*) return 0 ;; esac
+        [ "$rest" != "${rest#*;}" ] || return 1
+        rest=${rest#*;}
+    done
 }
 run_chain() {
     work=$(mktemp -d "${TMPDIR:-/tmp}/culprit-php-chain.XXXXXX") || exit 99
     trap 'rm -rf "$work"' EXIT
-    trap 'exit 130' INT TERM
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
     mkdir "$work/sessions" && : >"$work/jar" || exit 99
     while [ $# -gt 0 ]; do
         segment= own=
@@ -102,9 +130,10 @@ run_chain() {
         done
         last=1
         [ $# -eq 0 ] || { shift; last=; }
+        [ -n "$segment" ] && [ -n "$last" ] || [ $# -gt 0 ] || usage # a --then with no request after it
         [ -n "$segment" ] || usage
+        keep_own "$own"
         cookies=$(chain_cookies)
-        cookies=$own${own:+${cookies:+; }}$cookies
         if [ -n "$last" ]; then
             eval "set -- $segment"
             "$0" --session-dir "$work/sessions" ${cookies:+--cookie "$cookies"} "$@"
@@ -119,9 +148,23 @@ run_chain() {
         keep_cookies
     done
 }
-for arg in "$@"; do
-    [ "$arg" != --then ] || { run_chain "$@"; exit; }
-done
+# A chain when a --then stands where an option would (not an option's value)
+chained() {
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --then) return 0 ;;
+        --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --inputs | --state | --root | --mysql-socket)
+            [ $# -ge 2 ] || return 1
+            shift ;;
+        esac
+        shift
+    done
+    return 1
+}
+if chained "$@"; then
+    run_chain "$@"
+    exit
+fi
 
 method= query= cookie= body= has_body= content_type= session_dir= headers= inputs= state= root= mysql_socket=
 while [ $# -gt 0 ]; do

@@ -30,12 +30,12 @@ fi
 # php-cgi's in CULPRIT_PHP_SCAN_DIR).  That enabled module is then the one
 # used.
 enabled_in_ini() {
-    dirs=${PHP_INI_SCAN_DIR-${CULPRIT_PHP_SCAN_DIR:-/etc/php/8.2/cli/conf.d}}
+    dirs=${PHP_INI_SCAN_DIR-${CULPRIT_PHP_SCAN_DIR:-@PHP_SCAN_DIR@}}
     old_ifs=$IFS
     IFS=:
     for dir in $dirs; do
         IFS=$old_ifs
-        [ -n "$dir" ] || dir=${CULPRIT_PHP_SCAN_DIR:-/etc/php/8.2/cli/conf.d} # an empty entry is PHP's own
+        [ -n "$dir" ] || dir=${CULPRIT_PHP_SCAN_DIR:-@PHP_SCAN_DIR@} # an empty entry is PHP's own
         for file in "$dir"/*.ini; do
             [ -f "$file" ] && loads_culprit "$file" && return 0
         done

@@ -619,7 +619,7 @@ static bool watched(zend_uchar opcode)
     }
 }
 
-void php_inputs_opcode(zend_execute_data *execute_data)
+static void look_at(zend_execute_data *execute_data)
 {
     const zend_op *opline = execute_data->opline;
     zend_uchar opcode = opline->opcode;
@@ -664,8 +664,20 @@ void php_inputs_opcode(zend_execute_data *execute_data)
     }
 }
 
+/* A strlen()'s result counts only when the very next opcode of its frame
+ * compares it (strlen($x) > 8): any other opcode ends it, so a length
+ * assigned, echoed or passed on is never taken for a later comparison's
+ * operand (a frame's address is reused by the next call). */
+void php_inputs_opcode(zend_execute_data *execute_data)
+{
+    look_at(execute_data);
+    if (execute_data->opline->opcode != ZEND_STRLEN)
+        pending_length.input = NULL;
+}
+
 void php_inputs_write(void)
 {
+    pending_length.input = NULL;
     if (!records_path) {
         record_records_free();
         return;

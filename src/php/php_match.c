@@ -52,58 +52,56 @@ uint32_t php_match_targets(const zend_op_array *op_array, const zend_op *op, uin
     return count;
 }
 
-/* Appends text to out (size bytes, NUL-terminated), cut where it ends. */
-static void append(char *out, size_t size, const char *text)
+/* A string key as PHP writes it in single quotes, into piece (size
+ * bytes); bytes outside printable ASCII and the quote itself as \xNN, so
+ * the name stays one line.  A key too long for piece is cut before the
+ * byte that does not fit, and still closed: always a value the map
+ * format takes. */
+static void quoted(const zend_string *key, char *piece, size_t size)
 {
-    size_t used = strlen(out);
-    if (used + 1 < size)
-        snprintf(out + used, size - used, "%s", text);
-}
-
-/* A string key as PHP writes it in single quotes; bytes outside printable
- * ASCII and the quote itself as \xNN, so the name stays one line. */
-static void append_string(char *out, size_t size, const zend_string *key)
-{
-    append(out, size, "'");
-    for (size_t i = 0; i < ZSTR_LEN(key) && strlen(out) + 6 < size; i++) {
+    size_t used = 0;
+    piece[used++] = '\'';
+    for (size_t i = 0; i < ZSTR_LEN(key); i++) {
         unsigned char c = (unsigned char)ZSTR_VAL(key)[i];
-        char piece[8];
-        if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
-            snprintf(piece, sizeof piece, "%c", c);
+        bool plain = c >= 0x20 && c < 0x7f && c != '\'' && c != '\\';
+        size_t width = plain ? 1 : 4;
+        if (used + width + 2 > size) /* the closing quote and the NUL */
+            break;
+        if (plain)
+            piece[used++] = (char)c;
         else
-            snprintf(piece, sizeof piece, "\\x%02x", c);
-        append(out, size, piece);
+            used += (size_t)snprintf(piece + used, size - used, "\\x%02x", c);
     }
-    append(out, size, "'");
+    piece[used++] = '\'';
+    piece[used] = '\0';
 }
 
 void php_match_outcome_name(const zend_op_array *op_array, const zend_op *op, uint32_t target,
                             bool is_default, char *out, size_t size)
 {
-    out[0] = '\0';
     if (is_default) {
         snprintf(out, size, "default");
         return;
     }
-    append(out, size, "case ");
+    snprintf(out, size, "case ");
     const zval *table = RT_CONSTANT(op, op->op2), *entry;
     zend_ulong number;
     zend_string *key;
-    bool first = true;
     ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(table), number, key, entry)
     {
         if (Z_TYPE_P(entry) != IS_LONG || landing(op_array, op, Z_LVAL_P(entry)) != target)
             continue;
-        if (!first)
-            append(out, size, "|");
-        first = false;
-        if (key) {
-            append_string(out, size, key);
-        } else {
-            char digits[32];
-            snprintf(digits, sizeof digits, ZEND_LONG_FMT, (zend_long)number);
-            append(out, size, digits);
-        }
+        size_t used = strlen(out);
+        bool first = used == strlen("case ");
+        char piece[128];
+        if (key)
+            quoted(key, piece, first ? size - used : sizeof piece);
+        else
+            snprintf(piece, sizeof piece, ZEND_LONG_FMT, (zend_long)number);
+        /* whole values only: a name cut inside its list would not parse */
+        if (used + !first + strlen(piece) + 1 > size)
+            break;
+        snprintf(out + used, size - used, "%s%s", first ? "" : "|", piece);
     }
     ZEND_HASH_FOREACH_END();
 }

@@ -304,11 +304,18 @@ static culprit_status changed(const culprit_web_request *request, place where, c
         return status;
     out->is_post |= where == IN_POST || where == IN_FILES;
     out->multipart |= where == IN_FILES; /* a file travels only in a multipart body */
+    /* every field of that name in a query or form (PHP reads the last of
+     * them: a hidden field and a checkbox of one name), a cookie's first
+     * (PHP keeps the first) */
+    bool every = where == IN_GET || where == IN_POST, found = false;
     culprit_web_fields *fields = fields_at(out, where);
-    for (size_t i = 0; i < fields->count; i++) {
+    for (size_t i = 0; i < fields->count && (every || !found);) {
         culprit_web_field *f = &fields->items[i];
-        if (strcmp(f->name, field) != 0)
+        if (strcmp(f->name, field) != 0) {
+            i++;
             continue;
+        }
+        found = true;
         char *copy = value ? strdup(value) : NULL;
         if (value && !copy) {
             culprit_web_request_free(out);
@@ -316,27 +323,34 @@ static culprit_status changed(const culprit_web_request *request, place where, c
         }
         free(f->value);
         f->value = copy;
-        if (!value) {
-            free(f->name);
-            memmove(f, f + 1, (fields->count - i - 1) * sizeof *f);
-            fields->count--;
+        if (value) {
+            i++;
+            continue;
         }
-        return CULPRIT_OK;
+        free(f->name);
+        memmove(f, f + 1, (fields->count - i - 1) * sizeof *f);
+        fields->count--;
     }
-    if (value)
+    if (!found && value)
         status = culprit_web_fields_add(fields, field, strlen(field), value, strlen(value), err);
     if (status != CULPRIT_OK)
         culprit_web_request_free(out);
     return status;
 }
 
+/* The value PHP sees: a query's or form's last field of the name, a
+ * cookie's first. */
 static const char *current_value(const culprit_web_request *request, place where, const char *field)
 {
     const culprit_web_fields *fields = fields_at((culprit_web_request *)request, where);
+    const char *seen = NULL;
     for (size_t i = 0; i < fields->count; i++)
-        if (strcmp(fields->items[i].name, field) == 0)
-            return fields->items[i].value;
-    return NULL;
+        if (strcmp(fields->items[i].name, field) == 0) {
+            seen = fields->items[i].value;
+            if (where != IN_GET && where != IN_POST)
+                break;
+        }
+    return seen;
 }
 
 /* A strlen() comparison ("len"): each integer value n (0 to 256) becomes a

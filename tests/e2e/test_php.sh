@@ -178,6 +178,24 @@ cases.php:36:1:case 'm' -
 cases.php:36:1:case 10 many
 cases.php:36:1:default -"
 
+# A match arm whose values do not fit an outcome's name keeps whole values
+# only (a name cut inside its list would make the map unreadable and the
+# file's coverage lost); a value longer than the name is cut and closed.
+long_a=$(printf 'a%.0s' $(seq 61)) long_e=$(printf 'e%.0s' $(seq 200))
+printf '<?php\necho match ($argv[1]) {\n    %s => 1,\n    "%s" => 2,\n    default => 0,\n};\n' \
+    "'$long_a', '${long_a}b', '${long_a}c', '${long_a}d'" "$long_e" >long.php
+run 0 "$CULPRIT" test --name long -- "$PHP_RUN" long.php x
+grep -q 'wrote no coverage' "$WORK/err" && fail "the long match lost its coverage: $(cat "$WORK/err")" || pass
+run 0 "$CULPRIT" export json --output long.json
+python3 - long.json <<'PY' && pass || fail "long match outcomes: $(cat long.json | head -c 300)"
+import json, sys
+names = [e["name"].split(":", 3)[3] for e in json.load(open(sys.argv[1]))["elements"]
+         if e["kind"] == "branch" and "long.php" in e["file"]]
+assert names[0] == "case '" + "a" * 61 + "'", names[0]  # the second value would not fit
+assert names[1].startswith("case 'eee") and names[1].endswith("'") and len(names[1]) < 128, names[1]
+assert names[2] == "default", names
+PY
+
 # ---- a script that does not compile: PHP's message, a failing test, a sound store ----
 export CULPRIT_STORE="$WORK/syntax"
 run 255 "$CULPRIT" test --name broken -- "$PHP_RUN" bad.php

@@ -186,6 +186,20 @@ expect_contains "$WORK/err" "Call to undefined function undefined_call()"
 TMPDIR=$WORK/chaintmp run 99 culprit-php-cgi --state chain chain/login.php --then chain/home.php
 expect_contains "$WORK/err" "culprit-php-cgi: --state goes with one request, not a chain (--then)"
 [ -z "$(ls chaintmp)" ] && pass || fail "the chain left $(ls chaintmp)"
+# a --then with nothing after it is a broken test; a value "--then" is no chain;
+# a chained body keeps its trailing newlines; a cookie whose value says
+# max-age=0 is kept (only the Max-Age attribute deletes)
+run 99 culprit-php-cgi chain/home.php --then
+printf '<?php echo strlen(file_get_contents("php://input")), " ", $_POST["v"] ?? "-", "\\n";\n' >chain/length.php
+run 0 culprit-php-cgi --cookie --then chain/length.php
+expect_file_equals "$WORK/out" "0 -"
+run 0 culprit-php-cgi chain/home.php --then --body "$(printf 'v=1\n\nX')
+" --content-type text/plain chain/length.php
+expect_file_equals "$WORK/out" "7 -"
+printf '<?php setcookie("pref", "max-age=0x"); setcookie("gone", "1", ["expires" => 1]);\n' >chain/pref.php
+printf '<?php echo $_COOKIE["pref"] ?? "none", " ", $_COOKIE["gone"] ?? "none", "\\n";\n' >chain/showpref.php
+run 0 culprit-php-cgi chain/pref.php --then chain/showpref.php
+expect_file_equals "$WORK/out" "max-age=0x none"
 
 # ---- a fatal error in a page fails its request, with PHP's message ----
 rm -rf "$CULPRIT_STORE"

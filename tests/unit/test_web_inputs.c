@@ -126,6 +126,13 @@ static void test_negate(void)
     CHECK_STR(negate(&get, "eq 1 get kind len s 5"), "GET report.php?kind=dailyx");
     CHECK_STR(negate(&get, "lt 1 get kind len s 0"), "GET report.php?kind=\nGET report.php?kind=d");
     CHECK_STR(negate(&get, "ge 1 get kind len s 300"), "");
+    /* a field twice (a hidden field and a checkbox): PHP reads the last,
+     * so every one is changed or removed, and the last is what was sent */
+    culprit_web_request twice = request_of("prefs.php", "", true, "mail=0&mail=1");
+    CHECK_STR(negate(&twice, "eq 0 post mail id s 0"), "POST prefs.php mail=0&mail=0");
+    CHECK_STR(negate(&twice, "isset 1 post mail id s"), "POST prefs.php "); /* an empty form */
+    CHECK_STR(negate(&twice, "eq 1 post mail id s 1"), "POST prefs.php mail=2&mail=2");
+    culprit_web_request_free(&twice);
     culprit_web_request_free(&post);
     culprit_web_request_free(&get);
 }
