@@ -210,8 +210,9 @@ culprit_method cli_quick_method(const culprit_spectra *spectra, culprit_formula_
 void cli_top_line(const culprit_spectra *spectra, char *top, size_t size);
 /* S_comb's first line (Apollo; techniques.md §3) into top: over every
  * failure, with the lines their wrong output lines blame ("" when they
- * blame none: crashes, errors without output).  Leaves spectra's failing
- * tests as they were (every failure is chosen). */
+ * blame none: crashes, errors without output).  Choosing the failures
+ * may mark a failing test without a cluster skipped in spectra: pass a
+ * spectra ranked already and about to be freed (culprit web does). */
 void cli_top_line_scomb(culprit_store *store, int64_t program, culprit_spectra *spectra, char *top,
                         size_t size);
 /* The share of the program's elements of kind that some test ran (NAN

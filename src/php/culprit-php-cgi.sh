@@ -227,7 +227,7 @@ fi
 [ -n "$method" ] || if [ -n "$has_body" ]; then method=POST; else method=GET; fi
 export CULPRIT_PHP_CGI_BODY=1 REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 \
     SERVER_NAME=localhost SERVER_PORT=80 REMOTE_ADDR=127.0.0.1 REQUEST_METHOD="$method" \
-    SCRIPT_FILENAME="$script" SCRIPT_NAME="/$name" DOCUMENT_ROOT="$root" \
+    SCRIPT_FILENAME="$script" SCRIPT_NAME="/$name" DOCUMENT_ROOT="${root:-/}" \
     QUERY_STRING="$query" REQUEST_URI="/$name${query:+?$query}"
 [ -z "$cookie" ] || export HTTP_COOKIE="$cookie"
 [ -z "$content_type" ] || export CONTENT_TYPE="$content_type"
