@@ -542,50 +542,52 @@ static bool compare_length(const char *kind, const char *mirrored, const zend_ex
     return false;
 }
 
+/* The comparison opline makes, as a record's kind with the input on the
+ * left (mirrored: on the right), and how it went; false for another
+ * opcode. */
+static bool comparison_kind(const zend_op *opline, zval *op1, zval *op2, const char **kind,
+                            const char **mirrored, int *outcome)
+{
+    switch (opline->opcode) {
+    case ZEND_IS_EQUAL:
+    case ZEND_CASE:
+        *kind = *mirrored = "eq", *outcome = outcome_of(zend_compare(op1, op2) == 0);
+        return true;
+    case ZEND_IS_NOT_EQUAL:
+        *kind = *mirrored = "ne", *outcome = outcome_of(zend_compare(op1, op2) != 0);
+        return true;
+    case ZEND_IS_IDENTICAL:
+    case ZEND_CASE_STRICT:
+        *kind = *mirrored = "eq", *outcome = outcome_of(zend_is_identical(op1, op2));
+        return true;
+    case ZEND_IS_NOT_IDENTICAL:
+        *kind = *mirrored = "ne", *outcome = outcome_of(!zend_is_identical(op1, op2));
+        return true;
+    case ZEND_IS_SMALLER:
+        *kind = "lt", *mirrored = "gt", *outcome = outcome_of(zend_compare(op1, op2) < 0);
+        return true;
+    case ZEND_IS_SMALLER_OR_EQUAL:
+        *kind = "le", *mirrored = "ge", *outcome = outcome_of(zend_compare(op1, op2) <= 0);
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void comparison(zend_execute_data *execute_data, const zend_op *opline, zval *op1, zval *op2)
 {
     if (!op1 || !op2)
         return;
     ZVAL_DEREF(op1);
     ZVAL_DEREF(op2);
-    if (!is_scalar(op1) || !is_scalar(op2))
+    const char *kind, *mirrored;
+    int outcome;
+    if (!is_scalar(op1) || !is_scalar(op2) || !comparison_kind(opline, op1, op2, &kind, &mirrored, &outcome))
+        return;
+    if (pending_length.input && compare_length(kind, mirrored, execute_data, opline, op1, op2, outcome))
         return;
     unsigned literal = (opline->op1_type == IS_CONST ? 1u : 0u) | (opline->op2_type == IS_CONST ? 2u : 0u);
-    if (pending_length.input) {
-        static const char *const kinds[][2] = {{"eq", "eq"}, {"ne", "ne"}, {"lt", "gt"}, {"le", "ge"}};
-        int which = opline->opcode == ZEND_IS_NOT_EQUAL || opline->opcode == ZEND_IS_NOT_IDENTICAL ? 1
-                    : opline->opcode == ZEND_IS_SMALLER                                            ? 2
-                    : opline->opcode == ZEND_IS_SMALLER_OR_EQUAL                                   ? 3
-                                                                                                   : 0;
-        int order = zend_compare(op1, op2);
-        int outcome = which == 0 ? order == 0 : which == 1 ? order != 0 : which == 2 ? order < 0 : order <= 0;
-        if (compare_length(kinds[which][0], kinds[which][1], execute_data, opline, op1, op2, outcome))
-            return;
-    }
-    switch (opline->opcode) {
-    case ZEND_IS_EQUAL:
-    case ZEND_CASE:
-        compare("eq", "eq", op1, op2, literal, outcome_of(zend_compare(op1, op2) == 0), execute_data);
-        break;
-    case ZEND_IS_NOT_EQUAL:
-        compare("ne", "ne", op1, op2, literal, outcome_of(zend_compare(op1, op2) != 0), execute_data);
-        break;
-    case ZEND_IS_IDENTICAL:
-    case ZEND_CASE_STRICT:
-        compare("eq", "eq", op1, op2, literal, outcome_of(zend_is_identical(op1, op2)), execute_data);
-        break;
-    case ZEND_IS_NOT_IDENTICAL:
-        compare("ne", "ne", op1, op2, literal, outcome_of(!zend_is_identical(op1, op2)), execute_data);
-        break;
-    case ZEND_IS_SMALLER:
-        compare("lt", "gt", op1, op2, literal, outcome_of(zend_compare(op1, op2) < 0), execute_data);
-        break;
-    case ZEND_IS_SMALLER_OR_EQUAL:
-        compare("le", "ge", op1, op2, literal, outcome_of(zend_compare(op1, op2) <= 0), execute_data);
-        break;
-    default:
-        break;
-    }
+    compare(kind, mirrored, op1, op2, literal, outcome, execute_data);
 }
 
 /* Whether the extension looks at opcode at all: its operands are read
