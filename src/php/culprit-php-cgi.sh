@@ -49,6 +49,14 @@ usage() {
         "[--form BODY | --body BODY [--content-type TYPE]] [--session-dir DIR | --state DIR] [--headers FILE] [--inputs FILE] [--root DIR] [--mysql-socket SOCKET] SCRIPT [--then [options] SCRIPT]..." >&2
     exit 99
 }
+# Whether $1 is an option that takes a value (every option does).
+takes_value() {
+    case $1 in
+    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --inputs | --state | --root | --mysql-socket)
+        return 0 ;;
+    esac
+    return 1
+}
 # ---- a chain: REQUEST --then REQUEST ... (docs/php.md, "Request chains") ----
 # One visitor's requests in order: one private session directory, and a
 # cookie jar: a request's own --cookie and the cookies each response sets
@@ -72,15 +80,24 @@ jar_put() { # NAME=VALUE into the jar, replacing NAME's; with a second word, NAM
     mv "$work/jar.new" "$work/jar"
     [ $# -gt 1 ] || printf '%s\n' "$1" >>"$work/jar"
 }
-keep_own() { # a request's own Cookie header (a=1; b=2) into the jar, as a browser keeps them
+# parts TEXT FUNCTION: FUNCTION on each ';'-separated part of TEXT, its
+# leading blanks off; true at the first part FUNCTION is true for
+parts() {
     rest=$1
-    while [ -n "$rest" ]; do
-        pair=${rest%%;*}
-        pair=${pair#"${pair%%[![:space:]]*}"}
-        [ -z "$pair" ] || jar_put "$pair"
-        [ "$rest" != "${rest#*;}" ] || break
+    while :; do
+        part=${rest%%;*}
+        part=${part#"${part%%[![:space:]]*}"}
+        [ -z "$part" ] || ! "$2" "$part" || return 0
+        [ "$rest" != "${rest#*;}" ] || return 1
         rest=${rest#*;}
     done
+}
+jar_keep() { # a part of a request's own Cookie header into the jar (and go on)
+    jar_put "$1"
+    return 1
+}
+keep_own() { # a request's own Cookie header (a=1; b=2) into the jar, as a browser keeps them
+    parts "$1" jar_keep || :
 }
 keep_cookies() { # the response's Set-Cookie headers into the jar
     [ -f "$work/headers" ] || return 0
@@ -94,15 +111,11 @@ keep_cookies() { # the response's Set-Cookie headers into the jar
     rm -f "$work/headers"
 }
 expired() { # whether the Set-Cookie header $1 deletes its cookie: Max-Age 0 or below
-    rest=${1#*;}
-    [ "$rest" != "$1" ] || return 1
-    while :; do
-        attribute=${rest%%;*}
-        attribute=${attribute#"${attribute%%[![:space:]]*}"}
-        case $attribute in [Mm]ax-[Aa]ge=0 | [Mm]ax-[Aa]ge=-*) return 0 ;; esac
-        [ "$rest" != "${rest#*;}" ] || return 1
-        rest=${rest#*;}
-    done
+    [ "${1#*;}" != "$1" ] && parts "${1#*;}" gone_now
+}
+gone_now() { # whether the cookie attribute $1 ends the cookie
+    case $1 in [Mm]ax-[Aa]ge=0 | [Mm]ax-[Aa]ge=-*) return 0 ;; esac
+    return 1
 }
 run_chain() {
     work=$(mktemp -d "${TMPDIR:-/tmp}/culprit-php-chain.XXXXXX") || exit 99
@@ -119,12 +132,13 @@ run_chain() {
                 echo "culprit-php-cgi: $1 goes with one request, not a chain (--then)" >&2
                 exit 99 ;;
             --cookie) [ $# -ge 2 ] || usage; own=$2; shift 2; continue ;;
-            --method | --query | --form | --body | --content-type | --inputs | --root | --mysql-socket)
+            esac
+            if takes_value "$1"; then
                 [ $# -ge 2 ] || usage
                 segment="$segment$(quote "$1")$(quote "$2")"
                 shift 2
-                continue ;;
-            esac
+                continue
+            fi
             segment="$segment$(quote "$1")"
             shift
         done
@@ -151,12 +165,11 @@ run_chain() {
 # A chain when a --then stands where an option would (not an option's value)
 chained() {
     while [ $# -gt 0 ]; do
-        case $1 in
-        --then) return 0 ;;
-        --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --inputs | --state | --root | --mysql-socket)
+        [ "$1" != --then ] || return 0
+        if takes_value "$1"; then
             [ $# -ge 2 ] || return 1
-            shift ;;
-        esac
+            shift
+        fi
         shift
     done
     return 1
@@ -168,10 +181,7 @@ fi
 
 method= query= cookie= body= has_body= content_type= session_dir= headers= inputs= state= root= mysql_socket=
 while [ $# -gt 0 ]; do
-    case $1 in
-    --method | --query | --cookie | --form | --body | --content-type | --session-dir | --headers | --inputs | --state | --root | --mysql-socket)
-        [ $# -ge 2 ] || { echo "culprit-php-cgi: $1 expects a value" >&2; usage; } ;;
-    esac
+    ! takes_value "$1" || [ $# -ge 2 ] || { echo "culprit-php-cgi: $1 expects a value" >&2; usage; }
     case $1 in
     --method) method=$2 ;;
     --query) query=$2 ;;
