@@ -209,6 +209,24 @@ static bool integer_text(const char *text, long long *number)
     return *text && !*end && !errno;
 }
 
+/* text as the first value (moved there if it is one already; the last
+ * dropped when they are as many as they may be). */
+static void add_first(values *v, const char *text)
+{
+    size_t at = 0;
+    while (at < v->count && strcmp(v->items[at], text) != 0)
+        at++;
+    char *item = at < v->count ? v->items[at] : strdup(text);
+    if (!item)
+        return;
+    if (at == v->count && v->count == MAX_VALUES)
+        free(v->items[--at]);
+    else if (at == v->count)
+        v->count++;
+    memmove(v->items + 1, v->items, at * sizeof *v->items);
+    v->items[0] = item;
+}
+
 /* A value other than text: the next integer, or text with an x. */
 static void add_other(values *v, const char *text)
 {
@@ -287,6 +305,13 @@ static place place_of(const culprit_web_request *request, const char *source)
     return NOWHERE;
 }
 
+/* Of fields of one name, PHP reads a query's or form's last (a hidden
+ * field and a checkbox), a cookie's first. */
+static bool reads_last(place where)
+{
+    return where == IN_GET || where == IN_POST;
+}
+
 static culprit_web_fields *fields_at(culprit_web_request *request, place where)
 {
     return where == IN_GET       ? &request->get
@@ -304,10 +329,8 @@ static culprit_status changed(const culprit_web_request *request, place where, c
         return status;
     out->is_post |= where == IN_POST || where == IN_FILES;
     out->multipart |= where == IN_FILES; /* a file travels only in a multipart body */
-    /* every field of that name in a query or form (PHP reads the last of
-     * them: a hidden field and a checkbox of one name), a cookie's first
-     * (PHP keeps the first) */
-    bool every = where == IN_GET || where == IN_POST, found = false;
+    /* every field of that name where PHP reads the last, else the first */
+    bool every = reads_last(where), found = false;
     culprit_web_fields *fields = fields_at(out, where);
     for (size_t i = 0; i < fields->count && (every || !found);) {
         culprit_web_field *f = &fields->items[i];
@@ -338,8 +361,7 @@ static culprit_status changed(const culprit_web_request *request, place where, c
     return status;
 }
 
-/* The value PHP sees: a query's or form's last field of the name, a
- * cookie's first. */
+/* The value PHP sees (reads_last). */
 static const char *current_value(const culprit_web_request *request, place where, const char *field)
 {
     const culprit_web_fields *fields = fields_at((culprit_web_request *)request, where);
@@ -347,7 +369,7 @@ static const char *current_value(const culprit_web_request *request, place where
     for (size_t i = 0; i < fields->count; i++)
         if (strcmp(fields->items[i].name, field) == 0) {
             seen = fields->items[i].value;
-            if (where != IN_GET && where != IN_POST)
+            if (!reads_last(where))
                 break;
         }
     return seen;
@@ -416,16 +438,8 @@ culprit_status culprit_web_constraint_negate(const culprit_web_request *request,
     negations(constraint, &v);
     if (!strcmp(constraint->how, "len"))
         as_lengths(&v, now);
-    if (solved) { /* the earlier comparisons on the field hold with it: first */
-        values first = {0};
-        add_value(&first, solved);
-        for (size_t i = 0; i < v.count; i++) {
-            add_value(&first, v.items[i]);
-            free(v.items[i]);
-        }
-        first.absent = v.absent;
-        v = first;
-    }
+    if (solved)
+        add_first(&v, solved); /* the earlier comparisons on the field hold with it */
     if (where == IN_FILES)
         as_uploads(&v);
     size_t capacity = 0;

@@ -60,7 +60,14 @@ static void test_parse(void)
 /* The requests negate makes of the record line for request, described
  * one a line ("POST panel.php role=admin"). */
 static char negated[2048];
+static const char *negate_solved(const culprit_web_request *request, const char *line, const char *solved);
 static const char *negate(const culprit_web_request *request, const char *line)
+{
+    return negate_solved(request, line, NULL);
+}
+
+/* ... with solved, the value Z3 found (web_solve.c), tried first. */
+static const char *negate_solved(const culprit_web_request *request, const char *line, const char *solved)
 {
     culprit_web_constraints constraints = {0};
     culprit_error err = {0};
@@ -70,7 +77,7 @@ static const char *negate(const culprit_web_request *request, const char *line)
         return "(bad)";
     culprit_web_request *requests = NULL;
     size_t count = 0;
-    if (culprit_web_constraint_negate(request, &constraints.items[0], NULL, &requests, &count, &err) !=
+    if (culprit_web_constraint_negate(request, &constraints.items[0], solved, &requests, &count, &err) !=
         CULPRIT_OK)
         snprintf(negated, sizeof negated, "(error)");
     for (size_t i = 0; i < count; i++) {
@@ -94,6 +101,12 @@ static void test_negate(void)
     CHECK_STR(negate(&post, "eq 1 get tab int s 1"), "POST panel.php?tab=2 role=role&go=Enter");
     CHECK_STR(negate(&post, "ne 1 post role id s admin"), "POST panel.php?tab=1 role=admin&go=Enter");
     CHECK_STR(negate(&post, "ieq 0 post role lower s Admin"), "POST panel.php?tab=1 role=Admin&go=Enter");
+    /* a solved value first, once, even when the table gives it too */
+    CHECK_STR(negate_solved(&post, "lt 1 get tab int s 2", "7"), "POST panel.php?tab=7 role=role&go=Enter\n"
+                                                                 "POST panel.php?tab=2 role=role&go=Enter\n"
+                                                                 "POST panel.php?tab=3 role=role&go=Enter");
+    CHECK_STR(negate_solved(&post, "lt 1 get tab int s 2", "3"), "POST panel.php?tab=3 role=role&go=Enter\n"
+                                                                 "POST panel.php?tab=2 role=role&go=Enter");
     /* the value the request sent is left out */
     CHECK_STR(negate(&post, "eq 0 post role id s role"), "");
     /* < : the integers around the constant, but the one sent */
