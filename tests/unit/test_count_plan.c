@@ -554,13 +554,12 @@ static void test_no_plan(void)
 
 /* ---- the collector with a known plan ---- */
 
+/* write_file (store_fixture.h) of directory/name. */
 static void write_into(const char *directory, const char *name, const void *data, size_t size)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", directory, name);
-    FILE *file = fopen(path, "wb");
-    if (!file || fwrite(data, 1, size, file) != size || fclose(file) != 0)
-        perror(path);
+    write_file(path, data, size);
 }
 
 /* A map file that is not a map, under the name of a unit the plan knows:
