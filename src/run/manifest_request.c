@@ -176,22 +176,24 @@ static culprit_status take_part(const culprit_manifest *manifest, const mjson_me
                 key, err);
 }
 
+/* culprit-php-cgi's options a request can give; the words of one request
+ * at most: each option and its value, the script, --then. */
+enum { REQUEST_OPTIONS = 8, REQUEST_ARGUMENTS = 2 * REQUEST_OPTIONS + 2 };
+
 /* The options of one request in argv from *count on (2 per option given,
  * then the script); false when out of memory. */
 static bool add_request_arguments(const request_parts *parts, char **argv, size_t *count)
 {
-    const char *options[][2] = {{"--method", parts->method}, {"--query", parts->query},
-                                {"--cookie", parts->cookie}, {"--form", parts->form},
-                                {"--body", parts->body},     {"--content-type", parts->content_type},
-                                {"--state", parts->state},   {"--root", parts->root}};
+    const char *options[REQUEST_OPTIONS][2] = {
+        {"--method", parts->method}, {"--query", parts->query}, {"--cookie", parts->cookie},
+        {"--form", parts->form},     {"--body", parts->body},   {"--content-type", parts->content_type},
+        {"--state", parts->state},   {"--root", parts->root}};
     bool ok = true;
     for (size_t i = 0; ok && i < sizeof options / sizeof *options; i++)
         if (options[i][1])
             ok = (argv[(*count)++] = strdup(options[i][0])) && (argv[(*count)++] = strdup(options[i][1]));
     return ok && (argv[(*count)++] = strdup(parts->script));
 }
-
-enum { REQUEST_ARGUMENTS = 2 * 8 + 2 }; /* the options, the script, --then */
 
 /* argv: culprit-php-cgi, then each request's options and script, --then
  * between requests. */
