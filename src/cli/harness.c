@@ -257,10 +257,7 @@ static bool is_program_map(const char *name)
 culprit_status harness_paths_reuse(const harness_paths *paths, bool fresh_directory, culprit_error *err)
 {
     unlink(paths->stdin_path);
-    /* Removed, not truncated: ext4 flushes a file truncated to zero when it
-     * is closed (auto_da_alloc), a disk write per test for nothing. */
-    unlink(paths->stdout_path);
-    unlink(paths->stderr_path);
+    /* stdout and stderr stay: the pool rewrites them (open_capture). */
     if (fresh_directory)
         culprit_remove_tree(paths->work);
     if (!culprit_empty_directory(paths->collect, is_program_map) ||

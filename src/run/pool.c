@@ -121,12 +121,19 @@ culprit_status culprit_pool_create(size_t workers, culprit_pool **pool, culprit_
     return CULPRIT_OK;
 }
 
+/* The capture file ends where this test's output ended: it was opened
+ * without O_TRUNC (open_capture), and what an earlier test left beyond
+ * that goes now. */
 static void close_stream(stream *s)
 {
     if (s->pipe >= 0)
         close(s->pipe);
-    if (s->file >= 0)
+    if (s->file >= 0) {
+        if (ftruncate(s->file, (off_t)s->kept) != 0) {
+            /* /dev/null and other files that have no length: nothing to cut */
+        }
         close(s->file);
+    }
     s->pipe = s->file = -1;
 }
 
@@ -242,9 +249,18 @@ void culprit_pool_signal(culprit_pool *pool, int sig)
 
 /* ---- starting ---- */
 
+/* A capture file is reused from test to test, neither removed nor
+ * truncated to zero here: close_stream cuts it to the new output's length.
+ * Removing it made every test allocate a new inode, which on an ext4
+ * without a journal scans every inode freed in the last seconds
+ * (recently_deleted) and cost 40% of a fork-served tiny test's CPU; a file
+ * truncated to zero is flushed to disk when it is closed (ext4's
+ * auto_da_alloc), a disk write per test.  The test never holds this
+ * descriptor (it writes to a pipe we copy from), so nothing an earlier
+ * test left running can write into it. */
 static int open_capture(const char *path)
 {
-    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    return open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 }
 
 static culprit_status open_streams(const culprit_spawn *spawn, slot *s, int out_pipe[2], int err_pipe[2],
