@@ -9,6 +9,7 @@
  * a function entry's frame comes from emit_frames.c.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cc/instrument_internal.h"
 #include "cc/ir_edit.h"
@@ -27,11 +28,45 @@ static LLVMValueRef counter_address(unit *u, LLVMValueRef index)
     return LLVMBuildInBoundsGEP2(u->builder, u->counters_type, u->counters, indices, 2, "");
 }
 
+/* CC_COUNT_FUNCTION, declared once per unit: void (i64 *), touching only
+ * memory the program cannot reach (inaccessiblememonly) and not reading
+ * through its argument, so the optimiser neither deletes, merges nor
+ * reorders the calls with one another, and moves the program's own loads
+ * and stores across them as if they were not there. */
+static LLVMValueRef count_function(unit *u)
+{
+    if (u->count_function)
+        return u->count_function;
+    LLVMTypeRef parameter = LLVMPointerType(u->i64, 0);
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(u->context), &parameter, 1, 0);
+    u->count_function = LLVMAddFunction(u->module, CC_COUNT_FUNCTION, type);
+    const char *function_attributes[] = {"inaccessiblememonly", "nounwind", "willreturn", "nofree", "nosync"};
+    for (size_t i = 0; i < sizeof function_attributes / sizeof *function_attributes; i++) {
+        unsigned kind =
+            LLVMGetEnumAttributeKindForName(function_attributes[i], strlen(function_attributes[i]));
+        LLVMAddAttributeAtIndex(u->count_function, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(u->context, kind, 0));
+    }
+    const char *parameter_attributes[] = {"nocapture", "readnone"};
+    for (size_t i = 0; i < 2; i++) {
+        unsigned kind =
+            LLVMGetEnumAttributeKindForName(parameter_attributes[i], strlen(parameter_attributes[i]));
+        LLVMAddAttributeAtIndex(u->count_function, 1, LLVMCreateEnumAttribute(u->context, kind, 0));
+    }
+    return u->count_function;
+}
+
 /* counters[index] += 1 (full mode: non-atomic, as gcov's default, or a
- * relaxed atomic add with --counters=atomic). */
+ * relaxed atomic add with --counters=atomic; deferred as a call inside an
+ * optimising clang, cc_lower_counters). */
 static void emit_increment(unit *u, LLVMValueRef index)
 {
     LLVMValueRef address = counter_address(u, index);
+    if (u->defer) {
+        LLVMValueRef function = count_function(u);
+        LLVMBuildCall2(u->builder, LLVMGlobalGetValueType(function), function, &address, 1, "");
+        return;
+    }
     if (u->atomic) {
         LLVMBuildAtomicRMW(u->builder, LLVMAtomicRMWBinOpAdd, address, cc_const_i64(u, 1),
                            LLVMAtomicOrderingMonotonic, 0);
@@ -290,4 +325,27 @@ void cc_instrument_edge_flags(unit *u, const function_walk *walk)
         emit_flag(u, flag);
     }
     u->next_edge_flag += (uint32_t)u->edge_flags.count;
+}
+
+/* ---- deferred increments ------------------------------------------------------------------------- */
+
+void cc_lower_counters(void *module)
+{
+    LLVMValueRef function = LLVMGetNamedFunction((LLVMModuleRef)module, CC_COUNT_FUNCTION);
+    if (!function)
+        return;
+    LLVMContextRef context = LLVMGetModuleContext((LLVMModuleRef)module);
+    LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
+    LLVMUseRef use;
+    while ((use = LLVMGetFirstUse(function)) != NULL) {
+        LLVMValueRef call = LLVMGetUser(use);
+        LLVMValueRef address = LLVMGetOperand(call, 0);
+        LLVMPositionBuilderBefore(builder, call);
+        LLVMValueRef old = LLVMBuildLoad2(builder, i64, address, "");
+        LLVMBuildStore(builder, LLVMBuildAdd(builder, old, LLVMConstInt(i64, 1, 0), ""), address);
+        LLVMInstructionEraseFromParent(call);
+    }
+    LLVMDeleteFunction(function);
+    LLVMDisposeBuilder(builder);
 }

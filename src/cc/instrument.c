@@ -210,6 +210,10 @@ static void unit_init(unit *u, LLVMContextRef context, const char *source,
     u->symbolic = options->symbolic && options->coverage == CC_COVERAGE_FULL;
     u->atomic = options->atomic_counters && options->coverage == CC_COVERAGE_FULL;
     u->mutants = options->mutants && options->coverage == CC_COVERAGE_FULL;
+    /* Symbolic and mutant units keep plain increments: their own
+     * instrumentation is what the optimiser works on there. */
+    u->defer = options->defer_counters && options->coverage == CC_COVERAGE_FULL && !u->atomic &&
+               !u->symbolic && !u->mutants;
     u->owns_context = context == NULL;
     u->context = context ? context : LLVMContextCreate();
     u->mutant_kind = LLVMGetMDKindIDInContext(u->context, "culprit.mutant", 14);

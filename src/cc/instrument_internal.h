@@ -35,10 +35,12 @@ typedef struct unit {
     cc_coverage coverage;
     bool symbolic; /* full mode plus symbolic*.c's shadows */
     bool atomic;   /* full mode: atomicrmw add instead of load/add/store */
+    bool defer;    /* full mode: increments are CC_COUNT_FUNCTION calls until cc_lower_counters */
     bool mutants;  /* full mode plus mutate*.c's mutants */
     cc_map map;
     LLVMTypeRef i1, i8, i32, i64, byte_pointer, counter_type, counters_type, frame_type, stack_type;
     LLVMValueRef counters, depth, stack, leaf;
+    LLVMValueRef count_function; /* CC_COUNT_FUNCTION, declared at the first deferred increment */
     /* The function being instrumented: its depth and its shadow-stack slot. */
     LLVMValueRef caller_depth, function_depth, stack_slot, slot_block;
     bool leaf_function; /* calls nothing: records itself in `leaf`, not on the stack */

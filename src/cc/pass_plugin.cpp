@@ -14,19 +14,38 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
 
-extern "C" void culprit_pass_instrument(void *module);
+extern "C" void culprit_pass_instrument(void *module, int optimizing);
+extern "C" void culprit_pass_lower(void *module);
 
 namespace
 {
 
 struct CulpritPass : llvm::PassInfoMixin<CulpritPass> {
+    bool optimizing;
+    explicit CulpritPass(bool optimizing) : optimizing(optimizing)
+    {
+    }
     llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &)
     {
-        culprit_pass_instrument(llvm::wrap(&module));
+        culprit_pass_instrument(llvm::wrap(&module), optimizing ? 1 : 0);
         return llvm::PreservedAnalyses::none();
     }
     // Run at -O0 too, where clang marks functions optnone and the pass
     // manager skips passes that are not required.
+    static bool isRequired()
+    {
+        return true;
+    }
+};
+
+// Last in an optimising pipeline: the deferred increments become loads
+// and stores (plugin.c, cc_lower_counters).
+struct CulpritLowerPass : llvm::PassInfoMixin<CulpritLowerPass> {
+    llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &)
+    {
+        culprit_pass_lower(llvm::wrap(&module));
+        return llvm::PreservedAnalyses::none();
+    }
     static bool isRequired()
     {
         return true;
@@ -39,8 +58,12 @@ extern "C" __attribute__((visibility("default"))) llvm::PassPluginLibraryInfo ll
 {
     return {LLVM_PLUGIN_API_VERSION, "culprit", "1", [](llvm::PassBuilder &builder) {
                 builder.registerPipelineStartEPCallback(
+                    [](llvm::ModulePassManager &passes, llvm::OptimizationLevel level) {
+                        passes.addPass(CulpritPass(level != llvm::OptimizationLevel::O0));
+                    });
+                builder.registerOptimizerLastEPCallback(
                     [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
-                        passes.addPass(CulpritPass());
+                        passes.addPass(CulpritLowerPass());
                     });
             }};
 }

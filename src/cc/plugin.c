@@ -53,8 +53,8 @@ static bool parse_settings(const char *text, pass_settings *settings, char *mode
 /* Called by pass_plugin.cpp once per module.  A failure is culprit-cc's
  * error: said on stderr as culprit-cc says it, and clang stops with
  * status 1 (no object is written for a unit culprit could not map). */
-void culprit_pass_instrument(void *module);
-void culprit_pass_instrument(void *module)
+void culprit_pass_instrument(void *module, int optimizing);
+void culprit_pass_instrument(void *module, int optimizing)
 {
     const char *text = getenv(CC_PASS_SETTINGS);
     if (!text || !*text)
@@ -70,11 +70,19 @@ void culprit_pass_instrument(void *module)
                                      .symbolic = settings.symbolic != 0,
                                      .mutants = settings.mutants != 0,
                                      .atomic_counters = settings.atomic != 0,
-                                     .strip_debug_info = settings.strip != 0};
+                                     .strip_debug_info = settings.strip != 0,
+                                     .defer_counters = optimizing != 0};
     if (cc_instrument_module(module, settings.source, &options, &err) != CULPRIT_OK) {
         fprintf(stderr, "culprit-cc: %s\n", err.message);
         exit(1);
     }
+}
+
+/* Called by pass_plugin.cpp last in an optimising pipeline. */
+void culprit_pass_lower(void *module);
+void culprit_pass_lower(void *module)
+{
+    cc_lower_counters(module);
 }
 
 culprit_status culprit_cc_instrument_bitcode(const char *input_path, const char *output_path,
