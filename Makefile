@@ -62,7 +62,7 @@ VERSION := 0.1.0
 # them so that the next `make check` does not rebuild the library.
 .SECONDARY: $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)
 
-.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-php eval-php-run eval-gen eval-gen-run eval-sat eval-sat-run eval-web eval-web-run bench-scale bench-scale-run demo demo-run \
+.PHONY: php all deps deps-graph check check-run unit unit-asan e2e fuzz fuzz-run bench bench-run eval eval-run eval-php eval-php-run eval-gen eval-gen-run eval-sat eval-sat-run eval-debian eval-debian-run eval-web eval-web-run bench-scale bench-scale-run demo demo-run \
         install clean format
 
 all: $(BUILD)/culprit $(BUILD)/libculprit.a $(BUILD)/libculprit.so $(BUILD)/culprit.pc $(BUILD)/culprit-cc \
@@ -270,6 +270,14 @@ eval-php: deps
 
 eval-php-run: all
 	@sh bench/eval_php.sh $(BUILD)
+
+# issue 20: seeded faults in real Debian programs (sed, grep) through their own
+# suites, screened, every formula and technique (bench/eval_debian.sh, 20-40 min)
+eval-debian: deps
+	@$(MAKE) --no-print-directory eval-debian-run
+
+eval-debian-run: all
+	@bash bench/eval_debian.sh $(BUILD) $(BUILD)/eval-debian
 
 # issue 23: SAT-TAR on the data-structure subjects (bench/sat_tar.py):
 # Tarantula, the unsat cores and both, per round of culprit gen --core
