@@ -5,16 +5,28 @@
  * ⟨line, branch outcome⟩ and ⟨line, return class⟩ tuples exactly as it
  * ranks lines, and a line's score is the maximum of its tuples' scores.
  *
- * Decision: a line with tuples is scored by its tuples only (the maximum,
- * as TECHNIQUES.md says, not the maximum with the plain line); a line with
- * none (straight-line code) keeps the plain line's score, so the ranking
- * still covers every line.  "Maximum" is the ranking's own order - run by a
- * failing test first, then score, then confidence - and the line is
- * ordered by the winning tuple's (ef, ep, nf, np) but reports its own, with
- * the winning tuple as its decider (deciders.c): "line 28, run by 3 failing
- * and 20 passing tests, scores as `power()` returned negative, run by 3
- * failing and none passing".  `culprit rank --kind tuple` is this
- * technique.
+ * Decisions:
+ * - A line scores the maximum over its tuples and the plain line itself
+ *   (the line is the tuple <line, executed>); a line without tuples
+ *   (straight-line code) keeps the plain line's score.  "Maximum" is the
+ *   ranking's own order - run by a failing test first, then score, then
+ *   confidence - and the line is ordered by the winning tuple's (ef, ep,
+ *   nf, np) but reports its own, with the winning tuple as its decider
+ *   (deciders.c): "line 28, run by 3 failing and 20 passing tests, scores
+ *   as `power()` returned negative, run by 3 failing and none passing".
+ *   Until the fifteenth session a line with tuples scored by its tuples
+ *   only: a faulty condition whose failing runs take both outcomes scored
+ *   below its own plain score (grep's group separator: first by Ochiai,
+ *   27th by tuples).
+ * - Ties go to the line that scores better by itself: with a formula
+ *   without a confidence of its own (all but Tarantula's family), a line's
+ *   confidence is its plain score.  Many lines reach a tuple's top score
+ *   (a branch outcome only the failing tests took), and the plain score
+ *   tells them apart.  On the 151 subject versions and 26 faults seeded in
+ *   sed and grep (BENCHMARKS.md) the two decisions together took
+ *   tuples:ochiai from 13 to 26 faults first and 65 to 73 in the top 5 on
+ *   the subjects, 5 to 7 in the top 5 on sed and grep.
+ * `culprit rank --kind tuple` is this technique.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -95,11 +107,20 @@ static culprit_status tuples_score(const culprit_technique_input *input, culprit
     if (!best)
         return culprit_fail_memory(err);
     culprit_status status = best_tuples(input, output, best, err);
+    bool any_tuple = false;
+    for (uint32_t e = 0; e < spectra->element_count && !any_tuple; e++)
+        any_tuple = best[e] != CULPRIT_GRAPH_NONE;
+    /* The tie-breaker: each element's own score (a program without tuples,
+     * such as an imported matrix, ranks exactly as the plain formula). */
+    if (!formula->has_confidence && any_tuple)
+        for (uint32_t e = 0; e < spectra->element_count; e++)
+            output->confidence[e] = output->scores[e];
     for (uint32_t e = 0; status == CULPRIT_OK && e < spectra->element_count; e++) {
-        if (best[e] == CULPRIT_GRAPH_NONE)
+        if (best[e] == CULPRIT_GRAPH_NONE || !ranks_before(output, input->tallies, best[e], e))
             continue;
+        double own = output->confidence[e];
         output->scores[e] = output->scores[best[e]];
-        output->confidence[e] = output->confidence[best[e]];
+        output->confidence[e] = formula->has_confidence ? output->confidence[best[e]] : own;
         output->tallies[e] = input->tallies[best[e]];
         output->deciders[e] = best[e];
     }

@@ -56,9 +56,12 @@ run 0 "$CULPRIT" rank
 grep 'mid\.c:11 ' out >row11
 expect_contains row11 'ef=1 ep=2  scores as branch `x < z` taken true (ef=1 ep=1)'
 grep 'mid\.c:16 ' out >row16
-expect_contains row16 'ef=0 ep=1  scores as branch `x > z` taken false (ef=0 ep=1)'
-expect_csv mid-tuples.csv 1 why 'branch `x < z` taken true'
-expect_csv mid-tuples.csv 2 why 'line mid.c:12'
+# line 16's best outcome (ef=0 ep=1) scores as the line itself: the line decides
+if grep -q 'scores as' row16; then fail "row16 names an outcome: $(cat row16)"; else pass; fi
+expect_contains row16 'ef=0 ep=1'
+# line 12 scores 1/sqrt(2) by itself, line 11 only through its outcome: 12 first
+expect_csv mid-tuples.csv 1 why 'line mid.c:12'
+expect_csv mid-tuples.csv 2 why 'branch `x < z` taken true'
 # Without the source the branch is named by its place.
 mv mid.c mid.c.away
 run 0 "$CULPRIT" rank

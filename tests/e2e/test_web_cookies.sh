@@ -46,7 +46,7 @@ expect_contains "$WORK/out" 'DivisionByZeroError: Division by zero in note.php:N
 # faults, each a failing request or two: tied with their branches)
 rank_into ranked --format csv
 for line in settings.php:9 upload.php:7 note.php:8; do
-    grep -q "^[1-9],[^,]*,[^,]*/$line,,[1-9][0-9]*,0," "$WORK/ranked" && pass ||
+    grep -q "^[1-9],[^,]*,[^,]*/$line,[^,]*,[1-9][0-9]*,0," "$WORK/ranked" && pass ||
         fail "expected $line within the first 9, run by no passing request: $(head -12 "$WORK/ranked")"
 done
 # the suite has the cookies the requests sent (the request's own over the

@@ -69,7 +69,7 @@ sed -n 's/^culprit web: .* web-[0-9]* [a-z]* \(.*\) (state \([0-9]*\).*/\1 \2/p'
 # request took), run by no passing request
 rank_into ranked --format csv
 for line in panel.php:10 report.php:13; do
-    grep -q "^[1-5],[^,]*,[^,]*/$line,,[1-9][0-9]*,0," "$WORK/ranked" && pass ||
+    grep -q "^[1-5],[^,]*,[^,]*/$line,[^,]*,[1-9][0-9]*,0," "$WORK/ranked" && pass ||
         fail "expected $line within the first 5, run by no passing request: $(head -8 "$WORK/ranked")"
 done
 

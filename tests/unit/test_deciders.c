@@ -14,9 +14,10 @@
 #include "culprit/techniques.h"
 
 /* A line whose tuples no failing test ran: it reports the tests that ran
- * it, not its best tuple's (0, 0), and of two tuples that tie it names the
- * one that ran.  Line 1 (one passing test ran it, outcome "false") and its
- * never-taken "true"; line 2, which the failing test ran. */
+ * it, not its best tuple's (0, 0), and as no tuple scores above the line
+ * itself, the line is its own decider.  Line 1 (one passing test ran it,
+ * outcome "false") and its never-taken "true"; line 2, which the failing
+ * test ran. */
 static void test_line_counts(void)
 {
     culprit_spectra spectra;
@@ -43,7 +44,7 @@ static void test_line_counts(void)
     CHECK_INT(line1->element, 0);
     CHECK_INT(line1->tally.ep, 1);
     CHECK_INT(line1->tally.np, 0);
-    CHECK_INT(line1->decider, 3);
+    CHECK_INT(line1->decider, 0);
     CHECK_INT(line1->decider_tally.ep, 1);
     culprit_method_ranking_free(&ranked);
     /* --kind all, line view: line 1's entry is its best element, but its

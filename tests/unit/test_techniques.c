@@ -382,21 +382,30 @@ static void test_tuples(void)
     double scores[7];
     culprit_ranking ranking;
     /* Ochiai: line 1 alone ef=1 ep=2 → 1/√3; its tuple "true" ef=1 ep=0 → 1,
-     * which is the line's score; line 5 (f only) 1 too: both tie at rank 2. */
+     * which is the line's score; line 5 (f only) 1 too.  They tie on score;
+     * the tie goes to the line that scores better by itself: line 5 (1)
+     * first, line 1 (1/√3, its confidence) second, each alone in its rank. */
     run_sets("tuples", "ochiai", scores, &ranking);
     CHECK_NEAR(scores[0], 1, 1e-12);
     CHECK_NEAR(scores[5], 1, 1e-12);
     CHECK_NEAR(scores[6], 0, 1e-12);
-    CHECK_INT(ranking.entries[0].element, 0);
-    CHECK_NEAR(ranking.entries[0].worst_rank, 2, 0);
+    CHECK_INT(ranking.entries[0].element, 4);
+    CHECK_INT(ranking.entries[0].decider, 4); /* no tuples: its own score */
+    CHECK_NEAR(ranking.entries[0].worst_rank, 1, 0);
+    CHECK_INT(ranking.entries[1].element, 0);
+    CHECK_NEAR(ranking.entries[1].worst_rank, 2, 0);
+    CHECK_NEAR(ranking.entries[1].confidence, 1 / sqrt(3), 1e-12);
     /* The line reports its own counts and names the tuple it scores as. */
-    CHECK_INT(ranking.entries[0].tally.ef, 1);
-    CHECK_INT(ranking.entries[0].tally.ep, 2);
-    CHECK_INT(ranking.entries[0].decider, 5);
-    CHECK_INT(ranking.entries[0].decider_tally.ef, 1);
-    CHECK_INT(ranking.entries[0].decider_tally.ep, 0);
-    CHECK_INT(ranking.entries[1].element, 4);
-    CHECK_INT(ranking.entries[1].decider, 4); /* no tuples: its own score */
+    CHECK_INT(ranking.entries[1].tally.ef, 1);
+    CHECK_INT(ranking.entries[1].tally.ep, 2);
+    CHECK_INT(ranking.entries[1].decider, 5);
+    CHECK_INT(ranking.entries[1].decider_tally.ef, 1);
+    CHECK_INT(ranking.entries[1].decider_tally.ep, 0);
+    culprit_ranking_free(&ranking);
+    /* Tarantula has a confidence of its own, which stays the tie-breaker. */
+    run_sets("tuples", "tarantula", scores, &ranking);
+    CHECK(!isnan(ranking.entries[0].confidence));
+    CHECK(ranking.entries[0].confidence <= 1);
     culprit_ranking_free(&ranking);
 }
 
