@@ -570,15 +570,15 @@ static culprit_status merge(culprit_core *core, const site_table *sites, Z3_cont
 }
 
 /* Whether relaxing selector alone (every other statement as it ran) lets
- * the checks hold: a correction of one statement (BugAssist's MCS of size
- * one).  Unknown (the time limit) counts as no. */
-static bool corrects_alone(formula *f, minimizer *m, Z3_ast selector, Z3_ast *others)
+ * the checks hold (Z3_L_TRUE): a correction of one statement (BugAssist's
+ * MCS of size one).  Z3_L_UNDEF: the time limit. */
+static Z3_lbool corrects_alone(formula *f, minimizer *m, Z3_ast selector, Z3_ast *others)
 {
     size_t n = 0;
     for (size_t i = 0; i < f->sites.count; i++)
         if (!Z3_is_eq_ast(f->context, f->sites.keys[i].selector, selector))
             others[n++] = f->sites.keys[i].selector;
-    return check(m, n, others) == Z3_L_TRUE;
+    return check(m, n, others);
 }
 
 /* Of the minimal core in core[0..*count), the statements every minimal
@@ -596,9 +596,13 @@ static void keep_necessary(formula *f, minimizer *m, Z3_ast *core, size_t *count
     Z3_ast *others = malloc((f->sites.count ? f->sites.count : 1) * sizeof *others);
     bool *needed = calloc(*count ? *count : 1, sizeof *needed);
     size_t kept = 0;
-    for (size_t i = 0; others && needed && i < *count && !m->cut_short; i++)
-        kept += needed[i] = corrects_alone(f, m, core[i], others);
-    if (kept > 0 && kept < *count && !m->cut_short) {
+    bool unknown = m->cut_short; /* out of time: the minimal core found stays */
+    for (size_t i = 0; others && needed && i < *count && !unknown; i++) {
+        Z3_lbool answer = corrects_alone(f, m, core[i], others);
+        unknown = answer == Z3_L_UNDEF;
+        kept += needed[i] = answer == Z3_L_TRUE;
+    }
+    if (kept > 0 && kept < *count && !unknown) {
         size_t k = 0;
         for (size_t i = 0; i < *count; i++)
             if (needed[i])
