@@ -15,7 +15,11 @@ tests plus one), and rank the faulty lines under
   sat-tar  Tarantula + the cores (--technique sat-tar),
 
 each rank the worst of its ties (`culprit rank`'s rank column).  Tarantula over
-the whole pool is reported beside them.  Writes OUT/sat_tar.json (every rank)
+the whole pool is reported beside them.  The last column says why the faulty
+line is where it is after the last round: whether a core names it, how many
+lines score above it and how many share its score, and how many passing tests
+ran it (ep: Tarantula lowers it); "no core" when no failure violated a
+specification.  Writes OUT/sat_tar.json (every rank)
 and OUT/sat_tar.md (the table and the headline figures).
 
 usage: sat_tar.py BUILD OUT [SUBJECT_DIR ...]
@@ -45,17 +49,45 @@ def fault_lines(path):
         return [line.strip() for line in f if line.strip()]
 
 
-def ranks(culprit, store, cwd, options, faults):
-    """The worst rank of each faulty line (None: not ranked)."""
+def ranked_rows(culprit, store, cwd, options):
+    """The ranking's rows, each line once (its best row), or the error's last line."""
     out = run([culprit, "--store", store, "rank", "--format", "csv"] + options, cwd)
     if out.returncode != 0:
-        return {f: None for f in faults}, out.stderr.strip().splitlines()[-1:]
-    found = {}
+        return None, out.stderr.strip().splitlines()[-1:]
+    rows = {}
     for row in csv.DictReader(io.StringIO(out.stdout)):
         element = os.path.relpath(row["element"].rsplit(":", 1)[0], cwd) + ":" + row["element"].rsplit(":", 1)[1]
-        if element in faults and element not in found:
-            found[element] = int(row["rank"])
-    return {f: found.get(f) for f in faults}, []
+        rows.setdefault(element, row)
+    return rows, []
+
+
+def ranks(culprit, store, cwd, options, faults):
+    """The worst rank of each faulty line (None: not ranked)."""
+    rows, problems = ranked_rows(culprit, store, cwd, options)
+    if rows is None:
+        return {f: None for f in faults}, problems
+    return {f: int(rows[f]["rank"]) if f in rows else None for f in faults}, []
+
+
+def why(culprit, store, cwd, faults):
+    """Why each faulty line is not first under sat-tar: whether a core names
+    it, how many lines score above it and how many tie with it (ties count
+    worst), and whether a passing test ran it (Tarantula then lowers it)."""
+    rows, _ = ranked_rows(culprit, store, cwd, ["--technique", "sat-tar"])
+    if rows is None:
+        return "no core"
+    parts = []
+    for f in faults:
+        row = rows.get(f)
+        if row is None or int(row["ef"]) == 0:
+            parts.append("no failing test ran it")
+            continue
+        score = float(row["score"])
+        above = sum(1 for r in rows.values() if float(r["score"]) > score + 1e-9)
+        tied = sum(1 for r in rows.values() if abs(float(r["score"]) - score) <= 1e-9) - 1
+        parts.append("%s, %d above, %d tied%s" % ("in core" if int(row["cores"]) else "not in core", above, tied,
+                                                  ", ep %s" % row["ep"] if int(row["ep"]) else ""))
+    return "; ".join(parts)
 
 
 def seed_test(culprit, store, cwd):
@@ -124,6 +156,7 @@ def evaluate(build_dir, subject, sdir, version, out, rounds, strategy):
             if problems:
                 entry[name + "_error"] = problems
         result["rounds"].append(entry)
+    result["why"] = why(culprit, "gen-%d" % rounds, work, result["faults"])
     return result
 
 
@@ -137,20 +170,20 @@ def show(rank):
 
 
 def table(results, rounds):
-    lines = ["| version | faults | seed | pool: Tarantula | pool: SAT-TAR | TAR_DT@%d | SAT@%d | SAT-TAR after 1..%d tests |" %
-             (rounds, rounds, rounds), "|---|---|---|---|---|---|---|---|"]
+    lines = ["| version | faults | seed | pool: Tarantula | pool: SAT-TAR | TAR_DT@%d | SAT@%d | SAT-TAR after 1..%d tests "
+             "| SAT-TAR@%d: the faulty line |" % (rounds, rounds, rounds, rounds), "|---|---|---|---|---|---|---|---|---|"]
     single_first = single = double_top3 = double = 0
     for r in results:
         if "error" in r:
-            lines.append("| %s/%s | %s | - | - | - | - | - | %s |" % (r["subject"], r["version"],
-                                                                  " ".join(r["faults"]), r["error"]))
+            lines.append("| %s/%s | %s | - | - | - | - | - | %s | |" % (r["subject"], r["version"],
+                                                                    " ".join(r["faults"]), r["error"]))
             continue
         last = r["rounds"][-1]
         sat_tar = " ".join(show(worst(e["sat-tar"])) for e in r["rounds"])
-        lines.append("| %s/%s | %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s/%s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["subject"], r["version"], " ".join(f.split("/")[-1] for f in r["faults"]), r["seed"],
             show(worst(r["pool_tarantula"])), show(worst(r.get("pool_sat_tar", {}))), show(worst(last["tar_dt"])),
-            show(worst(last["sat"])), sat_tar))
+            show(worst(last["sat"])), sat_tar, r.get("why", "")))
         if len(r["faults"]) == 1:
             single += 1
             single_first += any(worst(e["sat-tar"]) == 1 for e in r["rounds"])

@@ -365,8 +365,8 @@ typedef struct culprit_core_options {
 
 typedef struct culprit_core {
     size_t count;
-    culprit_core_statement *statements;           /* owned: the core, by site */
-    size_t specs;                                 /* violated checks (a core each, merged) */
+    culprit_core_statement *statements; /* owned: the core, by site */
+    size_t specs; /* violated checks, with the checks that follow each directly (a core each, merged) */
     size_t formula_statements, formula_instances; /* selectors and instances after slicing */
     size_t trace_instances;                       /* before slicing */
     bool minimal; /* false: the time limit stopped the minimization (still a core) */

@@ -67,19 +67,27 @@ static bool uses_paths(culprit_gen_strategy strategy)
 }
 
 /* sat-tar: the suspect sites the candidate's predicted path passes, each
- * once (SAT-TAR picks the test that covers the most suspects); while the
- * ratings are stale, only those no run has passed (a test that differs in
- * which suspects it covers). */
+ * once (SAT-TAR picks the test that covers the most suspects).  While the
+ * ratings are stale (TECHNIQUES.md §7 step 5: switch to tests that differ
+ * in which suspects they cover), 1 when the candidate's flip is at a
+ * suspect site - it takes a suspect the other way than its parent did, so
+ * the run covers the suspects differently - and 0 otherwise.  Counting the
+ * suspects no run has passed yet, as this did first, scored every
+ * candidate 0 once the seed had passed them all (it names them), and the
+ * switch then fell back to the most similar candidate, which mostly
+ * failed the same way. */
 static double suspect_hits(const gen_search *search, const gen_candidate *candidate)
 {
     if (search->suspects.count == 0 && !search->suspects.has_zero)
         return 0;
+    if (search->diversify)
+        return candidate->predicted_count > 0 &&
+               gen_set_has(&search->suspects, candidate->predicted[candidate->predicted_count - 1].site);
     gen_set seen = {0};
     double hits = 0;
     for (size_t i = 0; i < candidate->predicted_count; i++) {
         uint64_t site = candidate->predicted[i].site;
-        if (gen_set_has(&search->suspects, site) && !gen_set_has(&seen, site) &&
-            !(search->diversify && gen_set_has(&search->sites_run, site))) {
+        if (gen_set_has(&search->suspects, site) && !gen_set_has(&seen, site)) {
             gen_set_add(&seen, site);
             hits += 1;
         }
@@ -255,8 +263,6 @@ static void note_coverage(gen_search *search, const gen_run *run)
         gen_set_add(&search->covered, gen_outcome_key(&run->run.conditions[i]));
         prefix = gen_hash_condition(prefix, &run->run.conditions[i]);
         gen_set_add(&search->paths, prefix);
-        if (search->options.strategy == CULPRIT_GEN_SAT_TAR)
-            gen_set_add(&search->sites_run, run->run.conditions[i].site);
     }
 }
 

@@ -67,14 +67,13 @@ typedef struct gen_search {
     size_t run_count, run_capacity;
     gen_candidate *candidates;
     size_t candidate_count, candidate_capacity, next_order;
-    size_t picks;      /* candidates picked so far (mix takes turns) */
-    size_t fruitless;  /* picks in a row that made no input (unsat, unknown, not renderable) */
-    gen_set covered;   /* (site, outcome) of every run */
-    gen_set paths;     /* every prefix run, every path predicted */
-    gen_set inputs;    /* every input run */
-    gen_set suspects;  /* sat-tar: the condition sites the failing runs' cores name */
-    gen_set sites_run; /* sat-tar: the condition sites of every run's path */
-    bool diversify;    /* sat-tar: the last run's ratings were stale */
+    size_t picks;     /* candidates picked so far (mix takes turns) */
+    size_t fruitless; /* picks in a row that made no input (unsat, unknown, not renderable) */
+    gen_set covered;  /* (site, outcome) of every run */
+    gen_set paths;    /* every prefix run, every path predicted */
+    gen_set inputs;   /* every input run */
+    gen_set suspects; /* sat-tar: the condition sites the failing runs' cores name */
+    bool diversify;   /* sat-tar: the last run's ratings were stale */
 } gen_search;
 
 culprit_status gen_runs_reserve(gen_search *search, culprit_error *err);

@@ -147,7 +147,6 @@ void gen_search_free(gen_search *search)
     gen_set_free(&search->paths);
     gen_set_free(&search->inputs);
     gen_set_free(&search->suspects);
-    gen_set_free(&search->sites_run);
     culprit_solver_free(search->solver);
     *search = (gen_search){0};
 }

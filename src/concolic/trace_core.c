@@ -34,10 +34,17 @@
  * control dependences (over-approximated: an expression no constraint
  * uses still joins its tags).
  *
+ * The checks that follow a violated one directly (trace mode runs on
+ * through them: the rest of the operation's postcondition) join its
+ * formula, each "its window implies its condition" (group_of).
+ *
  * Minimization is deletion-based (one solver check per selector of Z3's
  * first core: drop it when the rest stays unsat, shrinking to the new
  * core), deterministic, and bounded by a time limit; a core cut short is
- * still a core, said so (minimal = false).
+ * still a core, said so (minimal = false).  When the formula has several
+ * minimal cores, the one kept is cut to the statements all of them share
+ * - those whose relaxation alone lets the checks hold (keep_necessary) -
+ * unless they share none.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,13 +205,33 @@ typedef struct spec_frame {
     size_t index; /* the SPEC constraint */
     size_t window_constraint, operation_constraint;
     uint32_t window_node, operation_node;
+    size_t last; /* the group's last SPEC (below) */
 } spec_frame;
 
 static spec_frame frame_of(const culprit_path *path, size_t index)
 {
     const culprit_path_constraint *c = &path->constraints[index];
-    return (spec_frame){index, c->unit, (size_t)(c->value >> 32), c->block,
-                        (uint32_t)(c->value & UINT32_MAX)};
+    return (spec_frame){index, c->unit, (size_t)(c->value >> 32), c->block, (uint32_t)(c->value & UINT32_MAX),
+                        index};
+}
+
+/* The checks that follow a violation directly (trace mode runs on through
+ * them, sym_path.c) share its operation: one group, the rest of the
+ * operation's postcondition, asserted together - the paper's formula
+ * negates the whole postcondition (repOk and the method's own), so a
+ * statement whose relaxation mends the invariant but breaks the size
+ * postcondition right after it explains nothing.  The frame of the
+ * group's first check, its last SPEC in last. */
+static spec_frame group_of(const culprit_path *path, size_t index)
+{
+    spec_frame frame = frame_of(path, index);
+    for (size_t j = index + 1; j < path->constraint_count; j++)
+        if (path->constraints[j].kind == CULPRIT_SYM_SPEC) {
+            if (path->constraints[j].value != path->constraints[index].value)
+                break;
+            frame.last = j;
+        }
+    return frame;
 }
 
 /* A TAG the formula may relax: a store of the operation, not of the
@@ -346,8 +373,8 @@ static bool add_soft(formula *f, const culprit_core_statement *site, Z3_ast term
     return true;
 }
 
-/* The check: its window's path implies its condition. */
-static void add_spec(formula *f, const culprit_path *path, const spec_frame *frame)
+/* One check: its window's path implies its condition. */
+static void add_check(formula *f, const culprit_path *path, const spec_frame *frame)
 {
     const culprit_path_constraint *c = &path->constraints[frame->index];
     Z3_ast holds = c->expression ? Z3_mk_eq(f->context, f->terms[c->expression], bv(f->context, 1, 1))
@@ -361,6 +388,16 @@ static void add_spec(formula *f, const culprit_path *path, const spec_frame *fra
     Z3_ast window = n ? Z3_mk_and(f->context, (unsigned)n, taken) : Z3_mk_true(f->context);
     free(taken);
     Z3_solver_assert(f->context, f->solver, Z3_mk_implies(f->context, window, holds));
+}
+
+/* The group's checks: each one's window's path implies its condition. */
+static void add_spec(formula *f, const culprit_path *path, const spec_frame *group)
+{
+    for (size_t j = group->index; j <= group->last; j++)
+        if (path->constraints[j].kind == CULPRIT_SYM_SPEC) {
+            spec_frame frame = frame_of(path, j);
+            add_check(f, path, &frame);
+        }
 }
 
 /* The operation's branches, outside the window, in the check's class. */
@@ -402,17 +439,19 @@ static culprit_status add_statements(formula *f, slice *s, const spec_frame *fra
 static uint32_t spec_class(slice *s, const spec_frame *frame, size_t *instances)
 {
     const culprit_path *path = s->path;
-    const culprit_path_constraint *c = &path->constraints[frame->index];
-    uint32_t class = class_of(s, c->expression);
-    for (size_t j = frame->window_constraint; j < frame->index; j++)
-        if (path->constraints[j].kind != CULPRIT_SYM_SPEC)
-            class = join(s->parent, class, constraint_class(s, j));
+    uint32_t class = 0;
     memset(s->needed, 0, (path->node_count + 1) * sizeof *s->needed);
     *instances = 0;
-    s->needed[c->expression] = true;
-    for (size_t j = frame->window_constraint; j < frame->index; j++)
-        if (path->constraints[j].kind != CULPRIT_SYM_SPEC)
-            s->needed[path->constraints[j].expression] = true;
+    /* the group's checks: their conditions and windows (all of them lie
+     * between the first window and the last check) */
+    for (size_t j = frame->window_constraint; j <= frame->last; j++) {
+        const culprit_path_constraint *c = &path->constraints[j];
+        if (c->kind == CULPRIT_SYM_SPEC && j < frame->index)
+            continue; /* a nested check's, inside the first window: its own */
+        class = c->kind == CULPRIT_SYM_SPEC ? join(s->parent, class, class_of(s, c->expression))
+                                            : join(s->parent, class, constraint_class(s, j));
+        s->needed[c->expression] = true;
+    }
     for (size_t j = 0; class && j < frame->window_constraint; j++)
         if (is_soft_branch(s, frame, j, class))
             s->needed[path->constraints[j].expression] = true, ++*instances;
@@ -530,6 +569,50 @@ static culprit_status merge(culprit_core *core, const site_table *sites, Z3_cont
     return CULPRIT_OK;
 }
 
+/* Whether relaxing selector alone (every other statement as it ran) lets
+ * the checks hold (Z3_L_TRUE): a correction of one statement (BugAssist's
+ * MCS of size one).  Z3_L_UNDEF: the time limit. */
+static Z3_lbool corrects_alone(formula *f, minimizer *m, Z3_ast selector, Z3_ast *others)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->sites.count; i++)
+        if (!Z3_is_eq_ast(f->context, f->sites.keys[i].selector, selector))
+            others[n++] = f->sites.keys[i].selector;
+    return check(m, n, others);
+}
+
+/* Of the minimal core in core[0..*count), the statements every minimal
+ * core holds, when there are any: those whose relaxation alone lets the
+ * checks hold (a statement in every core is one no explanation of the
+ * violation can do without; relaxing it alone must then mend the run, and
+ * one that does is in every core).  A formula with one core keeps it
+ * whole; one with several - the checks after a violation make them:
+ * ds-list's `size = 0` mends the invariant with either the size or the
+ * old size the postcondition reads, but only the size mends both - keeps
+ * the statements they share.  None shared (two faults that each must be
+ * mended): the minimal core found stays. */
+static void keep_necessary(formula *f, minimizer *m, Z3_ast *core, size_t *count)
+{
+    Z3_ast *others = malloc((f->sites.count ? f->sites.count : 1) * sizeof *others);
+    bool *needed = calloc(*count ? *count : 1, sizeof *needed);
+    size_t kept = 0;
+    bool unknown = m->cut_short; /* out of time: the minimal core found stays */
+    for (size_t i = 0; others && needed && i < *count && !unknown; i++) {
+        Z3_lbool answer = corrects_alone(f, m, core[i], others);
+        unknown = answer == Z3_L_UNDEF;
+        kept += needed[i] = answer == Z3_L_TRUE;
+    }
+    if (kept > 0 && kept < *count && !unknown) {
+        size_t k = 0;
+        for (size_t i = 0; i < *count; i++)
+            if (needed[i])
+                core[k++] = core[i];
+        *count = k;
+    }
+    free(others);
+    free(needed);
+}
+
 static culprit_status solve_core(formula *f, minimizer *m, culprit_core *core, culprit_error *err)
 {
     size_t count = f->sites.count;
@@ -553,6 +636,7 @@ static culprit_status solve_core(formula *f, minimizer *m, culprit_core *core, c
     if (status == CULPRIT_OK) {
         shrink_to_core(m, chosen, &count);
         minimize(m, chosen, &count);
+        keep_necessary(f, m, chosen, &count);
         status = merge(core, &f->sites, f->context, chosen, count, err);
     }
     free(chosen);
@@ -610,9 +694,10 @@ culprit_status culprit_trace_core(const culprit_path *path, const culprit_input 
 {
     memset(core, 0, sizeof *core);
     core->minimal = true;
+    bool violated = false;
     for (size_t j = 0; j < path->constraint_count; j++)
-        core->specs += path->constraints[j].kind == CULPRIT_SYM_SPEC;
-    if (core->specs == 0)
+        violated |= path->constraints[j].kind == CULPRIT_SYM_SPEC;
+    if (!violated)
         return culprit_fail(err, CULPRIT_ERROR_INPUT,
                             "the run violated no specification it recorded: a core needs a failing run of "
                             "a program with checks (assert, culprit/contract.h) recorded in trace mode");
@@ -629,8 +714,10 @@ culprit_status culprit_trace_core(const culprit_path *path, const culprit_input 
     minimizer m = {.deadline = options && options->timeout_ms ? now_ms() + options->timeout_ms : 0};
     for (size_t j = 0; status == CULPRIT_OK && j < path->constraint_count; j++)
         if (path->constraints[j].kind == CULPRIT_SYM_SPEC) {
-            spec_frame frame = frame_of(path, j);
-            status = core_of_spec(&s, input, options, &frame, &m, core, err);
+            spec_frame group = group_of(path, j);
+            status = core_of_spec(&s, input, options, &group, &m, core, err);
+            core->specs++;
+            j = group.last;
         }
     core->minimal = !m.cut_short;
     free(s.parent);

@@ -2,7 +2,8 @@
  * rt_spec.c - the spec checks of <culprit/contract.h> under culprit-cc
  * (docs/specs.md): a violated CULPRIT_REQUIRES, CULPRIT_ENSURES or
  * CULPRIT_INVARIANT says what was violated where, in the words of the
- * header's plain build, and aborts, as assert() does.
+ * header's plain build, and aborts, as assert() does (in trace mode, once
+ * the checks that follow it directly have run: sym_path.c).
  *
  * The abort is what makes a violation a failing run whose crash site is
  * the check's block; the oracle reads the line (src/run/oracle_report.c)
@@ -67,7 +68,8 @@ void __culprit_rt_spec(int kind, const char *text, const char *file, unsigned li
 {
     /* holds' shadow (symbolic mode passes it through the call area): what
      * the trace formula asserts to hold when the check failed. */
-    culprit_rt_sym_spec_checked(culprit_rt_sym_argument((const void *)__culprit_rt_spec, 5), holds);
+    int go_on =
+        culprit_rt_sym_spec_checked(culprit_rt_sym_argument((const void *)__culprit_rt_spec, 5), holds);
     if (holds)
         return;
     spec_message message = {.length = 0};
@@ -87,5 +89,6 @@ void __culprit_rt_spec(int kind, const char *text, const char *file, unsigned li
             break;
         done += (size_t)wrote;
     }
-    abort();
+    if (!go_on)
+        abort();
 }

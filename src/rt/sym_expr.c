@@ -444,6 +444,7 @@ culprit_sym_expr __culprit_sym_tag(culprit_sym_expr value, uint64_t concrete, ui
 {
     if (!culprit_rt_sym_on() || !culprit_rt_sym_state.trace || !bits_are_valid(bits))
         return value;
+    culprit_rt_sym_spec_after_violation();
     culprit_sym_expr e = operand(value, concrete, bits);
     uint32_t index;
     if (!e || !culprit_rt_sym_unit_index_locked(unit, &index))
@@ -452,7 +453,8 @@ culprit_sym_expr __culprit_sym_tag(culprit_sym_expr value, uint64_t concrete, ui
      * half): hash-consed, a store of 0 at a site in the failing operation
      * would be the node an earlier operation made, and count as its
      * pre-state. */
-    uint64_t instance = atomic_fetch_add_explicit(&culprit_rt_sym_state.tag_instances, 1, memory_order_relaxed);
+    uint64_t instance =
+        atomic_fetch_add_explicit(&culprit_rt_sym_state.tag_instances, 1, memory_order_relaxed);
     culprit_sym_expr tagged = make(CULPRIT_SYM_TAG, bits, e, index, block, (instance + 1) << 32 | line);
     return tagged ? tagged : value;
 }

@@ -250,8 +250,16 @@ RT_HIDDEN int culprit_rt_sym_unit_index(const void *unit, uint32_t *index);
 RT_HIDDEN int culprit_rt_sym_unit_index_locked(const void *unit, uint32_t *index);
 /* A check of culprit/contract.h ended (rt_spec.c): condition is its
  * value's shadow when the call passed one; a violation becomes a SPEC
- * constraint in trace mode. */
-RT_HIDDEN void culprit_rt_sym_spec_checked(culprit_sym_expr condition, int holds);
+ * constraint in trace mode.  Returns 1 when the caller is to go on past a
+ * violation instead of aborting: trace mode records the checks that follow
+ * it (culprit_rt_sym_spec_after_violation). */
+RT_HIDDEN int culprit_rt_sym_spec_checked(culprit_sym_expr condition, int holds);
+/* Trace mode, after a violated check: the program runs on only through the
+ * checks that follow it directly (the rest of the operation's
+ * postcondition, which the trace formula asserts together); the first
+ * store or branch outside a check, or too long a check, aborts as the
+ * violation would have.  Called before a store or branch is recorded. */
+RT_HIDDEN void culprit_rt_sym_spec_after_violation(void);
 /* The shadow of argument index of a call to self when the caller passed
  * shadows (and clears the call area's callee); 0 otherwise. */
 RT_HIDDEN culprit_sym_expr culprit_rt_sym_argument(const void *self, int index);

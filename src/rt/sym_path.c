@@ -18,6 +18,8 @@
  * trailer is written.  They are checked first (count, order, width), since
  * the trailer's reader rejects a trailer whose switch section breaks them.
  */
+#include <stdlib.h>
+
 #include "rt/sym_internal.h"
 
 static uint32_t hash_words(uint64_t x, uint64_t y, uint64_t z)
@@ -173,6 +175,7 @@ static void record(uint32_t kind, culprit_sym_expr expression, uint64_t value, c
     uint64_t constant;
     if (culprit_rt_sym_is_const(expression, &constant))
         return;
+    culprit_rt_sym_spec_after_violation();
     struct rt_sym_constraint wanted = {
         .kind = kind, .expression = expression, .block = block, .value = value, .site_unit = unit};
     if (!culprit_rt_sym_lock())
@@ -231,13 +234,30 @@ void __culprit_sym_switch_cases(culprit_sym_expr condition, uint64_t value, uint
  * (sym_format.h) naming both.  Checks nest (a repOk() that checks a
  * precondition): a small stack per thread, deeper checks share the
  * outermost window. */
-enum { SPEC_WINDOW_DEPTH = 8 };
+enum {
+    SPEC_WINDOW_DEPTH = 8,
+    /* stores and branches the checks after a violation may record before
+     * the run aborts anyway (a check walking a structure the fault made
+     * cyclic would never end) */
+    SPEC_AFTER_VIOLATION_LIMIT = 1000000
+};
 struct spec_mark {
     uint32_t constraints, nodes;
 };
 static __thread struct spec_mark spec_window[SPEC_WINDOW_DEPTH] __attribute__((tls_model("initial-exec")));
 static __thread uint32_t spec_depth __attribute__((tls_model("initial-exec")));
 static __thread struct spec_mark last_holding __attribute__((tls_model("initial-exec")));
+/* Trace mode: a check was violated and the run goes on through the checks
+ * that follow it (the rest of the operation's postcondition); events: the
+ * stores and branches recorded since. */
+static __thread int violated __attribute__((tls_model("initial-exec")));
+static __thread uint32_t violated_events __attribute__((tls_model("initial-exec")));
+
+void culprit_rt_sym_spec_after_violation(void)
+{
+    if (violated && (spec_depth == 0 || ++violated_events > SPEC_AFTER_VIOLATION_LIMIT))
+        abort();
+}
 
 static struct spec_mark mark_now(void)
 {
@@ -276,16 +296,20 @@ static void record_spec(culprit_sym_expr condition, struct spec_mark window)
     culprit_rt_sym_unlock();
 }
 
-void culprit_rt_sym_spec_checked(culprit_sym_expr condition, int holds)
+/* After a violation, a check that holds is recorded too (its condition
+ * is part of what the formula asks to hold), unless its value is
+ * concrete: then it constrains nothing.  A violated one always is (a
+ * concrete condition: its window says why it failed). */
+int culprit_rt_sym_spec_checked(culprit_sym_expr condition, int holds)
 {
     if (!culprit_rt_sym_on() || !culprit_rt_sym_state.trace || spec_depth == 0)
-        return;
+        return 0;
     uint32_t depth = --spec_depth;
     struct spec_mark window = spec_window[depth < SPEC_WINDOW_DEPTH ? depth : SPEC_WINDOW_DEPTH - 1];
-    if (holds) {
+    if (holds && !violated) {
         if (depth == 0)
             last_holding = mark_now();
-        return;
+        return 0;
     }
     if (condition && !culprit_rt_sym_valid(condition))
         condition = 0;
@@ -296,5 +320,11 @@ void culprit_rt_sym_spec_checked(culprit_sym_expr condition, int holds)
     uint64_t constant;
     if (condition && culprit_rt_sym_is_const(condition, &constant))
         condition = 0;
-    record_spec(condition, window);
+    if (!holds || condition)
+        record_spec(condition, window);
+    /* nested checks (a repOk() checking a precondition) abort as before:
+     * only a whole check's violation is followed */
+    if (!holds && depth == 0)
+        violated = 1;
+    return violated && depth == 0;
 }

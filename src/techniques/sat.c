@@ -25,6 +25,17 @@
 #include "culprit/cores.h"
 #include "techniques/technique_internal.h"
 
+/* Whether element elements[i] of core c was listed before in it: a line
+ * that holds both a store and a branch of the core comes twice (once per
+ * kind), and counts once - a share of cores is at most 1. */
+static bool listed_before(const culprit_cores *cores, size_t c, size_t i)
+{
+    for (size_t k = cores->offsets[c]; k < i; k++)
+        if (cores->elements[k] == cores->elements[i])
+            return true;
+    return false;
+}
+
 /* detail[e]: how many cores name line e; returns how many cores count:
  * those of tests that count as failing (`culprit rank --cluster N` leaves
  * the other clusters' failures out, so failures that violate another
@@ -42,7 +53,8 @@ static size_t count_cores(const culprit_technique_input *input, culprit_techniqu
             continue;
         counted++;
         for (size_t i = cores->offsets[c]; i < cores->offsets[c + 1]; i++)
-            output->detail[cores->elements[i]] += 1;
+            if (!listed_before(cores, c, i))
+                output->detail[cores->elements[i]] += 1;
     }
     return counted;
 }

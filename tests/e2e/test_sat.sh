@@ -5,7 +5,9 @@
 # core of its trace formula, which names the faulty store and the two
 # branches that decide it; culprit rank --technique sat and sat-tar rank
 # the store first where Tarantula ties it with the lines every removal
-# runs.  The bad inputs: a failing run that
+# runs.  Trace mode runs on through the checks that follow a violated one
+# (a wrong header: with the size postcondition after the invariant, the
+# core names the header, not the size).  The bad inputs: a failing run that
 # violates no check (wrong output only), a trace over --max-trace, a rank
 # with no cores, options out of range.
 . "$(dirname "$0")/lib.sh"
@@ -80,6 +82,30 @@ printf 'a 7\nr 7\n' >negative.txt
 run 0 "$CULPRIT" --store assert.store gen --core --strategy pcs --budget 1 --input negative.txt -- ./asserting
 expect_contains "$WORK/err" "gen/pcs/0: unsat core of"
 expect_contains "$WORK/err" "asserting.c:$FAULT_LINE (store)"
+
+# ---- the whole postcondition: trace mode runs on through the checks that
+# follow a violated one, and the core keeps what every explanation needs.
+# remove sets the header wrong (to NULL) and the size right: the invariant
+# alone (count == size) is mended by the header or by the size; with the
+# size postcondition after it, which held, only by the header ----
+sed 's|    node \*prev = NULL;|    node *prev = NULL;\n    int old = l->size;|
+     s|l->size = l->size - (n->value > 5 ? 2 : 1); /\* the fault \*/|l->size = l->size - 1; /* the size */|
+     s|                l->head = n->next;|                l->head = NULL; /* the header */|' list.c >header.c
+awk '/^static void remove_value/ { in_remove = 1 }
+     in_remove && /CULPRIT_INVARIANT\(list_ok, l\);/ { print; print "    CULPRIT_ENSURES(l->size == old - 1);"; in_remove = 0; next }
+     { print }' header.c >header_post.c
+HEADER_LINE=$(grep -n '/\* the header \*/' header.c | cut -d: -f1)
+SIZE_LINE=$(grep -n '/\* the size \*/' header.c | cut -d: -f1)
+printf 'a 3\na 1\na 2\nr 2\n' >head.txt
+for variant in header header_post; do
+    "$culprit_cc" --coverage=symbolic -g -O0 -o $variant $variant.c || fail "cannot build $variant.c"
+done
+run 0 "$CULPRIT" --store header.store gen --core --strategy pcs --budget 1 --input head.txt -- ./header
+expect_contains "$WORK/err" "header.c:$HEADER_LINE (store) $WORK/header.c:$SIZE_LINE (store)"
+run 0 "$CULPRIT" --store header_post.store gen --core --strategy pcs --budget 1 --input head.txt -- ./header_post
+expect_contains "$WORK/err" "header_post.c:$HEADER_LINE (store)"
+grep -q "header_post.c:$SIZE_LINE (store)" "$WORK/err" &&
+    fail "the core names the size, which the postcondition after the invariant says was right" || pass
 
 # ---- a trace over the cap: said, and the generation goes on ----
 run 0 "$CULPRIT" --store cap.store gen --core --max-trace 1 --strategy pcs --budget 1 --input failing.txt -- ./list

@@ -281,6 +281,37 @@ static void test_sat_tar_aims_at_suspects(void)
     }
 }
 
+/* sat-tar once the ratings are stale (the runner says so from the seed
+ * on): a test that covers the suspects differently comes first - the
+ * candidate whose flip is the suspect "y == 0" itself (x == 0, y != 0:
+ * passes), not the most similar one, which passes the suspect as the seed
+ * did and negates "sx > 10" after it (x == y == 0: fails again). */
+static culprit_status stale_runner(void *context, size_t number, const culprit_input *input,
+                                   culprit_gen_run *run, culprit_error *err)
+{
+    culprit_status status = suspect_runner(context, number, input, run, err);
+    run->stale = true;
+    return status;
+}
+
+static void test_sat_tar_stale_flips_a_suspect(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    culprit_input seed = {0};
+    culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, "0 0 1 3\n", 8, &err);
+    culprit_gen_options options = {
+        .strategy = CULPRIT_GEN_SAT_TAR, .budget_tests = 1, .solver_timeout_ms = 5000};
+    CHECK_INT(culprit_gen_search(&options, &seed, stale_runner, &log, &stats, &err), CULPRIT_OK);
+    culprit_input_free(&seed);
+    long long x = -1, y = -1;
+    CHECK_INT(log.count, 2);
+    CHECK_INT(sscanf(log.stdin_text[1], "%lld %lld", &x, &y), 2);
+    CHECK_RECORD(x == 0 && y != 0, "first generated input '%s'", log.stdin_text[1]);
+    CHECK(!log.failing[1]);
+}
+
 static void test_strategy_names(void)
 {
     culprit_gen_strategy strategy;
@@ -456,6 +487,7 @@ static void test_fruitless_picks(void)
 int main(void)
 {
     test_sat_tar_aims_at_suspects();
+    test_sat_tar_stale_flips_a_suspect();
     test_pcs_picks_most_similar();
     test_strategies_differ();
     test_directed_grow_last();

@@ -169,6 +169,28 @@ static void test_boost_stops(void)
     culprit_spectra_free(&spectra);
 }
 
+/* A line that holds a store and a branch of one core is listed twice in
+ * it (the store keeps a row per kind); it counts once: f1's core {L2, L2}
+ * and f2's {L2, L3} give L2 a share of 2/2 = 1, not 3/2. */
+static void test_line_once_per_core(void)
+{
+    fixture f;
+    fixture_init(&f, two_failures);
+    static size_t tests[2] = {0, 1}, offsets[3] = {0, 2, 4};
+    static uint32_t elements[4] = {1, 1, 1, 2};
+    f.cores = (culprit_cores){.core_count = 2, .tests = tests, .offsets = offsets, .elements = elements};
+    culprit_technique_input input = input_of(&f);
+    culprit_technique_output output;
+    culprit_ranking ranking;
+    technique_run("sat", &input, &output, &ranking);
+    CHECK_NEAR(output.scores[1], 1.0, 1e-12);
+    CHECK_NEAR(output.detail[1], 2.0, 1e-12);
+    CHECK_NEAR(output.scores[2], 0.5, 1e-12);
+    culprit_ranking_free(&ranking);
+    culprit_technique_output_free(&output);
+    culprit_spectra_free(&f.spectra);
+}
+
 static void test_needs_cores(void)
 {
     fixture f;
@@ -190,6 +212,7 @@ int main(void)
     test_sat_tar();
     test_partition();
     test_boost_stops();
+    test_line_once_per_core();
     test_needs_cores();
     return check_report("sat_technique");
 }

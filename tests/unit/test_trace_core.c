@@ -208,6 +208,86 @@ static void test_branch_decides_a_store(void)
     culprit_path_free(&path);
 }
 
+/* The checks that follow a violation directly (trace mode runs on
+ * through them) are asserted with it: the operation's whole postcondition.
+ *   80: size = 0;  81: link = 1
+ *   invariant (violated): its walk, branch 9: link != 0 (taken); size == 1
+ *   postcondition right after: size == post (its operation the same)
+ * The invariant alone is mended by either store - the size, or the link
+ * (the walk then goes elsewhere and says nothing) - so its core is {80,
+ * 81}.  With "size == 1" after it (violated too: ds-list's size = 0), only
+ * the size mends both: {80}.  With "size == 0" after it, which held (the
+ * size was right: ds-list's wrong header), only the link does: {81}.  As
+ * a check of a later operation (another operation mark), the
+ * postcondition is a core of its own, merged: {80, 81}. */
+static void size_and_link(culprit_path *path, uint32_t post, uint32_t post_operation)
+{
+    fixture_init(path);
+    fixture_source(path, CULPRIT_SYM_SOURCE_STDIN, 0, 1, 0, "");
+    uint32_t size = store(path, fixture_const(path, 32, 0), 1, 80);
+    uint32_t link = store(path, fixture_const(path, 32, 1), 1, 81);
+    uint32_t window = (uint32_t)path->constraint_count;
+    fixture_branch(path, fixture_binary(path, CULPRIT_SYM_NE, link, fixture_const(path, 32, 0)), 9, 1);
+    spec(path, fixture_binary(path, CULPRIT_SYM_EQ, size, fixture_const(path, 32, 1)), window);
+    spec_from(path, fixture_binary(path, CULPRIT_SYM_EQ, size, fixture_const(path, 32, post)),
+              (uint32_t)path->constraint_count, post_operation);
+}
+
+static void check_group(uint32_t post, uint32_t post_operation, bool size_in, bool link_in)
+{
+    culprit_path path;
+    size_and_link(&path, post, post_operation);
+    culprit_input input = input_of("\x03");
+    culprit_core core;
+    culprit_error err;
+    CHECK_INT(culprit_trace_core(&path, &input, NULL, &core, &err), CULPRIT_OK);
+    CHECK_RECORD(has_store(&core, 80) == size_in && has_store(&core, 81) == link_in,
+                 "post %u, operation %u: %zu statements", post, post_operation, core.count);
+    CHECK_INT(core.specs, post_operation == 1 ? 1 : 2);
+    culprit_core_free(&core);
+    culprit_input_free(&input);
+    culprit_path_free(&path);
+}
+
+static void test_checks_after_a_violation(void)
+{
+    check_group(1, 1, true, false);
+    check_group(0, 1, false, true);
+    check_group(1, 3, true, true); /* node 3: line 81's constant, after line 80's store */
+}
+
+/* Several minimal cores: the statements they share.
+ *   80: size = 0;  81: link = 1;  82: old = 2
+ *   invariant (violated): its walk link != 0 (taken); size == 1
+ *   postcondition right after (violated): size == old - 1
+ * {size, link} is a minimal core (the invariant alone), and so is {size,
+ * old} (the postcondition alone); deletion finds one of them.  Only the
+ * size is in both - relaxing it alone mends both checks - and it alone is
+ * the core. */
+static void test_statements_every_core_holds(void)
+{
+    culprit_path path;
+    fixture_init(&path);
+    fixture_source(&path, CULPRIT_SYM_SOURCE_STDIN, 0, 1, 0, "");
+    uint32_t size = store(&path, fixture_const(&path, 32, 0), 1, 80);
+    uint32_t link = store(&path, fixture_const(&path, 32, 1), 1, 81);
+    uint32_t old = store(&path, fixture_const(&path, 32, 2), 1, 82);
+    uint32_t window = (uint32_t)path.constraint_count;
+    fixture_branch(&path, fixture_binary(&path, CULPRIT_SYM_NE, link, fixture_const(&path, 32, 0)), 9, 1);
+    spec(&path, fixture_binary(&path, CULPRIT_SYM_EQ, size, fixture_const(&path, 32, 1)), window);
+    uint32_t expected = fixture_binary(&path, CULPRIT_SYM_SUB, old, fixture_const(&path, 32, 1));
+    spec(&path, fixture_binary(&path, CULPRIT_SYM_EQ, size, expected), (uint32_t)path.constraint_count);
+    culprit_input input = input_of("\x03");
+    culprit_core core;
+    culprit_error err;
+    CHECK_INT(culprit_trace_core(&path, &input, NULL, &core, &err), CULPRIT_OK);
+    CHECK_INT(core.count, 1);
+    CHECK(has_store(&core, 80));
+    culprit_core_free(&core);
+    culprit_input_free(&input);
+    culprit_path_free(&path);
+}
+
 /* The time limit: a chain of 20,000 stores takes longer than 1 ms to
  * build, so the first check already finds no time left: no core, said
  * so (not a wrong core). */
@@ -288,6 +368,8 @@ int main(void)
     test_core_of_a_wrong_update();
     test_core_through_the_window();
     test_core_with_a_branch();
+    test_checks_after_a_violation();
+    test_statements_every_core_holds();
     test_pre_state_is_given();
     test_branch_decides_a_store();
     test_errors();
