@@ -18,7 +18,12 @@
  * PCS orders candidates before solving any of them; the solver runs only
  * on the candidate picked, and a candidate that turns out unsat, unknown
  * or not renderable is dropped for the next.  IS needs the input itself,
- * so under IS candidates are solved as they are made.
+ * so under IS candidates are solved as they are made.  Before each pick,
+ * pcs, pcs-seq and is first rank candidates by how many pairs of tied
+ * suspicious branch outcomes their predicted paths tell apart
+ * (search_split.c): the similarity of seeds/001 decides among equal
+ * splits - on its own it picks the late flips of the failing path, whose
+ * runs fail again and split nothing.
  *
  * The search knows nothing of processes: a callback runs each input.
  */
@@ -156,6 +161,13 @@ static size_t window_distance(const gen_search *search, const gen_candidate *can
     return candidate->flip > target ? candidate->flip - target : target - candidate->flip;
 }
 
+/* The strategies of seeds/001 that aim at splitting the tied outcomes
+ * first (search_split.c), their similarity deciding among equal splits. */
+static bool splits(culprit_gen_strategy strategy)
+{
+    return strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ || strategy == CULPRIT_GEN_IS;
+}
+
 /* Whether a should be picked before b.  The directed strategies take a
  * grown input only when no flip is left: it follows its parent's path to
  * the end and then reads more, so its predicted path is as similar as a
@@ -175,6 +187,8 @@ static bool better_as(const gen_search *search, culprit_gen_strategy strategy, c
         if (a_distance != b_distance)
             return a_distance < b_distance;
     }
+    if (splits(strategy) && a->split != b->split)
+        return a->split > b->split;
     if (directed && a->score != b->score)
         return a->score > b->score;
     bool a_new = flip_uncovered(search, a), b_new = flip_uncovered(search, b);
@@ -482,7 +496,11 @@ static culprit_status explore(gen_search *search, culprit_error *err)
             search->stats->stopped = true;
             break;
         }
+        if (splits(search->options.strategy) && search->fruitless < GEN_FRUITLESS_LIMIT)
+            status = gen_split_update(search, err);
         gen_candidate candidate;
+        if (status != CULPRIT_OK)
+            break;
         if (!pick(search, &candidate)) {
             search->stats->exhausted = true;
             break;

@@ -51,6 +51,7 @@ typedef struct gen_candidate {
     culprit_condition *predicted; /* owned */
     size_t predicted_count;
     double score; /* the best similarity to a failing run */
+    double split; /* pcs, pcs-seq, is: how evenly it splits the tied outcomes (search_split.c) */
     size_t order; /* creation order (FIFO) */
     bool solved;  /* input holds the candidate's input */
     culprit_input input;
@@ -94,6 +95,10 @@ culprit_status gen_grow_input(gen_search *search, gen_candidate *candidate, culp
 /* search_delta.c: the delta candidates of a failing run (strategy delta):
  * its input with one line of a text part left out, each. */
 culprit_status gen_delta_candidates(gen_search *search, size_t run_index, culprit_error *err);
+/* search_split.c: every candidate's split of the failing runs' most
+ * suspicious branch outcomes, from every run so far (before a pick). */
+culprit_status gen_split_update(gen_search *search, culprit_error *err);
+
 /* Queues a candidate (search.c). */
 culprit_status gen_add_candidate(gen_search *search, gen_candidate *candidate, culprit_error *err);
 

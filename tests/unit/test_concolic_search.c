@@ -292,8 +292,9 @@ static void test_strategy_names(void)
 
 /* A long path whose failure is caused early: eight numbers, a condition
  * "n_i == 0" each (site i + 1), failing while the first two are 0.  PCS
- * takes the most similar candidates - the late flips, and then the late
- * flips of their failing children - and runs 8 failing tests; bisect
+ * splits the tied outcomes (its first pick flips the fifth number, not the
+ * last as seeds/001's most similar would), but every later failing child
+ * keeps the first two zeros and it runs no passing test in 8; bisect
  * halves the window of flips not known to fail or pass, leaves the failing
  * children's flips alone, and runs a passing test third. */
 static culprit_status eight_runner(void *context, size_t number, const culprit_input *input,
@@ -323,9 +324,43 @@ static culprit_status eight_runner(void *context, size_t number, const culprit_i
     }
     run->failing = first_two == 0;
     log->failing[log->count < MAX_RUNS ? log->count : MAX_RUNS - 1] = run->failing;
+    if (log->count < MAX_RUNS)
+        snprintf(log->stdin_text[log->count], sizeof log->stdin_text[0], "%s", text);
     log->count++;
     (void)number;
     return culprit_path_conditions(&run->path, NULL, &run->conditions, err);
+}
+
+/* The eight-number seed under strategy for budget tests, into *log. */
+static void run_eight(culprit_gen_strategy strategy, size_t budget, fake_log *log)
+{
+    culprit_gen_stats stats;
+    culprit_error err;
+    culprit_input seed = {0};
+    const char *text = "0 0 0 0 0 0 0 0";
+    CHECK_INT(culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, text, strlen(text), &err), CULPRIT_OK);
+    culprit_gen_options options = {.strategy = strategy, .budget_tests = budget, .solver_timeout_ms = 5000};
+    CHECK_INT(culprit_gen_search(&options, &seed, eight_runner, log, &stats, &err), CULPRIT_OK);
+    culprit_input_free(&seed);
+}
+
+/* From one failing run all eight outcomes are tied: a run covering k of
+ * them tells k * (8 - k) pairs apart, whatever its verdict, so PCS, PCS-seq
+ * and IS negate the fifth condition first (4 * 4), where the paper's most
+ * similar candidate negates the last (7 * 1). */
+static void test_directed_split_the_ties(void)
+{
+    for (culprit_gen_strategy strategy = CULPRIT_GEN_PCS; strategy <= CULPRIT_GEN_IS; strategy++) {
+        fake_log log = {0};
+        run_eight(strategy, 1, &log);
+        CHECK_INT(log.count, 2);
+        long long n[8];
+        CHECK_INT(sscanf(log.stdin_text[1], "%lld %lld %lld %lld %lld %lld %lld %lld", &n[0], &n[1], &n[2],
+                         &n[3], &n[4], &n[5], &n[6], &n[7]),
+                  8);
+        for (int i = 0; i < 8; i++)
+            CHECK(i == 4 ? n[i] != 0 : n[i] == 0);
+    }
 }
 
 static size_t first_passing(culprit_gen_strategy strategy)
@@ -464,6 +499,7 @@ int main(void)
     test_exhaustion_and_duplicates();
     test_stop_and_budget();
     test_input_similarity_strategy();
+    test_directed_split_the_ties();
     test_bisect_finds_the_boundary();
     test_delta_leaves_lines_out();
     test_mix_takes_turns();
