@@ -131,23 +131,16 @@ static const outcome *member(const split_classes *classes, uint64_t key)
     return bsearch(&probe, classes->members, classes->member_count, sizeof probe, by_key);
 }
 
-/* The candidates of run `r`: each one's split from the class members its
- * prefix covers (inside[], reset per run). */
-static culprit_status split_run(gen_search *search, size_t r, const split_classes *classes, size_t *inside,
-                                culprit_error *err)
+/* gain[end] for end = 0 .. n: the score of a candidate of run `r` that
+ * covers its first `end` conditions (inside[]: per class, reset here). */
+static void run_gains(const gen_run *run, const split_classes *classes, size_t *inside, double *gain)
 {
-    const gen_run *run = &search->runs[r];
-    size_t n = run->run.path.constraint_count;
-    /* gain[end]: the score of a candidate covering the first `end` conditions */
-    double *gain = malloc((n + 1) * sizeof *gain);
-    if (!gain)
-        return culprit_fail_memory(err);
     double total = 0;
     gen_set seen = {0};
     gain[0] = 0;
     for (size_t c = 0; c < classes->count; c++)
         inside[c] = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < run->run.path.constraint_count; i++) {
         uint64_t key = gen_outcome_key(&run->run.conditions[i]);
         const outcome *found = gen_set_has(&seen, key) ? NULL : member(classes, key);
         gen_set_add(&seen, key);
@@ -160,13 +153,33 @@ static culprit_status split_run(gen_search *search, size_t r, const split_classe
         gain[i + 1] = total;
     }
     gen_set_free(&seen);
-    for (size_t c = 0; c < search->candidate_count; c++) {
-        gen_candidate *candidate = &search->candidates[c];
-        if (candidate->run == r)
-            candidate->split = candidate->delta ? 0 : gain[candidate->grow ? n : candidate->flip];
+}
+
+/* Every run's gains, then every candidate's split from its parent's. */
+static culprit_status split_candidates(gen_search *search, const split_classes *classes, culprit_error *err)
+{
+    size_t total = 0;
+    for (size_t r = 0; r < search->run_count; r++)
+        total += search->runs[r].run.path.constraint_count + 1;
+    size_t *start = malloc((search->run_count + 1) * sizeof *start);
+    size_t *inside = malloc((classes->count ? classes->count : 1) * sizeof *inside);
+    double *gains = malloc((total ? total : 1) * sizeof *gains);
+    culprit_status status = start && inside && gains ? CULPRIT_OK : culprit_fail_memory(err);
+    for (size_t r = 0, at = 0; status == CULPRIT_OK && r < search->run_count; r++) {
+        start[r] = at;
+        run_gains(&search->runs[r], classes, inside, gains + at);
+        at += search->runs[r].run.path.constraint_count + 1;
     }
-    free(gain);
-    return CULPRIT_OK;
+    for (size_t c = 0; status == CULPRIT_OK && c < search->candidate_count; c++) {
+        gen_candidate *candidate = &search->candidates[c];
+        size_t end =
+            candidate->grow ? search->runs[candidate->run].run.path.constraint_count : candidate->flip;
+        candidate->split = candidate->delta ? 0 : gains[start[candidate->run] + end];
+    }
+    free(start);
+    free(inside);
+    free(gains);
+    return status;
 }
 
 culprit_status gen_split_update(gen_search *search, culprit_error *err)
@@ -177,13 +190,8 @@ culprit_status gen_split_update(gen_search *search, culprit_error *err)
     culprit_status status = collect(search, &list, &count, err);
     if (status == CULPRIT_OK && search->stats->failing > 0)
         status = classify(list, count, search->stats->failing, &classes, err);
-    size_t *inside =
-        status == CULPRIT_OK ? malloc((classes.count ? classes.count : 1) * sizeof *inside) : NULL;
-    if (status == CULPRIT_OK && !inside)
-        status = culprit_fail_memory(err);
-    for (size_t r = 0; r < search->run_count && status == CULPRIT_OK && classes.count; r++)
-        status = split_run(search, r, &classes, inside, err);
-    free(inside);
+    if (status == CULPRIT_OK && classes.count)
+        status = split_candidates(search, &classes, err);
     free(list);
     free(classes.members);
     free(classes.score);
