@@ -50,10 +50,11 @@ typedef struct gen_candidate {
     size_t grow_source;
     culprit_condition *predicted; /* owned */
     size_t predicted_count;
-    double score; /* the best similarity to a failing run */
-    double split; /* pcs, pcs-seq, is: how evenly it splits the tied outcomes (search_split.c) */
-    size_t order; /* creation order (FIFO) */
-    bool solved;  /* input holds the candidate's input */
+    double score;  /* the best similarity to a failing run */
+    double split;  /* pcs, pcs-seq, is: how evenly it splits the tied outcomes (search_split.c) */
+    size_t scored; /* pcs, pcs-seq, is: score has seen runs[0 .. scored) (scored lazily) */
+    size_t order;  /* creation order (FIFO) */
+    bool solved;   /* input holds the candidate's input */
     culprit_input input;
 } gen_candidate;
 
