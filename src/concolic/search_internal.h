@@ -1,7 +1,9 @@
 /*
- * search_internal.h - the state of one generational search (search.c) and
- * its bookkeeping (search_state.c): the runs so far, the candidate queue,
- * and hash sets of what was covered, predicted and run.
+ * search_internal.h - the state of one generational search (search.c), its
+ * bookkeeping (search_state.c), its delta candidates (search_delta.c) and
+ * the split that orders pcs, pcs-seq and is (search_split.c): the runs so
+ * far, the candidate queue, and hash sets of what was covered, predicted
+ * and run.
  */
 #ifndef CULPRIT_CONCOLIC_SEARCH_INTERNAL_H
 #define CULPRIT_CONCOLIC_SEARCH_INTERNAL_H
