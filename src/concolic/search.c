@@ -602,9 +602,15 @@ static culprit_status search_from_seed(gen_search *search, const culprit_input *
     if (status == CULPRIT_OK && from_start && !out_of_budget(search, 0)) {
         culprit_input start = {0};
         status = start_input(seed, &start, err);
-        if (status == CULPRIT_OK)
+        /* A seed with nothing but argv empties to itself: the directed
+         * strategies would run it twice (base explores from it anyway). */
+        bool same =
+            status == CULPRIT_OK && splits(search->options.strategy) && culprit_input_equal(&start, seed);
+        if (same)
+            culprit_input_free(&start);
+        else if (status == CULPRIT_OK)
             status = run_input(search, &start, 0, &index, err);
-        if (status == CULPRIT_OK) {
+        if (status == CULPRIT_OK && !same) {
             search->runs[index].from_start = true;
             status = expand(search, index, err);
         }

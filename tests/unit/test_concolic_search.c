@@ -430,6 +430,45 @@ static void test_mix_takes_turns(void)
     CHECK_STR(log.stdin_text[3], "1\n");
 }
 
+/* A program that reads only its first argument, and fails when its first
+ * byte is below 'b': one condition (site 1), whose flip cannot be a NUL. */
+static culprit_status argv_runner(void *context, size_t number, const culprit_input *input,
+                                  culprit_gen_run *run, culprit_error *err)
+{
+    fake_log *log = context;
+    const culprit_input_part *arg = culprit_input_find(input, CULPRIT_SYM_SOURCE_ARGV, 0);
+    fixture_init(&run->path);
+    uint32_t source = fixture_source(&run->path, CULPRIT_SYM_SOURCE_ARGV, 0, arg ? arg->length : 0, 0, "");
+    unsigned char first = arg && arg->length ? arg->bytes[0] : 0;
+    uint32_t byte = fixture_byte(&run->path, source, 0);
+    fixture_branch(&run->path,
+                   fixture_binary(&run->path, CULPRIT_SYM_ULT, byte, fixture_const(&run->path, 8, 'b')), 1,
+                   first < 'b');
+    run->failing = first < 'b';
+    if (log->count < MAX_RUNS)
+        snprintf(log->stdin_text[log->count], sizeof log->stdin_text[0], "%.*s", arg ? (int)arg->length : 0,
+                 arg ? (const char *)arg->bytes : "");
+    log->count++;
+    (void)number;
+    return culprit_path_conditions(&run->path, NULL, &run->conditions, err);
+}
+
+/* A seed of argv alone empties to itself: PCS does not run it twice. */
+static void test_argv_seed_runs_once(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    culprit_input seed = {0};
+    CHECK_INT(culprit_input_set(&seed, CULPRIT_SYM_SOURCE_ARGV, 0, "a", 1, &err), CULPRIT_OK);
+    culprit_gen_options options = {.strategy = CULPRIT_GEN_PCS, .budget_tests = 1, .solver_timeout_ms = 5000};
+    CHECK_INT(culprit_gen_search(&options, &seed, argv_runner, &log, &stats, &err), CULPRIT_OK);
+    culprit_input_free(&seed);
+    CHECK_INT(log.count, 2);
+    CHECK_STR(log.stdin_text[0], "a");
+    CHECK(strcmp(log.stdin_text[1], "a") != 0); /* the flip, not the seed again */
+}
+
 /* should_stop is asked before each pick: a signal stops a search that
  * is only solving, not just one that runs tests. */
 static bool stop_at_second_ask(void *context)
@@ -513,6 +552,7 @@ int main(void)
     test_delta_leaves_lines_out();
     test_mix_takes_turns();
     test_should_stop();
+    test_argv_seed_runs_once();
     test_fruitless_picks();
     test_passing_seed();
     test_strategy_names();
