@@ -18,7 +18,12 @@
  * PCS orders candidates before solving any of them; the solver runs only
  * on the candidate picked, and a candidate that turns out unsat, unknown
  * or not renderable is dropped for the next.  IS needs the input itself,
- * so under IS candidates are solved as they are made.
+ * so under IS candidates are solved as they are made.  Before each pick,
+ * pcs, pcs-seq and is first rank candidates by how many pairs of tied
+ * suspicious branch outcomes their predicted paths tell apart
+ * (search_split.c): the similarity of seeds/001 decides among equal
+ * splits - on its own it picks the late flips of the failing path, whose
+ * runs fail again and split nothing.
  *
  * The search knows nothing of processes: a callback runs each input.
  */
@@ -59,6 +64,13 @@ static double now_seconds(void)
 }
 
 /* ---- scoring ---- */
+
+/* The strategies of seeds/001 that aim at splitting the tied outcomes
+ * first (search_split.c), their similarity deciding among equal splits. */
+static bool splits(culprit_gen_strategy strategy)
+{
+    return strategy == CULPRIT_GEN_PCS || strategy == CULPRIT_GEN_PCS_SEQ || strategy == CULPRIT_GEN_IS;
+}
 
 static bool uses_paths(culprit_gen_strategy strategy)
 {
@@ -183,6 +195,8 @@ static bool better_as(const gen_search *search, culprit_gen_strategy strategy, c
         if (a_distance != b_distance)
             return a_distance < b_distance;
     }
+    if (splits(strategy) && a->split != b->split)
+        return a->split > b->split;
     if (directed && a->score != b->score)
         return a->score > b->score;
     bool a_new = flip_uncovered(search, a), b_new = flip_uncovered(search, b);
@@ -217,11 +231,39 @@ static bool better(const gen_search *search, const gen_candidate *a, const gen_c
     return better_as(search, strategy, a, b);
 }
 
+/* pcs, pcs-seq, is: similarity only orders equal splits, so only the
+ * candidates of the best split (among flips, when there are any: they go
+ * before grown inputs) are scored, against the failing runs they have not
+ * been scored against.  Scoring every candidate against every failing run
+ * as they come took 85% of PCS's time on fmt (30 failing runs, ~200
+ * conditions each, thousands of candidates); the order is the same. */
+static void score_best_split(gen_search *search)
+{
+    bool flips = false;
+    double best = -1;
+    for (size_t i = 0; i < search->candidate_count; i++)
+        flips = flips || !search->candidates[i].grow;
+    for (size_t i = 0; i < search->candidate_count; i++)
+        if ((!flips || !search->candidates[i].grow) && search->candidates[i].split > best)
+            best = search->candidates[i].split;
+    for (size_t i = 0; i < search->candidate_count; i++) {
+        gen_candidate *candidate = &search->candidates[i];
+        if (candidate->split != best || (flips && candidate->grow))
+            continue;
+        for (size_t r = candidate->scored; r < search->run_count; r++)
+            if (search->runs[r].run.failing)
+                rescore(search, candidate, &search->runs[r]);
+        candidate->scored = search->run_count;
+    }
+}
+
 /* Takes the best candidate out of the queue into *picked; false when empty. */
 static bool pick(gen_search *search, gen_candidate *picked)
 {
     if (search->candidate_count == 0)
         return false;
+    if (splits(search->options.strategy) && search->fruitless < GEN_FRUITLESS_LIMIT)
+        score_best_split(search);
     size_t best = 0;
     for (size_t i = 1; i < search->candidate_count; i++)
         if (better(search, &search->candidates[i], &search->candidates[best]))
@@ -292,7 +334,7 @@ static culprit_status run_input(gen_search *search, culprit_input *input, size_t
     search->diversify = search->options.strategy == CULPRIT_GEN_SAT_TAR && run->run.stale;
     if ((run->run.failing && note_suspects(search, &run->run)) || turned || search->diversify)
         rescore_everything(search);
-    else if (run->run.failing)
+    else if (run->run.failing && !splits(search->options.strategy)) /* those score lazily */
         rescore_all(search, run);
     search->stats->stopped = run->run.stop;
     return CULPRIT_OK;
@@ -325,7 +367,7 @@ culprit_status gen_add_candidate(gen_search *search, gen_candidate *candidate, c
             return status;
         }
     }
-    for (size_t i = 0; i < search->run_count; i++)
+    for (size_t i = 0; i < search->run_count && !splits(search->options.strategy); i++)
         if (search->runs[i].run.failing)
             rescore(search, candidate, &search->runs[i]);
     search->stats->candidates++;
@@ -488,7 +530,11 @@ static culprit_status explore(gen_search *search, culprit_error *err)
             search->stats->stopped = true;
             break;
         }
+        if (splits(search->options.strategy) && search->fruitless < GEN_FRUITLESS_LIMIT)
+            status = gen_split_update(search, err);
         gen_candidate candidate;
+        if (status != CULPRIT_OK)
+            break;
         if (!pick(search, &candidate)) {
             search->stats->exhausted = true;
             break;
@@ -518,14 +564,27 @@ static culprit_status explore(gen_search *search, culprit_error *err)
     return status;
 }
 
-/* base explores from the seed with its stdin and files emptied. */
-static culprit_status start_input(const culprit_gen_options *options, const culprit_input *seed,
-                                  culprit_input *start, culprit_error *err)
+/* The strategies that run the seed with its stdin and files emptied right
+ * after it: base (where it explores from), mix (its second side), and
+ * pcs, pcs-seq and is.  Why the directed ones: from one failing run every
+ * line it ran is tied, and a large share of them - start-up, option
+ * parsing, output - runs on every input; the emptied input's run (seeds/001
+ * Figure 2 allows a set of seeds, and its Base starts from the empty input)
+ * separates all of those at once when it passes, and the input-specific
+ * ones when it fails.  The split cannot ask for it: those lines are mostly
+ * no branch that input decides.  In `make eval-gen` this one test took
+ * PCS's mean worst rank from 78.5 to 53.6 (BENCHMARKS.md). */
+static bool runs_emptied_seed(culprit_gen_strategy strategy)
+{
+    return strategy == CULPRIT_GEN_BASE || strategy == CULPRIT_GEN_MIX || splits(strategy);
+}
+
+/* The seed with its stdin and files emptied (argv kept). */
+static culprit_status start_input(const culprit_input *seed, culprit_input *start, culprit_error *err)
 {
     culprit_status status = culprit_input_copy(seed, start, err);
     for (size_t i = 0; status == CULPRIT_OK && i < start->part_count; i++)
-        if ((options->strategy == CULPRIT_GEN_BASE || options->strategy == CULPRIT_GEN_MIX) &&
-            start->parts[i].kind != CULPRIT_SYM_SOURCE_ARGV)
+        if (start->parts[i].kind != CULPRIT_SYM_SOURCE_ARGV)
             start->parts[i].length = 0;
     return status;
 }
@@ -543,16 +602,21 @@ static culprit_status search_from_seed(gen_search *search, const culprit_input *
                             "program fails, or an oracle that judges it failing)");
     if (status != CULPRIT_OK || search->stats->stopped)
         return status;
-    bool from_start =
-        search->options.strategy == CULPRIT_GEN_BASE || search->options.strategy == CULPRIT_GEN_MIX;
+    bool from_start = runs_emptied_seed(search->options.strategy);
     if (search->options.strategy != CULPRIT_GEN_BASE)
         status = expand(search, 0, err);
     if (status == CULPRIT_OK && from_start && !out_of_budget(search, 0)) {
         culprit_input start = {0};
-        status = start_input(&search->options, seed, &start, err);
-        if (status == CULPRIT_OK)
+        status = start_input(seed, &start, err);
+        /* A seed with nothing but argv empties to itself: the directed
+         * strategies would run it twice (base explores from it anyway). */
+        bool same =
+            status == CULPRIT_OK && splits(search->options.strategy) && culprit_input_equal(&start, seed);
+        if (same)
+            culprit_input_free(&start);
+        else if (status == CULPRIT_OK)
             status = run_input(search, &start, 0, &index, err);
-        if (status == CULPRIT_OK) {
+        if (status == CULPRIT_OK && !same) {
             search->runs[index].from_start = true;
             status = expand(search, index, err);
         }

@@ -1,7 +1,9 @@
 /*
- * search_internal.h - the state of one generational search (search.c) and
- * its bookkeeping (search_state.c): the runs so far, the candidate queue,
- * and hash sets of what was covered, predicted and run.
+ * search_internal.h - the state of one generational search (search.c), its
+ * bookkeeping (search_state.c), its delta candidates (search_delta.c) and
+ * the split that orders pcs, pcs-seq and is (search_split.c): the runs so
+ * far, the candidate queue, and hash sets of what was covered, predicted
+ * and run.
  */
 #ifndef CULPRIT_CONCOLIC_SEARCH_INTERNAL_H
 #define CULPRIT_CONCOLIC_SEARCH_INTERNAL_H
@@ -50,9 +52,11 @@ typedef struct gen_candidate {
     size_t grow_source;
     culprit_condition *predicted; /* owned */
     size_t predicted_count;
-    double score; /* the best similarity to a failing run */
-    size_t order; /* creation order (FIFO) */
-    bool solved;  /* input holds the candidate's input */
+    double score;  /* the best similarity to a failing run */
+    double split;  /* pcs, pcs-seq, is: how evenly it splits the tied outcomes (search_split.c) */
+    size_t scored; /* pcs, pcs-seq, is: score has seen runs[0 .. scored) (scored lazily) */
+    size_t order;  /* creation order (FIFO) */
+    bool solved;   /* input holds the candidate's input */
     culprit_input input;
 } gen_candidate;
 
@@ -93,6 +97,10 @@ culprit_status gen_grow_input(gen_search *search, gen_candidate *candidate, culp
 /* search_delta.c: the delta candidates of a failing run (strategy delta):
  * its input with one line of a text part left out, each. */
 culprit_status gen_delta_candidates(gen_search *search, size_t run_index, culprit_error *err);
+/* search_split.c: every candidate's split of the failing runs' most
+ * suspicious branch outcomes, from every run so far (before a pick). */
+culprit_status gen_split_update(gen_search *search, culprit_error *err);
+
 /* Queues a candidate (search.c). */
 culprit_status gen_add_candidate(gen_search *search, gen_candidate *candidate, culprit_error *err);
 

@@ -103,16 +103,19 @@ static void test_pcs_picks_most_similar(void)
     fake_log log = {0};
     culprit_gen_stats stats;
     culprit_error err;
-    CHECK_INT(search(CULPRIT_GEN_PCS, 1, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
-    CHECK_INT(log.count, 2);
+    CHECK_INT(search(CULPRIT_GEN_PCS, 2, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+    CHECK_INT(log.count, 3);
     CHECK(log.failing[0]);
-    /* flipping sx > 10 keeps x == 0 and y == 0: 2 of 3 conditions alike */
+    CHECK_STR(log.stdin_text[1], ""); /* the emptied seed first, */
+    CHECK(!log.failing[1]);
+    /* then of the flips that split alike (x == 0 and y == 0 covered, one
+     * or both), the most similar: sx > 10 keeps 2 of 3 conditions alike */
     long long x, y, sx, sy;
-    CHECK_INT(sscanf(log.stdin_text[1], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
+    CHECK_INT(sscanf(log.stdin_text[2], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
     CHECK(x == 0 && y == 0 && sx > 10 && sy == 3);
-    CHECK_INT(stats.tests, 2);
+    CHECK_INT(stats.tests, 3);
     CHECK_INT(stats.failing, 2);
-    CHECK_INT(stats.candidates, 3);
+    CHECK_INT(stats.candidates, 4);     /* the seed's three flips, the emptied seed grown */
     CHECK_INT(stats.solver.queries, 1); /* solved only the candidate picked */
 }
 
@@ -126,8 +129,8 @@ static void test_directed_grow_last(void)
         fake_log log = {.reads_to_end = true};
         culprit_gen_stats stats;
         culprit_error err;
-        CHECK_INT(search(strategy, 3, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
-        CHECK_INT(log.count, 4);
+        CHECK_INT(search(strategy, 4, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+        CHECK_INT(log.count, 5);               /* the seed, the emptied seed, three flips */
         for (size_t i = 1; i < log.count; i++) /* a grown input is "0 0 1 3\n" and more */
             CHECK(strncmp(log.stdin_text[i], "0 0 1 3\n", 8) != 0 || strlen(log.stdin_text[i]) == 8);
     }
@@ -138,19 +141,20 @@ static void test_strategies_differ(void)
     fake_log pcs = {0}, coverage = {0}, seq = {0};
     culprit_gen_stats stats;
     culprit_error err;
-    CHECK_INT(search(CULPRIT_GEN_PCS, 3, "0 0 1 3\n", &pcs, &stats, &err), CULPRIT_OK);
+    CHECK_INT(search(CULPRIT_GEN_PCS, 4, "0 0 1 3\n", &pcs, &stats, &err), CULPRIT_OK);
     CHECK_INT(search(CULPRIT_GEN_COVERAGE, 3, "0 0 1 3\n", &coverage, &stats, &err), CULPRIT_OK);
-    CHECK_INT(search(CULPRIT_GEN_PCS_SEQ, 3, "0 0 1 3\n", &seq, &stats, &err), CULPRIT_OK);
+    CHECK_INT(search(CULPRIT_GEN_PCS_SEQ, 4, "0 0 1 3\n", &seq, &stats, &err), CULPRIT_OK);
     /* coverage: FIFO, so the first constraint first: x != 0 */
     long long x, y, sx, sy;
     CHECK_INT(sscanf(coverage.stdin_text[1], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
     CHECK(x != 0 && sx == 1);
-    CHECK(strcmp(pcs.stdin_text[1], coverage.stdin_text[1]) != 0);
-    /* PCS's second pick: y != 0 (1 of 3 alike) before x != 0 (0 of 3) */
-    CHECK_INT(sscanf(pcs.stdin_text[2], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
+    CHECK(strcmp(pcs.stdin_text[2], coverage.stdin_text[1]) != 0);
+    /* PCS's second flip: y != 0, which splits x == 0 from y == 0 (both
+     * still tied: the first flip failed), where x != 0 splits nothing */
+    CHECK_INT(sscanf(pcs.stdin_text[3], "%lld %lld %lld %lld", &x, &y, &sx, &sy), 4);
     CHECK(x == 0 && y != 0);
-    CHECK(!pcs.failing[2]);
-    CHECK_STR(seq.stdin_text[1], pcs.stdin_text[1]);
+    CHECK(!pcs.failing[3]);
+    CHECK_STR(seq.stdin_text[2], pcs.stdin_text[2]);
 }
 
 /* base starts from the empty input and grows it where the run read past
@@ -180,16 +184,19 @@ static void test_pcs_does_not_stall_on_growing(void)
         fake_log log = {.to_eof = true};
         culprit_gen_stats stats;
         culprit_error err;
-        CHECK_INT(search(strategies[s], 3, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
-        CHECK_INT(log.count, 4);
+        CHECK_INT(search(strategies[s], 4, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+        CHECK_INT(log.count, 5); /* the seed, the emptied seed, three flips */
         for (size_t i = 1; i < log.count; i++)
             CHECK(strstr(log.stdin_text[i], "3\n1\n") == NULL); /* no input grown from the seed */
         CHECK(stats.solver.sat >= 3);
     }
 }
 
-/* Every path of the fake program is reached once, then the queue is
- * empty: no input runs twice. */
+/* Every path of the fake program is reached, then the queue is empty:
+ * no input runs twice.  PCS runs the emptied seed second and grows it a
+ * number at a time up to four (the last of those takes one of the 2^3
+ * outcomes again: a grown input predicts its parent's path and a marker,
+ * not a path of its own). */
 static void test_exhaustion_and_duplicates(void)
 {
     fake_log log = {0};
@@ -197,7 +204,8 @@ static void test_exhaustion_and_duplicates(void)
     culprit_error err;
     CHECK_INT(search(CULPRIT_GEN_PCS, 100, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
     CHECK(stats.exhausted);
-    CHECK_INT(log.count, 8); /* 2^3 outcomes of three independent conditions */
+    CHECK_INT(log.count, 13); /* 2^3 outcomes of three independent conditions, "", 4 grown */
+    CHECK_STR(log.stdin_text[1], "");
     for (size_t i = 0; i < log.count; i++)
         for (size_t j = i + 1; j < log.count; j++)
             CHECK(strcmp(log.stdin_text[i], log.stdin_text[j]) != 0);
@@ -222,17 +230,18 @@ static void test_stop_and_budget(void)
     CHECK_INT(budget.count, 3);
 }
 
-/* IS needs inputs to compare: every candidate is solved when it is made. */
+/* IS needs inputs to compare: every candidate is solved when it is made
+ * (a grown one needs no solver: the emptied seed's). */
 static void test_input_similarity_strategy(void)
 {
     fake_log log = {0};
     culprit_gen_stats stats;
     culprit_error err;
-    CHECK_INT(search(CULPRIT_GEN_IS, 1, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
-    CHECK_INT(log.count, 2);
+    CHECK_INT(search(CULPRIT_GEN_IS, 2, "0 0 1 3\n", &log, &stats, &err), CULPRIT_OK);
+    CHECK_INT(log.count, 3);
     /* the seed's three, then the generated run's own candidates */
     CHECK(stats.solver.queries >= 3);
-    CHECK_INT(stats.solver.queries, stats.candidates + stats.solver.unsat + stats.solver.unknown);
+    CHECK_INT(stats.solver.queries + 1, stats.candidates + stats.solver.unsat + stats.solver.unknown);
 }
 
 static void test_passing_seed(void)
@@ -323,8 +332,9 @@ static void test_strategy_names(void)
 
 /* A long path whose failure is caused early: eight numbers, a condition
  * "n_i == 0" each (site i + 1), failing while the first two are 0.  PCS
- * takes the most similar candidates - the late flips, and then the late
- * flips of their failing children - and runs 8 failing tests; bisect
+ * splits the tied outcomes (its first pick flips the fifth number, not the
+ * last as seeds/001's most similar would), but every later failing child
+ * keeps the first two zeros and it runs no passing test in 8; bisect
  * halves the window of flips not known to fail or pass, leaves the failing
  * children's flips alone, and runs a passing test third. */
 static culprit_status eight_runner(void *context, size_t number, const culprit_input *input,
@@ -354,9 +364,43 @@ static culprit_status eight_runner(void *context, size_t number, const culprit_i
     }
     run->failing = first_two == 0;
     log->failing[log->count < MAX_RUNS ? log->count : MAX_RUNS - 1] = run->failing;
+    if (log->count < MAX_RUNS)
+        snprintf(log->stdin_text[log->count], sizeof log->stdin_text[0], "%s", text);
     log->count++;
     (void)number;
     return culprit_path_conditions(&run->path, NULL, &run->conditions, err);
+}
+
+/* The eight-number seed under strategy for budget tests, into *log. */
+static void run_eight(culprit_gen_strategy strategy, size_t budget, fake_log *log)
+{
+    culprit_gen_stats stats;
+    culprit_error err;
+    culprit_input seed = {0};
+    const char *text = "0 0 0 0 0 0 0 0";
+    CHECK_INT(culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, text, strlen(text), &err), CULPRIT_OK);
+    culprit_gen_options options = {.strategy = strategy, .budget_tests = budget, .solver_timeout_ms = 5000};
+    CHECK_INT(culprit_gen_search(&options, &seed, eight_runner, log, &stats, &err), CULPRIT_OK);
+    culprit_input_free(&seed);
+}
+
+/* From one failing run all eight outcomes are tied: a run covering k of
+ * them tells k * (8 - k) pairs apart, whatever its verdict, so PCS, PCS-seq
+ * and IS negate the fifth condition first (4 * 4), where the paper's most
+ * similar candidate negates the last (7 * 1). */
+static void test_directed_split_the_ties(void)
+{
+    for (culprit_gen_strategy strategy = CULPRIT_GEN_PCS; strategy <= CULPRIT_GEN_IS; strategy++) {
+        fake_log log = {0};
+        run_eight(strategy, 2, &log);
+        CHECK_INT(log.count, 3); /* the seed, the emptied seed (whose numbers read as 0: it fails), a flip */
+        long long n[8];
+        CHECK_INT(sscanf(log.stdin_text[2], "%lld %lld %lld %lld %lld %lld %lld %lld", &n[0], &n[1], &n[2],
+                         &n[3], &n[4], &n[5], &n[6], &n[7]),
+                  8);
+        for (int i = 0; i < 8; i++)
+            CHECK(i == 4 ? n[i] != 0 : n[i] == 0);
+    }
 }
 
 static size_t first_passing(culprit_gen_strategy strategy)
@@ -417,6 +461,45 @@ static void test_mix_takes_turns(void)
     CHECK_STR(log.stdin_text[3], "1\n");
 }
 
+/* A program that reads only its first argument, and fails when its first
+ * byte is below 'b': one condition (site 1), whose flip cannot be a NUL. */
+static culprit_status argv_runner(void *context, size_t number, const culprit_input *input,
+                                  culprit_gen_run *run, culprit_error *err)
+{
+    fake_log *log = context;
+    const culprit_input_part *arg = culprit_input_find(input, CULPRIT_SYM_SOURCE_ARGV, 0);
+    fixture_init(&run->path);
+    uint32_t source = fixture_source(&run->path, CULPRIT_SYM_SOURCE_ARGV, 0, arg ? arg->length : 0, 0, "");
+    unsigned char first = arg && arg->length ? arg->bytes[0] : 0;
+    uint32_t byte = fixture_byte(&run->path, source, 0);
+    fixture_branch(&run->path,
+                   fixture_binary(&run->path, CULPRIT_SYM_ULT, byte, fixture_const(&run->path, 8, 'b')), 1,
+                   first < 'b');
+    run->failing = first < 'b';
+    if (log->count < MAX_RUNS)
+        snprintf(log->stdin_text[log->count], sizeof log->stdin_text[0], "%.*s", arg ? (int)arg->length : 0,
+                 arg ? (const char *)arg->bytes : "");
+    log->count++;
+    (void)number;
+    return culprit_path_conditions(&run->path, NULL, &run->conditions, err);
+}
+
+/* A seed of argv alone empties to itself: PCS does not run it twice. */
+static void test_argv_seed_runs_once(void)
+{
+    fake_log log = {0};
+    culprit_gen_stats stats;
+    culprit_error err;
+    culprit_input seed = {0};
+    CHECK_INT(culprit_input_set(&seed, CULPRIT_SYM_SOURCE_ARGV, 0, "a", 1, &err), CULPRIT_OK);
+    culprit_gen_options options = {.strategy = CULPRIT_GEN_PCS, .budget_tests = 1, .solver_timeout_ms = 5000};
+    CHECK_INT(culprit_gen_search(&options, &seed, argv_runner, &log, &stats, &err), CULPRIT_OK);
+    culprit_input_free(&seed);
+    CHECK_INT(log.count, 2);
+    CHECK_STR(log.stdin_text[0], "a");
+    CHECK(strcmp(log.stdin_text[1], "a") != 0); /* the flip, not the seed again */
+}
+
 /* should_stop is asked before each pick: a signal stops a search that
  * is only solving, not just one that runs tests. */
 static bool stop_at_second_ask(void *context)
@@ -439,7 +522,7 @@ static void test_should_stop(void)
     CHECK_INT(culprit_gen_search(&options, &seed, fake_runner, &log, &stats, &err), CULPRIT_OK);
     culprit_input_free(&seed);
     CHECK(stats.stopped);
-    CHECK_INT(log.count, 2); /* the seed, one generated test, then the stop */
+    CHECK_INT(log.count, 3); /* the seed, the emptied seed, one generated test, then the stop */
     CHECK_INT(log.asks, 2);
 }
 
@@ -476,10 +559,10 @@ static void test_fruitless_picks(void)
     culprit_error err;
     culprit_input seed = {0};
     CHECK_INT(culprit_input_set(&seed, CULPRIT_SYM_SOURCE_STDIN, 0, "0", 1, &err), CULPRIT_OK);
-    culprit_gen_options options = {.strategy = CULPRIT_GEN_PCS, .budget_tests = 1, .solver_timeout_ms = 5000};
+    culprit_gen_options options = {.strategy = CULPRIT_GEN_PCS, .budget_tests = 2, .solver_timeout_ms = 5000};
     CHECK_INT(culprit_gen_search(&options, &seed, repeated_runner, &log, &stats, &err), CULPRIT_OK);
     culprit_input_free(&seed);
-    CHECK_INT(log.count, 2);
+    CHECK_INT(log.count, 3); /* the seed, the emptied seed (its flips: the seed's paths, dropped), one */
     CHECK_INT(stats.solver.queries, 9);
     CHECK_INT(stats.solver.unsat, 8);
 }
@@ -496,10 +579,12 @@ int main(void)
     test_exhaustion_and_duplicates();
     test_stop_and_budget();
     test_input_similarity_strategy();
+    test_directed_split_the_ties();
     test_bisect_finds_the_boundary();
     test_delta_leaves_lines_out();
     test_mix_takes_turns();
     test_should_stop();
+    test_argv_seed_runs_once();
     test_fruitless_picks();
     test_passing_seed();
     test_strategy_names();
