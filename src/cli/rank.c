@@ -60,7 +60,7 @@ const char cli_usage_rank[] =
     "                     set-intersection, smap, scomb ('culprit techniques')\n"
     "   --kind KIND       tuple (the default when the program has tuples): the formula\n"
     "                     over <line, branch outcome> and <line, return class> tuples,\n"
-    "                     a line scoring its best tuple (the same as --technique\n"
+    "                     a line scoring the best of them and itself (--technique\n"
     "                     tuples); line: the formula over plain lines (the old default,\n"
     "                     and the default for programs without tuples); block, edge,\n"
     "                     branch, return, predicate, opaque (components another\n"

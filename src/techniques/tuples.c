@@ -132,7 +132,7 @@ const culprit_technique culprit_technique_tuples = {
     .name = "tuples",
     .title = "Enriched entities",
     .summary = "the --formula over <line, branch outcome> and <line, return class> tuples; a line scores the "
-               "best of its tuples (plain lines without tuples keep their own score)",
+               "best of its tuples and itself, ties going to the better line by itself",
     .reference = "S. Artzi, J. Dolby, F. Tip, M. Pistoia: Directed test generation for effective fault "
                  "localization, ISSTA 2010",
     .needs = 0,
