@@ -107,6 +107,10 @@ static culprit_status tuples_score(const culprit_technique_input *input, culprit
     if (!best)
         return culprit_fail_memory(err);
     culprit_status status = best_tuples(input, output, best, err);
+    if (status != CULPRIT_OK) {
+        free(best); /* not filled in */
+        return status;
+    }
     bool any_tuple = false;
     for (uint32_t e = 0; e < spectra->element_count && !any_tuple; e++)
         any_tuple = best[e] != CULPRIT_GRAPH_NONE;
@@ -115,17 +119,17 @@ static culprit_status tuples_score(const culprit_technique_input *input, culprit
     if (!formula->has_confidence && any_tuple)
         for (uint32_t e = 0; e < spectra->element_count; e++)
             output->confidence[e] = output->scores[e];
-    for (uint32_t e = 0; status == CULPRIT_OK && e < spectra->element_count; e++) {
+    for (uint32_t e = 0; e < spectra->element_count; e++) {
         if (best[e] == CULPRIT_GRAPH_NONE || !ranks_before(output, input->tallies, best[e], e))
             continue;
-        double own = output->confidence[e];
         output->scores[e] = output->scores[best[e]];
-        output->confidence[e] = formula->has_confidence ? output->confidence[best[e]] : own;
+        if (formula->has_confidence) /* else the line keeps its own score there */
+            output->confidence[e] = output->confidence[best[e]];
         output->tallies[e] = input->tallies[best[e]];
         output->deciders[e] = best[e];
     }
     free(best);
-    return status;
+    return CULPRIT_OK;
 }
 
 const culprit_technique culprit_technique_tuples = {
