@@ -28,6 +28,22 @@ static LLVMValueRef counter_address(unit *u, LLVMValueRef index)
     return LLVMBuildInBoundsGEP2(u->builder, u->counters_type, u->counters, indices, 2, "");
 }
 
+/* *address += 1, as a load, an add and a store: full mode's plain
+ * increment, emitted at once or when a deferred one is lowered. */
+static void build_add_one(LLVMBuilderRef builder, LLVMTypeRef i64, LLVMValueRef address)
+{
+    LLVMValueRef old = LLVMBuildLoad2(builder, i64, address, "");
+    LLVMBuildStore(builder, LLVMBuildAdd(builder, old, LLVMConstInt(i64, 1, 0), ""), address);
+}
+
+/* Gives function the enum attribute name at index (a parameter's, or
+ * LLVMAttributeFunctionIndex). */
+static void add_attribute(unit *u, LLVMValueRef function, LLVMAttributeIndex index, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(function, index, LLVMCreateEnumAttribute(u->context, kind, 0));
+}
+
 /* CC_COUNT_FUNCTION, declared once per unit: void (i64 *), touching only
  * memory the program cannot reach (inaccessiblememonly) and not reading
  * through its argument, so the optimiser neither deletes, merges nor
@@ -41,18 +57,10 @@ static LLVMValueRef count_function(unit *u)
     LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(u->context), &parameter, 1, 0);
     u->count_function = LLVMAddFunction(u->module, CC_COUNT_FUNCTION, type);
     const char *function_attributes[] = {"inaccessiblememonly", "nounwind", "willreturn", "nofree", "nosync"};
-    for (size_t i = 0; i < sizeof function_attributes / sizeof *function_attributes; i++) {
-        unsigned kind =
-            LLVMGetEnumAttributeKindForName(function_attributes[i], strlen(function_attributes[i]));
-        LLVMAddAttributeAtIndex(u->count_function, LLVMAttributeFunctionIndex,
-                                LLVMCreateEnumAttribute(u->context, kind, 0));
-    }
-    const char *parameter_attributes[] = {"nocapture", "readnone"};
-    for (size_t i = 0; i < 2; i++) {
-        unsigned kind =
-            LLVMGetEnumAttributeKindForName(parameter_attributes[i], strlen(parameter_attributes[i]));
-        LLVMAddAttributeAtIndex(u->count_function, 1, LLVMCreateEnumAttribute(u->context, kind, 0));
-    }
+    for (size_t i = 0; i < sizeof function_attributes / sizeof *function_attributes; i++)
+        add_attribute(u, u->count_function, LLVMAttributeFunctionIndex, function_attributes[i]);
+    add_attribute(u, u->count_function, 1, "nocapture");
+    add_attribute(u, u->count_function, 1, "readnone");
     return u->count_function;
 }
 
@@ -72,8 +80,7 @@ static void emit_increment(unit *u, LLVMValueRef index)
                            LLVMAtomicOrderingMonotonic, 0);
         return;
     }
-    LLVMValueRef old = LLVMBuildLoad2(u->builder, u->i64, address, "");
-    LLVMBuildStore(u->builder, LLVMBuildAdd(u->builder, old, cc_const_i64(u, 1), ""), address);
+    build_add_one(u->builder, u->i64, address);
 }
 
 /* Lines mode: counters[block] = 1, always a volatile store.  A plain one
@@ -342,8 +349,7 @@ void cc_lower_counters(void *module)
         LLVMValueRef call = LLVMGetUser(use);
         LLVMValueRef address = LLVMGetOperand(call, 0);
         LLVMPositionBuilderBefore(builder, call);
-        LLVMValueRef old = LLVMBuildLoad2(builder, i64, address, "");
-        LLVMBuildStore(builder, LLVMBuildAdd(builder, old, LLVMConstInt(i64, 1, 0), ""), address);
+        build_add_one(builder, i64, address);
         LLVMInstructionEraseFromParent(call);
     }
     LLVMDeleteFunction(function);
