@@ -231,6 +231,13 @@ static bool better(const gen_search *search, const gen_candidate *a, const gen_c
     return better_as(search, strategy, a, b);
 }
 
+/* Whether the next pick orders by the split: a splitting strategy, and not
+ * the creation-order pick that follows fruitless ones (better()). */
+static bool picks_by_split(const gen_search *search)
+{
+    return splits(search->options.strategy) && search->fruitless < GEN_FRUITLESS_LIMIT;
+}
+
 /* pcs, pcs-seq, is: similarity only orders equal splits, so only the
  * candidates of the best split (among flips, when there are any: they go
  * before grown inputs) are scored, against the failing runs they have not
@@ -262,7 +269,7 @@ static bool pick(gen_search *search, gen_candidate *picked)
 {
     if (search->candidate_count == 0)
         return false;
-    if (splits(search->options.strategy) && search->fruitless < GEN_FRUITLESS_LIMIT)
+    if (picks_by_split(search))
         score_best_split(search);
     size_t best = 0;
     for (size_t i = 1; i < search->candidate_count; i++)
@@ -530,11 +537,9 @@ static culprit_status explore(gen_search *search, culprit_error *err)
             search->stats->stopped = true;
             break;
         }
-        if (splits(search->options.strategy) && search->fruitless < GEN_FRUITLESS_LIMIT)
-            status = gen_split_update(search, err);
-        gen_candidate candidate;
-        if (status != CULPRIT_OK)
+        if (picks_by_split(search) && (status = gen_split_update(search, err)) != CULPRIT_OK)
             break;
+        gen_candidate candidate;
         if (!pick(search, &candidate)) {
             search->stats->exhausted = true;
             break;
