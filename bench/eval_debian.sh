@@ -63,20 +63,12 @@ rm -rf "$bin/include" && cp -a "$build/include" "$bin/include" || exit 1
 culprit=$bin/culprit
 stamp=$(cat "$bin/culprit-cc" "$bin/culprit-pass.so" "$bin/libculprit-rt.a" | cksum)
 
-# suite PACKAGE: where its suite runs (SUBDIR TARGET), as in suite_speed.sh.
-suite() {
-    case $1 in
-    sed) say ". check-am" ;;
-    *) say "tests check" ;;
-    esac
-}
-
 # prepare PACKAGE: OUT/PACKAGE/tree configured and built with culprit-cc.
 prepare() {
     tree=$out/$1/tree
     [ -f "$tree/.eval-debian-built" ] && [ "$(cat "$tree/.eval-debian-built")" = "$stamp" ] && return 0
     rm -rf "$tree" && mkdir -p "$out/$1" && cp -a "$cache/src/$1.tree" "$tree" || return 1
-    set -- "$1" $(suite "$1")
+    set -- "$1" $(suite_target "$1")
     say "  $1: configuring and building with culprit-cc"
     (cd "$tree" && ./configure CC="$bin/culprit-cc" --disable-dependency-tracking) >"$out/$1/configure.log" 2>&1 &&
         (cd "$tree" && make -j2 && make -C "$2" "$3" TESTS=) >"$out/$1/make.log" 2>&1 || {
@@ -96,14 +88,11 @@ counts() {
 # run_suite PACKAGE STORE LOG: the package's suite in its tree, every test
 # recorded into STORE, the tests of OUT/PACKAGE/excluded left out.
 run_suite() {
-    set -- "$1" "$2" "$3" $(suite "$1")
-    wrapper="$culprit --store $2 test --xfail-tests \"\$(XFAIL_TESTS)\" --"
-    tests=()
-    [ -s "$out/$1/excluded" ] && tests=("TESTS=$(cat "$out/$1/kept-tests")")
-    (cd "$out/$1/tree/$4" && make -k -j1 "$5" "${tests[@]}" \
-        "LOG_COMPILE=$wrapper \$(LOG_COMPILER) \$(AM_LOG_FLAGS) \$(LOG_FLAGS)" \
-        "SH_LOG_COMPILE=$wrapper \$(SH_LOG_COMPILER) \$(AM_SH_LOG_FLAGS) \$(SH_LOG_FLAGS)" \
-        "PL_LOG_COMPILE=$wrapper \$(PL_LOG_COMPILER) \$(AM_PL_LOG_FLAGS) \$(PL_LOG_FLAGS)") >"$3" 2>&1
+    set -- "$1" "$2" "$3" $(suite_target "$1")
+    local -a variables
+    mapfile -t variables < <(log_compile_variables "$culprit --store $2 test --xfail-tests \"\$(XFAIL_TESTS)\" --")
+    [ -s "$out/$1/excluded" ] && variables+=("TESTS=$(cat "$out/$1/kept-tests")")
+    (cd "$out/$1/tree/$4" && make -k -j1 "$5" "${variables[@]}") >"$3" 2>&1
 }
 
 # baseline PACKAGE: the suite on the unfaulted program; the tests that fail
@@ -116,7 +105,7 @@ baseline() {
     run_suite "$1" "$out/$1/baseline/store" "$out/$1/baseline/check.log"
     "$culprit" --store "$out/$1/baseline/store" tests --failing --format csv 2>/dev/null |
         awk -F, 'NR > 1 { n = split($1, w, " "); sub(/^\.\//, "", w[n]); print w[n] }' >"$out/$1/excluded"
-    set -- "$1" $(suite "$1")
+    set -- "$1" $(suite_target "$1")
     make -s -C "$out/$1/tree/$2" --no-print-directory --eval 'eval-debian-tests: ; @echo $(TESTS)' \
         eval-debian-tests | tr ' ' '\n' | grep -v '^$' | grep -v -x -F -f "$out/$1/excluded" |
         tr '\n' ' ' >"$out/$1/kept-tests"

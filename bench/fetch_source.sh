@@ -1,7 +1,8 @@
 # fetch_source.sh - Debian source packages' upstream trees for the
-# benchmarks, and the order of a round's variants (sourced by
-# bench/overhead.sh, bench/build_speed.sh, bench/record_cost.sh and
-# bench/suite_speed.sh).
+# benchmarks, where their automake suites run and how culprit records them,
+# and the order of a round's variants (sourced by bench/overhead.sh,
+# bench/build_speed.sh, bench/record_cost.sh, bench/suite_speed.sh and
+# bench/eval_debian.sh).
 #
 # fetch PACKAGE unpacks the upstream tarball of Debian's source package
 # PACKAGE into $cache/src/PACKAGE.tree, downloading it once with `apt-get
@@ -54,4 +55,23 @@ rotated() {
     shift
     for rotated_item in "$@"; do echo "$rotated_item"; done | awk -v r="$rotated_round" '{ v[NR - 1] = $0 } END {
         for (i = 0; i < NR; i++) print v[(i + r) % NR] }'
+}
+
+# suite_target PACKAGE: where its suite runs (SUBDIR TARGET), as in
+# real_projects.sh: sed's and jq's at the top (check-am leaves gnulib's
+# tests out), the others' in tests/.
+suite_target() {
+    case $1 in
+    sed | jq) say ". check-am" ;;
+    *) say "tests check" ;;
+    esac
+}
+
+# log_compile_variables WRAPPER: automake's LOG_COMPILE, SH_LOG_COMPILE and
+# PL_LOG_COMPILE with WRAPPER before each test's command, one a line (the
+# recipe of docs/harness.md, "automake").
+log_compile_variables() {
+    for x in '' SH_ PL_; do
+        say "${x}LOG_COMPILE=$1 \$(${x}LOG_COMPILER) \$(AM_${x}LOG_FLAGS) \$(${x}LOG_FLAGS)"
+    done
 }

@@ -99,14 +99,6 @@ cc_of() {
     base) say "$base_build/culprit-cc" ;;
     esac
 }
-# suite_target PACKAGE: where its suite runs (SUBDIR TARGET), as in real_projects.sh.
-suite_target() {
-    case $1 in
-    sed | jq) say ". check-am" ;;
-    *) say "tests check" ;;
-    esac
-}
-
 # The gcov pipeline's per-test wrapper: gcov-test OUT_DIR TREE COMMAND...
 cat >"$work/gcov-test" <<'EOF_SH'
 #!/bin/sh
@@ -136,9 +128,7 @@ wrap_variables() {
     nolimit) wrapper="$build/culprit --store $3 test --process-limit 0 --xfail-tests \"\$(XFAIL_TESTS)\" --" ;;
     base) wrapper="$base_build/culprit --store $3 test --xfail-tests \"\$(XFAIL_TESTS)\" --" ;;
     esac
-    for x in '' SH_ PL_; do
-        say "${x}LOG_COMPILE=$wrapper \$(${x}LOG_COMPILER) \$(AM_${x}LOG_FLAGS) \$(${x}LOG_FLAGS)"
-    done
+    log_compile_variables "$wrapper"
 }
 
 # summary LOG: automake's counts from a test-suite.log ("TOTAL=n PASS=n ...").
