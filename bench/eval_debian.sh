@@ -152,7 +152,7 @@ judge() {
     say "  $p/$name: $failing of $ran tests fail: $([ $kept = yes ] && echo evaluated || echo screened out)"
     [ $kept = yes ] || return 0
     "$culprit" --store "$dir/store" eval --faults "$here/debian_faults/$p/$name.faults" --formula all \
-        --technique all,tuples:dstar,tuples:op2 --format json --version-name "$p/$name" >"$out/results/$p-$name.json" 2>"$dir/eval.err" || {
+        --technique all,tuples:ochiai,tuples:op2 --format json --version-name "$p/$name" >"$out/results/$p-$name.json" 2>"$dir/eval.err" || {
         say "  $p/$name: culprit eval failed: $(head -n 1 "$dir/eval.err")"
         rm -f "$out/results/$p-$name.json"
         return 1

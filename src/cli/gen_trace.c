@@ -148,12 +148,14 @@ static void write_measures(FILE *out, const char *key, const char *name, const c
 static culprit_status write_fault_measures(gen_trace *trace, const culprit_spectra *spectra, FILE *out,
                                            culprit_error *err)
 {
-    culprit_formula_choice ochiai;
+    culprit_formula_choice ochiai, default_formula;
     trace_measure m = {0};
     culprit_status status = culprit_formula_find("ochiai", &ochiai, err);
     if (status == CULPRIT_OK)
+        status = culprit_formula_find(CULPRIT_DEFAULT_FORMULA, &default_formula, err);
+    if (status == CULPRIT_OK)
         status = measure_prepare(trace, spectra, &m, err);
-    culprit_method methods[2] = {cli_quick_method(spectra, ochiai), {.formula = ochiai}};
+    culprit_method methods[2] = {cli_quick_method(spectra, default_formula), {.formula = ochiai}};
     const char *keys[2] = {"default", "ochiai"};
     for (size_t i = 0; i < 2 && status == CULPRIT_OK; i++) {
         culprit_eval_measures measures;

@@ -48,7 +48,7 @@ const char cli_usage_report[] =
     "                     FILE)\n\n"
     "options:\n"
     "   --formula NAME    a formula to rank with (repeatable, or comma-separated);\n"
-    "                     default ochiai, tarantula and dstar\n"
+    "                     default dstar, ochiai and tarantula\n"
     "   --technique NAME  a technique to rank with (repeatable); default every technique\n"
     "                     the stored program has the data for; 'none' for none\n"
     "   --source-root DIR where the program's relative source paths are (default: the\n"
@@ -221,7 +221,7 @@ static int parse_options(int argc, char **argv, report_command *command)
     if (!command->html && !command->sarif && !command->json_given)
         return cli_usage_error("report", "say what to write: --html DIR, --sarif FILE or --json");
     if (command->formula_count == 0 && !command->techniques_given) {
-        static char defaults[] = "ochiai,tarantula,dstar";
+        static char defaults[] = CULPRIT_DEFAULT_FORMULA ",ochiai,tarantula";
         command->default_methods = true;
         return add_formulas(command, defaults);
     }
@@ -282,7 +282,7 @@ static culprit_status technique_input(report_data *data, const report_command *c
 {
     culprit_formula_choice base;
     culprit_status status =
-        culprit_formula_find(command->formula_count ? command->formula_names[0] : "ochiai", &base, err);
+        culprit_formula_find(command->formula_count ? command->formula_names[0] : CULPRIT_DEFAULT_FORMULA, &base, err);
     *input = (culprit_technique_input){.spectra = &data->spectra,
                                        .tallies = data->tallies,
                                        .totals = totals,

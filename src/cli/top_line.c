@@ -46,7 +46,7 @@ void cli_top_line(const culprit_spectra *spectra, char *top, size_t size)
     culprit_formula_choice formula;
     culprit_error err;
     top[0] = '\0';
-    if (culprit_formula_find("ochiai", &formula, &err) != CULPRIT_OK)
+    if (culprit_formula_find(CULPRIT_DEFAULT_FORMULA, &formula, &err) != CULPRIT_OK)
         return;
     culprit_technique_input input = {.spectra = spectra,
                                      .policy = culprit_verdict_policy_default(),

@@ -136,7 +136,7 @@ culprit_status culprit_rank_method(const culprit_method *method, const culprit_t
     culprit_technique_input with = *input;
     culprit_status status = CULPRIT_OK;
     if (!with.formula.formula)
-        status = culprit_formula_find("ochiai", &with.formula, err);
+        status = culprit_formula_find(CULPRIT_DEFAULT_FORMULA, &with.formula, err);
     if (status)
         return status;
     result->method = method ? *method : culprit_method_default(input->spectra, input->mutation, with.formula);

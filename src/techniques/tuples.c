@@ -140,6 +140,7 @@ const culprit_technique culprit_technique_tuples = {
     .reference = "S. Artzi, J. Dolby, F. Tip, M. Pistoia: Directed test generation for effective fault "
                  "localization, ISSTA 2010",
     .needs = 0,
+    .base_formula = CULPRIT_DEFAULT_FORMULA, /* the default technique takes the default formula */
     .uses_formula = true,
     .failing_first = true,
     .lines_take_scores = true,

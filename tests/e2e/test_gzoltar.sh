@@ -128,17 +128,17 @@ run 0 "$CULPRIT" --store opaque import gzoltar --matrix opaque-matrix.txt --spec
 expect_contains err "imported 4 tests (2 failing) over 4 elements"
 run 0 "$CULPRIT" --store opaque rank --format csv
 expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method
-1,1,cond22_true,,2,0,0,2,ochiai
-2,0.5,ret5_neg,,1,1,1,1,ochiai
-3,0.4082482904638631,src/a.c:3,,1,2,1,0,ochiai
-4,0,cond22_false,,0,2,2,0,ochiai'
+1,inf,cond22_true,,2,0,0,2,dstar
+2,0.5,ret5_neg,,1,1,1,1,dstar
+3,0.3333333333333333,src/a.c:3,,1,2,1,0,dstar
+4,0,cond22_false,,0,2,2,0,dstar'
 run 0 "$CULPRIT" --store opaque rank --kind opaque --format json
 expect_contains out '"element": "cond22_true", "kind": "opaque", "file": null, "line": 0'
 # (the line view of several kinds names the element each line's score
 # came from: here the line itself)
 run 0 "$CULPRIT" --store opaque rank --kind all --view line --format csv
 expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method,decided_by,decided_by_ef,decided_by_ep,decided_by_nf,decided_by_np,why
-1,0.4082482904638631,src/a.c:3,,1,2,1,0,ochiai,src/a.c:3,1,2,1,0,line a.c:3'
+1,0.3333333333333333,src/a.c:3,,1,2,1,0,dstar,src/a.c:3,1,2,1,0,line a.c:3'
 run 0 "$CULPRIT" --store opaque rank --kind line --format csv
 expect_line_count out 2
 run 0 "$CULPRIT" --store opaque export gzoltar --output-dir opaque-out
@@ -164,8 +164,8 @@ printf '1 0 -\n0 1 +\n' >only-opaque-matrix.txt
 run 0 "$CULPRIT" --store only-opaque import gzoltar --matrix only-opaque-matrix.txt --spectra only-opaque.txt
 run 0 "$CULPRIT" --store only-opaque rank --format csv
 expect_file_equals out 'rank,score,element,confidence,ef,ep,nf,np,method
-1,1,p1,,1,0,0,1,ochiai
-2,0,p2,,0,1,1,0,ochiai'
+1,inf,p1,,1,0,0,1,dstar
+2,0,p2,,0,1,1,0,dstar'
 printf 'test,verdict,a.c:1,,b\nt1,fail,1,0,1\n' >empty-name.csv
 run 2 "$CULPRIT" --store bad-spectra import csv empty-name.csv
 expect_file_equals err "culprit: empty-name.csv:1:20: expected a component name, found an empty one"

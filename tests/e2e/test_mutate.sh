@@ -28,7 +28,7 @@ fault_line=$(grep -n 'the fault' grade.c | cut -d: -f1)
 
 # ---- before mutate: the default is tuples, and the techniques say what to do ----
 run 0 "$CULPRIT" rank --top 1 --format csv
-expect_contains "$WORK/out" ",tuples:ochiai"
+expect_contains "$WORK/out" ",tuples:dstar"
 run 2 "$CULPRIT" rank --technique metallaxis
 expect_contains "$WORK/err" "culprit mutate"
 expect_line_count "$WORK/err" 1
@@ -75,7 +75,7 @@ run 0 "$CULPRIT" rank --top 1 --format csv
 expect_contains "$WORK/out" "1,1,$WORK/grade.c:$fault_line,,"
 expect_contains "$WORK/out" ",metallaxis"
 run 0 "$CULPRIT" rank --kind line --top 1 --format csv # an explicit kind: no default method
-expect_contains "$WORK/out" ",ochiai"
+expect_contains "$WORK/out" ",dstar"
 # each line says how many of its mutants ran (the technique's extra column)
 run 0 "$CULPRIT" rank --technique metallaxis --format csv
 expect_contains "$WORK/out" "rank,score,element,confidence,ef,ep,nf,np,mutants,method"

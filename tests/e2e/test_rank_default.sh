@@ -25,24 +25,24 @@ for format in text csv json; do
     rank_into "imported-line.$format" --kind line --format "$format"
     expect_same "$WORK/imported-default.$format" "$WORK/imported-line.$format"
 done
-expect_contains "$WORK/imported-default.text" "(formula ochiai,"
-expect_json_field "$WORK/imported-default.json" method ochiai
+expect_contains "$WORK/imported-default.text" "(formula dstar,"
+expect_json_field "$WORK/imported-default.json" method dstar
 expect_json_field "$WORK/imported-default.json" technique -
 if head -n 1 "$WORK/imported-default.csv" | grep -qx 'rank,score,element,confidence,ef,ep,nf,np,method'; then
     pass
 else
     fail "imported csv header: $(head -n 1 "$WORK/imported-default.csv")"
 fi
-if sed 1d "$WORK/imported-default.csv" | grep -qv ',ochiai$'; then fail "imported csv: a row's method is not ochiai"; else pass; fi
+if sed 1d "$WORK/imported-default.csv" | grep -qv ',dstar$'; then fail "imported csv: a row's method is not dstar"; else pass; fi
 # Another formula: still plain, under that formula's name.
-rank_into imported-dstar.csv --formula dstar --format csv
-rank_into imported-dstar-line.csv --formula dstar --kind line --format csv
-expect_same "$WORK/imported-dstar.csv" "$WORK/imported-dstar-line.csv"
-expect_contains "$WORK/imported-dstar.csv" ",1,1,0,4,dstar"
+rank_into imported-ochiai.csv --formula ochiai --format csv
+rank_into imported-ochiai-line.csv --formula ochiai --kind line --format csv
+expect_same "$WORK/imported-ochiai.csv" "$WORK/imported-ochiai-line.csv"
+expect_contains "$WORK/imported-ochiai.csv" ",1,1,0,4,ochiai"
 # An explicit --technique tuples keeps its behaviour: the same entries, named
 # tuples (with the columns naming what each line scores as: here itself).
 rank_into imported-tuples.csv --technique tuples --format csv
-sed 's/,method,decided_by,.*$/,method/; s/,tuples:ochiai,.*$/,ochiai/' "$WORK/imported-tuples.csv" \
+sed 's/,method,decided_by,.*$/,method/; s/,tuples:dstar,.*$/,dstar/' "$WORK/imported-tuples.csv" \
     >"$WORK/imported-tuples-renamed.csv"
 expect_same "$WORK/imported-tuples-renamed.csv" "$WORK/imported-default.csv"
 
@@ -70,11 +70,11 @@ for format in text csv json; do
     rank_into "cc-kind-tuple.$format" --kind tuple --format "$format"
     expect_same "$WORK/cc-default.$format" "$WORK/cc-kind-tuple.$format"
 done
-expect_contains "$WORK/cc-default.text" "(technique tuples, formula ochiai,"
-expect_json_field "$WORK/cc-default.json" method tuples:ochiai
+expect_contains "$WORK/cc-default.text" "(technique tuples, formula dstar,"
+expect_json_field "$WORK/cc-default.json" method tuples:dstar
 expect_json_field "$WORK/cc-default.json" technique tuples
-expect_json_field "$WORK/cc-default.json" formula ochiai
-expect_contains "$WORK/cc-default.csv" ",tuples:ochiai"
+expect_json_field "$WORK/cc-default.json" formula dstar
+expect_contains "$WORK/cc-default.csv" ",tuples:dstar"
 # The formula is the tuples' formula.
 rank_into cc-tarantula.csv --formula tarantula --format csv
 rank_into cc-tuples-tarantula.csv --technique tuples --formula tarantula --format csv
@@ -83,20 +83,21 @@ expect_same "$WORK/cc-tarantula.csv" "$WORK/cc-tuples-tarantula.csv"
 # --kind line is the plain ranking, and on mid() it differs from tuples:
 # line 11's true outcome has the fault's spectrum (ef=1, ep=1), so the
 # tuples give lines 11 and 12 the same score, and the tie goes to the line
-# that scores better by itself: 12 (1/sqrt(2)) first, 11 (1/sqrt(3)) second.
-# Line 11 reports its own counts (ef=1, ep=2) and names the outcome.
+# that scores better by itself: 12 first, 11 second (DStar, ef^2 / (ep +
+# nf): 1/1 and 1/2).  Line 11 reports its own counts (ef=1, ep=2) and names
+# the outcome.
 rank_into cc-line.csv --kind line --format csv
-expect_contains "$WORK/cc-line.csv" ",ochiai"
+expect_contains "$WORK/cc-line.csv" ",dstar"
 case $(sed -n 2p "$WORK/cc-line.csv") in
-1,0.707106781186547*mid.c:12,,1,1,0,4,ochiai) pass ;;
+1,1,*mid.c:12,,1,1,0,4,dstar) pass ;;
 *) fail "--kind line's first row is '$(sed -n 2p "$WORK/cc-line.csv")', expected mid.c:12 alone at rank 1" ;;
 esac
 case $(sed -n 2p "$WORK/cc-default.csv") in
-1,0.707106781186547*mid.c:12,0.707106781186547*,1,1,0,4,tuples:ochiai,*mid.c:12,1,1,0,4,'line mid.c:12') pass ;;
+1,1,*mid.c:12,1,1,1,0,4,tuples:dstar,*mid.c:12,1,1,0,4,'line mid.c:12') pass ;;
 *) fail "the default's first row is '$(sed -n 2p "$WORK/cc-default.csv")', expected mid.c:12 alone at rank 1" ;;
 esac
 case $(sed -n 3p "$WORK/cc-default.csv") in
-2,0.707106781186547*mid.c:11,0.577350269189625*,1,2,0,3,tuples:ochiai,*mid.c:11:20:true,1,1,0,4,'branch `x < z` taken true') pass ;;
+2,1,*mid.c:11,0.5,1,2,0,3,tuples:dstar,*mid.c:11:20:true,1,1,0,4,'branch `x < z` taken true') pass ;;
 *) fail "the default's second row is '$(sed -n 3p "$WORK/cc-default.csv")', expected mid.c:11 at rank 2" ;;
 esac
 if cmp -s "$WORK/cc-line.csv" "$WORK/cc-default.csv"; then fail "--kind line ranks as the default does"; else pass; fi
@@ -104,6 +105,6 @@ if cmp -s "$WORK/cc-line.csv" "$WORK/cc-default.csv"; then fail "--kind line ran
 # ---- the help says what the default is ----
 run 0 "$CULPRIT" rank --help
 expect_contains "$WORK/out" "--kind KIND       tuple (the default when the program has tuples)"
-expect_contains "$WORK/out" "7.8%"
+expect_contains "$WORK/out" "46.9%"
 
 finish

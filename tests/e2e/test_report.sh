@@ -172,13 +172,13 @@ case $top in */mid.c:12) pass ;; *) fail "ochiai's top line in the JSON is '$top
 first_location() { grep -o 'data-location="[^"]*"' "$1" | head -n 1 | sed 's/data-location="\(.*\)"/\1/'; }
 chromium_run mid.dom --dump-dom "file://$WORK/html/index.html" || fail "chromium failed: $(tail -3 "$WORK/chromium.err")"
 expect_contains mid.dom 'data-ready="1"'
-# The page opens on rank's default, Ochiai over tuples, which scores the
+# The page opens on rank's default, DStar over tuples, which scores the
 # fault (12) and line 11 alike and puts 12, the better by itself, first.
 case $(first_location mid.dom) in */mid.c:12) pass ;; *) fail "top-ranked line in the page is '$(first_location mid.dom)'" ;; esac
 first_method=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["methods"][0]["name"])' mid.json)
 if [ "$first_method" = tuples ]; then pass; else fail "the report's first method is '$first_method', not rank's default (tuples)"; fi
 first_imported=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["methods"][0]["name"])' imported.json)
-if [ "$first_imported" = ochiai ]; then pass; else fail "imported (no tuples): first method '$first_imported', not ochiai"; fi
+if [ "$first_imported" = dstar ]; then pass; else fail "imported (no tuples): first method '$first_imported', not dstar"; fi
 expect_contains mid.dom 'id="L0-12" class="ln ran'
 expect_contains mid.dom 'm = y; /* the fault: should be m = x */'
 # A line says what its score came from, with that element's counts (line
