@@ -25,7 +25,7 @@
 # counts and whether it was kept.
 #
 # Environment:
-#   EVAL_DEBIAN_PACKAGES  packages (default "sed grep", the faults kept for
+#   EVAL_DEBIAN_PACKAGES  packages (default "sed grep", the packages kept for
 #                         checking a default; "diffutils patch": the two
 #                         the default is chosen on, docs/eval.md; any of the
 #                         four, each with bench/debian_faults/PACKAGE/)
