@@ -4,9 +4,10 @@
 #
 # usage: bash bench/eval_debian.sh BUILD_DIR [OUT_DIR]      (OUT_DIR: BUILD_DIR/eval-debian)
 #
-# For each package (sed, grep): the upstream sources of Debian's source
-# package (bench/fetch_source.sh: `apt-get source --download-only`, cached,
-# never committed), configured and built once with BUILD_DIR/culprit-cc
+# For each package (by default sed and grep; diffutils and patch too, on
+# request: EVAL_DEBIAN_PACKAGES below): the upstream sources of Debian's
+# source package (bench/fetch_source.sh: `apt-get source --download-only`,
+# cached, never committed), configured and built once with BUILD_DIR/culprit-cc
 # (full mode, the default).  Then for each seeded fault
 # bench/debian_faults/PACKAGE/NAME.patch (one-line changes written for this
 # evaluation; NAME.faults lists the faulty line): apply the patch, rebuild,
@@ -24,16 +25,21 @@
 # counts and whether it was kept.
 #
 # Environment:
-#   EVAL_DEBIAN_PACKAGES  packages (default "sed grep")
-#   EVAL_DEBIAN_FAULTS    exact faults, e.g. "sed/s01 grep/g03" (default: all)
+#   EVAL_DEBIAN_PACKAGES  packages (default "sed grep", the packages kept for
+#                         checking a default; "diffutils patch": the two
+#                         the default is chosen on, docs/eval.md; any of the
+#                         four, each with bench/debian_faults/PACKAGE/)
+#   EVAL_DEBIAN_FAULTS    exact faults, e.g. "sed/s01 grep/g03 patch/p04"
+#                         (default: all)
 #   CULPRIT_BENCH_CACHE   the source cache (default ~/.cache/culprit-bench)
 #   CULPRIT_BENCH_OFFLINE 1: never call apt-get (packages not cached are skipped)
 #   EVAL_DEBIAN_REUSE     1: run no suite; screen and evaluate again the stores
 #                         an earlier run left in OUT_DIR (after a change to a
 #                         technique: seconds instead of half an hour)
 #
-# Not part of `make check` (it takes 20-40 minutes: a configure and build
-# per package, a suite run per fault).  Exit status: 0 when every fault was
+# Not part of `make check` (sed and grep take 20-40 minutes: a configure
+# and build per package, a suite run per fault; diffutils and patch about
+# 5 minutes, their suites being short).  Exit status: 0 when every fault was
 # run (screened out or evaluated), 1 when a package or a fault could not
 # be, 2 on bad usage.
 set -u
@@ -168,6 +174,7 @@ for p in $packages; do
         fetch "$p" && prepare "$p" && baseline "$p" || { failed=1; continue; }
     fi
     for patch in "$here/debian_faults/$p"/*.patch; do
+        [ -f "$patch" ] || { say "  $p: no faults in $here/debian_faults/$p"; failed=1; break; }
         name=$(basename "$patch" .patch)
         case " ${EVAL_DEBIAN_FAULTS:-$p/$name} " in *" $p/$name "*) ;; *) continue ;; esac
         fault "$p" "$name" || failed=1

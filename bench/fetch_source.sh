@@ -59,7 +59,8 @@ rotated() {
 
 # suite_target PACKAGE: where its suite runs (SUBDIR TARGET), as in
 # real_projects.sh: sed's and jq's at the top (check-am leaves gnulib's
-# tests out), the others' in tests/.
+# tests out), the others' in tests/ (grep, gzip, diffutils and patch:
+# their own tests, not gnulib-tests/).
 suite_target() {
     case $1 in
     sed | jq) say ". check-am" ;;
