@@ -36,6 +36,13 @@
 #   EVAL_DEBIAN_REUSE     1: run no suite; screen and evaluate again the stores
 #                         an earlier run left in OUT_DIR (after a change to a
 #                         technique: seconds instead of half an hour)
+#   EVAL_DEBIAN_MUTATE    options of `culprit mutate` (e.g. "--top-lines 150
+#                         --per-line 2 --early-stop --max-passing 30
+#                         --budget 600"): the packages are built with
+#                         mutants (CULPRIT_MUTANTS=1), and each kept fault's
+#                         tests are run on them from the commands `culprit
+#                         test` saved, so Metallaxis and MUSE are evaluated
+#                         too; OUT_DIR/mutate.txt has each fault's summary
 #
 # Not part of `make check` (sed and grep take 20-40 minutes: a configure
 # and build per package, a suite run per fault; diffutils and patch about
@@ -68,6 +75,10 @@ done
 rm -rf "$bin/include" && cp -a "$build/include" "$bin/include" || exit 1
 culprit=$bin/culprit
 stamp=$(cat "$bin/culprit-cc" "$bin/culprit-pass.so" "$bin/libculprit-rt.a" | cksum)
+if [ -n "${EVAL_DEBIAN_MUTATE:-}" ]; then
+    export CULPRIT_MUTANTS=1 # every configure, build and rebuild of a fault
+    stamp="$stamp mutants"
+fi
 
 # prepare PACKAGE: OUT/PACKAGE/tree configured and built with culprit-cc.
 prepare() {
@@ -157,6 +168,13 @@ judge() {
     printf '%s/%s tests=%s ran=%s failing=%s kept=%s\n' "$p" "$name" "$total" "$ran" "$failing" "$kept" >>"$out/screening.txt"
     say "  $p/$name: $failing of $ran tests fail: $([ $kept = yes ] && echo evaluated || echo screened out)"
     [ $kept = yes ] || return 0
+    if [ -n "${EVAL_DEBIAN_MUTATE:-}" ] && [ "${EVAL_DEBIAN_REUSE:-0}" != 1 ]; then
+        # the faulty build is still in the tree: fault() rebuilds only for the next fault
+        # shellcheck disable=SC2086
+        "$culprit" --store "$dir/store" mutate $EVAL_DEBIAN_MUTATE >"$dir/mutate.log" 2>&1 ||
+            say "  $p/$name: culprit mutate failed: $(tail -n 1 "$dir/mutate.log")"
+        printf '%s/%s %s\n' "$p" "$name" "$(head -n 1 "$dir/mutate.log")" >>"$out/mutate.txt"
+    fi
     "$culprit" --store "$dir/store" eval --faults "$here/debian_faults/$p/$name.faults" --formula all \
         --technique all,tuples:ochiai,tuples:op2 --format json --version-name "$p/$name" >"$out/results/$p-$name.json" 2>"$dir/eval.err" || {
         say "  $p/$name: culprit eval failed: $(head -n 1 "$dir/eval.err")"
@@ -168,6 +186,7 @@ judge() {
 start=$(date +%s)
 say "== seeded faults in Debian programs (bench/eval_debian.sh): $packages"
 rm -rf "$out/results" && mkdir -p "$out/results" && : >"$out/screening.txt" || exit 1
+[ "${EVAL_DEBIAN_REUSE:-0}" = 1 ] || rm -f "$out/mutate.txt"
 failed=0
 for p in $packages; do
     if [ "${EVAL_DEBIAN_REUSE:-0}" != 1 ]; then

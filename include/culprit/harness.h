@@ -184,6 +184,9 @@ typedef struct culprit_record_request {
     /* Where the test's processes wrote maps besides collect_directory
      * (CULPRIT_MAPS_DIR, kept across tests), or NULL. */
     const char *maps_directory;
+    /* How to run the test again, one JSON manifest entry saved with it
+     * (culprit_collected_test.command), or NULL. */
+    const char *command;
 } culprit_record_request;
 
 /* Collects the test's dumps, judges it, saves its spectra under the

@@ -18,7 +18,7 @@
 
 typedef struct culprit_store culprit_store;
 
-enum { CULPRIT_STORE_SCHEMA_VERSION = 7 };
+enum { CULPRIT_STORE_SCHEMA_VERSION = 8 };
 
 /* The store directory: explicit (--store DIR) if non-NULL, else
  * $CULPRIT_STORE if set and non-empty, else ".culprit".  Returns a pointer
@@ -202,6 +202,9 @@ typedef struct culprit_collected_test {
     /* The oracle's judgement (above), saved in the same transaction as
      * the spectra; NULL: none (an import). */
     const culprit_judgement *judgement;
+    /* How to run the test again: one JSON manifest entry (docs/harness.md;
+     * `culprit test` writes it), or NULL. */
+    const char *command;
 } culprit_collected_test;
 
 typedef struct culprit_saved_test {
@@ -319,5 +322,13 @@ CULPRIT_API culprit_status culprit_store_load_test_output(culprit_store *store, 
                                                           const char *test_name, culprit_test_output *output,
                                                           culprit_error *err);
 CULPRIT_API void culprit_test_output_free(culprit_test_output *output);
+
+/* The commands `culprit test` saved for program_id's tests (the tests
+ * other recorders saved have none), as the text of a JSON manifest
+ * (docs/harness.md): an array of *count entries in the order the tests
+ * were first saved, "[\n]\n" when there are none.  The caller frees
+ * *manifest. */
+CULPRIT_API culprit_status culprit_store_load_commands(culprit_store *store, int64_t program_id,
+                                                       char **manifest, size_t *count, culprit_error *err);
 
 #endif

@@ -1,10 +1,12 @@
 /*
  * export.c - `culprit export gzoltar|csv|json`: write the stored spectra in a
  * form other tools (and `culprit import`) read; json with the program's
- * structure (units' maps, crash stacks) when it has one.
+ * structure (units' maps, crash stacks) when it has one; manifest writes the
+ * commands `culprit test` saved, as a JSON manifest `culprit run` reads.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -14,7 +16,8 @@
 const char cli_usage_export[] =
     "usage: culprit export gzoltar (--output-dir DIR | --matrix FILE --spectra FILE [--tests FILE])\n"
     "   or: culprit export csv [--output FILE]\n"
-    "   or: culprit export json [--output FILE]\n\n"
+    "   or: culprit export json [--output FILE]\n"
+    "   or: culprit export manifest [--output FILE]\n\n"
     "Writes the current program's spectra (or --program HASH's) in another form.\n"
     "'culprit import' reads each back.\n\n"
     "gzoltar   GZoltar's spectra, matrix and tests files; --output-dir DIR writes\n"
@@ -24,7 +27,10 @@ const char cli_usage_export[] =
     "csv       one table: test,verdict,COMPONENT... (line and opaque elements only)\n"
     "json      everything: every element kind, verdicts, durations and counts, and\n"
     "          for a program built with culprit-cc its units' maps and crash stacks\n"
-    "          (what blockrank, cp, cbi and sober read)\n\n"
+    "          (what blockrank, cp, cbi and sober read)\n"
+    "manifest  how to run each test 'culprit test' recorded again (its command,\n"
+    "          directory, environment and oracle options), as a JSON manifest that\n"
+    "          'culprit run --tests' and 'culprit mutate --tests' read\n\n"
     "options:\n"
     "   --output FILE, -o FILE   write to FILE instead of standard output (csv, json)\n"
     "   --program HASH           a stored program other than the current one\n"
@@ -45,8 +51,9 @@ static int check_format(const export_options *options)
         if (!options->output_dir && (!options->matrix || !options->spectra))
             return cli_usage_error("export",
                                    "gzoltar needs --output-dir DIR, or --matrix FILE and --spectra FILE");
-    } else if (strcmp(options->format, "csv") != 0 && strcmp(options->format, "json") != 0) {
-        return cli_usage_error("export", "unknown format '%s' (expected gzoltar, csv or json)",
+    } else if (strcmp(options->format, "csv") != 0 && strcmp(options->format, "json") != 0 &&
+               strcmp(options->format, "manifest") != 0) {
+        return cli_usage_error("export", "unknown format '%s' (expected gzoltar, csv, json or manifest)",
                                options->format);
     }
     return 0;
@@ -101,7 +108,7 @@ static int parse_options(int argc, char **argv, export_options *options)
     if (bad)
         return bad;
     if (optind >= argc)
-        return cli_usage_error("export", "expected a format: gzoltar, csv or json");
+        return cli_usage_error("export", "expected a format: gzoltar, csv, json or manifest");
     options->format = argv[optind++];
     if (optind < argc)
         return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
@@ -166,6 +173,33 @@ static culprit_status export_stream(const export_options *options, const culprit
     return status;
 }
 
+/* The saved commands, written as they are stored. */
+static culprit_status export_manifest(const export_options *options, culprit_store *store, int64_t program,
+                                      culprit_error *err)
+{
+    char *text;
+    size_t count;
+    culprit_status status = culprit_store_load_commands(store, program, &text, &count, err);
+    if (status)
+        return status;
+    if (count == 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "no test of the program has a saved command: 'culprit test' saves how it ran "
+                              "each test (unless --no-save-command); tests 'culprit run' ran are in its "
+                              "manifest already");
+    FILE *out = status ? NULL : options->output ? open_output(options->output, err) : stdout;
+    if (out && fputs(text, out) == EOF && !status)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error");
+    if (out && options->output)
+        status = close_output(out, options->output, status, err);
+    else if (out && fflush(stdout) != 0 && !status)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
+    else if (!out && !status)
+        status = err->status;
+    free(text);
+    return status;
+}
+
 int cmd_export(int argc, char **argv, const cli_context *context)
 {
     export_options options = {0};
@@ -180,6 +214,11 @@ int cmd_export(int argc, char **argv, const cli_context *context)
     int64_t program;
     culprit_error err;
     culprit_status status = cli_open_program(context, &options.common, &store, &program, &err);
+    if (!status && strcmp(options.format, "manifest") == 0) {
+        status = export_manifest(&options, store, program, &err);
+        culprit_store_close(store);
+        return status ? cli_report(&err) : 0;
+    }
     if (!status) {
         status = culprit_store_load(store, program, &spectra, &err);
         if (!status && strcmp(options.format, "json") == 0)

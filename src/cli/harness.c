@@ -367,9 +367,10 @@ culprit_run_result harness_run_result(const culprit_finished *finished, const ha
     return result;
 }
 
-culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
-                              const harness_paths *paths, const culprit_finished *finished,
-                              culprit_unit_set *map_cache, culprit_recorded *recorded, culprit_error *err)
+static culprit_status record(culprit_store *store, const char *name, const culprit_oracle *oracle,
+                             const harness_paths *paths, const culprit_finished *finished,
+                             culprit_unit_set *map_cache, const char *command, culprit_recorded *recorded,
+                             culprit_error *err)
 {
     culprit_run_result result = harness_run_result(finished, paths);
     culprit_record_request request = {
@@ -380,8 +381,23 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
         .pid = finished->own_pid,
         .map_cache = map_cache,
         .maps_directory = paths->maps[0] ? paths->maps : NULL,
+        .command = command,
     };
     return culprit_record_test(store, &request, recorded, err);
+}
+
+culprit_status harness_record(culprit_store *store, const char *name, const culprit_oracle *oracle,
+                              const harness_paths *paths, const culprit_finished *finished,
+                              culprit_unit_set *map_cache, culprit_recorded *recorded, culprit_error *err)
+{
+    return record(store, name, oracle, paths, finished, map_cache, NULL, recorded, err);
+}
+
+culprit_status harness_record_command(culprit_store *store, const char *name, const culprit_oracle *oracle,
+                                      const harness_paths *paths, const culprit_finished *finished,
+                                      const char *command, culprit_recorded *recorded, culprit_error *err)
+{
+    return record(store, name, oracle, paths, finished, NULL, command, recorded, err);
 }
 
 culprit_status harness_run_to_end(culprit_pool *pool, const culprit_spawn *spawn, culprit_finished *finished,

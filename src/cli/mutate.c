@@ -1,5 +1,5 @@
 /*
- * mutate.c - `culprit mutate --tests FILE [options]`: run the recorded
+ * mutate.c - `culprit mutate [--tests FILE] [options]`: run the recorded
  * tests of a program built with culprit-cc --mutants on its mutants, and
  * save what each test did on each (docs/mutation.md §3), for
  * `culprit rank --technique metallaxis|muse`.
@@ -12,8 +12,11 @@
  * mutants some failing test killed (with --early-stop) or all of them, on
  * the passing tests.  Each run is saved in its own transaction as it
  * finishes, so a second `culprit mutate` resumes where one stopped.
+ * Without --tests the tests are run as `culprit test` saved them
+ * (test_command.c): a suite automake or meson drove needs no manifest.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +27,7 @@
 #include "cli/mutate.h"
 
 const char cli_usage_mutate[] =
-    "usage: culprit mutate --tests FILE [-j N] [--per-line N] [--budget S] [options]\n\n"
+    "usage: culprit mutate [--tests FILE] [-j N] [--per-line N] [--budget S] [options]\n\n"
     "Runs the recorded tests of a program built with culprit-cc --mutants on the\n"
     "mutants of the lines a failing test executed, and records what each test did\n"
     "on each mutant, for 'culprit rank --technique metallaxis' or 'muse'\n"
@@ -32,9 +35,13 @@ const char cli_usage_mutate[] =
     "Exit status: 0 done, 2 bad input, 3 internal error, 128+N when stopped by\n"
     "signal N (what finished is kept).\n\n"
     "options:\n"
-    "   --tests FILE         the manifest the tests were recorded from ('culprit run')\n"
+    "   --tests FILE         the manifest the tests were recorded from ('culprit run');\n"
+    "                        default: the commands 'culprit test' saved with them\n"
     "   -j, --jobs N         runs at once (default: the number of cores)\n"
     "   --per-line N         at most N mutants of each line, sampled (default 10; 0: all)\n"
+    "   --top-lines N        mutate only the lines the spectra rank within the first N\n"
+    "                        (a tie that starts there whole; default: every line):\n"
+    "                        Metallaxis then reorders them, the rest keep their order\n"
     "   --max-failing N      run the mutants on at most N failing tests, the same\n"
     "                        sample for every mutant (default: all)\n"
     "   --max-passing N      likewise for the passing tests (default: all)\n"
@@ -117,6 +124,8 @@ static int parse_one(int option, mutate_options *options)
         return harness_parse_jobs("mutate", "--jobs", optarg, &options->jobs);
     case 'L':
         return cli_parse_count("mutate", "--per-line", optarg, &options->sampling.per_line);
+    case 'O':
+        return cli_parse_count("mutate", "--top-lines", optarg, &options->sampling.top_lines);
     case 'S':
         if (cli_parse_count("mutate", "--seed", optarg, &count))
             return CULPRIT_ERROR_INPUT;
@@ -150,6 +159,7 @@ static int parse_options(int argc, char **argv, mutate_options *options)
         {"tests", required_argument, NULL, 'T'},
         {"jobs", required_argument, NULL, 'j'},
         {"per-line", required_argument, NULL, 'L'},
+        {"top-lines", required_argument, NULL, 'O'},
         {"seed", required_argument, NULL, 'S'},
         {"budget", required_argument, NULL, 'B'},
         {"max-failing", required_argument, NULL, 'F'},
@@ -176,9 +186,13 @@ static int parse_options(int argc, char **argv, mutate_options *options)
     }
     if (optind < argc)
         return cli_usage_error("mutate", "unexpected argument '%s'", argv[optind]);
-    if (!options->tests)
-        return cli_usage_error("mutate", "expected --tests FILE");
     return 0;
+}
+
+/* What the messages call the tests' manifest. */
+static const char *tests_source(const mutate_options *options)
+{
+    return options->tests ? options->tests : "the saved commands";
 }
 
 /* ---- what the store has ---- */
@@ -193,8 +207,9 @@ static culprit_status load_program(const cli_context *context, mutate_state *sta
         status = culprit_store_current_program(state->store, &state->program, err);
     if (!status && state->program == 0)
         status = culprit_fail(err, CULPRIT_ERROR_INPUT,
-                              "%s: no tests recorded yet (record them first: 'culprit run --tests %s')",
-                              directory, state->options->tests);
+                              "%s: no tests recorded yet (record them first: 'culprit run --tests FILE' "
+                              "or 'culprit test')",
+                              directory);
     if (!status)
         status = culprit_store_load(state->store, state->program, &state->spectra, err);
     if (!status)
@@ -216,7 +231,30 @@ static culprit_status check_failing(const mutate_state *state, culprit_error *er
             return CULPRIT_OK;
     return culprit_fail(err, CULPRIT_ERROR_INPUT,
                         "no test of %s failed in the recorded run: mutants only explain a failure",
-                        state->options->tests);
+                        tests_source(state->options));
+}
+
+/* Without --tests: the manifest of the commands `culprit test` saved, read
+ * as if it were a file in the store's directory. */
+static culprit_status read_saved_commands(const cli_context *context, mutate_state *state, culprit_error *err)
+{
+    char *text;
+    size_t count;
+    culprit_status status = culprit_store_load_commands(state->store, state->program, &text, &count, err);
+    if (status)
+        return status;
+    if (count == 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
+                              "no --tests FILE, and no recorded test has a saved command (tests 'culprit "
+                              "test' records save theirs; give 'culprit run' tests their manifest)");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/saved-commands.json",
+             cli_store_directory(context, state->options->common.store));
+    if (!status)
+        status = culprit_manifest_parse(text, strlen(text), path, &state->options->manifest, &state->manifest,
+                                        err);
+    free(text);
+    return status;
 }
 
 static const kept_output *output_on_program(mutate_state *state, size_t test)
@@ -426,6 +464,7 @@ static int prepare(const cli_context *context, mutate_state *state)
     state->plan.spectra = &state->spectra;
     state->plan.manifest = &state->manifest;
     if (load_program(context, state, &err) ||
+        (!state->options->tests && read_saved_commands(context, state, &err)) ||
         mutate_plan_make(&state->plan, &state->options->sampling, &err) || check_failing(state, &err))
         return cli_report(&err);
     state->outputs = calloc(state->spectra.test_count + 1, sizeof *state->outputs);
@@ -493,7 +532,8 @@ int cmd_mutate(int argc, char **argv, const cli_context *context)
     culprit_mutation_init(&state.plan.mutation);
     state.started = harness_now();
     culprit_error err;
-    if (culprit_manifest_read_file(options.tests, &options.manifest, &state.manifest, &err) != CULPRIT_OK)
+    if (options.tests &&
+        culprit_manifest_read_file(options.tests, &options.manifest, &state.manifest, &err) != CULPRIT_OK)
         code = cli_report(&err);
     if (!code)
         code = prepare(context, &state);

@@ -5,21 +5,29 @@
  * sampled with a seeded generator so that the same store and seed choose
  * the same mutants; each on the tests of the manifest that ran its line,
  * the failing tests first; with early stop, a mutant that no failing test
- * kills is not run on the passing tests at all.
+ * kills is not run on the passing tests at all.  --top-lines keeps the
+ * cost of a large program bounded: only the lines the spectra already
+ * rank highest are mutated, and Metallaxis reorders them (mbfl.c orders
+ * the rest, and its ties, by the spectrum).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/mutate.h"
 #include "core/grow.h"
+#include "culprit/sbfl.h"
+#include "culprit/techniques.h"
 
 void mutate_plan_free(mutate_plan *plan)
 {
     culprit_mutation_free(&plan->mutation);
     free(plan->spec_of_test);
     free(plan->chosen);
+    free(plan->in_top);
     plan->spec_of_test = NULL;
     plan->chosen = NULL;
+    plan->in_top = NULL;
 }
 
 /* A manifest test by name. */
@@ -141,7 +149,7 @@ static culprit_status choose_mutants(mutate_plan *plan, const mutate_sampling *s
         size_t line_size = 0;
         for (end = i; end < count && order[end].element == order[i].element; end++)
             members[line_size++] = order[end].mutant;
-        if (failing_test_ran(plan, order[i].element))
+        if (failing_test_ran(plan, order[i].element) && (!plan->in_top || plan->in_top[order[i].element]))
             choose_on_line(plan, members, line_size, sampling, &random);
     }
     free(order);
@@ -184,6 +192,36 @@ static culprit_status sample_tests(mutate_plan *plan, bool (*wanted)(const culpr
     return CULPRIT_OK;
 }
 
+/* --top-lines N: the line elements whose best rank under the spectrum
+ * ranking (worst-case ties apart: a tie that starts within N is kept
+ * whole) is at most N. */
+static culprit_status mark_top_lines(mutate_plan *plan, size_t top_lines, culprit_error *err)
+{
+    const culprit_spectra *spectra = plan->spectra;
+    culprit_formula_choice formula;
+    culprit_status status = culprit_formula_find(CULPRIT_DEFAULT_FORMULA, &formula, err);
+    if (status != CULPRIT_OK)
+        return status;
+    plan->in_top = calloc(spectra->element_count + 1, sizeof *plan->in_top);
+    if (!plan->in_top)
+        return culprit_fail_memory(err);
+    culprit_technique_input input = {.spectra = spectra,
+                                     .policy = culprit_verdict_policy_default(),
+                                     .formula = formula,
+                                     .mapping = culprit_output_mapping_default()};
+    culprit_method method = cli_quick_method(spectra, formula);
+    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE};
+    culprit_method_ranking result;
+    status = culprit_rank_method(&method, &input, &options, &result, err);
+    for (size_t i = 0; status == CULPRIT_OK && i < result.ranking.count; i++) {
+        const culprit_ranked *entry = &result.ranking.entries[i];
+        if (culprit_ranked_rank(entry, CULPRIT_TIES_BEST) <= (double)top_lines)
+            plan->in_top[entry->element] = true;
+    }
+    culprit_method_ranking_free(&result); /* zeroed first by culprit_rank_method, whatever happens */
+    return status;
+}
+
 culprit_status mutate_plan_make(mutate_plan *plan, const mutate_sampling *sampling, culprit_error *err)
 {
     uint64_t random = sampling->seed ^ UINT64_C(0x746573747321); /* not the mutants' sequence */
@@ -192,6 +230,8 @@ culprit_status mutate_plan_make(mutate_plan *plan, const mutate_sampling *sampli
         status = sample_tests(plan, test_fails, sampling->max_failing, &random, &plan->failing_count, err);
     if (status == CULPRIT_OK)
         status = sample_tests(plan, test_passes, sampling->max_passing, &random, &plan->passing_count, err);
+    if (status == CULPRIT_OK && sampling->top_lines)
+        status = mark_top_lines(plan, sampling->top_lines, err);
     if (status == CULPRIT_OK)
         status = choose_mutants(plan, sampling, err);
     if (status == CULPRIT_OK)

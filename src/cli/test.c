@@ -29,7 +29,10 @@
 #include "cli/cli.h"
 #include "cli/harness.h"
 #include "cli/meson_name.h"
+#include "cli/test_command.h"
 #include "cli/test_live.h"
+
+extern char **environ;
 
 const char cli_usage_test[] =
     "usage: culprit test [--name NAME] [--expect FILE] [--expect-exit N] [--timeout S]\n"
@@ -64,7 +67,10 @@ const char cli_usage_test[] =
     "                        automake's XFAIL_TESTS: docs/harness.md); a name matches\n"
     "                        the test's name, or the command's program or last\n"
     "                        argument (the test an interpreter runs), without a\n"
-    "                        leading ./ or directory\n" HARNESS_OPTIONS_USAGE "\n"
+    "                        leading ./ or directory\n"
+    "   --no-save-command    do not save how to run the test again (its command line,\n"
+    "                        directory, environment without secrets: 'culprit mutate'\n"
+    "                        and 'culprit export manifest' use it)\n" HARNESS_OPTIONS_USAGE "\n"
     "A test run elsewhere, against a live PHP server collecting into DIR (its requests\n"
     "carrying the header 'X-Culprit-Test: NAME'; docs/php.md, \"Live servers\"):\n"
     "   --collect-dir DIR    record the test NAME from the requests the server left in DIR\n"
@@ -87,6 +93,7 @@ typedef struct test_options {
     bool compare_given, has_expect_exit;
     int expect_exit;
     bool expect_failure;
+    bool no_save_command;    /* --no-save-command */
     const char *xfail_tests; /* blank-separated names, or NULL */
     const char *collect_dir; /* --collect-dir: a live server's test (test_live.c) */
     const char *message;     /* --message */
@@ -152,6 +159,7 @@ static int parse_options(int argc, char **argv, test_options *options)
         {"collect-dir", required_argument, NULL, 'C'},
         {"verdict", required_argument, NULL, 'V'},
         {"message", required_argument, NULL, 'm'},
+        {"no-save-command", no_argument, NULL, 'S'},
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -168,6 +176,8 @@ static int parse_options(int argc, char **argv, test_options *options)
             options->expect = optarg;
         else if (option == 'F')
             options->expect_failure = true;
+        else if (option == 'S')
+            options->no_save_command = true;
         else if (option == 'X')
             options->xfail_tests = optarg;
         else if (option == 'M')
@@ -301,6 +311,23 @@ static bool expected_to_fail(const test_options *options, const char *name)
            listed(options->xfail_tests, *last, true);
 }
 
+/* How to run the test again (test_command.h), or NULL: --no-save-command,
+ * or no memory for it (the test is recorded all the same). */
+static char *command_entry(const test_options *options, const char *name, const culprit_oracle *oracle)
+{
+    if (options->no_save_command)
+        return NULL;
+    test_command command = {.name = name,
+                            .argv = options->command,
+                            .expect = options->expect,
+                            .compare = options->compare,
+                            .has_expect_exit = options->has_expect_exit,
+                            .expect_exit = options->expect_exit,
+                            .timeout = options->harness.timeout,
+                            .expect_failure = oracle->expect_failure};
+    return test_command_entry(&command, environ);
+}
+
 /* Records the finished command; returns our exit status. */
 static int record(culprit_store *store, const test_options *options, const char *name,
                   const harness_paths *paths, const culprit_finished *finished)
@@ -314,7 +341,11 @@ static int record(culprit_store *store, const test_options *options, const char 
     culprit_recorded recorded;
     culprit_error err;
     int code = finished->exec_error ? EXIT_CANNOT_RUN : exit_status_of(finished);
-    if (harness_record(store, name, &oracle, paths, finished, NULL, &recorded, &err) != CULPRIT_OK) {
+    char *entry = command_entry(options, name, &oracle);
+    culprit_status saved =
+        harness_record_command(store, name, &oracle, paths, finished, entry, &recorded, &err);
+    free(entry);
+    if (saved != CULPRIT_OK) {
         code = cli_report(&err);
     } else {
         harness_note_new_program(store, &recorded.saved);

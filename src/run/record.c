@@ -102,6 +102,7 @@ static culprit_status judge_and_save(culprit_store *store, const culprit_record_
         .maps = maps,
         .collected = collected,
         .judgement = &recorded->judgement,
+        .command = request->command,
     };
     return culprit_store_save_collected(store, &test, &recorded->saved, err);
 }

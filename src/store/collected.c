@@ -219,12 +219,38 @@ static culprit_status insert_run(const culprit_store *store, int64_t test_id,
     return status;
 }
 
+/* The test's command, replacing the one an earlier run of it saved; with
+ * none (a test `culprit run` ran, whose manifest says how), the old one goes. */
+static culprit_status save_command(const culprit_store *store, int64_t test_id, const char *entry,
+                                   culprit_error *err)
+{
+    sqlite3_stmt *statement;
+    culprit_status status = culprit_store_prepare_kept(
+        store,
+        entry ? "INSERT OR REPLACE INTO test_commands (test_id, entry) VALUES (?, ?)"
+              : "DELETE FROM test_commands WHERE test_id = ?",
+        &statement, err);
+    if (status != CULPRIT_OK)
+        return status;
+    int code = sqlite3_bind_int64(statement, 1, test_id);
+    if (code == SQLITE_OK && entry)
+        code = sqlite3_bind_text(statement, 2, entry, -1, SQLITE_STATIC);
+    if (code == SQLITE_OK)
+        code = sqlite3_step(statement);
+    if (code != SQLITE_DONE)
+        status = culprit_store_sqlite_error(store, code, "saving a test's command", err);
+    culprit_store_release(store, statement);
+    return status;
+}
+
 culprit_status culprit_store_insert_test_details(const culprit_store *store, int64_t test_id,
                                                  const culprit_collected_test *test, culprit_error *err)
 {
     culprit_status status = insert_unit_counts(store, test_id, test->collected, err);
     if (status == CULPRIT_OK)
         status = insert_run(store, test_id, test, err);
+    if (status == CULPRIT_OK)
+        status = save_command(store, test_id, test->command, err);
     return status;
 }
 

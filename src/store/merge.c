@@ -7,7 +7,7 @@
  * foreign files their usual messages) and read in one read transaction;
  * its current program and every row that hangs off it - files, elements,
  * units and program_units, then per test its tests, test_units, test_runs,
- * judgements, mutant_runs and trace_cores rows - are copied as they are, with new ids,
+ * judgements, mutant_runs, trace_cores and test_commands rows - are copied as they are, with new ids,
  * into the destination.  The whole merge is one write transaction on the
  * destination: a refusal, an error or a kill leaves it as it was.
  *
@@ -348,6 +348,10 @@ static culprit_status copy_test_details(const culprit_store *source, int64_t sou
                            "INSERT INTO trace_cores (test_id, file, line, kind, instances)"
                            " VALUES (?1, ?2, ?3, ?4, ?5)",
                            "copying a test's unsat core", err);
+    if (status == CULPRIT_OK)
+        status = copy_rows(
+            source, source_id, destination, test_id, "SELECT entry FROM test_commands WHERE test_id = ?1",
+            "INSERT INTO test_commands (test_id, entry) VALUES (?1, ?2)", "copying a test's command", err);
     return status;
 }
 

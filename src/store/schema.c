@@ -202,9 +202,21 @@ static const char schema_version_7[] =
     "    plan BLOB NOT NULL"
     ");";
 
+/* Version 8: how to run each test recorded by `culprit test` again (its
+ * command line, directory, environment and oracle options), as one entry
+ * of a JSON manifest (docs/harness.md), so that `culprit mutate` and
+ * `culprit export manifest` can re-run a suite that another harness
+ * (automake, meson, CTest) drove.  Kept as the text the manifest parser
+ * reads: it is read whole, never queried by its parts. */
+static const char schema_version_8[] =
+    "CREATE TABLE test_commands ("
+    "    test_id INTEGER PRIMARY KEY REFERENCES tests(id) ON DELETE CASCADE,"
+    "    entry TEXT NOT NULL"
+    ");";
+
 static const migration_step migrations[] = {
     {1, schema_version_1}, {2, schema_version_2}, {3, schema_version_3}, {4, schema_version_4},
-    {5, schema_version_5}, {6, schema_version_6}, {7, schema_version_7},
+    {5, schema_version_5}, {6, schema_version_6}, {7, schema_version_7}, {8, schema_version_8},
 };
 
 static culprit_status set_version(const culprit_store *store, int version, culprit_error *err)
@@ -320,9 +332,10 @@ culprit_status culprit_store_check_schema(const culprit_store *store, culprit_er
 
 culprit_status culprit_store_check_tables(const culprit_store *store, culprit_error *err)
 {
-    static const char *const tables[] = {"meta",      "programs",   "files",         "elements",
-                                         "tests",     "units",      "program_units", "test_units",
-                                         "test_runs", "judgements", "mutant_runs",   "trace_cores"};
+    static const char *const tables[] = {"meta",         "programs",   "files",         "elements",
+                                         "tests",        "units",      "program_units", "test_units",
+                                         "test_runs",    "judgements", "mutant_runs",   "trace_cores",
+                                         "test_commands"};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         char columns[8];
         int code;

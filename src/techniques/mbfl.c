@@ -15,6 +15,12 @@
  * both formulas give an empty sum), and lines no failing test ran rank
  * after the others, since mutate only mutates lines a failing test ran.
  * output->detail is the number of the line's mutants that were run.
+ * Lines that score the same are ordered by their spectrum, the base
+ * formula's score (the default, DStar) as their confidence: every line
+ * whose mutants all change the one failing test's output scores 1, and
+ * lines left unmutated (sampled out, or outside `culprit mutate
+ * --top-lines`) all 0; the spectrum orders them as `culprit rank --kind
+ * line` would.  Under worst-case ties this can only lift a line.
  * Decisions the papers leave open are in docs/mutation.md §4.
  */
 #include <math.h>
@@ -68,6 +74,17 @@ static void start_lines(const culprit_technique_input *input, culprit_technique_
             output->detail[mutation->elements[m]] += 1;
 }
 
+/* The tie-breaker: each element's score under the base formula. */
+static culprit_status order_ties_by_spectrum(const culprit_technique_input *input,
+                                             culprit_technique_output *output, culprit_error *err)
+{
+    if (!input->formula.formula)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "mutation techniques need a base formula");
+    culprit_formula_score_all(&input->formula, input->tallies, input->spectra->element_count,
+                              output->confidence, NULL);
+    return CULPRIT_OK;
+}
+
 static culprit_status metallaxis_score(const culprit_technique_input *input, culprit_technique_output *output,
                                        culprit_error *err)
 {
@@ -84,7 +101,7 @@ static culprit_status metallaxis_score(const culprit_technique_input *input, cul
         if (score > output->scores[element])
             output->scores[element] = score;
     }
-    return CULPRIT_OK;
+    return order_ties_by_spectrum(input, output, err);
 }
 
 static culprit_status muse_score(const culprit_technique_input *input, culprit_technique_output *output,
@@ -120,7 +137,7 @@ static culprit_status muse_score(const culprit_technique_input *input, culprit_t
         if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE)
             output->scores[e] /= output->detail[e] + 1;
     free(counts);
-    return CULPRIT_OK;
+    return order_ties_by_spectrum(input, output, err);
 }
 
 const culprit_technique culprit_technique_metallaxis = {
@@ -130,6 +147,7 @@ const culprit_technique culprit_technique_metallaxis = {
                "changed); a line scores its best mutant",
     .reference = "M. Papadakis, Y. Le Traon: Metallaxis-FL: mutation-based fault localization, STVR 2015",
     .needs = CULPRIT_NEEDS_MUTANTS,
+    .base_formula = CULPRIT_DEFAULT_FORMULA, /* orders ties */
     .failing_first = true,
     .detail_name = "mutants",
     .score = metallaxis_score,
@@ -143,6 +161,7 @@ const culprit_technique culprit_technique_muse = {
     .reference = "S. Moon, Y. Kim, M. Kim, S. Yoo: Ask the mutants: mutating faulty programs for fault "
                  "localization, ICST 2014",
     .needs = CULPRIT_NEEDS_MUTANTS,
+    .base_formula = CULPRIT_DEFAULT_FORMULA, /* orders ties */
     .failing_first = true,
     .detail_name = "mutants",
     .score = muse_score,

@@ -113,7 +113,7 @@ if [ "$used" -le 4 ] && [ "$used" -ge 2 ]; then pass; else fail "mutants ran on 
 
 # ---- wrong starts ----
 run 2 "$CULPRIT" mutate
-expect_contains "$WORK/err" "expected --tests FILE"
+expect_contains "$WORK/err" "no --tests FILE, and no recorded test has a saved command"
 run 2 "$CULPRIT" mutate --tests manifest.txt --per-line x
 run 2 "$CULPRIT" mutate --tests manifest.txt --budget -3
 expect_contains "$WORK/err" "--budget expects a positive number of seconds"

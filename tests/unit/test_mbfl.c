@@ -181,6 +181,34 @@ static void test_nothing_killed(void)
     fixture_free(&f);
 }
 
+/* Lines that score the same are ordered by their spectrum under the base
+ * formula: L1 and L3 both score 0 under Metallaxis, but L1 (ef 2, ep 2) is
+ * more suspicious than L3 (ef 1, ep 1) under Ochiai (0.71 against 0.5) and
+ * DStar (2 against 0.5), so L1 no longer shares L3's worst rank. */
+static void test_ties_by_spectrum(void)
+{
+    fixture f;
+    fixture_init(&f);
+    culprit_technique_input input = input_of(&f, &f.mutation);
+    const char *formulas[] = {"ochiai", "dstar"};
+    for (size_t i = 0; i < 2; i++) {
+        culprit_formula_find(formulas[i], &input.formula, NULL);
+        culprit_technique_output output;
+        culprit_ranking ranking;
+        technique_run("metallaxis", &input, &output, &ranking);
+        CHECK(ranking.count == LINES);
+        if (ranking.count == LINES) {
+            CHECK_INT(ranking.entries[1].element, 0);
+            CHECK_INT(culprit_ranked_rank(&ranking.entries[1], CULPRIT_TIES_WORST), 2);
+            CHECK_INT(ranking.entries[2].element, 2);
+            CHECK_INT(culprit_ranked_rank(&ranking.entries[2], CULPRIT_TIES_WORST), 3);
+        }
+        culprit_ranking_free(&ranking);
+        culprit_technique_output_free(&output);
+    }
+    fixture_free(&f);
+}
+
 /* Without mutant runs both refuse, saying what to do. */
 static void test_no_mutants(void)
 {
@@ -207,6 +235,7 @@ int main(void)
     test_metallaxis();
     test_muse();
     test_nothing_killed();
+    test_ties_by_spectrum();
     test_no_mutants();
     return check_report("test_mbfl");
 }

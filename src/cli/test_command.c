@@ -1,0 +1,132 @@
+/*
+ * test_command.c - the manifest entry `culprit test` saves with each test
+ * (store table test_commands): enough to run the test again without the
+ * harness that started it, which is what `culprit mutate` needs for a
+ * suite automake, meson or CTest drove, and what `culprit export manifest`
+ * writes out.
+ *
+ * The environment is saved because those harnesses pass the test what it
+ * needs there (automake's AM_TESTS_ENVIRONMENT sets srcdir, PATH with the
+ * built programs, LC_ALL).  A store is a file users pass around (CI
+ * artifacts), so variables whose names say they hold a secret are left
+ * out, and so are culprit's own settings (each run sets its own) and
+ * make's job-server flags (descriptors of a make that is gone).
+ */
+#include "cli/test_command.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Parts of names of variables that hold credentials, matched ignoring case. */
+static const char *const secret_parts[] = {"TOKEN", "SECRET", "PASSW", "CREDENTIAL", "KEY", "AUTH", "COOKIE"};
+
+/* Variables left out by their exact name. */
+static const char *const unsaved_names[] = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "GNUMAKEFLAGS"};
+
+static bool name_contains(const char *name, size_t length, const char *part)
+{
+    size_t part_length = strlen(part);
+    for (size_t at = 0; at + part_length <= length; at++) {
+        size_t i = 0;
+        while (i < part_length && toupper((unsigned char)name[at + i]) == part[i])
+            i++;
+        if (i == part_length)
+            return true;
+    }
+    return false;
+}
+
+bool test_command_keeps_variable(const char *variable)
+{
+    const char *equals = strchr(variable, '=');
+    if (!equals || equals == variable)
+        return false;
+    size_t length = (size_t)(equals - variable);
+    if (length >= 8 && strncmp(variable, "CULPRIT_", 8) == 0)
+        return false;
+    for (size_t i = 0; i < sizeof unsaved_names / sizeof unsaved_names[0]; i++)
+        if (strlen(unsaved_names[i]) == length && strncmp(variable, unsaved_names[i], length) == 0)
+            return false;
+    for (size_t i = 0; i < sizeof secret_parts / sizeof secret_parts[0]; i++)
+        if (name_contains(variable, length, secret_parts[i]))
+            return false;
+    return true;
+}
+
+static json_t *environment_object(char **environment)
+{
+    json_t *object = json_object();
+    for (char **variable = environment; object && variable && *variable; variable++) {
+        if (!test_command_keeps_variable(*variable))
+            continue;
+        const char *equals = strchr(*variable, '=');
+        json_t *value = json_string(equals + 1); /* NULL for text that is not UTF-8: left out */
+        if (value && json_object_setn_new(object, *variable, (size_t)(equals - *variable), value) != 0) {
+            json_decref(object);
+            object = NULL;
+        }
+    }
+    return object;
+}
+
+static json_t *argv_array(char **argv)
+{
+    json_t *array = json_array();
+    for (char **word = argv; array && *word; word++) {
+        json_t *value = json_string(*word);
+        if (!value || json_array_append_new(array, value) != 0) {
+            json_decref(array);
+            array = NULL;
+        }
+    }
+    return array;
+}
+
+/* The oracle options, as the manifest's keys. */
+static bool add_oracle(json_t *entry, const test_command *test)
+{
+    static const char *const comparisons[] = {"exact", "whitespace", "trailing-whitespace", "numbers"};
+    bool made = true;
+    if (test->expect) {
+        char absolute[PATH_MAX];
+        const char *path = realpath(test->expect, absolute) ? absolute : test->expect;
+        json_t *file = json_object();
+        if (!file || json_object_set_new(file, "file", json_string(path)) != 0) {
+            json_decref(file);
+            made = false;
+        } else {
+            made = json_object_set_new(entry, "expect_stdout", file) == 0; /* takes file, even failing */
+        }
+    }
+    if (made && test->compare != CULPRIT_COMPARE_EXACT && (size_t)test->compare < 4)
+        made = json_object_set_new(entry, "oracle", json_string(comparisons[test->compare])) == 0;
+    if (made && test->has_expect_exit)
+        made = json_object_set_new(entry, "expect_exit", json_integer(test->expect_exit)) == 0;
+    if (made && test->timeout > 0)
+        made = json_object_set_new(entry, "timeout", json_real(test->timeout)) == 0;
+    if (made && test->expect_failure)
+        made = json_object_set_new(entry, "expect_failure", json_true()) == 0;
+    return made;
+}
+
+char *test_command_entry(const test_command *test, char **environment)
+{
+    char directory[PATH_MAX];
+    if (!getcwd(directory, sizeof directory))
+        return NULL;
+    /* json_object_set_new takes the value's reference even when it fails,
+     * and a name or word that is not UTF-8 fails (json_string gives NULL). */
+    json_t *entry = json_object();
+    bool made = entry && json_object_set_new(entry, "name", json_string(test->name)) == 0 &&
+                json_object_set_new(entry, "argv", argv_array(test->argv)) == 0 &&
+                json_object_set_new(entry, "cwd", json_string(directory)) == 0 &&
+                json_object_set_new(entry, "env", environment_object(environment)) == 0 &&
+                add_oracle(entry, test);
+    char *text = made ? json_dumps(entry, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(entry);
+    return text;
+}

@@ -1,0 +1,36 @@
+/*
+ * test_command.h - the JSON manifest entry that runs a test `culprit test`
+ * recorded again (docs/harness.md, "Running recorded tests again").
+ */
+#ifndef CULPRIT_CLI_TEST_COMMAND_H
+#define CULPRIT_CLI_TEST_COMMAND_H
+
+#include <stdbool.h>
+
+#include "culprit/oracle.h"
+
+/* What culprit test knew of the test: its name, its command, and the
+ * oracle options it was judged with. */
+typedef struct test_command {
+    const char *name;
+    char **argv;                /* NULL-terminated */
+    const char *expect;         /* --expect FILE, or NULL */
+    culprit_comparison compare; /* --normalize */
+    bool has_expect_exit;
+    int expect_exit;
+    double timeout; /* 0: none */
+    bool expect_failure;
+} test_command;
+
+/* The entry as compact JSON text: the command as "argv", the working
+ * directory as "cwd", the environment as "env" (without culprit's own
+ * variables, make's job-server ones, and variables whose names say they
+ * hold secrets: test_command_keeps_variable), the oracle options.  NULL
+ * when memory runs out or the working directory cannot be named.  The
+ * caller frees it. */
+char *test_command_entry(const test_command *test, char **environment);
+
+/* Whether the variable NAME=VALUE is saved with the command. */
+bool test_command_keeps_variable(const char *variable);
+
+#endif
