@@ -58,17 +58,30 @@ static culprit_status read_header(const char *path, int descriptor, unsigned cha
     return CULPRIT_OK;
 }
 
-culprit_status culprit_store_check_file(const char *path, bool *exists, bool *empty, culprit_error *err)
+/* The database header's big-endian 32-bit field at offset. */
+static int64_t header_field(const unsigned char *header, size_t offset)
 {
+    uint32_t value = (uint32_t)header[offset] << 24 | (uint32_t)header[offset + 1] << 16 |
+                     (uint32_t)header[offset + 2] << 8 | header[offset + 3];
+    return (int32_t)value;
+}
+
+culprit_status culprit_store_check_file(const char *path, bool *exists, bool *empty, int *header_version,
+                                        culprit_error *err)
+{
+    /* The header's fields (sqlite.org/fileformat.html, 1.3): the user
+     * version at offset 60, the application id at 68, in 100 bytes. */
+    enum { HEADER_SIZE = 100, USER_VERSION_AT = 60, APPLICATION_ID_AT = 68 };
     *exists = false;
     *empty = false;
+    *header_version = -1;
     int descriptor = open(path, O_RDONLY | O_CLOEXEC);
     if (descriptor < 0) {
         if (errno == ENOENT || errno == ENOTDIR)
             return CULPRIT_OK;
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: cannot open: %s", path, strerror(errno));
     }
-    unsigned char header[sizeof sqlite_magic];
+    unsigned char header[HEADER_SIZE];
     ssize_t got = 0;
     culprit_status status = read_header(path, descriptor, header, sizeof header, &got, err);
     close(descriptor);
@@ -76,8 +89,11 @@ culprit_status culprit_store_check_file(const char *path, bool *exists, bool *em
         return status;
     *exists = true;
     *empty = got == 0;
-    if (got != 0 && ((size_t)got < sizeof header || memcmp(header, sqlite_magic, sizeof header) != 0))
+    if (got != 0 &&
+        ((size_t)got < sizeof sqlite_magic || memcmp(header, sqlite_magic, sizeof sqlite_magic) != 0))
         return not_sqlite(path, err);
+    if (got == HEADER_SIZE && header_field(header, APPLICATION_ID_AT) == CULPRIT_STORE_APPLICATION_ID)
+        *header_version = (int)header_field(header, USER_VERSION_AT);
     return CULPRIT_OK;
 }
 

@@ -7,6 +7,9 @@
  *   1. check: the file's first bytes by hand, then a read-only connection
  *      identifies it (identify.c) - foreign files are reported, untouched
  *      (a store the user may only read is opened immutable: open_reader);
+ *      a file whose header already says it is a current culprit store
+ *      skips that connection (every `culprit test` opens the store), and
+ *      step 3 identifies it in full;
  *   2. upgrade: only for a new or older database, a read-write connection
  *      creates or migrates the schema in one transaction (schema.c);
  *   3. work: the connection handed to the caller, tuned for many concurrent
@@ -196,8 +199,11 @@ static culprit_status prepare_database(const char *directory, char *path, culpri
     if (mode == CULPRIT_STORE_CREATE)
         status = make_directories(directory, err);
     bool exists = false, empty = false;
+    int header_version = -1;
     if (status == CULPRIT_OK)
-        status = culprit_store_check_file(path, &exists, &empty, err);
+        status = culprit_store_check_file(path, &exists, &empty, &header_version, err);
+    if (status == CULPRIT_OK && exists && header_version == CULPRIT_STORE_SCHEMA_VERSION)
+        return CULPRIT_OK; /* ours and current by its header; the working connection checks the rest */
     int version = 0;
     if (status == CULPRIT_OK && exists && !empty)
         status = probe_version(path, &version, err);

@@ -167,8 +167,12 @@ culprit_status culprit_store_insert_judgement(const culprit_store *store, int64_
 /* Checks the first bytes of path without SQLite.  *exists is false when
  * there is no file; *empty is true for a zero-length file (which SQLite
  * treats as a new database).  Anything that is not an SQLite file fails with
- * "not a culprit store (not an SQLite database)". */
-culprit_status culprit_store_check_file(const char *path, bool *exists, bool *empty, culprit_error *err);
+ * "not a culprit store (not an SQLite database)".  *header_version is the
+ * schema version the file's header records when its application id is
+ * culprit's, else -1 (a hint: the header of a database in WAL mode may lag
+ * the log, and the tables are not looked at). */
+culprit_status culprit_store_check_file(const char *path, bool *exists, bool *empty, int *header_version,
+                                        culprit_error *err);
 
 /* Reads the application id, schema version and table count of an open
  * connection, reading only.  Sets *version to the schema version: 0 for an
