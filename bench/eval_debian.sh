@@ -173,7 +173,7 @@ judge() {
         # shellcheck disable=SC2086
         "$culprit" --store "$dir/store" mutate $EVAL_DEBIAN_MUTATE >"$dir/mutate.log" 2>&1 ||
             say "  $p/$name: culprit mutate failed: $(tail -n 1 "$dir/mutate.log")"
-        printf '%s/%s %s\n' "$p" "$name" "$(head -n 1 "$dir/mutate.log")" >>"$out/mutate.txt"
+        printf '%s/%s %s\n' "$p" "$name" "$(grep -m 1 '^mutate:' "$dir/mutate.log")" >>"$out/mutate.txt"
     fi
     "$culprit" --store "$dir/store" eval --faults "$here/debian_faults/$p/$name.faults" --formula all \
         --technique all,tuples:ochiai,tuples:op2 --format json --version-name "$p/$name" >"$out/results/$p-$name.json" 2>"$dir/eval.err" || {

@@ -73,6 +73,12 @@ CULPRIT_API culprit_status culprit_manifest_parse(const char *text, size_t size,
                                                   const culprit_manifest_options *overrides,
                                                   culprit_manifest *manifest, culprit_error *err);
 
+/* Moves every test of from to the end of into (into takes from's path and
+ * directory when it has none), leaving from empty; a name into already
+ * has is an input error, and from's tests from there on are dropped. */
+CULPRIT_API culprit_status culprit_manifest_append(culprit_manifest *into, culprit_manifest *from,
+                                                   culprit_error *err);
+
 /* Reads path and parses it as above. */
 CULPRIT_API culprit_status culprit_manifest_read_file(const char *path,
                                                       const culprit_manifest_options *overrides,

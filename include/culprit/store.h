@@ -323,12 +323,19 @@ CULPRIT_API culprit_status culprit_store_load_test_output(culprit_store *store, 
                                                           culprit_error *err);
 CULPRIT_API void culprit_test_output_free(culprit_test_output *output);
 
+/* One test's saved command: its name and its JSON manifest entry
+ * (docs/harness.md, "Running recorded tests again"). */
+typedef struct culprit_saved_command {
+    char *name;
+    char *entry;
+} culprit_saved_command;
+
 /* The commands `culprit test` saved for program_id's tests (the tests
- * other recorders saved have none), as the text of a JSON manifest
- * (docs/harness.md): an array of *count entries in the order the tests
- * were first saved, "[\n]\n" when there are none.  The caller frees
- * *manifest. */
+ * other recorders saved have none), in the order the tests were first
+ * saved.  Free with culprit_saved_commands_free. */
 CULPRIT_API culprit_status culprit_store_load_commands(culprit_store *store, int64_t program_id,
-                                                       char **manifest, size_t *count, culprit_error *err);
+                                                       culprit_saved_command **commands, size_t *count,
+                                                       culprit_error *err);
+CULPRIT_API void culprit_saved_commands_free(culprit_saved_command *commands, size_t count);
 
 #endif

@@ -252,7 +252,7 @@ typedef struct culprit_method_ranking {
 } culprit_method_ranking;
 
 /* Ranks input->spectra with method (NULL: culprit_method_default over
- * input->formula, ochiai when that is NULL): tallies under input->policy
+ * input->formula, CULPRIT_DEFAULT_FORMULA when that is NULL): tallies under input->policy
  * unless input->tallies are given, scores and ranks with options.  A
  * technique's data is checked first (culprit_technique_check). */
 CULPRIT_API culprit_status culprit_rank_method(const culprit_method *method,

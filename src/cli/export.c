@@ -32,7 +32,8 @@ const char cli_usage_export[] =
     "          directory, environment and oracle options), as a JSON manifest that\n"
     "          'culprit run --tests' and 'culprit mutate --tests' read\n\n"
     "options:\n"
-    "   --output FILE, -o FILE   write to FILE instead of standard output (csv, json)\n"
+    "   --output FILE, -o FILE   write to FILE instead of standard output (csv, json,\n"
+    "                            manifest)\n"
     "   --program HASH           a stored program other than the current one\n"
     "   --errors-as fail|pass|skip, --timeouts-as fail|pass|skip\n"
     "                            how gzoltar counts error and timeout verdicts (fail)\n"
@@ -173,13 +174,21 @@ static culprit_status export_stream(const export_options *options, const culprit
     return status;
 }
 
-/* The saved commands, written as they are stored. */
+/* The saved commands, one entry a line of a JSON array, as they are stored. */
+static int write_entries(FILE *out, const culprit_saved_command *commands, size_t count)
+{
+    int failed = fputs("[", out) == EOF;
+    for (size_t i = 0; i < count; i++)
+        failed |= fprintf(out, "%s\n %s", i ? "," : "", commands[i].entry) < 0;
+    return failed | (fputs("\n]\n", out) == EOF);
+}
+
 static culprit_status export_manifest(const export_options *options, culprit_store *store, int64_t program,
                                       culprit_error *err)
 {
-    char *text;
+    culprit_saved_command *commands;
     size_t count;
-    culprit_status status = culprit_store_load_commands(store, program, &text, &count, err);
+    culprit_status status = culprit_store_load_commands(store, program, &commands, &count, err);
     if (status)
         return status;
     if (count == 0)
@@ -188,7 +197,7 @@ static culprit_status export_manifest(const export_options *options, culprit_sto
                               "each test (unless --no-save-command); tests 'culprit run' ran are in its "
                               "manifest already");
     FILE *out = status ? NULL : options->output ? open_output(options->output, err) : stdout;
-    if (out && fputs(text, out) == EOF && !status)
+    if (out && write_entries(out, commands, count) && !status)
         status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error");
     if (out && options->output)
         status = close_output(out, options->output, status, err);
@@ -196,7 +205,7 @@ static culprit_status export_manifest(const export_options *options, culprit_sto
         status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
     else if (!out && !status)
         status = err->status;
-    free(text);
+    culprit_saved_commands_free(commands, count);
     return status;
 }
 

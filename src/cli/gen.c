@@ -111,7 +111,8 @@ static int parse_oracle_option(int option, const char *value, gen_options *optio
 {
     if (option == 'N') {
         if (!culprit_comparison_parse(value, &options->oracle.compare))
-            return cli_usage_error("gen", "--normalize expects whitespace, trailing or numbers, not '%s'", value);
+            return cli_usage_error("gen", "--normalize expects whitespace, trailing or numbers, not '%s'",
+                                   value);
         return 0;
     }
     if (option == 'V') {

@@ -54,6 +54,8 @@ const char cli_usage_mutate[] =
     "   --expect-dir DIR     as for 'culprit run'\n"
     "   --timeout S          a run's limit: at most S, else 0.1 s + 10 times the test's\n"
     "                        recorded duration (default 60)\n"
+    "   --include GLOB, --exclude GLOB, --no-config\n"
+    "                        the files --top-lines ranks, as for 'culprit rank'\n"
     "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE;
 
 enum { WAIT_MILLISECONDS = 200, DEFAULT_PER_LINE = 10 };
@@ -86,7 +88,7 @@ typedef struct kept_output {
 } kept_output;
 
 typedef struct mutate_state {
-    const mutate_options *options;
+    mutate_options *options; /* its path filters are read in here */
     culprit_manifest manifest;
     culprit_spectra spectra;
     culprit_store *store;
@@ -168,6 +170,9 @@ static int parse_options(int argc, char **argv, mutate_options *options)
         {"fork-server", no_argument, NULL, 'K'},
         {"expect-dir", required_argument, NULL, 'E'},
         CLI_OPT_STORE,
+        CLI_OPT_INCLUDE,
+        CLI_OPT_EXCLUDE,
+        CLI_OPT_NO_CONFIG,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -234,13 +239,42 @@ static culprit_status check_failing(const mutate_state *state, culprit_error *er
                         tests_source(state->options));
 }
 
-/* Without --tests: the manifest of the commands `culprit test` saved, read
- * as if it were a file in the store's directory. */
+/* One saved entry, parsed as a manifest of its own and moved into the
+ * state's; false when it cannot be run again (said, and left out: its
+ * directory or --expect file is gone). */
+static culprit_status add_saved_command(mutate_state *state, const char *path,
+                                        const culprit_saved_command *command, culprit_error *err)
+{
+    size_t length = strlen(command->entry);
+    char *text = malloc(length + 3);
+    if (!text)
+        return culprit_fail_memory(err);
+    snprintf(text, length + 3, "[%s]", command->entry);
+    culprit_manifest one;
+    culprit_manifest_init(&one);
+    culprit_error why;
+    culprit_status status =
+        culprit_manifest_parse(text, length + 2, path, &state->options->manifest, &one, &why);
+    free(text);
+    if (status == CULPRIT_OK)
+        return culprit_manifest_append(&state->manifest, &one, err);
+    culprit_manifest_free(&one);
+    if (status != CULPRIT_ERROR_INPUT) {
+        *err = why;
+        return status;
+    }
+    fprintf(stderr, "culprit: warning: test '%s' cannot run again as culprit test saved it (%s); left out\n",
+            command->name, why.message);
+    return CULPRIT_OK;
+}
+
+/* Without --tests: the manifest of the commands `culprit test` saved, each
+ * entry read as if it were a file in the store's directory. */
 static culprit_status read_saved_commands(const cli_context *context, mutate_state *state, culprit_error *err)
 {
-    char *text;
+    culprit_saved_command *commands;
     size_t count;
-    culprit_status status = culprit_store_load_commands(state->store, state->program, &text, &count, err);
+    culprit_status status = culprit_store_load_commands(state->store, state->program, &commands, &count, err);
     if (status)
         return status;
     if (count == 0)
@@ -250,10 +284,9 @@ static culprit_status read_saved_commands(const cli_context *context, mutate_sta
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/saved-commands.json",
              cli_store_directory(context, state->options->common.store));
-    if (!status)
-        status = culprit_manifest_parse(text, strlen(text), path, &state->options->manifest, &state->manifest,
-                                        err);
-    free(text);
+    for (size_t i = 0; i < count && status == CULPRIT_OK; i++)
+        status = add_saved_command(state, path, &commands[i], err);
+    culprit_saved_commands_free(commands, count);
     return status;
 }
 
@@ -465,6 +498,9 @@ static int prepare(const cli_context *context, mutate_state *state)
     state->plan.manifest = &state->manifest;
     if (load_program(context, state, &err) ||
         (!state->options->tests && read_saved_commands(context, state, &err)) ||
+        (state->options->sampling.top_lines &&
+         cli_path_filter_files(context, &state->options->common, &state->spectra, &state->plan.kept_files,
+                               &err)) ||
         mutate_plan_make(&state->plan, &state->options->sampling, &err) || check_failing(state, &err))
         return cli_report(&err);
     state->outputs = calloc(state->spectra.test_count + 1, sizeof *state->outputs);

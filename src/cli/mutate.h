@@ -28,6 +28,7 @@ typedef struct mutate_plan {
     size_t *spec_of_test;                /* per spectra test: its manifest index, or SIZE_MAX */
     bool *chosen;                        /* per mutant: on a line a failing test ran, and sampled */
     bool *in_top;                        /* per element: within --top-lines; NULL: every line */
+    bool *kept_files;                    /* per file: kept by the path filters (NULL: all); owned */
     size_t chosen_count, line_count;     /* mutants chosen, on that many lines */
     size_t unplaced;                     /* mutants on no line element (never chosen) */
     size_t done_before;                  /* runs of chosen mutants already in the store */

@@ -25,9 +25,11 @@ void mutate_plan_free(mutate_plan *plan)
     free(plan->spec_of_test);
     free(plan->chosen);
     free(plan->in_top);
+    free(plan->kept_files);
     plan->spec_of_test = NULL;
     plan->chosen = NULL;
     plan->in_top = NULL;
+    plan->kept_files = NULL;
 }
 
 /* A manifest test by name. */
@@ -194,7 +196,7 @@ static culprit_status sample_tests(mutate_plan *plan, bool (*wanted)(const culpr
 
 /* --top-lines N: the line elements whose best rank under the spectrum
  * ranking (worst-case ties apart: a tie that starts within N is kept
- * whole) is at most N. */
+ * whole) is at most N, in the files the path filters keep. */
 static culprit_status mark_top_lines(mutate_plan *plan, size_t top_lines, culprit_error *err)
 {
     const culprit_spectra *spectra = plan->spectra;
@@ -213,6 +215,8 @@ static culprit_status mark_top_lines(mutate_plan *plan, size_t top_lines, culpri
     culprit_rank_options options = {.kind = CULPRIT_KIND_LINE};
     culprit_method_ranking result;
     status = culprit_rank_method(&method, &input, &options, &result, err);
+    if (status == CULPRIT_OK) /* ranks counted as `culprit rank` counts them, filtered */
+        culprit_ranking_keep_files(&result.ranking, plan->kept_files, NULL);
     for (size_t i = 0; status == CULPRIT_OK && i < result.ranking.count; i++) {
         const culprit_ranked *entry = &result.ranking.entries[i];
         if (culprit_ranked_rank(entry, CULPRIT_TIES_BEST) <= (double)top_lines)

@@ -3,7 +3,7 @@
  * or JSON (docs/report.md).
  *
  * The report is computed for several formulas and techniques at once, so
- * the page can switch between them: by default Ochiai, Tarantula and DStar,
+ * the page can switch between them: by default DStar, Ochiai and Tarantula,
  * and every technique the stored program has the data for, led by the
  * method `culprit rank` uses by default, on which the page opens.  Tests, failure
  * clusters and output maps come from the judgements in the store.  The
@@ -281,8 +281,8 @@ static culprit_status technique_input(report_data *data, const report_command *c
                                       culprit_technique_input *input, culprit_error *err)
 {
     culprit_formula_choice base;
-    culprit_status status =
-        culprit_formula_find(command->formula_count ? command->formula_names[0] : CULPRIT_DEFAULT_FORMULA, &base, err);
+    culprit_status status = culprit_formula_find(
+        command->formula_count ? command->formula_names[0] : CULPRIT_DEFAULT_FORMULA, &base, err);
     *input = (culprit_technique_input){.spectra = &data->spectra,
                                        .tallies = data->tallies,
                                        .totals = totals,
@@ -320,9 +320,9 @@ static culprit_status rank_techniques(report_data *data, const report_command *c
 }
 
 /* With the default methods, the page opens on what `culprit rank` ranks by
- * default (culprit_method_default over Ochiai): when that is a technique
+ * default (culprit_method_default over DStar): when that is a technique
  * (enriched entities, for a program with tuples) it is ranked first; when
- * it is Ochiai over lines, the first formula is already it.  Returns the
+ * it is DStar over lines, the first formula is already it.  Returns the
  * technique ranked, or NULL. */
 static const culprit_technique *rank_default_first(report_data *data, const report_command *command,
                                                    const culprit_technique_input *input,

@@ -342,6 +342,11 @@ static int record(culprit_store *store, const test_options *options, const char 
     culprit_error err;
     int code = finished->exec_error ? EXIT_CANNOT_RUN : exit_status_of(finished);
     char *entry = command_entry(options, name, &oracle);
+    if (!entry && !options->no_save_command)
+        fprintf(stderr,
+                "culprit: warning: '%s': how to run it again is not saved (its name, command or directory "
+                "is not UTF-8, or no memory): culprit mutate and culprit export manifest leave it out\n",
+                name);
     culprit_status saved =
         harness_record_command(store, name, &oracle, paths, finished, entry, &recorded, &err);
     free(entry);

@@ -2,15 +2,18 @@
  * test_command.c - the manifest entry `culprit test` saves with each test
  * (store table test_commands): enough to run the test again without the
  * harness that started it, which is what `culprit mutate` needs for a
- * suite automake, meson or CTest drove, and what `culprit export manifest`
+ * suite automake or meson drove through it, and what `culprit export manifest`
  * writes out.
  *
  * The environment is saved because those harnesses pass the test what it
  * needs there (automake's AM_TESTS_ENVIRONMENT sets srcdir, PATH with the
  * built programs, LC_ALL).  A store is a file users pass around (CI
  * artifacts), so variables whose names say they hold a secret are left
- * out, and so are culprit's own settings (each run sets its own) and
- * make's job-server flags (descriptors of a make that is gone).
+ * out, and those whose value is a URL with a password in it, and so are
+ * culprit's own settings (each run sets its own) and make's job-server
+ * flags (descriptors of a make that is gone).  Leaving a variable out costs
+ * little: a saved command runs in the environment of whoever runs it, with
+ * the saved variables set over it.
  */
 #include "cli/test_command.h"
 
@@ -21,12 +24,28 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Parts of names of variables that hold credentials, matched ignoring case. */
-static const char *const secret_parts[] = {"TOKEN", "SECRET", "PASSW", "CREDENTIAL", "KEY", "AUTH", "COOKIE"};
+/* Parts of names of variables that hold credentials, matched ignoring
+ * case ("AUTH" not as in AUTHOR: git's GIT_AUTHOR_NAME is kept). */
+static const char *const secret_parts[] = {"TOKEN",   "SECRET",  "PASS",   "PWD", "CREDENTIAL",
+                                           "KEY",     "AUTH",    "COOKIE", "JWT", "DSN",
+                                           "PRIVATE", "WEBHOOK", "SESSION"};
 
 /* Variables left out by their exact name. */
 static const char *const unsaved_names[] = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "GNUMAKEFLAGS"};
 
+/* Kept by their exact name although a part above matches. */
+static const char *const kept_names[] = {"PWD", "OLDPWD"};
+
+static bool is_name(const char *name, size_t length, const char *const *list, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strlen(list[i]) == length && strncmp(name, list[i], length) == 0)
+            return true;
+    return false;
+}
+
+/* Whether part occurs in name (length bytes), ignoring case, other than as
+ * AUTHOR for AUTH. */
 static bool name_contains(const char *name, size_t length, const char *part)
 {
     size_t part_length = strlen(part);
@@ -34,10 +53,25 @@ static bool name_contains(const char *name, size_t length, const char *part)
         size_t i = 0;
         while (i < part_length && toupper((unsigned char)name[at + i]) == part[i])
             i++;
-        if (i == part_length)
+        bool author = strcmp(part, "AUTH") == 0 && at + 6 <= length &&
+                      toupper((unsigned char)name[at + 4]) == 'O' &&
+                      toupper((unsigned char)name[at + 5]) == 'R';
+        if (i == part_length && !author)
             return true;
     }
     return false;
+}
+
+/* scheme://user:password@host...: a URL that carries a password. */
+static bool url_with_password(const char *value)
+{
+    const char *scheme_end = strstr(value, "://");
+    if (!scheme_end)
+        return false;
+    const char *authority = scheme_end + 3;
+    size_t length = strcspn(authority, "/?#");
+    const char *at = memchr(authority, '@', length);
+    return at && memchr(authority, ':', (size_t)(at - authority));
 }
 
 bool test_command_keeps_variable(const char *variable)
@@ -46,15 +80,23 @@ bool test_command_keeps_variable(const char *variable)
     if (!equals || equals == variable)
         return false;
     size_t length = (size_t)(equals - variable);
-    if (length >= 8 && strncmp(variable, "CULPRIT_", 8) == 0)
+    if ((length >= 8 && strncmp(variable, "CULPRIT_", 8) == 0) ||
+        is_name(variable, length, unsaved_names, sizeof unsaved_names / sizeof unsaved_names[0]) ||
+        url_with_password(equals + 1))
         return false;
-    for (size_t i = 0; i < sizeof unsaved_names / sizeof unsaved_names[0]; i++)
-        if (strlen(unsaved_names[i]) == length && strncmp(variable, unsaved_names[i], length) == 0)
-            return false;
+    if (is_name(variable, length, kept_names, sizeof kept_names / sizeof kept_names[0]))
+        return true;
     for (size_t i = 0; i < sizeof secret_parts / sizeof secret_parts[0]; i++)
         if (name_contains(variable, length, secret_parts[i]))
             return false;
     return true;
+}
+
+static bool utf8_valid(const char *text)
+{
+    json_t *probe = json_string(text);
+    json_decref(probe);
+    return probe != NULL;
 }
 
 static json_t *environment_object(char **environment)
@@ -64,11 +106,18 @@ static json_t *environment_object(char **environment)
         if (!test_command_keeps_variable(*variable))
             continue;
         const char *equals = strchr(*variable, '=');
+        size_t length = (size_t)(equals - *variable);
+        char *name = strndup(*variable, length);
         json_t *value = json_string(equals + 1); /* NULL for text that is not UTF-8: left out */
-        if (value && json_object_setn_new(object, *variable, (size_t)(equals - *variable), value) != 0) {
+        if (!name) {
+            json_decref(value);
             json_decref(object);
             object = NULL;
+        } else if (value && json_object_set_new(object, name, value) != 0 && utf8_valid(name)) {
+            json_decref(object); /* no memory (a name that is not UTF-8 is left out) */
+            object = NULL;
         }
+        free(name);
     }
     return object;
 }

@@ -24,10 +24,12 @@ typedef struct test_command {
 
 /* The entry as compact JSON text: the command as "argv", the working
  * directory as "cwd", the environment as "env" (without culprit's own
- * variables, make's job-server ones, and variables whose names say they
- * hold secrets: test_command_keeps_variable), the oracle options.  NULL
- * when memory runs out or the working directory cannot be named.  The
- * caller frees it. */
+ * variables, make's job-server ones, variables whose names say they hold
+ * secrets or whose value is a URL with a password, and variables whose
+ * name or value is not UTF-8: test_command_keeps_variable), the oracle
+ * options.  NULL when memory runs out, the working directory cannot be
+ * named, or the name, a word of the command or the directory is not
+ * UTF-8 (JSON text cannot hold it).  The caller frees it. */
 char *test_command_entry(const test_command *test, char **environment);
 
 /* Whether the variable NAME=VALUE is saved with the command. */

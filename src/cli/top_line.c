@@ -1,7 +1,7 @@
 /*
  * top_line.c - the line that tops the ranking after each test, for the
  * progress lines of the commands that record tests as they go (`culprit
- * gen`, `culprit web`): `culprit rank`'s default method, or Ochiai over
+ * gen`, `culprit web`): `culprit rank`'s default method, or its formula over
  * lines when that method needs what they do not load (the program graph,
  * the output map), and how much of the program the tests ran (gen: its
  * branch outcomes, web: its lines); for web, also S_comb's first line

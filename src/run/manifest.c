@@ -70,6 +70,22 @@ culprit_status manifest_add_test(culprit_manifest *manifest, culprit_test_spec *
     return CULPRIT_OK;
 }
 
+culprit_status culprit_manifest_append(culprit_manifest *into, culprit_manifest *from, culprit_error *err)
+{
+    if (!into->path) {
+        into->path = from->path;
+        into->directory = from->directory;
+        from->path = from->directory = NULL;
+    }
+    culprit_status status = CULPRIT_OK;
+    for (size_t i = 0; i < from->count && status == CULPRIT_OK; i++) {
+        status = manifest_add_test(into, &from->tests[i], err); /* moves it, or frees it */
+        memset(&from->tests[i], 0, sizeof from->tests[i]);
+    }
+    culprit_manifest_free(from);
+    return status;
+}
+
 char *manifest_resolve(const char *directory, const char *path)
 {
     if (path[0] == '/' || !directory)

@@ -7,9 +7,9 @@
  *   1. check: the file's first bytes by hand, then a read-only connection
  *      identifies it (identify.c) - foreign files are reported, untouched
  *      (a store the user may only read is opened immutable: open_reader);
- *      a file whose header already says it is a current culprit store
- *      skips that connection (every `culprit test` opens the store), and
- *      step 3 identifies it in full;
+ *      a file whose header already says it is a current culprit store,
+ *      with no log beside it, skips that connection (every `culprit test`
+ *      opens the store), and step 3 identifies it in full;
  *   2. upgrade: only for a new or older database, a read-write connection
  *      creates or migrates the schema in one transaction (schema.c);
  *   3. work: the connection handed to the caller, tuned for many concurrent
@@ -18,6 +18,7 @@
 #include "store/store_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,22 @@ static culprit_status upgrade(char *path, bool create, culprit_error *err)
     return status;
 }
 
+/* Whether path has a -wal or -journal file with something in it: then a
+ * read-write connection could change the database on opening or closing
+ * (a rollback, a checkpoint), so the read-only probe must look first. */
+static bool has_log(const char *path)
+{
+    static const char *const suffixes[] = {"-wal", "-journal"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char log[PATH_MAX];
+        struct stat info;
+        if ((size_t)snprintf(log, sizeof log, "%s%s", path, suffixes[i]) >= sizeof log ||
+            (stat(log, &info) == 0 && info.st_size > 0))
+            return true;
+    }
+    return false;
+}
+
 /* Makes sure path holds a current culprit database, creating or migrating
  * it as mode allows. */
 static culprit_status prepare_database(const char *directory, char *path, culprit_store_mode mode,
@@ -202,7 +219,7 @@ static culprit_status prepare_database(const char *directory, char *path, culpri
     int header_version = -1;
     if (status == CULPRIT_OK)
         status = culprit_store_check_file(path, &exists, &empty, &header_version, err);
-    if (status == CULPRIT_OK && exists && header_version == CULPRIT_STORE_SCHEMA_VERSION)
+    if (status == CULPRIT_OK && exists && header_version == CULPRIT_STORE_SCHEMA_VERSION && !has_log(path))
         return CULPRIT_OK; /* ours and current by its header; the working connection checks the rest */
     int version = 0;
     if (status == CULPRIT_OK && exists && !empty)

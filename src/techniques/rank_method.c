@@ -5,11 +5,11 @@
  * formula; culprit_rank_method tallies (ef, ep, nf, np), scores with the
  * method and ranks with ties.
  *
- * The default method is decided here, not by each command: enriched
- * entities (the tuples technique) over the formula, which with Ochiai had
- * the lower mean EXAM (7.8% against 8.9% for plain lines) and well-localized
- * 33.3% of the faults against 19.3% (BENCHMARKS.md, "Effectiveness").  A
- * program with no tuples (no branch or return elements on a line: most
+ * The default method is decided here, not by each command: Metallaxis when
+ * the program has mutant runs, else enriched entities (the tuples
+ * technique) over the formula, DStar by default (CULPRIT_DEFAULT_FORMULA:
+ * chosen by leave-one-subject-out, docs/eval.md "Choosing the default").
+ * A program with no tuples (no branch or return elements on a line: most
  * imported matrices) would get plain lines under the technique's name, so
  * its default is the formula over lines, named for what it is.
  */

@@ -72,7 +72,7 @@ run 0 "$CULPRIT" rank --technique muse --top 1 --format json
 expect_contains "$WORK/out" '"why": "best mutant `> -> >=` (ror)'
 # with mutant runs, the default method is Metallaxis (docs/mutation.md §5)
 run 0 "$CULPRIT" rank --top 1 --format csv
-expect_contains "$WORK/out" "1,1,$WORK/grade.c:$fault_line,,"
+expect_contains "$WORK/out" "1,1,$WORK/grade.c:$fault_line,"
 expect_contains "$WORK/out" ",metallaxis"
 run 0 "$CULPRIT" rank --kind line --top 1 --format csv # an explicit kind: no default method
 expect_contains "$WORK/out" ",dstar"

@@ -6,9 +6,11 @@
 # again without that harness: `culprit export manifest` gives a manifest
 # `culprit run` reproduces the verdicts from, and `culprit mutate` without
 # --tests runs the mutants on the saved commands (with --top-lines, only on
-# the lines the spectra rank first) and Metallaxis ranks the fault first.  Secrets, culprit's own variables and make's job-server flags
-# are not saved; --no-save-command saves nothing; a store whose tests were
-# run by `culprit run` says where their commands are.
+# the lines the spectra rank first) and Metallaxis ranks the fault first.
+# Secrets (by name, or a URL's password), culprit's own variables and
+# make's job-server flags are not saved; --no-save-command saves nothing,
+# and a store without saved commands says so; a test whose directory is
+# gone is left out, said; one whose name is not UTF-8 is saved without.
 . "$(dirname "$0")/lib.sh"
 need_culprit_cc
 
@@ -32,7 +34,8 @@ done
 (
     cd suite || exit 1
     for script in g*.sh; do
-        GRADE_PROGRAM="$WORK/grade" API_TOKEN=hunter2 MAKEFLAGS=" -j2 --jobserver-auth=3,4" \
+        GRADE_PROGRAM="$WORK/grade" API_TOKEN=hunter2 MAKEFLAGS=" -j2 --jobserver-auth=3,4" SMTP_PASS=x \
+            MYSQL_PWD=x DATABASE_URL=postgres://u:pw@db/x GIT_AUTHOR_NAME=ann \
             "$CULPRIT" test --name "${script%.sh}" -- ./"$script" >/dev/null 2>&1
     done
 )
@@ -53,7 +56,8 @@ for t in tests:
     assert t["cwd"] == work + "/suite", t["cwd"]
     env = t["env"]
     assert env["GRADE_PROGRAM"] == work + "/grade", env
-    for hidden in ("API_TOKEN", "MAKEFLAGS", "CULPRIT_STORE"):
+    assert env["GIT_AUTHOR_NAME"] == "ann", env
+    for hidden in ("API_TOKEN", "MAKEFLAGS", "CULPRIT_STORE", "SMTP_PASS", "MYSQL_PWD", "DATABASE_URL"):
         assert hidden not in env, hidden
 print("ok")
 EOF
@@ -71,14 +75,25 @@ run 0 "$CULPRIT" --store "$WORK/merged" merge "$WORK/.culprit"
 run 0 "$CULPRIT" --store "$WORK/merged" export manifest
 expect_same "$WORK/out" saved.json
 
+# ---- a test whose directory is gone is left out, said; one whose name is
+# not UTF-8 is recorded without a command, said ----
+mkdir gone
+(cd gone && GRADE_PROGRAM="$WORK/grade" "$CULPRIT" test --name gone -- "$WORK/suite/g100.sh" >/dev/null 2>&1)
+rmdir gone
+(cd suite && GRADE_PROGRAM="$WORK/grade" "$CULPRIT" test --name "$(printf 'caf\351')" -- ./g95.sh >/dev/null 2>"$WORK/latin.err")
+expect_contains "$WORK/latin.err" "how to run it again is not saved"
+
 # ---- mutate on the saved commands ----
 # --top-lines 1: only the lines that share the spectra's first place
 run 0 "$CULPRIT" rank --kind line --ties best --format csv
 first=$(awk -F, 'NR > 1 && $1 == 1' "$WORK/out" | wc -l)
 run 0 "$CULPRIT" rank --format csv --ties best
 tied=$(awk -F, 'NR > 1 && $1 == 1' "$WORK/out" | wc -l)
+run 2 "$CULPRIT" mutate --top-lines 1 --exclude '*grade.c' # the ranks --top-lines counts are rank's, filtered
+expect_contains "$WORK/err" "keep none of the program's"
 run 0 "$CULPRIT" mutate -j 2 --per-line 0 --top-lines 1
 expect_contains "$WORK/out" "on $tied lines a failing test ran"
+expect_contains "$WORK/err" "warning: test 'gone' cannot run again as culprit test saved it"
 if [ "$tied" -ge 1 ] && [ "$tied" -lt 10 ]; then pass; else fail "$tied lines tie first (plain lines: $first)"; fi
 run 0 "$CULPRIT" mutate -j 2 --per-line 0
 expect_contains "$WORK/out" "lines a failing test ran"

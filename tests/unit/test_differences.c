@@ -156,7 +156,8 @@ static void test_migration(void)
     culprit_error err;
     CHECK_INT(culprit_store_save_judgement(store, program, "t1", &j, &err), CULPRIT_OK);
     culprit_store_close(store);
-    raw_sql("old", "DROP TABLE program_plans;"                                        /* version 7's */
+    raw_sql("old", "DROP TABLE test_commands;"                                        /* version 8's */
+                   "DROP TABLE program_plans;"                                        /* version 7's */
                    "DROP TRIGGER tests_cores_replaced; DROP TABLE trace_cores;"       /* version 6's */
                    "DROP TRIGGER tests_mutant_runs_replaced; DROP TABLE mutant_runs;" /* version 5's */
                    "ALTER TABLE judgements DROP COLUMN differences; PRAGMA user_version = 3");

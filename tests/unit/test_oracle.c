@@ -578,7 +578,8 @@ static void test_migration(void)
 {
     int64_t program;
     culprit_store_close(store_with_tests("store", &program));
-    raw_sql("store", "DROP TABLE program_plans;"                                        /* version 7's */
+    raw_sql("store", "DROP TABLE test_commands;"                                        /* version 8's */
+                     "DROP TABLE program_plans;"                                        /* version 7's */
                      "DROP TRIGGER tests_cores_replaced; DROP TABLE trace_cores;"       /* version 6's */
                      "DROP TRIGGER tests_mutant_runs_replaced; DROP TABLE mutant_runs;" /* version 5's */
                      "DROP TRIGGER tests_judgement_replaced; DROP TABLE judgements; PRAGMA user_version = 2");

@@ -155,6 +155,41 @@ static void test_newer_schema(void)
     remove_tree(directory);
 }
 
+/* A current culprit store whose damage sits in its write-ahead log (a table
+ * dropped there, not yet checkpointed): its header says current, but with a
+ * log beside it the read-only probe looks first, so the refusal leaves the
+ * database and the log as they were (a read-write connection would have
+ * checkpointed the log into the database on closing). */
+static void test_damage_in_log(void)
+{
+    char directory[64], path[128], log[160];
+    make_scratch_directory(directory);
+    culprit_spectra saved;
+    culprit_spectra_init(&saved);
+    make_sample_store(directory, &saved);
+    culprit_spectra_free(&saved);
+    database_path(directory, path);
+    snprintf(log, sizeof log, "%s-wal", path);
+    sqlite3 *database = NULL;
+    CHECK_INT(sqlite3_open(path, &database), SQLITE_OK);
+    CHECK_INT(
+        sqlite3_exec(database, "PRAGMA journal_mode = WAL; DROP TABLE test_commands;", NULL, NULL, NULL),
+        SQLITE_OK);
+    size_t log_size = 0;
+    unsigned char *pending = read_file(log, &log_size); /* before closing checkpoints it */
+    sqlite3_close(database);
+    CHECK(pending && log_size > 0);
+    if (pending)
+        write_file(log, pending, log_size);
+    check_refused_untouched(directory, "table 'test_commands' is missing");
+    size_t size_after = 0;
+    unsigned char *after = read_file(log, &size_after);
+    CHECK(after && size_after == log_size && memcmp(after, pending, log_size) == 0);
+    free(pending);
+    free(after);
+    remove_tree(directory);
+}
+
 /* An empty database, or one culprit claimed without tables (version 0),
  * is not a store yet: READ and WRITE say so, CREATE initialises it. */
 static void test_empty_and_version_zero(void)
@@ -513,6 +548,7 @@ int main(void)
     test_not_sqlite();
     test_foreign_sqlite();
     test_newer_schema();
+    test_damage_in_log();
     test_empty_and_version_zero();
     test_corrupt();
     test_blob_layout();
