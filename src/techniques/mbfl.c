@@ -15,18 +15,19 @@
  * both formulas give an empty sum), and lines no failing test ran rank
  * after the others, since mutate only mutates lines a failing test ran.
  * output->detail is the number of the line's mutants that were run.
- * Lines that score the same are ordered by their spectrum, the base
- * formula's score (the default, DStar) as their confidence: every line
- * whose mutants all change the one failing test's output scores 1, and
+ * Lines that score the same are ordered by their spectrum, as `culprit
+ * rank` orders them without mutants (order_ties_by_spectrum): every line
+ * whose mutants all change the one failing test's output scores 1 under
+ * Metallaxis, no mutant of most lines repairs a failing test (MUSE 0), and
  * lines left unmutated (sampled out, or outside `culprit mutate
- * --top-lines`) all 0; the spectrum orders them as `culprit rank --kind
- * line` would.  Under worst-case ties this can only lift a line.
+ * --top-lines`) score 0.  Under worst-case ties this can only lift a line.
  * Decisions the papers leave open are in docs/mutation.md §4.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "culprit/mutation.h"
+#include "culprit/rank.h"
 #include "techniques/technique_internal.h"
 
 culprit_mutant_counts culprit_mutant_counts_of(const culprit_technique_input *input, size_t m,
@@ -74,15 +75,33 @@ static void start_lines(const culprit_technique_input *input, culprit_technique_
             output->detail[mutation->elements[m]] += 1;
 }
 
-/* The tie-breaker: each element's score under the base formula. */
+/* The tie-breaker: each line's place in the ranking `culprit rank` gives
+ * without mutants - the tuples technique over the base formula when the
+ * program has tuples (culprit_method_default), which orders its own ties
+ * by the line's plain score, else the formula alone - as minus its worst
+ * rank, so lines tied there stay tied. */
 static culprit_status order_ties_by_spectrum(const culprit_technique_input *input,
                                              culprit_technique_output *output, culprit_error *err)
 {
     if (!input->formula.formula)
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "mutation techniques need a base formula");
-    culprit_formula_score_all(&input->formula, input->tallies, input->spectra->element_count,
-                              output->confidence, NULL);
-    return CULPRIT_OK;
+    size_t count = input->spectra->element_count;
+    if (!culprit_spectra_has_tuples(input->spectra)) {
+        culprit_formula_score_all(&input->formula, input->tallies, count, output->confidence, NULL);
+        return CULPRIT_OK;
+    }
+    culprit_technique_output spectrum = {0};
+    culprit_ranking ranking = {0};
+    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE};
+    culprit_status status =
+        culprit_technique_rank(&culprit_technique_tuples, input, &options, &spectrum, &ranking, err);
+    for (size_t e = 0; status == CULPRIT_OK && e < count; e++)
+        output->confidence[e] = -HUGE_VAL; /* not a line: never ranked with them */
+    for (size_t i = 0; status == CULPRIT_OK && i < ranking.count; i++)
+        output->confidence[ranking.entries[i].element] = -ranking.entries[i].worst_rank;
+    culprit_ranking_free(&ranking);
+    culprit_technique_output_free(&spectrum);
+    return status;
 }
 
 static culprit_status metallaxis_score(const culprit_technique_input *input, culprit_technique_output *output,

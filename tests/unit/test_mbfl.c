@@ -44,7 +44,7 @@ static const char *const kills[MUTANTS] = {"ffff", "pppp", "Fffp", "f-P-"};
 
 typedef struct fixture {
     culprit_spectra spectra;
-    culprit_tally tallies[LINES];
+    culprit_tally tallies[LINES + 1]; /* and a branch element, with_branch */
     culprit_totals totals;
     culprit_mutation mutation;
 } fixture;
@@ -62,13 +62,18 @@ static void fill_cell(fixture *f, size_t m, size_t t)
                                                                    : CULPRIT_MUTANT_SAME;
 }
 
-static void fixture_init(fixture *f)
+/* with_branch: also a branch outcome on line 3 that both failing tests and
+ * no passing test took, so the tuples rank line 3 first (DStar 2^2/0),
+ * where plain DStar ranks line 1 (2^2/2 = 2) above it (1/1). */
+static void fixture_build(fixture *f, bool with_branch)
 {
     culprit_spectra_init(&f->spectra);
-    uint32_t file, id;
+    uint32_t file, id, branch = 0;
     culprit_spectra_add_file(&f->spectra, "p.c", &file, NULL);
     for (uint32_t l = 0; l < LINES; l++)
         culprit_spectra_add_element(&f->spectra, CULPRIT_KIND_LINE, file, l + 1, 0, NULL, &id, NULL);
+    if (with_branch)
+        culprit_spectra_add_element(&f->spectra, CULPRIT_KIND_BRANCH, file, 3, 0, NULL, &branch, NULL);
     static const char *const names[TESTS] = {"f1", "f2", "p1", "p2"};
     for (size_t t = 0; t < TESTS; t++) {
         size_t index;
@@ -77,6 +82,8 @@ static void fixture_init(fixture *f)
         culprit_spectra_set_hit(&f->spectra, index, 1);
         if (runs_line3[t])
             culprit_spectra_set_hit(&f->spectra, index, 2);
+        if (with_branch && verdicts_on_program[t] == CULPRIT_VERDICT_FAIL)
+            culprit_spectra_set_hit(&f->spectra, index, branch);
     }
     culprit_verdict_policy policy = culprit_verdict_policy_default();
     culprit_spectra_tally(&f->spectra, &policy, f->tallies, &f->totals, NULL);
@@ -98,6 +105,11 @@ static void fixture_init(fixture *f)
         for (size_t t = 0; t < TESTS; t++)
             fill_cell(f, m, t);
     }
+}
+
+static void fixture_init(fixture *f)
+{
+    fixture_build(f, false);
 }
 
 static void fixture_free(fixture *f)
@@ -209,6 +221,29 @@ static void test_ties_by_spectrum(void)
     fixture_free(&f);
 }
 
+/* With tuples, the ties follow the tuples ranking (`culprit rank`'s default
+ * without mutants): line 3, with its failing-only branch, before line 1. */
+static void test_ties_by_tuples(void)
+{
+    fixture f;
+    fixture_build(&f, true);
+    culprit_technique_input input = input_of(&f, &f.mutation);
+    culprit_formula_find("dstar", &input.formula, NULL);
+    culprit_technique_output output;
+    culprit_ranking ranking;
+    technique_run("metallaxis", &input, &output, &ranking);
+    CHECK(ranking.count == LINES);
+    if (ranking.count == LINES) {
+        CHECK_INT(ranking.entries[0].element, 1); /* Metallaxis 1 */
+        CHECK_INT(ranking.entries[1].element, 2); /* 0, first by the tuples */
+        CHECK_INT(culprit_ranked_rank(&ranking.entries[1], CULPRIT_TIES_WORST), 2);
+        CHECK_INT(ranking.entries[2].element, 0);
+    }
+    culprit_ranking_free(&ranking);
+    culprit_technique_output_free(&output);
+    fixture_free(&f);
+}
+
 /* Without mutant runs both refuse, saying what to do. */
 static void test_no_mutants(void)
 {
@@ -236,6 +271,7 @@ int main(void)
     test_muse();
     test_nothing_killed();
     test_ties_by_spectrum();
+    test_ties_by_tuples();
     test_no_mutants();
     return check_report("test_mbfl");
 }
