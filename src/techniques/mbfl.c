@@ -10,6 +10,14 @@
  *   muse        MUSE (Moon, Kim, Kim, Yoo, ICST 2014): a line gains from
  *               its mutants that make failing tests pass and loses, weighted
  *               by alpha, from those that make passing tests fail.
+ *   mbfl        the two in turn (ours): the lines MUSE scores above 0 (a
+ *               mutant of theirs repairs a failing test more than it breaks
+ *               passing ones) first, by MUSE; then every other line by
+ *               Metallaxis.  A repair is the strongest evidence a mutant
+ *               gives, and the rarest: on real suites with one failing test
+ *               most mutants of the lines it runs change its output, so
+ *               Metallaxis scores them all 1, while a mutant that makes it
+ *               pass names the line (docs/mutation.md §4).
  *
  * Both score line elements only; a line with no mutant run scores 0 (what
  * both formulas give an empty sum), and lines no failing test ran rank
@@ -25,6 +33,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "culprit/mutation.h"
 #include "culprit/rank.h"
@@ -159,6 +168,27 @@ static culprit_status muse_score(const culprit_technique_input *input, culprit_t
     return order_ties_by_spectrum(input, output, err);
 }
 
+/* MUSE's positive scores, lifted above every Metallaxis score (at most 1),
+ * then Metallaxis. */
+static culprit_status mbfl_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                 culprit_error *err)
+{
+    size_t count = input->spectra->element_count;
+    double *muse = malloc((count + 1) * sizeof *muse);
+    if (!muse)
+        return culprit_fail_memory(err);
+    culprit_status status = muse_score(input, output, err);
+    if (status == CULPRIT_OK)
+        memcpy(muse, output->scores, count * sizeof *muse);
+    if (status == CULPRIT_OK)
+        status = metallaxis_score(input, output, err);
+    for (size_t e = 0; status == CULPRIT_OK && e < count; e++)
+        if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE && muse[e] > 0)
+            output->scores[e] = 2 + muse[e];
+    free(muse);
+    return status;
+}
+
 const culprit_technique culprit_technique_metallaxis = {
     .name = "metallaxis",
     .title = "Metallaxis-FL",
@@ -184,4 +214,17 @@ const culprit_technique culprit_technique_muse = {
     .failing_first = true,
     .detail_name = "mutants",
     .score = muse_score,
+};
+
+const culprit_technique culprit_technique_mbfl = {
+    .name = "mbfl",
+    .title = "MUSE, then Metallaxis",
+    .summary = "the lines a mutant of which repairs failing tests (MUSE above 0) first, by MUSE; then the "
+               "others by Metallaxis; ties as the spectra rank them",
+    .reference = "ours, over S. Moon et al. (ICST 2014) and M. Papadakis, Y. Le Traon (STVR 2015)",
+    .needs = CULPRIT_NEEDS_MUTANTS,
+    .base_formula = CULPRIT_DEFAULT_FORMULA, /* orders ties */
+    .failing_first = true,
+    .detail_name = "mutants",
+    .score = mbfl_score,
 };
