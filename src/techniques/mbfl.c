@@ -218,7 +218,7 @@ const culprit_technique culprit_technique_muse = {
 
 const culprit_technique culprit_technique_mbfl = {
     .name = "mbfl",
-    .title = "MUSE, then Metallaxis",
+    .title = "MUSE then Metallaxis",
     .summary = "the lines a mutant of which repairs failing tests (MUSE above 0) first, by MUSE; then the "
                "others by Metallaxis; ties as the spectra rank them",
     .reference = "ours, over S. Moon et al. (ICST 2014) and M. Papadakis, Y. Le Traon (STVR 2015)",
