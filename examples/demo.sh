@@ -26,7 +26,7 @@ for input in "3 3 5" "1 2 3" "3 2 1" "5 5 5" "5 3 4" "2 1 3"; do
 done
 "$culprit" rank --top 0 --format csv >/dev/null # fails loudly if nothing was recorded
 echo
-echo "== culprit rank  (the default: Ochiai over enriched entities, a line scoring the best of its tuples and itself)"
+echo "== culprit rank  (the default: DStar over enriched entities, a line scoring the best of its tuples and itself)"
 "$culprit" rank --top 5
 echo
 echo "== culprit rank --formula tarantula --kind line  (Tarantula over plain lines, as in the paper)"
