@@ -113,8 +113,8 @@ static culprit_status order_ties_by_spectrum(const culprit_technique_input *inpu
     return status;
 }
 
-static culprit_status metallaxis_score(const culprit_technique_input *input, culprit_technique_output *output,
-                                       culprit_error *err)
+/* Metallaxis's line scores, ties not yet ordered. */
+static void metallaxis_lines(const culprit_technique_input *input, culprit_technique_output *output)
 {
     const culprit_mutation *mutation = input->mutation;
     double failing = input->totals.failing;
@@ -129,10 +129,10 @@ static culprit_status metallaxis_score(const culprit_technique_input *input, cul
         if (score > output->scores[element])
             output->scores[element] = score;
     }
-    return order_ties_by_spectrum(input, output, err);
 }
 
-static culprit_status muse_score(const culprit_technique_input *input, culprit_technique_output *output,
+/* MUSE's line scores, ties not yet ordered. */
+static culprit_status muse_lines(const culprit_technique_input *input, culprit_technique_output *output,
                                  culprit_error *err)
 {
     const culprit_mutation *mutation = input->mutation;
@@ -165,11 +165,25 @@ static culprit_status muse_score(const culprit_technique_input *input, culprit_t
         if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE)
             output->scores[e] /= output->detail[e] + 1;
     free(counts);
+    return CULPRIT_OK;
+}
+
+static culprit_status metallaxis_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                       culprit_error *err)
+{
+    metallaxis_lines(input, output);
     return order_ties_by_spectrum(input, output, err);
 }
 
+static culprit_status muse_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                 culprit_error *err)
+{
+    culprit_status status = muse_lines(input, output, err);
+    return status == CULPRIT_OK ? order_ties_by_spectrum(input, output, err) : status;
+}
+
 /* MUSE's positive scores, lifted above every Metallaxis score (at most 1),
- * then Metallaxis. */
+ * then Metallaxis; the ties ordered once, after both. */
 static culprit_status mbfl_score(const culprit_technique_input *input, culprit_technique_output *output,
                                  culprit_error *err)
 {
@@ -177,16 +191,16 @@ static culprit_status mbfl_score(const culprit_technique_input *input, culprit_t
     double *muse = malloc((count + 1) * sizeof *muse);
     if (!muse)
         return culprit_fail_memory(err);
-    culprit_status status = muse_score(input, output, err);
-    if (status == CULPRIT_OK)
+    culprit_status status = muse_lines(input, output, err);
+    if (status == CULPRIT_OK) {
         memcpy(muse, output->scores, count * sizeof *muse);
-    if (status == CULPRIT_OK)
-        status = metallaxis_score(input, output, err);
-    for (size_t e = 0; status == CULPRIT_OK && e < count; e++)
-        if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE && muse[e] > 0)
-            output->scores[e] = 2 + muse[e];
+        metallaxis_lines(input, output);
+        for (size_t e = 0; e < count; e++)
+            if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE && muse[e] > 0)
+                output->scores[e] = 2 + muse[e];
+    }
     free(muse);
-    return status;
+    return status == CULPRIT_OK ? order_ties_by_spectrum(input, output, err) : status;
 }
 
 const culprit_technique culprit_technique_metallaxis = {
