@@ -202,9 +202,14 @@ bool cli_search_path(const char *name, char *found, size_t size);
 
 /* ---- Progress of the commands that record tests as they go (top_line.c) ---- */
 
-/* `culprit rank`'s default method, or Ochiai over lines when it needs the
- * program graph or the output map, which gen and web do not load. */
+/* `culprit rank`'s default method, or its formula over lines when it needs
+ * the program graph or the output map, which gen and web do not load. */
 culprit_method cli_quick_method(const culprit_spectra *spectra, culprit_formula_choice formula);
+/* The lines ranked by cli_quick_method over the default formula, without
+ * mutants (also what `culprit mutate --top-lines` counts in).  Free result
+ * with culprit_method_ranking_free, whatever this returns. */
+culprit_status cli_quick_rank(const culprit_spectra *spectra, culprit_method_ranking *result,
+                              culprit_error *err);
 /* "FILE:LINE" of the first line under cli_quick_method into top ("" when
  * no test fails or nothing ranks). */
 void cli_top_line(const culprit_spectra *spectra, char *top, size_t size);

@@ -158,6 +158,18 @@ static culprit_status export_gzoltar(const export_options *options, const culpri
     return close_output(tests_out, tests_name, status, err);
 }
 
+/* Closes --output's file, or flushes standard output, after a write that
+ * ended with status. */
+static culprit_status finish_output(const export_options *options, FILE *out, culprit_status status,
+                                    culprit_error *err)
+{
+    if (options->output)
+        return close_output(out, options->output, status, err);
+    if (fflush(stdout) != 0 && !status)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
+    return status;
+}
+
 static culprit_status export_stream(const export_options *options, const culprit_spectra *spectra,
                                     const culprit_program_structure *structure, culprit_error *err)
 {
@@ -167,11 +179,7 @@ static culprit_status export_stream(const export_options *options, const culprit
     culprit_status status = strcmp(options->format, "csv") == 0
                                 ? culprit_csv_write(spectra, out, err)
                                 : culprit_json_write(spectra, structure, out, err);
-    if (options->output)
-        return close_output(out, options->output, status, err);
-    if (fflush(stdout) != 0 && !status)
-        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
-    return status;
+    return finish_output(options, out, status, err);
 }
 
 /* The saved commands, one entry a line of a JSON array, as they are stored. */
@@ -191,20 +199,18 @@ static culprit_status export_manifest(const export_options *options, culprit_sto
     culprit_status status = culprit_store_load_commands(store, program, &commands, &count, err);
     if (status)
         return status;
+    FILE *out = NULL;
     if (count == 0)
         status = culprit_fail(err, CULPRIT_ERROR_INPUT,
                               "no test of the program has a saved command: 'culprit test' saves how it ran "
                               "each test (unless --no-save-command); tests 'culprit run' ran are in its "
                               "manifest already");
-    FILE *out = status ? NULL : options->output ? open_output(options->output, err) : stdout;
-    if (out && write_entries(out, commands, count) && !status)
-        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error");
-    if (out && options->output)
-        status = close_output(out, options->output, status, err);
-    else if (out && fflush(stdout) != 0 && !status)
-        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error on standard output");
-    else if (!out && !status)
+    else if (!(out = options->output ? open_output(options->output, err) : stdout))
         status = err->status;
+    else if (write_entries(out, commands, count))
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "write error");
+    if (out)
+        status = finish_output(options, out, status, err);
     culprit_saved_commands_free(commands, count);
     return status;
 }

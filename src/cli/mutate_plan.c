@@ -16,7 +16,6 @@
 #include "cli/cli.h"
 #include "cli/mutate.h"
 #include "core/grow.h"
-#include "culprit/sbfl.h"
 #include "culprit/techniques.h"
 
 void mutate_plan_free(mutate_plan *plan)
@@ -199,22 +198,11 @@ static culprit_status sample_tests(mutate_plan *plan, bool (*wanted)(const culpr
  * whole) is at most N, in the files the path filters keep. */
 static culprit_status mark_top_lines(mutate_plan *plan, size_t top_lines, culprit_error *err)
 {
-    const culprit_spectra *spectra = plan->spectra;
-    culprit_formula_choice formula;
-    culprit_status status = culprit_formula_find(CULPRIT_DEFAULT_FORMULA, &formula, err);
-    if (status != CULPRIT_OK)
-        return status;
-    plan->in_top = calloc(spectra->element_count + 1, sizeof *plan->in_top);
+    plan->in_top = calloc(plan->spectra->element_count + 1, sizeof *plan->in_top);
     if (!plan->in_top)
         return culprit_fail_memory(err);
-    culprit_technique_input input = {.spectra = spectra,
-                                     .policy = culprit_verdict_policy_default(),
-                                     .formula = formula,
-                                     .mapping = culprit_output_mapping_default()};
-    culprit_method method = cli_quick_method(spectra, formula);
-    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE};
     culprit_method_ranking result;
-    status = culprit_rank_method(&method, &input, &options, &result, err);
+    culprit_status status = cli_quick_rank(plan->spectra, &result, err);
     if (status == CULPRIT_OK) /* ranks counted as `culprit rank` counts them, filtered */
         culprit_ranking_keep_files(&result.ranking, plan->kept_files, NULL);
     for (size_t i = 0; status == CULPRIT_OK && i < result.ranking.count; i++) {
@@ -222,7 +210,7 @@ static culprit_status mark_top_lines(mutate_plan *plan, size_t top_lines, culpri
         if (culprit_ranked_rank(entry, CULPRIT_TIES_BEST) <= (double)top_lines)
             plan->in_top[entry->element] = true;
     }
-    culprit_method_ranking_free(&result); /* zeroed first by culprit_rank_method, whatever happens */
+    culprit_method_ranking_free(&result);
     return status;
 }
 

@@ -23,6 +23,17 @@ culprit_method cli_quick_method(const culprit_spectra *spectra, culprit_formula_
     return method;
 }
 
+/* "FILE:LINE" of result's first line, or "" when no test fails. */
+static void write_first(const culprit_spectra *spectra, const culprit_method_ranking *result, char *top,
+                        size_t size)
+{
+    if (result->ranking.count > 0 && result->totals.failing > 0) {
+        const culprit_ranked *first = &result->ranking.entries[0];
+        snprintf(top, size, "%s:%u", first->file < spectra->file_count ? spectra->files[first->file] : "?",
+                 (unsigned)first->line);
+    }
+}
+
 /* "FILE:LINE" of the first line method ranks, or "" when none fails. */
 static void first_line(const culprit_method *method, const culprit_technique_input *input, char *top,
                        size_t size)
@@ -30,30 +41,36 @@ static void first_line(const culprit_method *method, const culprit_technique_inp
     culprit_rank_options options = {.kind = CULPRIT_KIND_LINE};
     culprit_method_ranking result;
     culprit_error err;
-    if (culprit_rank_method(method, input, &options, &result, &err) != CULPRIT_OK)
-        return;
-    const culprit_spectra *spectra = input->spectra;
-    if (result.ranking.count > 0 && result.totals.failing > 0) {
-        const culprit_ranked *first = &result.ranking.entries[0];
-        snprintf(top, size, "%s:%u", first->file < spectra->file_count ? spectra->files[first->file] : "?",
-                 (unsigned)first->line);
-    }
+    if (culprit_rank_method(method, input, &options, &result, &err) == CULPRIT_OK)
+        write_first(input->spectra, &result, top, size);
     culprit_method_ranking_free(&result);
 }
 
-void cli_top_line(const culprit_spectra *spectra, char *top, size_t size)
+culprit_status cli_quick_rank(const culprit_spectra *spectra, culprit_method_ranking *result,
+                              culprit_error *err)
 {
+    *result = (culprit_method_ranking){0};
     culprit_formula_choice formula;
-    culprit_error err;
-    top[0] = '\0';
-    if (culprit_formula_find(CULPRIT_DEFAULT_FORMULA, &formula, &err) != CULPRIT_OK)
-        return;
+    culprit_status status = culprit_formula_find(CULPRIT_DEFAULT_FORMULA, &formula, err);
+    if (status != CULPRIT_OK)
+        return status;
     culprit_technique_input input = {.spectra = spectra,
                                      .policy = culprit_verdict_policy_default(),
                                      .formula = formula,
                                      .mapping = culprit_output_mapping_default()};
     culprit_method method = cli_quick_method(spectra, formula);
-    first_line(&method, &input, top, size);
+    culprit_rank_options options = {.kind = CULPRIT_KIND_LINE};
+    return culprit_rank_method(&method, &input, &options, result, err);
+}
+
+void cli_top_line(const culprit_spectra *spectra, char *top, size_t size)
+{
+    top[0] = '\0';
+    culprit_method_ranking result;
+    culprit_error err;
+    if (cli_quick_rank(spectra, &result, &err) == CULPRIT_OK)
+        write_first(spectra, &result, top, size);
+    culprit_method_ranking_free(&result);
 }
 
 void cli_top_line_scomb(culprit_store *store, int64_t program, culprit_spectra *spectra, char *top,
