@@ -119,6 +119,8 @@ if [ "$used" -le 4 ] && [ "$used" -ge 2 ]; then pass; else fail "mutants ran on 
 run 2 "$CULPRIT" mutate
 expect_contains "$WORK/err" "no --tests FILE, and no recorded test has a saved command"
 run 2 "$CULPRIT" mutate --tests manifest.txt --per-line x
+run 2 "$CULPRIT" mutate --tests manifest.txt --top-lines -1
+expect_contains "$WORK/err" "--top-lines expects a non-negative integer, not '-1'"
 run 2 "$CULPRIT" mutate --tests manifest.txt --budget -3
 expect_contains "$WORK/err" "--budget expects a positive number of seconds"
 run 2 "$CULPRIT" mutate --tests no-such-manifest.txt
