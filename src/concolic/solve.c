@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <z3.h>
 
 #include "concolic/path_internal.h"
 #include "concolic/z3_terms.h"
@@ -35,6 +34,10 @@ struct culprit_solver {
 
 culprit_status culprit_solver_create(unsigned timeout_ms, culprit_solver **solver, culprit_error *err)
 {
+    *solver = NULL;
+    culprit_status loaded = culprit_z3_load(err);
+    if (loaded != CULPRIT_OK)
+        return loaded;
     *solver = calloc(1, sizeof **solver);
     if (!*solver)
         return culprit_fail_memory(err);
@@ -174,14 +177,15 @@ static Z3_ast variable(Z3_context context, const culprit_path_node *node)
 
 typedef Z3_ast (*binary_maker)(Z3_context, Z3_ast, Z3_ast);
 
+/* The tables are filled at each call: the makers are loaded (z3_library.h),
+ * not constants. */
 static binary_maker binary_of(uint8_t op)
 {
-    static const binary_maker arithmetic[] = {
-        Z3_mk_bvadd, Z3_mk_bvsub,  Z3_mk_bvmul,  Z3_mk_bvudiv, Z3_mk_bvsdiv, Z3_mk_bvurem, Z3_mk_bvsrem,
-        Z3_mk_bvshl, Z3_mk_bvlshr, Z3_mk_bvashr, Z3_mk_bvand,  Z3_mk_bvor,   Z3_mk_bvxor};
-    static const binary_maker comparison[] = {Z3_mk_eq,    NULL,        Z3_mk_bvugt, Z3_mk_bvuge,
-                                              Z3_mk_bvult, Z3_mk_bvule, Z3_mk_bvsgt, Z3_mk_bvsge,
-                                              Z3_mk_bvslt, Z3_mk_bvsle};
+    const binary_maker arithmetic[] = {Z3_mk_bvadd,  Z3_mk_bvsub,  Z3_mk_bvmul, Z3_mk_bvudiv, Z3_mk_bvsdiv,
+                                       Z3_mk_bvurem, Z3_mk_bvsrem, Z3_mk_bvshl, Z3_mk_bvlshr, Z3_mk_bvashr,
+                                       Z3_mk_bvand,  Z3_mk_bvor,   Z3_mk_bvxor};
+    const binary_maker comparison[] = {Z3_mk_eq,    NULL,        Z3_mk_bvugt, Z3_mk_bvuge, Z3_mk_bvult,
+                                       Z3_mk_bvule, Z3_mk_bvsgt, Z3_mk_bvsge, Z3_mk_bvslt, Z3_mk_bvsle};
     if (op >= CULPRIT_SYM_ADD && op <= CULPRIT_SYM_XOR)
         return arithmetic[op - CULPRIT_SYM_ADD];
     if (op >= CULPRIT_SYM_EQ && op <= CULPRIT_SYM_SLE)

@@ -50,7 +50,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <z3.h>
 
 #include "concolic/path_internal.h"
 #include "concolic/z3_terms.h"
@@ -701,6 +700,9 @@ culprit_status culprit_trace_core(const culprit_path *path, const culprit_input 
         return culprit_fail(err, CULPRIT_ERROR_INPUT,
                             "the run violated no specification it recorded: a core needs a failing run of "
                             "a program with checks (assert, culprit/contract.h) recorded in trace mode");
+    culprit_status loaded = culprit_z3_load(err);
+    if (loaded != CULPRIT_OK)
+        return loaded;
     core->trace_instances = count_trace_instances(path);
     slice s = {.path = path,
                .parent = calloc(path->node_count + path->constraint_count + 1, sizeof *s.parent),

@@ -9,8 +9,8 @@
 #ifndef CULPRIT_CONCOLIC_Z3_TERMS_H
 #define CULPRIT_CONCOLIC_Z3_TERMS_H
 
-#include <z3.h>
 
+#include "concolic/z3_library.h"
 #include "culprit/concolic.h"
 
 /* Node number of path as a term, its operands already in terms[] (nodes

@@ -23,8 +23,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <z3.h>
 
+#include "concolic/z3_library.h"
 #include "culprit/web.h"
 
 enum { MAX_LENGTH = 64 };
@@ -261,6 +261,9 @@ culprit_status culprit_web_solve_negation(const culprit_web_constraints *constra
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "no comparison %zu to negate", index);
     if (!has_prefix(constraints, index) || constraints->items[index].outcome < 0)
         return CULPRIT_OK;
+    culprit_status loaded = culprit_z3_load(err);
+    if (loaded != CULPRIT_OK)
+        return loaded;
     Z3_config config = Z3_mk_config();
     Z3_context z = Z3_mk_context(config);
     Z3_del_config(config);

@@ -10,7 +10,7 @@
 # runtime's symbolic half (__culprit_sym_* in libculprit-rt.a); without it
 # they are skipped, and said so.
 . "$(dirname "$0")/lib.sh"
-need_culprit_cc nm
+need_culprit_cc nm readelf
 
 POINT="$TOP/tests/e2e/gen/point.c"
 FIXED="$TOP/tests/e2e/gen/point_fixed.c"
@@ -65,6 +65,15 @@ expect_contains "$WORK/err" "culprit gen: done:"
 if [ "$(top_of pcs.store)" = "point.c:$FAULT_LINE" ]; then pass; else
     fail "pcs: the top of the ranking is $(top_of pcs.store), expected point.c:$FAULT_LINE"
 fi
+# Z3 is loaded when gen first solves (z3_library.c): culprit links no
+# libz3, and without one gen says what is missing.
+if readelf -d "$CULPRIT" | grep -q 'NEEDED.*libz3'; then
+    fail "culprit links libz3: every process would load it"
+else pass; fi
+run 3 env CULPRIT_Z3_LIBRARY=/nonexistent/libz3.so "$CULPRIT" gen --store noz3.store --strategy pcs --budget 5 \
+    --input failing.txt --reference ./fixed -- ./point
+expect_contains "$WORK/err" "cannot load Z3, which culprit gen, culprit web and the unsat cores need: /nonexistent/libz3.so"
+expect_contains "$WORK/err" "(the file \$CULPRIT_Z3_LIBRARY names)"
 run 0 "$CULPRIT" gen --store base.store --strategy base --budget 5 --input failing.txt --reference ./fixed -- ./point
 if [ "$(top_of base.store)" != "point.c:$FAULT_LINE" ]; then pass; else
     fail "base put the faulty line first within 5 tests too: the example does not tell the strategies apart"
