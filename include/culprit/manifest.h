@@ -42,9 +42,11 @@ typedef struct culprit_test_spec {
     culprit_comparison compare; /* "oracle": "whitespace" / "trailing-whitespace" */
     bool expect_failure;        /* a known failure: recorded as skip when it fails */
     /* CTest's properties of a test CTest defines (culprit ctest), or NULL;
-     * borrowed: its owner keeps it until the manifest is freed */
+     * borrowed: its owner keeps it until the manifest is freed, or
+     * owned_ctest (JSON "ctest") */
     const culprit_ctest_rules *ctest;
-    size_t line, column; /* where the test is defined */
+    culprit_ctest_rules *owned_ctest; /* owned with its arrays and strings; ctest points to it */
+    size_t line, column;              /* where the test is defined */
 } culprit_test_spec;
 
 /* Options that apply to a whole plain manifest, from its header or from

@@ -17,7 +17,9 @@
  * REQUIRED_FILES ctest cannot find are not run (the latter fail, as in
  * ctest); DEPENDS, FIXTURES_*, RUN_SERIAL and RESOURCE_LOCK make the run
  * serial, in ctest's order.  The strings and pattern lists the tests
- * borrow stay in the parsed JSON until the run ends.
+ * borrow stay in the parsed JSON until the run ends.  Each test is saved
+ * with how to run it again, CTest's rules included (test_command.h), so
+ * that `culprit mutate` runs a CMake suite's mutants with no manifest.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -53,6 +55,10 @@ const char cli_usage_ctest[] =
     "   --ctest PATH         the ctest that lists the tests (default: ctest on PATH)\n"
     "   --fork-server        fork tests of a culprit-cc program from one running copy\n"
     "                        (as in culprit run)\n"
+    "   --no-save-command    do not save how to run each test again (its command,\n"
+    "                        directory, environment without secrets and CTest's\n"
+    "                        rules: 'culprit mutate' and 'culprit export manifest'\n"
+    "                        use them)\n"
     "   --store DIR          the store (default: $CULPRIT_STORE or .culprit)\n" HARNESS_OPTIONS_USAGE;
 
 static const double CTEST_TIMEOUT = 1500.0;
@@ -91,6 +97,9 @@ static int parse_one(int option, ctest_options *options)
     case 'K':
         options->run.fork_server = true;
         return 0;
+    case 'N':
+        options->run.save_commands = false;
+        return 0;
     default:
         if (option >= HARNESS_OPTION_BASE)
             return harness_parse_option("ctest", option, optarg, &options->run.harness);
@@ -104,6 +113,7 @@ static int parse_options(int argc, char **argv, ctest_options *options)
         {"jobs", required_argument, NULL, 'j'},
         {"ctest", required_argument, NULL, 'C'},
         {"fork-server", no_argument, NULL, 'K'},
+        {"no-save-command", no_argument, NULL, 'N'},
         CLI_OPT_STORE,
         CLI_OPT_HELP,
         HARNESS_LONG_OPTIONS,
@@ -112,6 +122,7 @@ static int parse_options(int argc, char **argv, ctest_options *options)
     run_options *run = &options->run;
     harness_options_init(&run->harness, CTEST_TIMEOUT);
     run->rerun = true; /* as ctest: every test runs */
+    run->save_commands = true;
     run->jobs = 1;
     const char *level = getenv("CTEST_PARALLEL_LEVEL");
     if (level && *level && harness_parse_jobs("ctest", "CTEST_PARALLEL_LEVEL", level, &run->jobs))

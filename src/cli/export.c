@@ -201,10 +201,11 @@ static culprit_status export_manifest(const export_options *options, culprit_sto
         return status;
     FILE *out = NULL;
     if (count == 0)
-        status = culprit_fail(err, CULPRIT_ERROR_INPUT,
-                              "no test of the program has a saved command: 'culprit test' saves how it ran "
-                              "each test (unless --no-save-command); tests 'culprit run' ran are in its "
-                              "manifest already");
+        status =
+            culprit_fail(err, CULPRIT_ERROR_INPUT,
+                         "no test of the program has a saved command: 'culprit test' and 'culprit ctest' "
+                         "save how they ran each test (unless --no-save-command); tests 'culprit run' "
+                         "ran are in its manifest already");
     else if (!(out = options->output ? open_output(options->output, err) : stdout))
         status = err->status;
     else if (write_entries(out, commands, count))

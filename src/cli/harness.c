@@ -395,9 +395,10 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
 
 culprit_status harness_record_command(culprit_store *store, const char *name, const culprit_oracle *oracle,
                                       const harness_paths *paths, const culprit_finished *finished,
-                                      const char *command, culprit_recorded *recorded, culprit_error *err)
+                                      culprit_unit_set *map_cache, const char *command,
+                                      culprit_recorded *recorded, culprit_error *err)
 {
-    return record(store, name, oracle, paths, finished, NULL, command, recorded, err);
+    return record(store, name, oracle, paths, finished, map_cache, command, recorded, err);
 }
 
 culprit_status harness_run_to_end(culprit_pool *pool, const culprit_spawn *spawn, culprit_finished *finished,

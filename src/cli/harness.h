@@ -170,9 +170,10 @@ culprit_status harness_record(culprit_store *store, const char *name, const culp
                               const harness_paths *paths, const culprit_finished *finished,
                               culprit_unit_set *map_cache, culprit_recorded *recorded, culprit_error *err);
 /* The same, saving command (a JSON manifest entry: how to run the test
- * again) with it. */
+ * again; NULL: none) with it. */
 culprit_status harness_record_command(culprit_store *store, const char *name, const culprit_oracle *oracle,
                                       const harness_paths *paths, const culprit_finished *finished,
-                                      const char *command, culprit_recorded *recorded, culprit_error *err);
+                                      culprit_unit_set *map_cache, const char *command,
+                                      culprit_recorded *recorded, culprit_error *err);
 
 #endif

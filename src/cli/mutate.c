@@ -280,7 +280,8 @@ static culprit_status read_saved_commands(const cli_context *context, mutate_sta
     if (count == 0)
         status = culprit_fail(err, CULPRIT_ERROR_INPUT,
                               "no --tests FILE, and no recorded test has a saved command (tests 'culprit "
-                              "test' records save theirs; give 'culprit run' tests their manifest)");
+                              "test' and 'culprit ctest' record save theirs; give 'culprit run' tests their "
+                              "manifest)");
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/saved-commands.json",
              cli_store_directory(context, state->options->common.store));

@@ -26,7 +26,10 @@
 #include "cli/cli.h"
 #include "cli/harness.h"
 #include "cli/run_suite.h"
+#include "cli/test_command.h"
 #include "culprit/manifest.h"
+
+extern char **environ;
 
 const char cli_usage_run[] =
     "usage: culprit run --tests FILE [-j N] [--rerun] [options]\n\n"
@@ -420,6 +423,33 @@ static void note_exec_error(const run_state *state, const run_job *job, const cu
     fclose(file);
 }
 
+/* How to run the test again (test_command.h), when the suite saves it
+ * (culprit ctest: CTest's tests have no manifest of their own to give
+ * culprit mutate), else NULL. */
+static char *command_entry(const run_state *state, const culprit_test_spec *spec)
+{
+    if (!state->options->save_commands || !spec->argv)
+        return NULL;
+    test_command command = {.name = spec->name,
+                            .argv = spec->argv,
+                            .cwd = spec->cwd ? spec->cwd : state->manifest.directory,
+                            .settings = spec->env,
+                            .setting_count = spec->env_count,
+                            .ctest = spec->ctest,
+                            .has_expect_exit = spec->has_expect_exit,
+                            .expect_exit = spec->expect_exit,
+                            .timeout = spec->timeout,
+                            .expect_failure = spec->expect_failure};
+    char *entry = test_command_entry(&command, environ);
+    if (!entry)
+        fprintf(
+            stderr,
+            "culprit: warning: '%s': how to run it again is not saved (its name, command, directory or a "
+            "pattern is not UTF-8, or no memory): culprit mutate and culprit export manifest leave it out\n",
+            spec->name);
+    return entry;
+}
+
 /* Records a finished test; false when the store failed (the run stops). */
 static bool finish_test(run_state *state, const culprit_finished *finished)
 {
@@ -431,8 +461,10 @@ static bool finish_test(run_state *state, const culprit_finished *finished)
     oracle.skip_as = state->options->harness.skip_as;
     culprit_recorded recorded;
     culprit_error err;
-    culprit_status status = harness_record(state->store, spec->name, &oracle, &job->paths, finished,
-                                           &state->map_cache, &recorded, &err);
+    char *entry = command_entry(state, spec);
+    culprit_status status = harness_record_command(state->store, spec->name, &oracle, &job->paths, finished,
+                                                   &state->map_cache, entry, &recorded, &err);
+    free(entry);
     state->tally.done++;
     if (status == CULPRIT_OK) {
         report_test(&state->tally, spec->name, &recorded, finished);

@@ -17,6 +17,7 @@ typedef struct run_options {
     size_t jobs;
     culprit_manifest_options manifest; /* borrowed strings (from argv) */
     bool rerun, fresh_directory, fork_server;
+    bool save_commands; /* save how to run each test again (culprit ctest; test_command.h) */
     harness_options harness;
     culprit_shard shard; /* --shard K/N: only the tests of shard K run (count 0: all) */
 } run_options;

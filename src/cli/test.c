@@ -348,7 +348,7 @@ static int record(culprit_store *store, const test_options *options, const char 
                 "is not UTF-8, or no memory): culprit mutate and culprit export manifest leave it out\n",
                 name);
     culprit_status saved =
-        harness_record_command(store, name, &oracle, paths, finished, entry, &recorded, &err);
+        harness_record_command(store, name, &oracle, paths, finished, NULL, entry, &recorded, &err);
     free(entry);
     if (saved != CULPRIT_OK) {
         code = cli_report(&err);

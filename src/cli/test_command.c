@@ -14,6 +14,10 @@
  * flags (descriptors of a make that is gone).  Leaving a variable out costs
  * little: a saved command runs in the environment of whoever runs it, with
  * the saved variables set over it.
+ *
+ * culprit ctest saves its tests too: their working directory, their own
+ * ENVIRONMENT over culprit's, and CTest's rules as the entry's "ctest"
+ * object, which a JSON manifest reads back (docs/harness.md).
  */
 #include "cli/test_command.h"
 
@@ -99,25 +103,35 @@ static bool utf8_valid(const char *text)
     return probe != NULL;
 }
 
-static json_t *environment_object(char **environment)
+/* Sets NAME=VALUE in object, leaving out a value that is not UTF-8;
+ * false when memory runs out. */
+static bool set_variable(json_t *object, const char *variable)
+{
+    const char *equals = strchr(variable, '=');
+    char *name = strndup(variable, (size_t)(equals - variable));
+    json_t *value = json_string(equals + 1); /* NULL for text that is not UTF-8: left out */
+    bool made = name != NULL;
+    if (!name)
+        json_decref(value);
+    else if (value && json_object_set_new(object, name, value) != 0 && utf8_valid(name))
+        made = false; /* no memory (a name that is not UTF-8 is left out) */
+    free(name);
+    return made;
+}
+
+static json_t *environment_object(char **environment, const test_command *test)
 {
     json_t *object = json_object();
-    for (char **variable = environment; object && variable && *variable; variable++) {
-        if (!test_command_keeps_variable(*variable))
-            continue;
-        const char *equals = strchr(*variable, '=');
-        size_t length = (size_t)(equals - *variable);
-        char *name = strndup(*variable, length);
-        json_t *value = json_string(equals + 1); /* NULL for text that is not UTF-8: left out */
-        if (!name) {
-            json_decref(value);
-            json_decref(object);
-            object = NULL;
-        } else if (value && json_object_set_new(object, name, value) != 0 && utf8_valid(name)) {
-            json_decref(object); /* no memory (a name that is not UTF-8 is left out) */
-            object = NULL;
-        }
-        free(name);
+    bool made = object != NULL;
+    for (char **variable = environment; made && variable && *variable; variable++)
+        made = !test_command_keeps_variable(*variable) || set_variable(object, *variable);
+    for (size_t i = 0; made && i < test->setting_count; i++) {
+        const char *setting = test->settings[i];
+        made = !strchr(setting, '=') || strncmp(setting, "CULPRIT_", 8) == 0 || set_variable(object, setting);
+    }
+    if (!made) {
+        json_decref(object);
+        object = NULL;
     }
     return object;
 }
@@ -133,6 +147,42 @@ static json_t *argv_array(char **argv)
         }
     }
     return array;
+}
+
+static json_t *string_array(const char *const *strings, size_t count)
+{
+    json_t *array = json_array();
+    for (size_t i = 0; array && i < count; i++)
+        if (json_array_append_new(array, json_string(strings[i])) != 0) {
+            json_decref(array);
+            array = NULL;
+        }
+    return array;
+}
+
+/* CTest's rules as the manifest's "ctest" object: only what is set. */
+static json_t *ctest_object(const culprit_ctest_rules *rules)
+{
+    json_t *object = json_object();
+    bool made = object != NULL;
+    if (made && rules->pass_regex_count)
+        made = json_object_set_new(object, "pass_regex",
+                                   string_array(rules->pass_regex, rules->pass_regex_count)) == 0;
+    if (made && rules->fail_regex_count)
+        made = json_object_set_new(object, "fail_regex",
+                                   string_array(rules->fail_regex, rules->fail_regex_count)) == 0;
+    if (made && rules->skip_regex_count)
+        made = json_object_set_new(object, "skip_regex",
+                                   string_array(rules->skip_regex, rules->skip_regex_count)) == 0;
+    if (made && rules->has_skip_exit)
+        made = json_object_set_new(object, "skip_return_code", json_integer(rules->skip_exit)) == 0;
+    if (made && rules->will_fail)
+        made = json_object_set_new(object, "will_fail", json_true()) == 0;
+    if (!made) {
+        json_decref(object);
+        object = NULL;
+    }
+    return object;
 }
 
 /* The oracle options, as the manifest's keys. */
@@ -159,13 +209,16 @@ static bool add_oracle(json_t *entry, const test_command *test)
         made = json_object_set_new(entry, "timeout", json_real(test->timeout)) == 0;
     if (made && test->expect_failure)
         made = json_object_set_new(entry, "expect_failure", json_true()) == 0;
+    if (made && test->ctest)
+        made = json_object_set_new(entry, "ctest", ctest_object(test->ctest)) == 0;
     return made;
 }
 
 char *test_command_entry(const test_command *test, char **environment)
 {
-    char directory[PATH_MAX];
-    if (!getcwd(directory, sizeof directory))
+    char current[PATH_MAX];
+    const char *directory = test->cwd ? test->cwd : getcwd(current, sizeof current);
+    if (!directory)
         return NULL;
     /* json_object_set_new takes the value's reference even when it fails,
      * and a name or word that is not UTF-8 fails (json_string gives NULL). */
@@ -173,7 +226,7 @@ char *test_command_entry(const test_command *test, char **environment)
     bool made = entry && json_object_set_new(entry, "name", json_string(test->name)) == 0 &&
                 json_object_set_new(entry, "argv", argv_array(test->argv)) == 0 &&
                 json_object_set_new(entry, "cwd", json_string(directory)) == 0 &&
-                json_object_set_new(entry, "env", environment_object(environment)) == 0 &&
+                json_object_set_new(entry, "env", environment_object(environment, test)) == 0 &&
                 add_oracle(entry, test);
     char *text = made ? json_dumps(entry, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     json_decref(entry);

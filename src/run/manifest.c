@@ -38,6 +38,17 @@ void manifest_spec_free(culprit_test_spec *spec)
     free(spec->expect_stdout_path);
     free(spec->expect_stdout_text);
     free(spec->validator);
+    culprit_ctest_rules *rules = spec->owned_ctest;
+    if (rules) {
+        const char *const *lists[] = {rules->pass_regex, rules->fail_regex, rules->skip_regex};
+        size_t counts[] = {rules->pass_regex_count, rules->fail_regex_count, rules->skip_regex_count};
+        for (size_t list = 0; list < 3; list++) {
+            for (size_t i = 0; i < counts[list]; i++)
+                free((char *)lists[list][i]);
+            free((void *)lists[list]);
+        }
+        free(rules);
+    }
     memset(spec, 0, sizeof *spec);
 }
 

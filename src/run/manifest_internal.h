@@ -1,7 +1,7 @@
 /*
  * manifest_internal.h - what manifest.c (common parts, the plain form),
- * manifest_json.c (the JSON form) and manifest_request.c (its "request"
- * key) share.
+ * manifest_json.c (the JSON form), manifest_request.c (its "request" key)
+ * and manifest_ctest.c (its "ctest" key) share.
  */
 #ifndef CULPRIT_RUN_MANIFEST_INTERNAL_H
 #define CULPRIT_RUN_MANIFEST_INTERNAL_H
@@ -34,6 +34,12 @@ culprit_status manifest_take_request(const culprit_manifest *manifest, const mjs
  * spec->argv runs them in order, joined by --then. */
 culprit_status manifest_take_requests(const culprit_manifest *manifest, const mjson_value *requests,
                                       culprit_test_spec *spec, culprit_error *err);
+
+/* A JSON test's "ctest" object (CTest's rules, as culprit ctest saves
+ * them): spec->owned_ctest, and spec->ctest points to it; a pattern that
+ * does not compile is an error at its string. */
+culprit_status manifest_take_ctest(const culprit_manifest *manifest, const mjson_value *value,
+                                   culprit_test_spec *spec, culprit_error *err);
 
 culprit_status manifest_parse_json(const char *text, size_t size, const culprit_manifest_options *defaults,
                                    culprit_manifest *manifest, culprit_error *err);

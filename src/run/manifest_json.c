@@ -274,6 +274,12 @@ static culprit_status take_expect_failure(const json_context *context, const mjs
     return status;
 }
 
+static culprit_status take_ctest(const json_context *context, const mjson_member *member,
+                                 culprit_test_spec *spec)
+{
+    return manifest_take_ctest(context->manifest, member->value, spec, context->err);
+}
+
 static const struct {
     const char *key;
     key_handler take;
@@ -290,6 +296,7 @@ static const struct {
     {"validator", take_validator},
     {"oracle", take_oracle},
     {"expect_failure", take_expect_failure},
+    {"ctest", take_ctest},
     {"request", take_request},
     {"requests", take_requests},
 };
@@ -303,7 +310,7 @@ static culprit_status take_member(const json_context *context, const mjson_membe
     return culprit_fail_at(
         context->err, context->manifest->path, member->line, member->column,
         "unknown key \"%s\" (expected name, cmd, argv, request, requests, stdin, cwd, env, "
-        "expect_stdout, expect_exit, timeout, validator, oracle or expect_failure)",
+        "expect_stdout, expect_exit, timeout, validator, oracle, expect_failure or ctest)",
         member->key);
 }
 

@@ -58,9 +58,60 @@ static char *ere_from_ctest(const char *pattern)
     return out;
 }
 
+/* glibc compiles x+ as x x*, a copy of x's tree, so a + over a group
+ * that holds a + copies that copy: nested n deep, 2^n copies (a fuzzed
+ * manifest's 72 +'s in a row took gigabytes).  cmsys refuses a repetition
+ * of a repetition ("nested *?+"), as here; nesting through groups is
+ * capped, far above what a test's pattern needs. */
+enum { MAX_REPEAT_NESTING = 8, MAX_GROUP_NESTING = 64 };
+
+/* Why pattern cannot be compiled safely, or NULL. */
+static const char *repetition_problem(const char *pattern)
+{
+    unsigned group_max[MAX_GROUP_NESTING + 1] = {0}; /* per open group: the deepest + nesting inside */
+    size_t groups = 0;
+    unsigned atom_level = 0; /* the + nesting of the last atom */
+    bool after_repeat = false;
+    for (const char *at = pattern; *at; at++) {
+        bool repeat = *at == '*' || *at == '+' || *at == '?';
+        if (repeat && after_repeat)
+            return "nested *?+";
+        if (*at == '+' && ++atom_level > MAX_REPEAT_NESTING)
+            return "+ repetitions nested too deep";
+        if (repeat && atom_level > group_max[groups])
+            group_max[groups] = atom_level;
+        after_repeat = repeat;
+        if (repeat)
+            continue;
+        atom_level = 0;
+        if (*at == '\\' && at[1]) {
+            at++;
+        } else if (*at == '[') {
+            at += at[1] == '^';
+            at += at[1] == ']';
+            while (at[1] && at[1] != ']')
+                at++;
+            at += at[1] == ']';
+        } else if (*at == '(') {
+            if (++groups > MAX_GROUP_NESTING)
+                return "groups nested too deep";
+            group_max[groups] = 0;
+        } else if (*at == ')' && groups > 0) {
+            atom_level = group_max[groups--];
+            if (atom_level > group_max[groups])
+                group_max[groups] = atom_level;
+        }
+    }
+    return NULL;
+}
+
 static culprit_status compile_pattern(const char *property, const char *pattern, regex_t *regex,
                                       culprit_error *err)
 {
+    const char *problem = repetition_problem(pattern);
+    if (problem)
+        return culprit_fail(err, CULPRIT_ERROR_INPUT, "%s '%s' is not a valid regular expression: %s",
+                            property, pattern, problem);
     char *ere = ere_from_ctest(pattern);
     if (!ere)
         return culprit_fail_memory(err);

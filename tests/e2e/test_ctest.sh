@@ -42,7 +42,7 @@ set_tests_properties(environment PROPERTIES WORKING_DIRECTORY ${CMAKE_CURRENT_SO
 add_test(NAME disabled COMMAND calc add 1 1)
 set_tests_properties(disabled PROPERTIES DISABLED TRUE)
 EOF
-if ! cmake -S . -B build -DCMAKE_C_COMPILER="$culprit_cc" >cmake.log 2>&1 || ! cmake --build build >build.log 2>&1; then
+if ! cmake -S . -B build -DCMAKE_C_COMPILER="$culprit_cc" -DCMAKE_C_FLAGS=--mutants >cmake.log 2>&1 || ! cmake --build build >build.log 2>&1; then
     fail "cmake project did not build: $(tail -5 cmake.log build.log)"
     finish
     exit 1
@@ -73,6 +73,38 @@ message() { sqlite3 "$CULPRIT_STORE/culprit.db" "SELECT j.message FROM judgement
 # The instrumented tests brought coverage, and the ranking runs on it.
 run 0 "$CULPRIT" rank --top 3
 expect_contains "$WORK/out" "calc.c"
+
+# Each test is saved with how to run it again, CTest's rules included: the
+# exported manifest, run by culprit run (no ctest involved), gives every
+# test the verdict ctest gave it (ENVIRONMENT, WORKING_DIRECTORY and the
+# patterns come along).
+run 0 "$CULPRIT" export manifest -o saved.json
+python3 -c '
+import json, sys
+entries = {e["name"]: e for e in json.load(open("saved.json"))}
+assert len(entries) == 11, sorted(entries)
+assert entries["mul_output"]["ctest"] == {"pass_regex": ["^6\n$"]}, entries["mul_output"]
+assert entries["usage_message"]["ctest"] == {"pass_regex": ["usage: calc"], "will_fail": True}
+assert entries["skipped"]["ctest"] == {"skip_return_code": 77}
+assert entries["add_zero"]["ctest"] == {}
+env = entries["environment"]
+assert env["env"]["CALC_MODE"] == "on" and env["env"]["CALC_LIST"] == "x", env["env"]
+assert env["cwd"] != entries["add_zero"]["cwd"], env["cwd"]
+' && pass || fail "the saved commands are not what ctest ran: $(head -c 600 saved.json)"
+run 1 "$CULPRIT" --store "$WORK/replay" run --tests saved.json
+sqlite3 "$WORK/replay/culprit.db" "SELECT name || '=' || verdict FROM tests" >replayed
+echo disabled=notrun >>replayed
+sort replayed >replayed.verdicts
+expect_same ctest.verdicts replayed.verdicts
+# culprit mutate, with no manifest, runs the mutants on those commands
+# (calc is built with --mutants; its verdicts above are the original's).
+run 0 "$CULPRIT" mutate -j 2 --per-line 1
+runs=$(sed -n 's/.*; \([0-9]*\) runs (.*/\1/p' "$WORK/out")
+if [ "${runs:-0}" -gt 5 ]; then pass; else fail "mutate made ${runs:-no} runs: $(cat "$WORK/out" "$WORK/err")"; fi
+run 0 "$CULPRIT" rank --technique metallaxis --top 1
+run 1 "$CULPRIT" --store "$WORK/unsaved" ctest --no-save-command
+run 2 "$CULPRIT" --store "$WORK/unsaved" export manifest
+expect_contains "$WORK/err" "no test of the program has a saved command: 'culprit test' and 'culprit ctest' save"
 
 # Selection goes to ctest; every test runs again, as with ctest.
 run 0 "$CULPRIT" ctest -j 2 -- -R '^mul_(output|nine)$' -E nine

@@ -246,12 +246,62 @@ static void test_json_requests(void)
                 "1:28: expected \"requests\" or \"cmd\", not both (a request is its own command and stdin)");
 }
 
+/* "ctest": CTest's rules, as culprit ctest saves them (manifest_ctest.c). */
+static void test_json_ctest(void)
+{
+    culprit_manifest m;
+    culprit_error err;
+    const char *text =
+        "[{\"name\": \"a\", \"argv\": [\"x\"], \"ctest\": {\"pass_regex\": [\"^ok\", \"done$\"], "
+        "\"fail_regex\": [\"ERROR\"], \"skip_regex\": [\"SKIP\"], \"skip_return_code\": 77, "
+        "\"will_fail\": true}},\n {\"name\": \"b\", \"argv\": [\"y\"], \"ctest\": {}},\n"
+        " {\"name\": \"c\", \"argv\": [\"z\"]}]";
+    CHECK_INT(parse(text, NULL, &m, &err), CULPRIT_OK);
+    CHECK_INT(m.count, 3);
+    const culprit_ctest_rules *rules = m.tests[0].ctest;
+    CHECK(rules != NULL && rules == m.tests[0].owned_ctest);
+    if (rules) {
+        CHECK_INT(rules->pass_regex_count, 2);
+        CHECK_STR(rules->pass_regex[0], "^ok");
+        CHECK_STR(rules->pass_regex[1], "done$");
+        CHECK_INT(rules->fail_regex_count, 1);
+        CHECK_STR(rules->fail_regex[0], "ERROR");
+        CHECK_INT(rules->skip_regex_count, 1);
+        CHECK_STR(rules->skip_regex[0], "SKIP");
+        CHECK(rules->has_skip_exit);
+        CHECK_INT(rules->skip_exit, 77);
+        CHECK(rules->will_fail);
+    }
+    /* an empty object: CTest's rules with no property set (status 0 passes,
+     * 77 is an ordinary failure); none: the usual oracle */
+    CHECK(m.tests[1].ctest != NULL && m.tests[1].ctest->pass_regex_count == 0 &&
+          !m.tests[1].ctest->has_skip_exit);
+    CHECK(m.tests[2].ctest == NULL);
+    culprit_manifest_free(&m);
+
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"ctest\": []}]", NULL,
+                "1:37: expected \"ctest\" to be an object of CTest's rules");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"ctest\": {\"pass\": []}}]", NULL,
+                "1:38: unknown key \"ctest.pass\" (expected pass_regex, fail_regex, skip_regex, "
+                "skip_return_code or will_fail)");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"ctest\": {\"fail_regex\": \"E\"}}]", NULL,
+                "1:52: expected \"ctest.fail_regex\" to be an array of regular expressions");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"ctest\": {\"skip_regex\": [\"\"]}}]", NULL,
+                "1:53: expected \"ctest.skip_regex\" to hold non-empty strings without NUL");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"ctest\": {\"fail_regex\": [\"ok\", \"(\"]}}]", NULL,
+                "1:59: FAIL_REGULAR_EXPRESSION '(' is not a valid regular expression: Unmatched ( or \\(");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"ctest\": {\"skip_return_code\": 300}}]", NULL,
+                "1:58: expected \"ctest.skip_return_code\" to be an integer from 0 to 255");
+    check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"ctest\": {\"will_fail\": 1}}]", NULL,
+                "1:51: expected \"ctest.will_fail\" to be true or false");
+}
+
 static void test_json_errors(void)
 {
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"colour\": 1}]", NULL,
                 "1:28: unknown key \"colour\" (expected name, cmd, argv, request, requests, stdin, cwd, env, "
                 "expect_stdout, "
-                "expect_exit, timeout, validator, oracle or expect_failure)");
+                "expect_exit, timeout, validator, oracle, expect_failure or ctest)");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\", \"expect_failure\": \"yes\"}]", NULL,
                 "1:46: expected \"expect_failure\" to be a boolean, found a string");
     check_error("[{\"name\": \"a\", \"cmd\": \"x\"},\n {\"name\": \"a\", \"cmd\": \"y\"}]", NULL,
@@ -377,6 +427,7 @@ int main(void)
     test_json_form();
     test_json_request();
     test_json_requests();
+    test_json_ctest();
     test_json_errors();
     test_byte_order_mark();
     test_manifest_bounds();

@@ -170,6 +170,53 @@ static void test_check(void)
     CHECK_INT(culprit_oracle_check(&none, &err), CULPRIT_OK);
 }
 
+/* The message of checking pattern as a PASS_REGULAR_EXPRESSION ("" when
+ * it is accepted). */
+static const char *check_message(const char *pattern, culprit_error *err)
+{
+    const char *const patterns[] = {pattern};
+    culprit_ctest_rules rules = {.pass_regex = patterns, .pass_regex_count = 1};
+    culprit_oracle oracle = {.ctest = &rules};
+    return culprit_oracle_check(&oracle, err) == CULPRIT_OK ? "" : err->message;
+}
+
+/* Repetitions of repetitions: cmsys refuses them ("nested *?+"), and glibc
+ * copies a + operand's tree, so + nested through groups grows as 2^depth
+ * (a fuzzed manifest's run of 72 +'s took gigabytes).  Groups that hold a
+ * + may repeat up to the cap; escaped and bracketed + are plain. */
+static void test_repetitions(void)
+{
+    culprit_error err;
+    CHECK_STR(check_message("a++", &err), "PASS_REGULAR_EXPRESSION 'a++' is not a valid regular expression: "
+                                          "nested *?+");
+    CHECK_CONTAINS(check_message("x*?", &err), "nested *?+");
+    char deep[128] = "", shallow[128] = "";
+    for (int i = 0; i < 9; i++)
+        strcat(deep, "(");
+    strcat(deep, "a+");
+    for (int i = 0; i < 9; i++)
+        strcat(deep, ")+");
+    CHECK_CONTAINS(check_message(deep, &err), "+ repetitions nested too deep");
+    for (int i = 0; i < 7; i++)
+        strcat(shallow, "(");
+    strcat(shallow, "a+");
+    for (int i = 0; i < 7; i++)
+        strcat(shallow, ")+");
+    CHECK_STR(check_message(shallow, &err), "");
+    char groups[200] = "";
+    for (int i = 0; i < 65; i++)
+        strcat(groups, "(");
+    CHECK_CONTAINS(check_message(groups, &err), "groups nested too deep");
+    const char *const accepted[] = {"(a+)+b+c+", "\\++", "[+]+", "[]+]+x", "a+(b+)+(c+)+", "(a|b+)*"};
+    for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
+        CHECK_RECORD(strcmp(check_message(accepted[i], &err), "") == 0, "'%s' refused: %s", accepted[i],
+                     err.message);
+    const char *const plus[] = {"^\\++$"};
+    culprit_ctest_rules rules = {.pass_regex = plus, .pass_regex_count = 1};
+    CHECK_INT(judge(&rules, 0, "+++", "", NULL), CULPRIT_VERDICT_PASS);
+    CHECK_INT(judge(&rules, 0, "", "", NULL), CULPRIT_VERDICT_FAIL);
+}
+
 int main(void)
 {
     if (!mkdtemp(work)) {
@@ -181,6 +228,7 @@ int main(void)
     test_will_fail();
     test_syntax();
     test_check();
+    test_repetitions();
     unlink(write_file("stdout", ""));
     unlink(write_file("stderr", ""));
     rmdir(work);
