@@ -180,6 +180,18 @@ static const char *check_message(const char *pattern, culprit_error *err)
     return culprit_oracle_check(&oracle, err) == CULPRIT_OK ? "" : err->message;
 }
 
+/* (((a+)+)+)... with depth groups, in out. */
+static const char *nested_plus(char *out, int depth)
+{
+    out[0] = '\0';
+    for (int i = 0; i < depth; i++)
+        strcat(out, "(");
+    strcat(out, "a+");
+    for (int i = 0; i < depth; i++)
+        strcat(out, ")+");
+    return out;
+}
+
 /* Repetitions of repetitions: cmsys refuses them ("nested *?+"), and glibc
  * copies a + operand's tree, so + nested through groups grows as 2^depth
  * (a fuzzed manifest's run of 72 +'s took gigabytes).  Groups that hold a
@@ -190,19 +202,9 @@ static void test_repetitions(void)
     CHECK_STR(check_message("a++", &err), "PASS_REGULAR_EXPRESSION 'a++' is not a valid regular expression: "
                                           "nested *?+");
     CHECK_CONTAINS(check_message("x*?", &err), "nested *?+");
-    char deep[128] = "", shallow[128] = "";
-    for (int i = 0; i < 9; i++)
-        strcat(deep, "(");
-    strcat(deep, "a+");
-    for (int i = 0; i < 9; i++)
-        strcat(deep, ")+");
-    CHECK_CONTAINS(check_message(deep, &err), "+ repetitions nested too deep");
-    for (int i = 0; i < 7; i++)
-        strcat(shallow, "(");
-    strcat(shallow, "a+");
-    for (int i = 0; i < 7; i++)
-        strcat(shallow, ")+");
-    CHECK_STR(check_message(shallow, &err), "");
+    char deep[128], shallow[128];
+    CHECK_CONTAINS(check_message(nested_plus(deep, 9), &err), "+ repetitions nested too deep");
+    CHECK_STR(check_message(nested_plus(shallow, 7), &err), "");
     char groups[200] = "";
     for (int i = 0; i < 65; i++)
         strcat(groups, "(");
