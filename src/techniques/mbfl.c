@@ -203,6 +203,18 @@ static culprit_status mbfl_score(const culprit_technique_input *input, culprit_t
     return status == CULPRIT_OK ? order_ties_by_spectrum(input, output, err) : status;
 }
 
+/* MUSE's positive scores first; every other line as the spectra rank it
+ * (no mutant evidence but a repair is taken as evidence). */
+static culprit_status muse_first_score(const culprit_technique_input *input, culprit_technique_output *output,
+                                       culprit_error *err)
+{
+    culprit_status status = muse_lines(input, output, err);
+    for (size_t e = 0; status == CULPRIT_OK && e < input->spectra->element_count; e++)
+        if (input->spectra->elements[e].kind == CULPRIT_KIND_LINE)
+            output->scores[e] = output->scores[e] > 0 ? 2 + output->scores[e] : 0;
+    return status == CULPRIT_OK ? order_ties_by_spectrum(input, output, err) : status;
+}
+
 const culprit_technique culprit_technique_metallaxis = {
     .name = "metallaxis",
     .title = "Metallaxis-FL",
@@ -241,4 +253,17 @@ const culprit_technique culprit_technique_mbfl = {
     .failing_first = true,
     .detail_name = "mutants",
     .score = mbfl_score,
+};
+
+const culprit_technique culprit_technique_muse_first = {
+    .name = "muse-first",
+    .title = "MUSE then the spectra",
+    .summary = "the lines a mutant of which repairs failing tests (MUSE above 0) first, by MUSE; then the "
+               "others as the spectra rank them",
+    .reference = "ours, over S. Moon et al. (ICST 2014)",
+    .needs = CULPRIT_NEEDS_MUTANTS,
+    .base_formula = CULPRIT_DEFAULT_FORMULA, /* orders the others */
+    .failing_first = true,
+    .detail_name = "mutants",
+    .score = muse_first_score,
 };

@@ -27,8 +27,8 @@ static const culprit_technique *const techniques[] = {
     &culprit_technique_set_union,  &culprit_technique_set_intersection,
     &culprit_technique_smap,       &culprit_technique_scomb,
     &culprit_technique_metallaxis, &culprit_technique_muse,
-    &culprit_technique_mbfl,       &culprit_technique_sat,
-    &culprit_technique_sat_tar,
+    &culprit_technique_mbfl,       &culprit_technique_muse_first,
+    &culprit_technique_sat,        &culprit_technique_sat_tar,
 };
 
 size_t culprit_technique_count(void)

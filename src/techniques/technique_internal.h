@@ -31,7 +31,7 @@ extern const culprit_technique culprit_technique_tuples, culprit_technique_block
     culprit_technique_cbi, culprit_technique_des_cbi, culprit_technique_sober, culprit_technique_des_sober,
     culprit_technique_nearest_neighbor, culprit_technique_set_union, culprit_technique_set_intersection,
     culprit_technique_smap, culprit_technique_scomb, culprit_technique_metallaxis, culprit_technique_muse,
-    culprit_technique_mbfl, culprit_technique_sat, culprit_technique_sat_tar;
+    culprit_technique_mbfl, culprit_technique_muse_first, culprit_technique_sat, culprit_technique_sat_tar;
 
 /* ---- deciders.c ---- */
 

@@ -11,11 +11,11 @@ TECHNIQUES="tuples blockrank cp cbi des-cbi sober des-sober nearest-neighbor set
 
 # ---- the listing ----
 run 0 "$CULPRIT" techniques
-for t in $TECHNIQUES metallaxis muse mbfl sat sat-tar; do expect_contains "$WORK/out" "$t"; done
+for t in $TECHNIQUES metallaxis muse mbfl muse-first sat sat-tar; do expect_contains "$WORK/out" "$t"; done
 expect_contains "$WORK/out" "COMPSAC 2011"
 run 0 "$CULPRIT" techniques --format csv
 expect_contains "$WORK/out" "name,title,needs,summary,reference"
-expect_line_count "$WORK/out" 18 # header + 17 techniques (smap, scomb, metallaxis, muse, mbfl, sat and sat-tar included)
+expect_line_count "$WORK/out" 19 # header + 18 techniques (smap, scomb, metallaxis, muse, mbfl, muse-first, sat and sat-tar included)
 run 0 "$CULPRIT" techniques --format json
 expect_contains "$WORK/out" '"name": "blockrank"'
 run 2 "$CULPRIT" techniques --format xml

@@ -171,6 +171,34 @@ static void test_muse(void)
     fixture_free(&f);
 }
 
+/* mbfl: MUSE's positive line (L2) first, the others by Metallaxis (both
+ * 0), in their spectrum's order: L1 (ef 2, ep 2) before L3 (ef 1, ep 1).
+ * muse-first: L2 first, the others by their spectrum alone, so L1, whose
+ * MUSE is below 0 (its mutants break a passing test), is no longer last. */
+static void test_mbfl_and_muse_first(void)
+{
+    fixture f;
+    fixture_init(&f);
+    culprit_technique_input input = input_of(&f, &f.mutation);
+    const char *names[] = {"mbfl", "muse-first"};
+    for (size_t i = 0; i < 2; i++) {
+        culprit_technique_output output;
+        culprit_ranking ranking;
+        technique_run(names[i], &input, &output, &ranking);
+        CHECK_NEAR(output.scores[1], 2 + 7.0 / 27, 1e-12);
+        CHECK_NEAR(output.scores[0], 0.0, 1e-12);
+        CHECK_NEAR(output.scores[2], 0.0, 1e-12);
+        CHECK_RECORD(ranking.count == LINES && ranking.entries[0].element == 1 &&
+                         ranking.entries[1].element == 0 && ranking.entries[2].element == 2,
+                     "%s: ranking %u %u %u", names[i], ranking.count > 0 ? ranking.entries[0].element : 9,
+                     ranking.count > 1 ? ranking.entries[1].element : 9,
+                     ranking.count > 2 ? ranking.entries[2].element : 9);
+        culprit_ranking_free(&ranking);
+        culprit_technique_output_free(&output);
+    }
+    fixture_free(&f);
+}
+
 /* No kill breaks neither formula: f2p = p2f = 0 gives every line 0. */
 static void test_nothing_killed(void)
 {
@@ -269,6 +297,7 @@ int main(void)
 {
     test_metallaxis();
     test_muse();
+    test_mbfl_and_muse_first();
     test_nothing_killed();
     test_ties_by_spectrum();
     test_ties_by_tuples();
