@@ -774,7 +774,9 @@ int cmd_rank(int argc, char **argv, const cli_context *context)
         result.detail_name = technique ? technique->detail_name : NULL;
         result.deciders = decides_elsewhere(&command, technique);
         result.input = input;
-        result.muse = technique && strcmp(technique->name, "muse") == 0;
+        /* muse-first orders its lines by their repairs too */
+        result.muse =
+            technique && (strcmp(technique->name, "muse") == 0 || strcmp(technique->name, "muse-first") == 0);
         if (!status && technique && (technique->needs & CULPRIT_NEEDS_MUTANTS))
             status = cli_best_mutants(&result.input, result.muse, &result.best_mutants, &err);
     }
