@@ -15,11 +15,11 @@ LLVM_CONFIG ?= llvm-config-14
 # Recursively expanded on purpose: pkg-config runs only when a recipe needs
 # it, after `deps` has had the chance to install the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-# Z3 is compiled against but not linked: src/concolic/z3_library.c opens it
-# when a command first solves something, by the soname of the libz3.so the
-# headers belong to.
-PKG_LIBS = $(shell pkg-config --libs $(filter-out z3,$(PKGS))) -lm -ldl -pthread
-Z3_SONAME = $(shell objdump -p $$(pkg-config --variable=libdir z3)/libz3.so | sed -n 's/^ *SONAME *//p')
+# Z3 and libtidy are compiled against but not linked: src/concolic/z3_library.c
+# and src/run/tidy_library.c open them when a command first needs them
+# (core/library.h), by the soname of the library the headers belong to.
+PKG_LIBS = $(shell pkg-config --libs $(filter-out z3 tidy,$(PKGS))) -lm -ldl -pthread
+soname_of = $(shell objdump -p $$(pkg-config --variable=libdir $(1))/lib$(1).so | sed -n 's/^ *SONAME *//p')
 PHP_CONFIG ?= php-config
 HAVE_PHP := $(shell command -v $(PHP_CONFIG) 2>/dev/null)
 PHP_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc $(WARNINGS) -O2 -g -fPIC -fvisibility=hidden \
@@ -31,7 +31,7 @@ LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs core
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude -Isrc $(WARNINGS) -g -fvisibility=hidden
 CFLAGS ?=
-ALL_CFLAGS = $(BASE_CFLAGS) $(OPTIMIZE) -fPIC $(PKG_CFLAGS) $(Z3_FLAGS) $(CFLAGS)
+ALL_CFLAGS = $(BASE_CFLAGS) $(OPTIMIZE) -fPIC $(PKG_CFLAGS) $(LIBRARY_FLAGS) $(CFLAGS)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/program/*.c src/store/*.c src/collect/*.c src/interchange/*.c \
@@ -86,7 +86,9 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/src/concolic/z3_library.o $(BUILD)/asan/src/concolic/z3_library.o \
-    $(BUILD)/fuzz/obj/src/concolic/z3_library.o: Z3_FLAGS = -DCULPRIT_Z3_SONAME='"$(Z3_SONAME)"'
+    $(BUILD)/fuzz/obj/src/concolic/z3_library.o: LIBRARY_FLAGS = -DCULPRIT_Z3_SONAME='"$(call soname_of,z3)"'
+$(BUILD)/obj/src/run/tidy_library.o $(BUILD)/asan/src/run/tidy_library.o \
+    $(BUILD)/fuzz/obj/src/run/tidy_library.o: LIBRARY_FLAGS = -DCULPRIT_TIDY_SONAME='"$(call soname_of,tidy)"'
 
 $(BUILD)/asan/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)

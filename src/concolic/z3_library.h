@@ -5,7 +5,7 @@
  * of CPU: 23 MB mapped, libstdc++'s start-up, and page tables copied at
  * each of the harness's forks (docs/symbolic.md, "Loading Z3").  So
  * culprit does not link libz3: culprit_z3_load() opens it with dlopen(3)
- * and looks up the functions below, and after it has succeeded the Z3
+ * (core/library.h) and looks up the functions below, and after it has succeeded the Z3
  * names of this header call through that table.  A file that calls Z3
  * includes this header instead of <z3.h> and calls culprit_z3_load()
  * before its first Z3 call; a Z3 function missing from the list is a link

@@ -16,10 +16,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <tidy/tidy.h>
-#include <tidy/tidybuffio.h>
 
 #include "run/oracle_internal.h"
+#include "run/tidy_library.h"
 
 /* Tidy message keys (stable by tidy's API) that mean broken structure. */
 static const char *const structural_keys[] = {
@@ -78,6 +77,9 @@ static Bool collect_message(TidyMessage message)
 
 static culprit_status parse_html(const char *text, size_t size, html_messages *messages, culprit_error *err)
 {
+    culprit_status loaded = culprit_tidy_load(err);
+    if (loaded != CULPRIT_OK)
+        return loaded;
     TidyDoc document = tidyCreate();
     if (!document)
         return culprit_fail_memory(err);

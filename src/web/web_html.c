@@ -22,11 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <tidy/tidy.h>
-#include <tidy/tidybuffio.h>
 
 #include "core/grow.h"
 #include "culprit/web.h"
+#include "run/tidy_library.h"
 
 /* ---- URLs ---- */
 
@@ -541,6 +540,9 @@ culprit_status culprit_web_page_read(const char *html, size_t length, const char
                                      const culprit_web_page_options *options, culprit_web_page *page,
                                      culprit_error *err)
 {
+    culprit_status loaded = culprit_tidy_load(err);
+    if (loaded != CULPRIT_OK)
+        return loaded;
     TidyDoc document = tidyCreate();
     if (!document)
         return culprit_fail_memory(err);

@@ -211,6 +211,13 @@ expect_block "$WORK/out" "        @@ +4 @@ missing </div>
 run 0 "$CULPRIT" output checked
 expect_block "$WORK/out" "    2 ! total 5
         note: the total should be 4"
+# libtidy is opened when a test is first judged as HTML (run/tidy_library.c):
+# culprit links none, and without one the HTML oracle says what is missing.
+if readelf -d "$CULPRIT" 2>/dev/null | grep -q 'NEEDED.*libtidy'; then
+    fail "culprit links libtidy: every process would load it"
+else pass; fi
+run 3 env CULPRIT_TIDY_LIBRARY=/nonexistent/libtidy.so "$CULPRIT" --store notidy run --tests manifest.json
+expect_contains "$WORK/err" "culprit: test page: cannot load libtidy, which the HTML oracle and culprit web need: /nonexistent/libtidy.so"
 
 # ---- whitespace normalization and a validator through culprit test, if it has the options ----
 if "$CULPRIT" test --help | grep -q -- '--normalize'; then

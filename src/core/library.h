@@ -1,0 +1,31 @@
+/*
+ * library.h - a shared library opened when a command first needs it
+ * (dlopen), for the libraries only some commands call: Z3 (culprit gen,
+ * culprit web, the unsat cores) and libtidy (the HTML oracle, culprit
+ * web).  Linked, each was mapped and started by every process, `culprit
+ * test` among them, and copied into the page tables of each fork
+ * (docs/symbolic.md, "Loading Z3").  Each such library has a header that
+ * lists the functions culprit calls (an X-macro), a table of pointers to
+ * them, and defines that turn its functions' names into calls through the
+ * table: concolic/z3_library.h, run/tidy_library.h.
+ */
+#ifndef CULPRIT_CORE_LIBRARY_H
+#define CULPRIT_CORE_LIBRARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One function to look up, and where its address goes. */
+typedef struct culprit_library_symbol {
+    const char *name;
+    void *slot;  /* a function pointer of the function's type */
+    size_t size; /* sizeof that pointer */
+} culprit_library_symbol;
+
+/* Opens file (kept open for the life of the process) and fills every
+ * symbol's slot.  false, with why (size bytes) saying what failed - the
+ * loader's message, or "FILE has no function NAME" - when it cannot. */
+bool culprit_library_open(const char *file, const culprit_library_symbol *symbols, size_t count, char *why,
+                          size_t size);
+
+#endif
