@@ -70,12 +70,12 @@ if command -v script >/dev/null; then # on a terminal too (the coloured view, sr
 fi
 run 0 "$CULPRIT" rank --technique muse --top 1 --format json
 expect_contains "$WORK/out" '"why": "best mutant `> -> >=` (ror)'
-# with mutant runs, the default method is mbfl, MUSE's repairs then
-# Metallaxis (docs/mutation.md §5): a mutant repairs the fault, so MUSE
-# lifts it above every Metallaxis score (2 + its MUSE score)
+# with mutant runs, the default method is muse-first, MUSE's repairs then
+# the spectra (docs/mutation.md §5): a mutant repairs the fault, so MUSE
+# lifts it above every line without one (2 + its MUSE score)
 run 0 "$CULPRIT" rank --top 1 --format csv
 case $(awk -F, 'NR == 2' "$WORK/out") in
-1,2.*,$WORK/grade.c:$fault_line,*,mbfl) pass ;;
+1,2.*,$WORK/grade.c:$fault_line,*,muse-first) pass ;;
 *) fail "the default with mutants ranks first: $(awk -F, 'NR == 2' "$WORK/out")" ;;
 esac
 run 0 "$CULPRIT" rank --kind line --top 1 --format csv # an explicit kind: no default method
