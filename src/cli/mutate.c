@@ -2,7 +2,8 @@
  * mutate.c - `culprit mutate [--tests FILE] [options]`: run the recorded
  * tests of a program built with culprit-cc --mutants on its mutants, and
  * save what each test did on each (docs/mutation.md §3), for
- * `culprit rank --technique metallaxis|muse|mbfl`.
+ * `culprit rank --technique metallaxis|muse|mbfl|muse-first` (muse-first
+ * is the default once mutants have run).
  *
  * mutate_plan.c chooses the mutants (of lines a failing test ran) and the
  * runs; here each run goes through the harness like a test of `culprit

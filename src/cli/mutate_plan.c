@@ -7,8 +7,8 @@
  * the failing tests first; with early stop, a mutant that no failing test
  * kills is not run on the passing tests at all.  --top-lines keeps the
  * cost of a large program bounded: only the lines the spectra already
- * rank highest are mutated, and Metallaxis reorders them (mbfl.c orders
- * the rest, and its ties, by the spectrum).
+ * rank highest are mutated, and the mutants' evidence reorders them
+ * (mbfl.c orders the rest, and its ties, by the spectrum).
  */
 #include <stdlib.h>
 #include <string.h>
