@@ -25,8 +25,9 @@ static culprit_status fail(const culprit_manifest *manifest, const mjson_value *
     return culprit_fail_at(err, manifest->path, value->line, value->column, message, key);
 }
 
-/* A list of patterns: an array of non-empty strings that compile. */
-static culprit_status take_patterns(const culprit_manifest *manifest, const char *key,
+/* A list of patterns: an array of non-empty strings that compile as
+ * CTest's property (its name in the message). */
+static culprit_status take_patterns(const culprit_manifest *manifest, const char *key, const char *property,
                                     const mjson_value *value, const char *const **patterns, size_t *count,
                                     culprit_error *err)
 {
@@ -41,17 +42,8 @@ static culprit_status take_patterns(const culprit_manifest *manifest, const char
         if (item->type != MJSON_STRING || !item->length || strlen(item->string) != item->length)
             return fail(manifest, item, "expected \"ctest.%s\" to hold non-empty strings without NUL", key,
                         err);
-        /* compiled as the property it is, for the property's name in the message */
-        const char *const *one = (const char *const *)&item->string;
-        culprit_ctest_rules probe = {0};
-        if (key[0] == 'p')
-            probe = (culprit_ctest_rules){.pass_regex = one, .pass_regex_count = 1};
-        else if (key[0] == 'f')
-            probe = (culprit_ctest_rules){.fail_regex = one, .fail_regex_count = 1};
-        else
-            probe = (culprit_ctest_rules){.skip_regex = one, .skip_regex_count = 1};
         culprit_error why;
-        if (oracle_check_ctest(&probe, &why) != CULPRIT_OK)
+        if (oracle_check_ctest_pattern(property, item->string, &why) != CULPRIT_OK)
             return culprit_fail_at(err, manifest->path, item->line, item->column, "%s", why.message);
         if (!(list[i] = strdup(item->string)))
             return culprit_fail_memory(err);
@@ -65,11 +57,14 @@ static culprit_status take_member(const culprit_manifest *manifest, const mjson_
 {
     const mjson_value *value = member->value;
     if (strcmp(member->key, "pass_regex") == 0)
-        return take_patterns(manifest, member->key, value, &rules->pass_regex, &rules->pass_regex_count, err);
+        return take_patterns(manifest, member->key, "PASS_REGULAR_EXPRESSION", value, &rules->pass_regex,
+                             &rules->pass_regex_count, err);
     if (strcmp(member->key, "fail_regex") == 0)
-        return take_patterns(manifest, member->key, value, &rules->fail_regex, &rules->fail_regex_count, err);
+        return take_patterns(manifest, member->key, "FAIL_REGULAR_EXPRESSION", value, &rules->fail_regex,
+                             &rules->fail_regex_count, err);
     if (strcmp(member->key, "skip_regex") == 0)
-        return take_patterns(manifest, member->key, value, &rules->skip_regex, &rules->skip_regex_count, err);
+        return take_patterns(manifest, member->key, "SKIP_REGULAR_EXPRESSION", value, &rules->skip_regex,
+                             &rules->skip_regex_count, err);
     if (strcmp(member->key, "skip_return_code") == 0) {
         if (value->type != MJSON_NUMBER || !value->integer || value->number < 0 || value->number > 255)
             return fail(manifest, value, "expected \"ctest.%s\" to be an integer from 0 to 255", member->key,

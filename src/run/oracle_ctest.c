@@ -167,6 +167,15 @@ culprit_status oracle_check_ctest(const culprit_ctest_rules *rules, culprit_erro
     return find_patterns(rules, "", &found, err);
 }
 
+culprit_status oracle_check_ctest_pattern(const char *property, const char *pattern, culprit_error *err)
+{
+    regex_t regex;
+    culprit_status status = compile_pattern(property, pattern, &regex, err);
+    if (status == CULPRIT_OK)
+        regfree(&regex);
+    return status;
+}
+
 static void set_message(oracle_outcome *outcome, culprit_verdict verdict, const char *message)
 {
     outcome->verdict = verdict;

@@ -118,6 +118,10 @@ typedef struct oracle_outcome {
 /* Compiles every pattern of rules: an input error names the bad one. */
 culprit_status oracle_check_ctest(const culprit_ctest_rules *rules, culprit_error *err);
 
+/* Compiles one pattern of property ("PASS_REGULAR_EXPRESSION"...): an
+ * input error names it when it does not compile. */
+culprit_status oracle_check_ctest_pattern(const char *property, const char *pattern, culprit_error *err);
+
 /* CTest's verdict for a command that exited with exit_status after
  * printing out and errors (NUL-terminated; NULL reads as empty). */
 culprit_status oracle_judge_ctest(const culprit_ctest_rules *rules, int exit_status, const char *out,
