@@ -78,13 +78,19 @@ static bool url_with_password(const char *value)
     return at && memchr(authority, ':', (size_t)(at - authority));
 }
 
+/* culprit's own settings: each run sets its own. */
+static bool is_culprit_variable(const char *variable)
+{
+    return strncmp(variable, "CULPRIT_", 8) == 0;
+}
+
 bool test_command_keeps_variable(const char *variable)
 {
     const char *equals = strchr(variable, '=');
     if (!equals || equals == variable)
         return false;
     size_t length = (size_t)(equals - variable);
-    if ((length >= 8 && strncmp(variable, "CULPRIT_", 8) == 0) ||
+    if (is_culprit_variable(variable) ||
         is_name(variable, length, unsaved_names, sizeof unsaved_names / sizeof unsaved_names[0]) ||
         url_with_password(equals + 1))
         return false;
@@ -127,7 +133,7 @@ static json_t *environment_object(char **environment, const test_command *test)
         made = !test_command_keeps_variable(*variable) || set_variable(object, *variable);
     for (size_t i = 0; made && i < test->setting_count; i++) {
         const char *setting = test->settings[i];
-        made = !strchr(setting, '=') || strncmp(setting, "CULPRIT_", 8) == 0 || set_variable(object, setting);
+        made = !strchr(setting, '=') || is_culprit_variable(setting) || set_variable(object, setting);
     }
     if (!made) {
         json_decref(object);

@@ -5,13 +5,13 @@
  * of CPU: 23 MB mapped, libstdc++'s start-up, and page tables copied at
  * each of the harness's forks (docs/symbolic.md, "Loading Z3").  So
  * culprit does not link libz3: culprit_z3_load() opens it with dlopen(3)
- * (core/library.h) and looks up the functions below, and after it has succeeded the Z3
- * names of this header call through that table.  A file that calls Z3
- * includes this header instead of <z3.h> and calls culprit_z3_load()
- * before its first Z3 call; a Z3 function missing from the list is a link
- * error (culprit does not link libz3), and a name listed but absent from
- * the defines below is a call through the linker instead, so the two
- * lists are checked against each other by the build.
+ * (core/library.h) and looks up the functions below, and after it has
+ * succeeded the Z3 names of this header call through that table.  A file
+ * that calls Z3 includes this header instead of <z3.h> and calls
+ * culprit_z3_load() before its first Z3 call; a Z3 function missing from
+ * the list is a link error (culprit does not link libz3), and a name
+ * listed but absent from the defines below is a call through the linker
+ * instead, so the two lists are checked against each other by the build.
  */
 #ifndef CULPRIT_CONCOLIC_Z3_LIBRARY_H
 #define CULPRIT_CONCOLIC_Z3_LIBRARY_H
