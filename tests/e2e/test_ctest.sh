@@ -102,6 +102,11 @@ run 0 "$CULPRIT" mutate -j 2 --per-line 1
 runs=$(sed -n 's/.*; \([0-9]*\) runs (.*/\1/p' "$WORK/out")
 if [ "${runs:-0}" -gt 5 ]; then pass; else fail "mutate made ${runs:-no} runs: $(cat "$WORK/out" "$WORK/err")"; fi
 run 0 "$CULPRIT" rank --technique metallaxis --top 1
+# a manifest's CTest pattern that does not compile, or repeats a
+# repetition, is an error at its string, before any test runs
+printf '[{"name": "a", "argv": ["true"],\n  "ctest": {"fail_regex": ["ok", "x++"]}}]\n' >bad-ctest.json
+run 2 "$CULPRIT" --store "$WORK/bad" run --tests bad-ctest.json
+expect_contains "$WORK/err" "bad-ctest.json:2:34: FAIL_REGULAR_EXPRESSION 'x++' is not a valid regular expression: nested *?+"
 run 1 "$CULPRIT" --store "$WORK/unsaved" ctest --no-save-command
 run 2 "$CULPRIT" --store "$WORK/unsaved" export manifest
 expect_contains "$WORK/err" "no test of the program has a saved command: 'culprit test' and 'culprit ctest' save"
