@@ -114,6 +114,7 @@ typedef struct culprit_containment {
     const culprit_sandbox *sandbox;  /* the store's protection, or NULL */
     uint64_t processes;              /* processes (threads) of all the tests together; 0: no limit */
     const char *temporary_directory; /* removed if culprit dies before the pool ends; may be NULL */
+    const char *dump_directory;      /* the same, for the tests' dumps when elsewhere; may be NULL */
 } culprit_containment;
 
 enum { CULPRIT_CONTAINMENT_PROBLEM_SIZE = 512 };

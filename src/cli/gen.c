@@ -399,7 +399,7 @@ static culprit_status prepare(gen_state *state, const char *store_directory, cul
         (mkdir(state->inputs_root, 0755) != 0 && errno != EEXIST))
         return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make %s: %s", state->inputs_root,
                             strerror(errno));
-    culprit_status status = harness_paths_make(&state->paths, NULL, "culprit-gen", false, err);
+    culprit_status status = harness_paths_make(&state->paths, NULL, NULL, "culprit-gen", false, err);
     if (status == CULPRIT_OK)
         status = culprit_pool_create(1, &state->pool, err);
     return status;
@@ -423,7 +423,8 @@ static int generate(const cli_context *context, const gen_options *options)
     if (status == CULPRIT_OK) {
         state.store_directory = directory;
         state.sandbox = harness_make_sandbox(&options->harness, directory);
-        harness_contain(state.pool, &options->harness, state.sandbox, state.paths.directory);
+        harness_contain(state.pool, &options->harness, state.sandbox, state.paths.directory,
+                        state.paths.collect_apart ? state.paths.collect : NULL);
         harness_catch_signals();
         culprit_gen_options search = options->search;
         search.should_stop = gen_should_stop;
@@ -441,8 +442,7 @@ static int generate(const cli_context *context, const gen_options *options)
     if (state.pool)
         culprit_pool_free(state.pool);
     culprit_sandbox_free(state.sandbox);
-    if (state.paths.directory[0])
-        culprit_remove_tree(state.paths.directory);
+    harness_paths_remove(&state.paths);
     for (size_t i = 0; i < state.signature_count; i++)
         free(state.signatures[i]);
     free(state.signatures);

@@ -8,10 +8,13 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <linux/magic.h> /* TMPFS_MAGIC */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -157,10 +160,12 @@ culprit_sandbox *harness_make_sandbox(const harness_options *options, const char
 }
 
 void harness_contain(culprit_pool *pool, const harness_options *options, const culprit_sandbox *sandbox,
-                     const char *temporary)
+                     const char *temporary, const char *dumps)
 {
-    culprit_containment containment = {
-        .sandbox = sandbox, .processes = options->limits.processes, .temporary_directory = temporary};
+    culprit_containment containment = {.sandbox = sandbox,
+                                       .processes = options->limits.processes,
+                                       .temporary_directory = temporary,
+                                       .dump_directory = dumps && *dumps ? dumps : NULL};
     culprit_containment_report report;
     culprit_error err;
     if (culprit_pool_contain(pool, &containment, &report, &err) != CULPRIT_OK) {
@@ -191,10 +196,58 @@ culprit_status harness_make_temporary(char *directory, size_t size, const char *
     return CULPRIT_OK;
 }
 
-culprit_status harness_paths_make(harness_paths *paths, const char *parent, const char *label,
-                                  bool fresh_directory, culprit_error *err)
+/* A tmpfs with room for the dumps of a test that starts many processes:
+ * sed's dumps take 18 KB each. */
+static bool roomy_tmpfs(const char *path)
+{
+    enum { ROOM = 256 << 20 };
+    struct statfs kind;
+    struct statvfs space;
+    return statfs(path, &kind) == 0 && kind.f_type == TMPFS_MAGIC && statvfs(path, &space) == 0 &&
+           (uint64_t)space.f_bavail * space.f_frsize >= ROOM && access(path, W_OK | X_OK) == 0;
+}
+
+bool harness_make_dump_directory(char *directory, size_t size, const char *label)
+{
+    const char *parent = getenv("CULPRIT_DUMP_TMPDIR");
+    bool chosen = parent != NULL; /* the user's choice, whatever its file system */
+    if (!chosen)
+        parent = "/dev/shm";
+    if (!*parent || parent[0] != '/' || (!chosen && !roomy_tmpfs(parent)) ||
+        snprintf(directory, size, "%s/%s.XXXXXX", parent, label) >= (int)size || !mkdtemp(directory)) {
+        directory[0] = '\0';
+        return false;
+    }
+    return true;
+}
+
+/* The collection directory of paths, whose directory is made. */
+static culprit_status make_collect(harness_paths *paths, const char *parent, const char *dumps,
+                                   const char *label, culprit_error *err)
+{
+    paths->collect_apart = false;
+    if (dumps && *dumps) {
+        if (snprintf(paths->collect, sizeof paths->collect, "%s/%s.XXXXXX", dumps, label) >=
+            (int)sizeof paths->collect)
+            return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: path too long", dumps);
+        paths->collect_apart = mkdtemp(paths->collect) != NULL;
+    } else if (!parent && !dumps) {
+        paths->collect_apart = harness_make_dump_directory(paths->collect, sizeof paths->collect, label);
+    }
+    if (paths->collect_apart)
+        return CULPRIT_OK;
+    snprintf(paths->collect, sizeof paths->collect, "%s/collect", paths->directory);
+    if (mkdir(paths->collect, 0700) != 0)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s",
+                            paths->directory, strerror(errno));
+    return CULPRIT_OK;
+}
+
+culprit_status harness_paths_make(harness_paths *paths, const char *parent, const char *dumps,
+                                  const char *label, bool fresh_directory, culprit_error *err)
 {
     culprit_status status = CULPRIT_OK;
+    paths->collect_apart = false;
     if (!parent)
         status = harness_make_temporary(paths->directory, sizeof paths->directory, label, err);
     else if (snprintf(paths->directory, sizeof paths->directory, "%s/%s.XXXXXX", parent, label) >=
@@ -203,18 +256,33 @@ culprit_status harness_paths_make(harness_paths *paths, const char *parent, cons
     else if (!mkdtemp(paths->directory))
         status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s", parent,
                               strerror(errno));
-    if (status != CULPRIT_OK)
+    if (status != CULPRIT_OK) {
+        paths->directory[0] = '\0';
         return status;
+    }
     paths->maps[0] = '\0';
-    snprintf(paths->collect, sizeof paths->collect, "%s/collect", paths->directory);
     snprintf(paths->stdout_path, sizeof paths->stdout_path, "%s/stdout", paths->directory);
     snprintf(paths->stderr_path, sizeof paths->stderr_path, "%s/stderr", paths->directory);
     snprintf(paths->stdin_path, sizeof paths->stdin_path, "%s/stdin", paths->directory);
     snprintf(paths->work, sizeof paths->work, "%s/work", paths->directory);
-    if (mkdir(paths->collect, 0700) != 0 || (fresh_directory && mkdir(paths->work, 0700) != 0))
-        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s",
-                            paths->directory, strerror(errno));
-    return CULPRIT_OK;
+    status = make_collect(paths, parent, dumps, label, err);
+    if (status == CULPRIT_OK && fresh_directory && mkdir(paths->work, 0700) != 0)
+        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s",
+                              paths->directory, strerror(errno));
+    if (status != CULPRIT_OK)
+        harness_paths_remove(paths);
+    return status;
+}
+
+void harness_paths_remove(harness_paths *paths)
+{
+    if (!paths->directory[0])
+        return;
+    if (paths->collect_apart)
+        culprit_remove_tree(paths->collect);
+    culprit_remove_tree(paths->directory);
+    paths->directory[0] = '\0';
+    paths->collect_apart = false;
 }
 
 /* A directory of ours: made (0700) if missing, not a link, owned by us and
@@ -422,7 +490,7 @@ culprit_status harness_run_to_end(culprit_pool *pool, const culprit_spawn *spawn
 }
 
 culprit_status harness_run_alone(const harness_options *options, const culprit_sandbox *sandbox,
-                                 const char *temporary, const culprit_spawn *spawn,
+                                 const harness_paths *paths, const culprit_spawn *spawn,
                                  culprit_finished *finished, int *interrupted_by, culprit_error *err)
 {
     *interrupted_by = 0;
@@ -430,7 +498,7 @@ culprit_status harness_run_alone(const harness_options *options, const culprit_s
     culprit_status status = culprit_pool_create(1, &pool, err);
     if (status != CULPRIT_OK)
         return status;
-    harness_contain(pool, options, sandbox, temporary);
+    harness_contain(pool, options, sandbox, paths->directory, paths->collect_apart ? paths->collect : NULL);
     status = harness_run_to_end(pool, spawn, finished, interrupted_by, err);
     culprit_pool_free(pool);
     return status;

@@ -99,6 +99,7 @@ typedef struct mutate_state {
     culprit_sandbox *sandbox;
     culprit_pool *pool;
     char temporary[PATH_MAX];
+    char dumps[PATH_MAX]; /* the jobs' collection directories, on a tmpfs; "": in temporary */
     mutate_job *jobs;
     size_t job_count;
     double started;
@@ -346,8 +347,10 @@ static culprit_status start_run(mutate_state *state, mutate_job *job, const muta
     snprintf(selection, sizeof selection, "CULPRIT_MUTANT=%s:%u", mutant->unit_hash, mutant->id);
     job->run = *run;
     culprit_status status = CULPRIT_OK;
-    if (!job->paths.directory[0] || harness_paths_reuse(&job->paths, false, err) != CULPRIT_OK)
-        status = harness_paths_make(&job->paths, state->temporary, "mutant", false, err);
+    if (!job->paths.directory[0] || harness_paths_reuse(&job->paths, false, err) != CULPRIT_OK) {
+        harness_paths_remove(&job->paths);
+        status = harness_paths_make(&job->paths, state->temporary, state->dumps, "mutant", false, err);
+    }
     if (status == CULPRIT_OK)
         status =
             harness_test_env(spec, state->manifest.directory, selection, &job->env, &job->env_count, err);
@@ -513,11 +516,12 @@ static int prepare(const cli_context *context, mutate_state *state)
     if (harness_make_temporary(state->temporary, sizeof state->temporary, "culprit-mutate", &err) !=
         CULPRIT_OK)
         return cli_report(&err);
+    harness_make_dump_directory(state->dumps, sizeof state->dumps, "culprit-mutate");
     if (culprit_pool_create(state->options->jobs, &state->pool, &err) != CULPRIT_OK)
         return cli_report(&err);
     const char *directory = cli_store_directory(context, state->options->common.store);
     state->sandbox = harness_make_sandbox(&state->options->harness, directory);
-    harness_contain(state->pool, &state->options->harness, state->sandbox, state->temporary);
+    harness_contain(state->pool, &state->options->harness, state->sandbox, state->temporary, state->dumps);
     if (state->options->fork_server && culprit_pool_use_fork_servers(state->pool, &err) != CULPRIT_OK)
         fprintf(stderr, "culprit: warning: %s; runs are executed one by one\n", err.message);
     return 0;
@@ -547,6 +551,8 @@ static void release(mutate_state *state)
         harness_free_env(state->jobs[i].env, state->jobs[i].env_count);
     if (state->temporary[0])
         culprit_remove_tree(state->temporary);
+    if (state->dumps[0])
+        culprit_remove_tree(state->dumps);
     culprit_sandbox_free(state->sandbox);
     for (size_t t = 0; state->outputs && t < state->spectra.test_count; t++)
         free(state->outputs[t].text);

@@ -229,7 +229,7 @@ static int run_phpunit(const cli_context *context, const phpunit_options *option
     }
     if (culprit_store_open(cli_store_directory(context, options->common.store), CULPRIT_STORE_CREATE, &store,
                            &err) != CULPRIT_OK ||
-        harness_paths_make(&paths, NULL, "culprit-phpunit", false, &err) != CULPRIT_OK) {
+        harness_paths_make(&paths, NULL, "", "culprit-phpunit", false, &err) != CULPRIT_OK) {
         culprit_store_close(store);
         free(argv);
         return cli_report(&err);
@@ -248,8 +248,8 @@ static int run_phpunit(const cli_context *context, const phpunit_options *option
     spawn.copy_stderr_to = STDERR_FILENO;
     culprit_finished finished;
     int interrupted_by = 0, code;
-    if (harness_run_alone(&options->harness, sandbox, paths.directory, &spawn, &finished, &interrupted_by,
-                          &err) != CULPRIT_OK)
+    if (harness_run_alone(&options->harness, sandbox, &paths, &spawn, &finished, &interrupted_by, &err) !=
+        CULPRIT_OK)
         code = cli_report(&err);
     else if (interrupted_by)
         code = 128 + interrupted_by; /* stopped by the user: record nothing */
@@ -259,7 +259,7 @@ static int run_phpunit(const cli_context *context, const phpunit_options *option
     } else
         code = phpunit_record_tests(store, &paths, &finished);
     culprit_sandbox_free(sandbox);
-    culprit_remove_tree(paths.directory);
+    harness_paths_remove(&paths);
     culprit_store_close(store);
     free(argv);
     return code;

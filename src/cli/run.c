@@ -86,6 +86,7 @@ typedef struct run_state {
     culprit_sandbox *sandbox;
     culprit_pool *pool;
     char temporary[PATH_MAX];
+    char dumps[PATH_MAX]; /* the jobs' collection directories, on a tmpfs; "": in temporary */
     size_t *queue, queue_length, queue_next;
     size_t *skipped, skipped_count;
     culprit_verdict first_skipped_verdict; /* the recorded verdict of skipped[0] */
@@ -367,24 +368,14 @@ static culprit_status write_stdin(const char *path, const char *text, culprit_er
     return CULPRIT_OK;
 }
 
-static void discard_job_directory(run_job *job)
-{
-    if (job->paths.directory[0])
-        culprit_remove_tree(job->paths.directory);
-    job->paths.directory[0] = '\0';
-}
-
 /* The job's directory, ready for a test: the last test's, emptied, or new. */
 static culprit_status job_directory(run_state *state, run_job *job, culprit_error *err)
 {
     bool fresh = state->options->fresh_directory;
     if (job->paths.directory[0] && harness_paths_reuse(&job->paths, fresh, err) == CULPRIT_OK)
         return CULPRIT_OK;
-    discard_job_directory(job);
-    culprit_status status = harness_paths_make(&job->paths, state->temporary, "test", fresh, err);
-    if (status != CULPRIT_OK)
-        job->paths.directory[0] = '\0';
-    return status;
+    harness_paths_remove(&job->paths);
+    return harness_paths_make(&job->paths, state->temporary, state->dumps, "test", fresh, err);
 }
 
 static culprit_status start_test(run_state *state, run_job *job, size_t test, culprit_error *err)
@@ -504,7 +495,7 @@ static culprit_status start_more(run_state *state, culprit_error *err)
            (job = idle_job(state))) {
         culprit_status status = start_test(state, job, state->queue[state->queue_next++], err);
         if (status != CULPRIT_OK) {
-            discard_job_directory(job);
+            harness_paths_remove(&job->paths);
             free_job(job);
             return status;
         }
@@ -556,6 +547,7 @@ static int prepare(const cli_context *context, run_state *state)
         state->temporary[0] = '\0';
         return cli_report(&err);
     }
+    harness_make_dump_directory(state->dumps, sizeof state->dumps, "culprit-run");
     state->job_count = state->options->jobs + 1;
     state->jobs = calloc(state->job_count, sizeof *state->jobs);
     if (!state->jobs)
@@ -563,7 +555,7 @@ static int prepare(const cli_context *context, run_state *state)
     if (culprit_pool_create(state->options->jobs, &state->pool, &err) != CULPRIT_OK)
         return cli_report(&err);
     state->sandbox = harness_make_sandbox(&state->options->harness, directory);
-    harness_contain(state->pool, &state->options->harness, state->sandbox, state->temporary);
+    harness_contain(state->pool, &state->options->harness, state->sandbox, state->temporary, state->dumps);
     if (state->options->fork_server && culprit_pool_use_fork_servers(state->pool, &err) != CULPRIT_OK)
         fprintf(stderr, "culprit: warning: %s; tests are executed one by one\n", err.message);
     return 0;
@@ -574,11 +566,13 @@ static void release(run_state *state)
     culprit_pool_free(state->pool); /* kills what still runs */
     for (size_t i = 0; state->jobs && i < state->job_count; i++)
         if (state->jobs[i].env) {
-            culprit_remove_tree(state->jobs[i].paths.directory);
+            harness_paths_remove(&state->jobs[i].paths);
             free_job(&state->jobs[i]);
         }
     if (state->temporary[0])
         culprit_remove_tree(state->temporary);
+    if (state->dumps[0])
+        culprit_remove_tree(state->dumps);
     culprit_sandbox_free(state->sandbox);
     culprit_unit_set_free(&state->map_cache);
     culprit_store_close(state->store);

@@ -249,8 +249,7 @@ static culprit_status run_command(const test_options *options, const harness_pat
     spawn.inherit_stdin = !isatty(STDIN_FILENO); /* a test gets no terminal of the user's */
     spawn.copy_stdout_to = STDOUT_FILENO;
     spawn.copy_stderr_to = STDERR_FILENO;
-    return harness_run_alone(&options->harness, sandbox, paths->directory, &spawn, finished, interrupted_by,
-                             err);
+    return harness_run_alone(&options->harness, sandbox, paths, &spawn, finished, interrupted_by, err);
 }
 
 static int exit_status_of(const culprit_finished *finished)
@@ -391,7 +390,7 @@ static int run_test(const cli_context *context, const test_options *options, con
         return run_within_outer_test(options);
     if (culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err) != CULPRIT_OK)
         return cli_report(&err);
-    if (harness_paths_make(&paths, NULL, "culprit-test", false, &err) != CULPRIT_OK) {
+    if (harness_paths_make(&paths, NULL, NULL, "culprit-test", false, &err) != CULPRIT_OK) {
         culprit_store_close(store);
         return cli_report(&err);
     }
@@ -411,7 +410,7 @@ static int run_test(const cli_context *context, const test_options *options, con
         code = record(store, options, name, &paths, &finished);
     }
     culprit_sandbox_free(sandbox);
-    culprit_remove_tree(paths.directory);
+    harness_paths_remove(&paths);
     culprit_store_close(store);
     return code;
 }

@@ -389,7 +389,7 @@ static culprit_status prepare(web_explorer *explorer, const char *store_director
     if (status == CULPRIT_OK)
         status = web_suite_open(explorer, store_directory, err);
     if (status == CULPRIT_OK)
-        status = harness_paths_make(&explorer->paths, explorer->temporary, "request", false, err);
+        status = harness_paths_make(&explorer->paths, explorer->temporary, NULL, "request", false, err);
     if (status == CULPRIT_OK)
         status = web_reference_start(explorer, err);
     if (status == CULPRIT_OK)
@@ -547,7 +547,7 @@ static int run_exploration(const cli_context *context, const web_options *option
     culprit_status status = prepare(&explorer, directory, &err);
     if (status == CULPRIT_OK) {
         explorer.sandbox = harness_make_sandbox(&options->harness, directory);
-        harness_contain(explorer.pool, &options->harness, explorer.sandbox, explorer.temporary);
+        harness_contain(explorer.pool, &options->harness, explorer.sandbox, explorer.temporary, NULL);
         harness_catch_signals();
         status = explore(&explorer, &err);
         summarize(&explorer);

@@ -138,7 +138,8 @@ culprit_status web_reference_start(web_explorer *explorer, culprit_error *err)
     if (status == CULPRIT_OK)
         status = web_suite_save_reference(explorer, reference->originals, &reference->own, err);
     if (status == CULPRIT_OK)
-        status = harness_paths_make(&reference->paths, explorer->temporary, "reference-request", false, err);
+        status =
+            harness_paths_make(&reference->paths, explorer->temporary, NULL, "reference-request", false, err);
     return status;
 }
 

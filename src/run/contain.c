@@ -30,7 +30,7 @@
  * When the launcher ends - culprit stopped it, or culprit died and its
  * socket closed - culprit_contained_end kills the init, which takes the
  * namespace with it; after culprit's death it also removes the cgroup and
- * the run's temporary directory (else culprit removes the cgroup).
+ * the run's temporary directories (else culprit removes the cgroup).
  */
 #define _GNU_SOURCE /* unshare(2), CLONE_NEW*, close_range */
 
@@ -278,15 +278,18 @@ static void reap_patiently(pid_t child)
     }
 }
 
-void culprit_contained_end(culprit_contained *contained, bool culprit_died, const char *remove_directory)
+void culprit_contained_end(culprit_contained *contained, bool culprit_died,
+                           const culprit_containment *containment)
 {
     if (contained->init > 0) {
         kill(contained->init, SIGKILL);
         reap_patiently(contained->init);
         contained->init = 0;
     }
-    if (culprit_died && remove_directory)
-        culprit_remove_tree(remove_directory);
+    if (culprit_died && containment && containment->temporary_directory)
+        culprit_remove_tree(containment->temporary_directory);
+    if (culprit_died && containment && containment->dump_directory)
+        culprit_remove_tree(containment->dump_directory);
     culprit_cgroup_leave(&contained->cgroup, culprit_died);
 }
 

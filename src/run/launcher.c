@@ -31,7 +31,7 @@
  * group does not reach it).  It ends when culprit says stop, or when the
  * socket closes without that: culprit died.  Either way it kills the
  * tests' PID namespace (culprit_contained_end); after culprit's death it
- * also removes the run's temporary directory.
+ * also removes the run's temporary directories.
  */
 #define _GNU_SOURCE /* clone(2), CLONE_PARENT, MSG_CMSG_CLOEXEC */
 
@@ -327,7 +327,7 @@ serve(int socket, const culprit_containment *containment, const char *here)
     keep_only(socket, &contained);
     bool stopped = send(socket, &result, sizeof result, MSG_NOSIGNAL) == (ssize_t)sizeof result &&
                    serve_requests(socket);
-    culprit_contained_end(&contained, !stopped, containment->temporary_directory);
+    culprit_contained_end(&contained, !stopped, containment);
     _exit(0);
 }
 

@@ -102,9 +102,11 @@ typedef struct culprit_contained {
 int culprit_contain(const culprit_containment *containment, const char *here, culprit_contained *contained,
                     culprit_contain_result *result);
 /* Kills the tests' PID namespace.  After culprit's death (culprit_died),
- * also removes remove_directory (NULL: none) once its processes are gone,
- * and the cgroup, which culprit removes otherwise. */
-void culprit_contained_end(culprit_contained *contained, bool culprit_died, const char *remove_directory);
+ * also removes containment's temporary and dump directories (NULL: none)
+ * once its processes are gone, and the cgroup, which culprit removes
+ * otherwise. */
+void culprit_contained_end(culprit_contained *contained, bool culprit_died,
+                           const culprit_containment *containment);
 /* result as the sentences of a public report (processes: the limit). */
 void culprit_contain_describe(const culprit_contain_result *result, uint64_t processes,
                               culprit_containment_report *report);

@@ -162,11 +162,11 @@ int main(int argc, char **argv)
 END
 mkdir -p wander/tmp
 if "$CC_WRAPPER" -o wander/wanderer wanderer.c 2>"$WORK/cc.err"; then
-    (cd wander && TMPDIR=tmp CULPRIT_STORE="$WORK/wander/store" \
+    (cd wander && TMPDIR=tmp CULPRIT_DUMP_TMPDIR= CULPRIT_STORE="$WORK/wander/store" \
         "$CULPRIT" test --name away -- sh -c "cd / && $WORK/wander/wanderer" >/dev/null 2>"$WORK/err") &&
         pass || fail "culprit test: $(cat "$WORK/err")"
     printf 'away2: cd / && %s x\n' "$WORK/wander/wanderer" >wander/manifest
-    (cd wander && TMPDIR=. CULPRIT_STORE="$WORK/wander/store" \
+    (cd wander && TMPDIR=. CULPRIT_DUMP_TMPDIR= CULPRIT_STORE="$WORK/wander/store" \
         "$CULPRIT" run --tests manifest >/dev/null 2>"$WORK/err") && pass || fail "culprit run: $(cat "$WORK/err")"
     run 0 "$CULPRIT" --store "$WORK/wander/store" rank --kind line --top 0 --format csv
     expect_contains "$WORK/out" "wanderer.c:4,,0,2,0,0,"
@@ -174,5 +174,40 @@ if "$CC_WRAPPER" -o wander/wanderer wanderer.c 2>"$WORK/cc.err"; then
 else
     fail "culprit-cc wanderer.c: $(cat "$WORK/cc.err")"
 fi
+
+# ---- where the dumps go: a tmpfs (docs/harness.md, "The collection directory") ----
+# CULPRIT_DUMP_TMPDIR names the parent of the collection directories (else
+# /dev/shm when it is a tmpfs with room; empty: the test's temporary
+# directory, under TMPDIR).  The hits are recorded from there, and nothing
+# is left behind.
+export CULPRIT_STORE="$WORK/dump-store"
+mkdir -p dumps tmp
+printf '#!/bin/sh\necho "$CULPRIT_COLLECT_DIR" >"%s/collect.$1"\nexec "%s" 3 3 5\n' "$WORK" "$WORK/mid" >where.sh
+chmod +x where.sh
+shm_kind=$(stat -f -c %T /dev/shm 2>/dev/null)
+for place in dumps none default; do
+    case $place in
+    dumps) TMPDIR="$WORK/tmp" CULPRIT_DUMP_TMPDIR="$WORK/dumps" run 0 "$CULPRIT" test --name "at-$place" -- ./where.sh "$place" ;;
+    none) TMPDIR="$WORK/tmp" CULPRIT_DUMP_TMPDIR= run 0 "$CULPRIT" test --name "at-$place" -- ./where.sh "$place" ;;
+    default) (unset CULPRIT_DUMP_TMPDIR && TMPDIR="$WORK/tmp" run 0 "$CULPRIT" test --name "at-$place" -- ./where.sh "$place") ;;
+    esac
+    collect=$(cat "$WORK/collect.$place")
+    case $place:$shm_kind:$collect in
+    dumps:*:"$WORK"/dumps/culprit-test.*) pass ;;
+    none:*:"$WORK"/tmp/culprit-test.*/collect) pass ;;
+    default:tmpfs:/dev/shm/culprit-test.*) pass ;;
+    default:tmpfs:*) fail "the collection directory was $collect beside a tmpfs /dev/shm" ;;
+    default:*:"$WORK"/tmp/culprit-test.*/collect) pass ;;
+    *) fail "$place: the collection directory was $collect" ;;
+    esac
+    [ -e "$collect" ] && fail "$place: $collect is left" || pass
+done
+left=$(ls dumps tmp | grep -v -e '^culprit-maps-' -e '^$' -e ':$') # the kept maps stay (harness_keep_maps)
+[ -z "$left" ] && pass || fail "left behind: $left"
+# each of the three runs' hits was collected: mid.c:12 ran in all three (ep = 3)
+run 0 "$CULPRIT" rank --kind line --top 0 --format csv
+expect_contains "$WORK/out" "mid.c:12,,0,3,"
+run 0 "$CULPRIT" export csv
+for place in dumps none default; do expect_contains "$WORK/out" "at-$place,pass"; done
 
 finish

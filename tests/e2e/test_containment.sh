@@ -18,7 +18,8 @@ if [ ! -f "$(dirname "$CULPRIT")/libculprit-rt.a" ]; then
     exit 0
 fi
 export TMPDIR="$WORK/tmp" # the run's temporary directories, to see them go
-mkdir -p "$TMPDIR"
+export CULPRIT_DUMP_TMPDIR="$WORK/dumps" # and the tests' collection directories
+mkdir -p "$TMPDIR" "$CULPRIT_DUMP_TMPDIR"
 sql() { sqlite3 "$CULPRIT_STORE/culprit.db" "$1"; }
 expect_sql() {
     got=$(sql "$1" 2>&1)
@@ -37,16 +38,18 @@ no_process() {
         pkill -9 -f "$1"
     else pass; fi
 }
-# no_directory PREFIX WHAT: nothing named PREFIX* in $TMPDIR (after up to 3 s).
+# no_directory PREFIX WHAT [DIR]: nothing named PREFIX* in DIR (default
+# $TMPDIR; after up to 3 s).
 no_directory() {
+    dir=${3:-$TMPDIR}
     tries=0
-    while ls "$TMPDIR" | grep -q "^$1" && [ $tries -lt 30 ]; do
+    while ls "$dir" | grep -q "^$1" && [ $tries -lt 30 ]; do
         sleep 0.1
         tries=$((tries + 1))
     done
-    if ls "$TMPDIR" | grep -q "^$1"; then
-        fail "$2: $(ls "$TMPDIR")"
-        rm -rf "$TMPDIR"/"$1"*
+    if ls "$dir" | grep -q "^$1"; then
+        fail "$2: $(ls "$dir")"
+        rm -rf "$dir"/"$1"*
     else pass; fi
 }
 # watch PID: kills PID after 60 s unless unwatch is called first (for
@@ -169,6 +172,7 @@ wait $runner 2>/dev/null
 unwatch
 no_process "$HOSTILE hang" "tests outlived kill -9 of culprit run"
 no_directory culprit-run "kill -9 of culprit run left its temporary directory"
+no_directory culprit-run "kill -9 of culprit run left its dump directory" "$CULPRIT_DUMP_TMPDIR"
 rm -f "$WORK/started1"
 "$CULPRIT" test --name hang -- "$HOSTILE" hang "$WORK/started1" >/dev/null 2>&1 &
 runner=$!
@@ -179,6 +183,7 @@ wait $runner 2>/dev/null
 unwatch
 no_process "$HOSTILE hang" "a test outlived kill -9 of culprit test"
 no_directory culprit-test "kill -9 of culprit test left its temporary directory"
+no_directory culprit-test "kill -9 of culprit test left its collection directory" "$CULPRIT_DUMP_TMPDIR"
 
 # ---- 4. the user's terminal ----
 # script(1) gives culprit a terminal of its own; a test that touches
