@@ -11,6 +11,8 @@
 #   gzip-configure  ./configure of gzip (autoconf: hundreds of compile and
 #                   link probes, most of them tiny)
 #   gzip-make       a clean `make -j2` of gzip after that configure
+#   sed-configure, sed-make, grep-configure, grep-make: the same for sed
+#                   and grep (gnulib: most of their configure and build)
 #   lua-make        a clean `make -j2 linux` of lua5.4 (plain make, -O2)
 # Variants:
 #   clang       clang-14                          the baseline (culprit-cc is clang)
@@ -24,7 +26,8 @@
 # (the machine is shared and drifts: a ratio within a round is what is
 # comparable), each round's figures and ratios after the medians.
 # CULPRIT_BENCH_ROUNDS (default 3), CULPRIT_BENCH_BUILDS
-# (default: the three workloads) narrow it.
+# (default: every workload; sed's and grep's take about 10 minutes a round)
+# and CULPRIT_BENCH_BUILD_VARIANTS (default: every variant) narrow it.
 set -u
 build=${1:?usage: bench/build_speed.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
@@ -32,8 +35,8 @@ build=$(cd "$build" && pwd) || exit 1
 culprit_cc=$build/culprit-cc
 rounds=${CULPRIT_BENCH_ROUNDS:-3}
 cache=${CULPRIT_BENCH_CACHE:-$HOME/.cache/culprit-bench}
-workloads=${CULPRIT_BENCH_BUILDS:-gzip-configure gzip-make lua-make}
-variants="clang gcov plugin three light"
+workloads=${CULPRIT_BENCH_BUILDS:-gzip-configure gzip-make sed-configure sed-make grep-configure grep-make lua-make}
+variants=${CULPRIT_BENCH_BUILD_VARIANTS:-clang gcov plugin three light}
 [ -x "$culprit_cc" ] || { echo "bench/build_speed.sh: $culprit_cc is not built" >&2; exit 1; }
 for tool in clang-14 gcc make tar /usr/bin/time; do
     command -v "$tool" >/dev/null || { echo "bench/build_speed.sh: $tool is not installed" >&2; exit 1; }
@@ -77,23 +80,27 @@ one() {
     tree=$work/$w-$v
     export CULPRIT_CC_PLUGIN=$(variant_plugin "$v")
     case $w in
-    gzip-configure)
-        rm -rf "$tree" && cp -a "$cache/src/gzip.tree" "$tree" || return
-        (cd "$tree" && measure "$r $w $v" ./configure CC="$cc" --disable-dependency-tracking) ;;
-    gzip-make)
-        rm -rf "$tree" && cp -a "$cache/src/gzip.tree" "$tree" || return
-        (cd "$tree" && ./configure CC="$cc" --disable-dependency-tracking >/dev/null 2>&1 &&
-            measure "$r $w $v" make -j2) ;;
     lua-make)
         rm -rf "$tree" && cp -a "$cache/src/lua5.4.tree" "$tree" || return
         (cd "$tree" && measure "$r $w $v" make -j2 linux CC="$cc" MYLIBS=) ;;
+    *-configure) # an autotools package: gzip, sed, grep
+        rm -rf "$tree" && cp -a "$cache/src/${w%-configure}.tree" "$tree" || return
+        (cd "$tree" && measure "$r $w $v" ./configure CC="$cc" --disable-dependency-tracking) ;;
+    *-make)
+        rm -rf "$tree" && cp -a "$cache/src/${w%-make}.tree" "$tree" || return
+        (cd "$tree" && ./configure CC="$cc" --disable-dependency-tracking >/dev/null 2>&1 &&
+            measure "$r $w $v" make -j2) ;;
     esac
     rm -rf "$tree"
 }
 
 say "== build speed (bench/build_speed.sh): $rounds rounds, wall and CPU seconds, ratios to clang"
-fetch gzip >/dev/null || workloads=$(echo "$workloads" | tr ' ' '\n' | grep -v gzip)
-fetch lua5.4 >/dev/null || workloads=$(echo "$workloads" | tr ' ' '\n' | grep -v lua)
+for package in gzip sed grep lua5.4; do
+    case " $workloads " in
+    *" ${package%5.4}-"*) fetch "$package" >/dev/null ||
+        workloads=$(echo "$workloads" | tr ' ' '\n' | grep -v "^${package%5.4}-") ;;
+    esac
+done
 : >"$work/results"
 for r in $(seq 1 "$rounds"); do
     for w in $workloads; do
