@@ -162,4 +162,54 @@ expect_contains "$WORK/err" "culprit-cc: CULPRIT_MUTANTS=1 does not work with CU
 run 0 "$culprit_cc" --mutants --coverage=symbolic -O1 -o symbolic mutants.c
 expect_output "$less_or_equal" 10 "below 1 area 31 sign 1 kept 10 total 10" symbolic
 
+# ---- crp on a stored constant and on a call's constant argument ----
+# (literal value replacement: `s.quantum = 4` where 5 was meant, `add_count
+# (n, 1)` where 2 was), at -O2 and -O0, and in symbolic mode.
+cat >literal.c <<'END'
+#include <stdio.h>
+int scale;
+__attribute__((noinline)) int scaled(int v, int by)
+{
+    return v * by + scale;
+}
+int main(int argc, char **argv)
+{
+    (void)argv;
+    scale = 3; /* @literal */
+    printf("%d\n", scaled(argc, 2)); /* @argument */
+    return 0;
+}
+END
+literal_line=$(grep -n "@literal " literal.c | cut -d: -f1)
+argument_line=$(grep -n "@argument " literal.c | cut -d: -f1)
+for level in -O2 -O0 symbolic; do
+    if [ $level = symbolic ]; then
+        run 0 "$culprit_cc" --mutants --coverage=symbolic -O1 -o literal-$level literal.c
+    else
+        run 0 "$culprit_cc" --mutants $level -o literal-$level literal.c
+    fi
+    rm -rf literal-collected && mkdir literal-collected
+    CULPRIT_COLLECT_DIR=literal-collected "./literal-$level" >literal.out
+    expect_file_equals literal.out "5"
+    map=$(ls literal-collected/*.map)
+    hash=$(awk -F'\t' '$1 == "unit" { print $2 }' "$map")
+    # literal LINE DESCRIPTION OUTPUT: that crp mutant exists and prints OUTPUT
+    literal() {
+        id=$(mutant_id "$1" crp "$2")
+        if [ -z "$id" ]; then
+            fail "$level: no crp mutant '$2' on line $1 in: $(grep '^mutant' "$map" | cut -f5-8 | tr '\t\n' ' ;')"
+            return
+        fi
+        expect_output "$id" "" "$3" "literal-$level"
+    }
+    # run with one argument (argc = 2): 2 * 2 + 3 = 7 unmutated
+    literal "$literal_line" "3 -> 4" 8
+    literal "$literal_line" "3 -> 2" 6
+    literal "$literal_line" "3 -> 0" 4
+    literal "$argument_line" "2 -> 3" 9
+    literal "$argument_line" "2 -> 1" 5
+    literal "$argument_line" "2 -> 0" 3
+    expect_mutant "$literal_line" sdl "delete the assignment"
+done
+
 finish
