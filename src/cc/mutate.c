@@ -33,9 +33,8 @@
  *   problem where it is selected;
  * - a condition (neg): the same, right after the condition is computed, so
  *   that the edge counters read the branch's actual direction;
- * - a returned value (rvr), a stored constant or a constant argument
- *   (crp): selects before the ret, the store or the call, which reads them
- *   instead of the original operand;
+ * - a returned value (rvr): selects before the ret or the store into the
+ *   return slot;
  * - a deletion (sdl): the instruction moves to a block of its own, which a
  *   branch on the slot skips.  Its block ends there and the rest goes to
  *   another new block (cc_ir_split_after).  Neither has a counter (the
@@ -185,15 +184,14 @@ static culprit_status replace_value(unit *u, const cc_mutation_plan *plan, const
     return status;
 }
 
-/* Operand `operand` of the site's instruction (a ret's or a store's value,
- * a call's argument) reads the site's chain, computed right before it. */
-static void replace_operand(unit *u, const cc_mutation_plan *plan, const cc_mutation_site *site,
-                            uint32_t first_id, unsigned operand)
+/* The ret's or the store's operand 0 reads the site's chain. */
+static void replace_returned(unit *u, const cc_mutation_plan *plan, const cc_mutation_site *site,
+                             uint32_t first_id)
 {
     LLVMPositionBuilderBefore(u->builder, site->instruction);
     LLVMSetCurrentDebugLocation2(u->builder, LLVMInstructionGetDebugLoc(site->instruction));
-    LLVMValueRef chain = build_chain(u, plan, site, first_id, LLVMGetOperand(site->instruction, operand));
-    LLVMSetOperand(site->instruction, operand, chain);
+    LLVMValueRef chain = build_chain(u, plan, site, first_id, LLVMGetOperand(site->instruction, 0));
+    LLVMSetOperand(site->instruction, 0, chain);
 }
 
 /* ---- deletions ------------------------------------------------------------------------------------ */
@@ -274,10 +272,7 @@ static culprit_status apply_site(unit *u, function_walk *walk, const cc_mutation
     case CC_SITE_CONDITION:
         return replace_value(u, plan, site, first_id, LLVMGetCondition(site->instruction), err);
     case CC_SITE_RETURN:
-        replace_operand(u, plan, site, first_id, 0);
-        return CULPRIT_OK;
-    case CC_SITE_OPERAND:
-        replace_operand(u, plan, site, first_id, site->operand);
+        replace_returned(u, plan, site, first_id);
         return CULPRIT_OK;
     case CC_SITE_DELETE:
         return delete_behind_branch(u, walk, site, first_id, err);

@@ -34,7 +34,6 @@ typedef enum cc_site_kind {
     CC_SITE_CONDITION, /* a conditional branch's condition */
     CC_SITE_RETURN,    /* the value a ret returns, or a store into the return-value slot stores */
     CC_SITE_DELETE,    /* the instruction itself, skipped */
-    CC_SITE_OPERAND,   /* a constant operand: the value a store stores, a call's argument */
 } cc_site_kind;
 
 /* How one mutant's value is built from the site's instruction as it is when applied. */
@@ -44,7 +43,7 @@ typedef enum cc_alternative {
     CC_ALT_OPCODE,    /* the binary operator with opcode `value` (an LLVMOpcode) */
     CC_ALT_OPERAND,   /* the same operation with operand `operand` the constant `value` */
     CC_ALT_NEGATE,    /* the condition's negation */
-    CC_ALT_CONSTANT,  /* the returned value or operand replaced by the constant `value` (pointers: NULL) */
+    CC_ALT_CONSTANT,  /* the returned value replaced by the constant `value` (pointers: NULL) */
     CC_ALT_SKIP,      /* no value: the instruction does not run */
 } cc_alternative;
 
@@ -60,7 +59,6 @@ typedef struct cc_mutation_site {
     LLVMValueRef instruction;
     uint32_t block; /* the block counter of the instruction's block */
     cc_site_kind kind;
-    unsigned operand;       /* CC_SITE_OPERAND: which operand of the instruction */
     bool explicit_operator; /* an icmp: kept only where the source has a relational operator */
     size_t first, count;    /* its mutants in the plan */
 } cc_mutation_site;

@@ -22,9 +22,7 @@
  *   `0 - x` (clang's `-x`) is left alone.
  * - lcr: and, or, xor of integers: the other two; not `x ^ -1`, clang's
  *   `~x` and `!x`.
- * - crp: an integer constant operand, not i1, of the instructions above,
- *   the value a store stores and an argument of a call of the user's
- *   (literal value replacement: `s.quantum = 4`, `add_count (n, 1)`):
+ * - crp: an integer constant operand, not i1, of the instructions above:
  *   c + 1, c - 1 and 0 that differ from c (and from each other), except
  *   a divisor of 0 (or -1, signed: INT_MIN / -1 traps), a signed dividend
  *   of INT_MIN, and a shift amount outside the type.
@@ -313,41 +311,23 @@ static bool constant_is_safe(LLVMValueRef instruction, unsigned operand, int64_t
     }
 }
 
-/* An integer constant crp replaces: not an i1 (a truth value: neg's and
- * ror's), at most 64 bits. */
-static bool is_replaceable_constant(LLVMValueRef operand)
-{
-    unsigned width = LLVMIsAConstantInt(operand) ? width_of(operand) : 0;
-    return width >= 2 && width <= 64;
-}
-
-/* crp's mutants of constant operand k of instruction, each built as
- * alternative says: c + 1, c - 1 and 0 that differ from c and from each
- * other, where constant_is_safe. */
-static culprit_status plan_constant(cc_mutation_plan *plan, LLVMValueRef instruction, unsigned k,
-                                    cc_alternative alternative, culprit_error *err)
-{
-    LLVMValueRef operand = LLVMGetOperand(instruction, k);
-    if (!is_replaceable_constant(operand))
-        return CULPRIT_OK;
-    unsigned width = width_of(operand);
-    int64_t c = LLVMConstIntGetSExtValue(operand);
-    int64_t candidates[3] = {wrap((uint64_t)c + 1, width), wrap((uint64_t)c - 1, width), 0};
-    culprit_status status = CULPRIT_OK;
-    for (size_t i = 0; i < 3 && status == CULPRIT_OK; i++) {
-        bool repeated = candidates[i] == c || (i == 2 && (candidates[0] == 0 || candidates[1] == 0));
-        if (!repeated && constant_is_safe(instruction, k, candidates[i]))
-            status = add_mutant(plan, err, CC_MUTANT_CRP, alternative, candidates[i], k, "%lld -> %lld",
-                                (long long)c, (long long)candidates[i]);
-    }
-    return status;
-}
-
 static culprit_status plan_constants(cc_mutation_plan *plan, LLVMValueRef instruction, culprit_error *err)
 {
     culprit_status status = CULPRIT_OK;
-    for (unsigned k = 0; k < 2 && status == CULPRIT_OK; k++)
-        status = plan_constant(plan, instruction, k, CC_ALT_OPERAND, err);
+    for (unsigned k = 0; k < 2 && status == CULPRIT_OK; k++) {
+        LLVMValueRef operand = LLVMGetOperand(instruction, k);
+        unsigned width = LLVMIsAConstantInt(operand) ? width_of(operand) : 0;
+        if (width < 2 || width > 64)
+            continue;
+        int64_t c = LLVMConstIntGetSExtValue(operand);
+        int64_t candidates[3] = {wrap((uint64_t)c + 1, width), wrap((uint64_t)c - 1, width), 0};
+        for (size_t i = 0; i < 3 && status == CULPRIT_OK; i++) {
+            bool repeated = candidates[i] == c || (i == 2 && (candidates[0] == 0 || candidates[1] == 0));
+            if (!repeated && constant_is_safe(instruction, k, candidates[i]))
+                status = add_mutant(plan, err, CC_MUTANT_CRP, CC_ALT_OPERAND, candidates[i], k,
+                                    "%lld -> %lld", (long long)c, (long long)candidates[i]);
+        }
+    }
     return status;
 }
 
@@ -503,50 +483,6 @@ static culprit_status plan_site(plan_context *c, LLVMValueRef in, cc_site_kind k
     return status;
 }
 
-/* crp on operand k of in, a stored value or a call's argument, when it is
- * a constant: a site of its own (the chain replaces the operand), beside
- * sdl's deletion of the same instruction. */
-static culprit_status plan_constant_operand(plan_context *c, LLVMValueRef in, unsigned k, culprit_error *err)
-{
-    if (!is_replaceable_constant(LLVMGetOperand(in, k)))
-        return CULPRIT_OK;
-    culprit_status status = begin_site(c->plan, in, c->block, CC_SITE_OPERAND, err);
-    if (status != CULPRIT_OK)
-        return status;
-    c->plan->sites[c->plan->site_count - 1].operand = k;
-    status = plan_constant(c->plan, in, k, CC_ALT_CONSTANT, err);
-    end_site(c->plan);
-    return status;
-}
-
-/* A store: into the return slot, rvr's; else its stored constant, then its deletion. */
-static culprit_status plan_store(plan_context *c, LLVMValueRef store, culprit_error *err)
-{
-    if (LLVMGetVolatile(store) || LLVMGetOrdering(store) != LLVMAtomicOrderingNotAtomic)
-        return CULPRIT_OK;
-    if (is_return_slot(&c->slots, LLVMGetOperand(store, 1)))
-        return plan_site(c, store, CC_SITE_RETURN, LLVMGetOperand(store, 0), err);
-    culprit_status status = plan_constant_operand(c, store, 0, err);
-    if (status != CULPRIT_OK || c->before_alloca)
-        return status;
-    return plan_site(c, store, CC_SITE_DELETE, NULL, err);
-}
-
-/* A call of the user's (not an intrinsic, inline assembly or culprit's
- * runtime): its constant arguments, then its deletion. */
-static culprit_status plan_call(plan_context *c, LLVMValueRef call, culprit_error *err)
-{
-    if (!cc_ir_is_source_call(call) || cc_ir_name_has_prefix(cc_ir_called_value(call), "__culprit_"))
-        return CULPRIT_OK;
-    culprit_status status = CULPRIT_OK;
-    unsigned arguments = (unsigned)LLVMGetNumArgOperands(call);
-    for (unsigned k = 0; k < arguments && status == CULPRIT_OK; k++)
-        status = plan_constant_operand(c, call, k, err);
-    if (status != CULPRIT_OK || c->before_alloca || !is_deletable_call(call))
-        return status;
-    return plan_site(c, call, CC_SITE_DELETE, NULL, err);
-}
-
 static culprit_status plan_instruction(plan_context *c, LLVMValueRef in, culprit_error *err)
 {
     if (!has_line(in))
@@ -574,9 +510,15 @@ static culprit_status plan_instruction(plan_context *c, LLVMValueRef in, culprit
             return CULPRIT_OK;
         return plan_site(c, in, CC_SITE_RETURN, LLVMGetOperand(in, 0), err);
     case LLVMStore:
-        return plan_store(c, in, err);
+        if (LLVMGetVolatile(in) || LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic)
+            return CULPRIT_OK;
+        if (is_return_slot(&c->slots, LLVMGetOperand(in, 1)))
+            return plan_site(c, in, CC_SITE_RETURN, LLVMGetOperand(in, 0), err);
+        return c->before_alloca ? CULPRIT_OK : plan_site(c, in, CC_SITE_DELETE, NULL, err);
     case LLVMCall:
-        return plan_call(c, in, err);
+        if (c->before_alloca || !is_deletable_call(in))
+            return CULPRIT_OK;
+        return plan_site(c, in, CC_SITE_DELETE, NULL, err);
     default:
         return CULPRIT_OK;
     }
