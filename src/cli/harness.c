@@ -221,11 +221,13 @@ bool harness_make_dump_directory(char *directory, size_t size, const char *label
     return true;
 }
 
-/* The collection directory of paths, whose directory is made. */
+/* The collection directory of paths, whose directory is made
+ * (harness_paths_make has cleared collect_apart).  Where the tmpfs
+ * directory cannot be made, DIRECTORY/collect: dumps on the disk are
+ * slower, not wrong. */
 static culprit_status make_collect(harness_paths *paths, const char *parent, const char *dumps,
                                    const char *label, culprit_error *err)
 {
-    paths->collect_apart = false;
     if (dumps && *dumps) {
         if (snprintf(paths->collect, sizeof paths->collect, "%s/%s.XXXXXX", dumps, label) >=
             (int)sizeof paths->collect)
