@@ -2,8 +2,9 @@
  * mutate_plan.c - which mutants `culprit mutate` runs, on which tests
  * (docs/mutation.md §3): only mutants of lines a failing test ran (the
  * others cannot explain the failure), at most --per-line of them a line,
- * sampled with a seeded generator so that the same store and seed choose
- * the same mutants; each on the tests of the manifest that ran its line,
+ * sampled with a seeded generator, a stream per line, so that the same
+ * store and seed choose the same mutants and a line's choice does not
+ * depend on the other lines; each on the tests of the manifest that ran its line,
  * the failing tests first; with early stop, a mutant that no failing test
  * kills is not run on the passing tests at all.  --top-lines keeps the
  * cost of a large program bounded: only the lines the spectra already
@@ -96,13 +97,33 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/*
+ * The start of a line's own random stream: the seed mixed with the line's
+ * file path and number.  A stream per line, not one over all lines, so
+ * that what one line samples depends only on the seed and that line's
+ * mutants: a line that gains or loses mutants (a new operator, a changed
+ * --top-lines) leaves every other line's choice as it was.
+ */
+static uint64_t line_stream(const culprit_spectra *spectra, uint32_t element, uint64_t seed)
+{
+    const culprit_element *line = &spectra->elements[element];
+    uint64_t hash = UINT64_C(0xcbf29ce484222325); /* FNV-1a */
+    const char *path = line->file < spectra->file_count ? spectra->files[line->file] : "";
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+        hash = (hash ^ *c) * UINT64_C(0x100000001b3);
+    hash = (hash ^ line->line) * UINT64_C(0x100000001b3);
+    uint64_t state = seed ^ hash;
+    return next_random(&state);
+}
+
 /* Chooses up to per_line of a line's mutants (members, in matrix order). */
 static void choose_on_line(mutate_plan *plan, size_t *members, size_t count, const mutate_sampling *sampling,
-                           uint64_t *random)
+                           uint32_t element)
 {
     size_t take = sampling->per_line && sampling->per_line < count ? sampling->per_line : count;
+    uint64_t random = line_stream(plan->spectra, element, sampling->seed);
     for (size_t i = 0; i < take; i++) { /* a partial Fisher-Yates shuffle */
-        size_t j = i + (size_t)(next_random(random) % (count - i));
+        size_t j = i + (size_t)(next_random(&random) % (count - i));
         size_t swap = members[i];
         members[i] = members[j];
         members[j] = swap;
@@ -145,13 +166,12 @@ static culprit_status choose_mutants(mutate_plan *plan, const mutate_sampling *s
             order[count++] = (by_line){mutation->elements[m], m};
     }
     qsort(order, count, sizeof *order, compare_by_line);
-    uint64_t random = sampling->seed;
     for (size_t i = 0, end; i < count; i = end) {
         size_t line_size = 0;
         for (end = i; end < count && order[end].element == order[i].element; end++)
             members[line_size++] = order[end].mutant;
         if (failing_test_ran(plan, order[i].element) && (!plan->in_top || plan->in_top[order[i].element]))
-            choose_on_line(plan, members, line_size, sampling, &random);
+            choose_on_line(plan, members, line_size, sampling, order[i].element);
     }
     free(order);
     free(members);

@@ -96,6 +96,20 @@ run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 1 --per-li
 one=$(sed -n 's/^mutate: \([0-9]*\) of .* mutants chosen on \([0-9]*\) lines.*/\1 \2/p' "$WORK/out")
 set -- $one
 if [ "${1:-x}" = "${2:-y}" ]; then pass; else fail "--per-line 1 chose '$one' (mutants, lines)"; fi
+sqlite3 .culprit/culprit.db 'SELECT DISTINCT mutant FROM mutant_runs' | sort >all-lines.txt
+# each line samples from its own stream: mutating fewer lines (--top-lines)
+# chooses, on each line it keeps, the mutant chosen when every line is
+# mutated (one stream over all lines would shift with the lines skipped)
+rm -rf .culprit
+run 1 "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2
+run 0 "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 1 --per-line 1 --seed 7 --top-lines 3
+sqlite3 .culprit/culprit.db 'SELECT DISTINCT mutant FROM mutant_runs' | sort >top-lines.txt
+if [ -s top-lines.txt ] && [ "$(wc -l <top-lines.txt)" -lt "$(wc -l <all-lines.txt)" ] &&
+    [ -z "$(comm -23 top-lines.txt all-lines.txt)" ]; then
+    pass
+else
+    fail "--top-lines 3 chose mutants $(tr '\n' ' ' <top-lines.txt), every line $(tr '\n' ' ' <all-lines.txt)"
+fi
 
 # --early-stop: fewer runs (only mutants the failing test kills meet the
 # passing tests), and Metallaxis ranks exactly as without it
