@@ -35,6 +35,14 @@ CULPRIT_API culprit_status culprit_store_open(const char *directory, culprit_sto
                                               culprit_store **store, culprit_error *err);
 CULPRIT_API void culprit_store_close(culprit_store *store);
 
+/* Leaves the write-ahead log for the next connection instead of folding it
+ * into the database when store closes, until the log holds about 4 MiB:
+ * for `culprit test`, a process per test, whose closing checkpoint (four
+ * fsyncs, a log made and deleted) would cost more than its test's writes.
+ * Any SQLite reader sees the logged tests; docs/store.md says what a copy
+ * of culprit.db alone misses. */
+CULPRIT_API void culprit_store_keep_log(culprit_store *store);
+
 /* Records the files and elements of spectra as a program (reusing the stored
  * one with the same content hash) and makes it the current program. */
 CULPRIT_API culprit_status culprit_store_save_program(culprit_store *store, const culprit_spectra *spectra,

@@ -390,6 +390,7 @@ static int run_test(const cli_context *context, const test_options *options, con
         return run_within_outer_test(options);
     if (culprit_store_open(directory, CULPRIT_STORE_CREATE, &store, &err) != CULPRIT_OK)
         return cli_report(&err);
+    culprit_store_keep_log(store); /* one process a test: no checkpoint each (docs/store.md) */
     if (harness_paths_make(&paths, NULL, NULL, "culprit-test", false, &err) != CULPRIT_OK) {
         culprit_store_close(store);
         return cli_report(&err);

@@ -147,12 +147,26 @@ static culprit_status open_reader(culprit_store *connection, culprit_error *err)
     return CULPRIT_OK;
 }
 
+/* Pages in the log past which a connection that keeps it folds it into
+ * the database on closing anyway (SQLite's own automatic checkpoint is at
+ * 1,000): every first connection reads the whole log to rebuild its index,
+ * so a longer one would cost each `culprit test` more than it saves. */
+enum { KEPT_LOG_LIMIT_FRAMES = 1024, KEPT_LOG_CHECKPOINT_WAIT_MILLISECONDS = 200 };
+
 static void close_connection(culprit_store *connection)
 {
     /* Every statement is finalized where it was prepared, or kept and
      * finalized here, so close cannot be refused for statements still open. */
     culprit_store_forget_kept(connection);
     culprit_store_forget_program_cache(connection);
+    if (connection->keep_log && connection->log_frames >= KEPT_LOG_LIMIT_FRAMES) {
+        /* TRUNCATE, not the PASSIVE checkpoint of a close: the next process
+         * rebuilds the log's index from the file and would count every frame
+         * as unfolded again.  Briefly: when another connection holds the log,
+         * the next `culprit test` tries again. */
+        sqlite3_busy_timeout(connection->database, KEPT_LOG_CHECKPOINT_WAIT_MILLISECONDS);
+        sqlite3_wal_checkpoint_v2(connection->database, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+    }
     sqlite3_close(connection->database);
     connection->database = NULL;
 }
@@ -191,20 +205,17 @@ static culprit_status upgrade(char *path, bool create, culprit_error *err)
     return status;
 }
 
-/* Whether path has a -wal or -journal file with something in it: then a
- * read-write connection could change the database on opening or closing
- * (a rollback, a checkpoint), so the read-only probe must look first. */
+/* Whether path has a -journal file with something in it: then opening a
+ * read-write connection could roll it back, changing the database, so the
+ * read-only probe must look first.  A -wal file needs no probe: the working
+ * connection checkpoints nothing on closing until it has identified the
+ * store (open_working_connection), so a refused store stays as it was. */
 static bool has_log(const char *path)
 {
-    static const char *const suffixes[] = {"-wal", "-journal"};
-    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-        char log[PATH_MAX];
-        struct stat info;
-        if ((size_t)snprintf(log, sizeof log, "%s%s", path, suffixes[i]) >= sizeof log ||
-            (stat(log, &info) == 0 && info.st_size > 0))
-            return true;
-    }
-    return false;
+    char log[PATH_MAX];
+    struct stat info;
+    return (size_t)snprintf(log, sizeof log, "%s-journal", path) >= sizeof log ||
+           (stat(log, &info) == 0 && info.st_size > 0);
 }
 
 /* Makes sure path holds a current culprit database, creating or migrating
@@ -297,6 +308,9 @@ static culprit_status open_working_connection(culprit_store *store, const char *
 {
     culprit_status status = mode == CULPRIT_STORE_READ ? open_reader(store, err)
                                                        : open_connection(store, SQLITE_OPEN_READWRITE, err);
+    bool writer = mode != CULPRIT_STORE_READ && status == CULPRIT_OK;
+    if (writer) /* until identified: closing a refused store must not fold its log in */
+        sqlite3_db_config(store->database, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
     int version = 0;
     if (status == CULPRIT_OK)
         status = culprit_store_identify(store, &version, err);
@@ -304,6 +318,8 @@ static culprit_status open_working_connection(culprit_store *store, const char *
         status = no_store(directory, err); /* replaced by an empty file since we checked */
     if (status == CULPRIT_OK)
         status = configure(store, mode, err);
+    if (status == CULPRIT_OK && writer)
+        sqlite3_db_config(store->database, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
     return status;
 }
 
@@ -327,6 +343,23 @@ culprit_status culprit_store_open(const char *directory, culprit_store_mode mode
     }
     *result = store;
     return CULPRIT_OK;
+}
+
+/* sqlite3_wal_hook's callback, in place of the automatic checkpoint:
+ * remembers how long the log is for close_connection. */
+static int count_log_frames(void *context, sqlite3 *database, const char *schema, int frames)
+{
+    (void)database;
+    (void)schema;
+    ((culprit_store *)context)->log_frames = frames;
+    return SQLITE_OK;
+}
+
+void culprit_store_keep_log(culprit_store *store)
+{
+    store->keep_log = true;
+    sqlite3_db_config(store->database, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+    sqlite3_wal_hook(store->database, count_log_frames, store);
 }
 
 void culprit_store_close(culprit_store *store)

@@ -59,6 +59,8 @@ struct culprit_store {
      * const culprit_store could see, which is why it sits behind a pointer */
     culprit_kept_statements *kept;
     culprit_program_cache *program_cache; /* owned, may be NULL: also a cache */
+    bool keep_log;                        /* culprit_store_keep_log */
+    int log_frames;                       /* pages in the log after our last commit */
 };
 
 /* ---- sql.c ---- */

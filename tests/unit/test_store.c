@@ -438,6 +438,96 @@ static void test_test_replaced(void)
     remove_tree(directory);
 }
 
+/* ---- the log kept between `culprit test`s (culprit_store_keep_log) ---- */
+
+static long file_size(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0 ? (long)info.st_size : -1;
+}
+
+/* Saves test "t-fail" again under another verdict, then `extra` more tests. */
+static void save_more(culprit_store *store, int64_t program, int extra)
+{
+    culprit_spectra more;
+    culprit_spectra_init(&more);
+    build_program(&more, 0);
+    culprit_error err;
+    size_t test;
+    CHECK_INT(culprit_spectra_add_test(&more, "t-fail", CULPRIT_VERDICT_PASS, &test, &err), CULPRIT_OK);
+    CHECK_INT(culprit_store_save_test(store, program, &more, test, &err), CULPRIT_OK);
+    for (int i = 0; i < extra; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "extra-%d", i);
+        CHECK_INT(culprit_spectra_add_test(&more, name, CULPRIT_VERDICT_FAIL, &test, &err), CULPRIT_OK);
+        culprit_spectra_set_hit(&more, test, (uint32_t)i % 10);
+        CHECK_INT(culprit_store_save_test(store, program, &more, test, &err), CULPRIT_OK);
+    }
+    culprit_spectra_free(&more);
+}
+
+/* Counts the stored tests through a plain SQLite connection (which reads
+ * the log with the database), -1 on failure. */
+static int count_tests(const char *path)
+{
+    sqlite3 *database = NULL;
+    sqlite3_stmt *statement = NULL;
+    int count = -1;
+    if (sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(database, "SELECT count(*) FROM tests WHERE verdict = 'pass'", -1, &statement,
+                           NULL) == SQLITE_OK &&
+        sqlite3_step(statement) == SQLITE_ROW)
+        count = sqlite3_column_int(statement, 0);
+    sqlite3_finalize(statement);
+    sqlite3_close(database);
+    return count;
+}
+
+/* A connection that keeps the log leaves it, with its commits, for the
+ * next one (which reads them); one that does not folds it in and deletes
+ * it; past 1,024 pages the keeper folds it in too, and empties it. */
+static void test_kept_log(void)
+{
+    char directory[64], path[128], log[160];
+    make_scratch_directory(directory);
+    database_path(directory, path);
+    snprintf(log, sizeof log, "%s-wal", path);
+    culprit_spectra saved;
+    culprit_spectra_init(&saved);
+    int64_t program = make_sample_store(directory, &saved);
+    CHECK(!file_exists(log)); /* a plain writer folded its log in on closing */
+    int passing = count_tests(path);
+
+    culprit_error err;
+    culprit_store *store = NULL;
+    CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_WRITE, &store, &err), CULPRIT_OK);
+    if (store) {
+        culprit_store_keep_log(store);
+        save_more(store, program, 0);
+        culprit_store_close(store);
+    }
+    CHECK(file_size(log) > 0);
+    CHECK_INT(count_tests(path), passing + 1); /* t-fail now passes: read from the log */
+
+    /* the next culprit_store_open reads it too, and a plain writer folds it in */
+    CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_WRITE, &store, &err), CULPRIT_OK);
+    culprit_store_close(store);
+    CHECK(!file_exists(log));
+    CHECK_INT(count_tests(path), passing + 1);
+
+    /* a long log is folded in by the keeper, and emptied */
+    CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_WRITE, &store, &err), CULPRIT_OK);
+    if (store) {
+        culprit_store_keep_log(store);
+        save_more(store, program, 600);
+        culprit_store_close(store);
+    }
+    CHECK_INT(file_size(log), 0);
+    CHECK_INT(count_tests(path), passing + 1);
+    culprit_spectra_free(&saved);
+    remove_tree(directory);
+}
+
 /* A new store in a new directory, and the sample program and tests, not
  * saved yet; store is NULL (and the check failed) when it cannot open. */
 static culprit_store *open_with_sample(char directory[64], culprit_spectra *saved)
@@ -549,5 +639,6 @@ int main(void)
     test_test_replaced();
     test_save_tests_batch();
     test_save_imported();
+    test_kept_log();
     return check_report("store");
 }
