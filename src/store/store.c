@@ -151,7 +151,7 @@ static culprit_status open_reader(culprit_store *connection, culprit_error *err)
  * the database on closing anyway (SQLite's own automatic checkpoint is at
  * 1,000): every first connection reads the whole log to rebuild its index,
  * so a longer one would cost each `culprit test` more than it saves. */
-enum { KEPT_LOG_LIMIT_FRAMES = 1024, KEPT_LOG_CHECKPOINT_WAIT_MILLISECONDS = 200 };
+enum { KEPT_LOG_LIMIT_FRAMES = 1024 };
 
 static void close_connection(culprit_store *connection)
 {
@@ -162,9 +162,10 @@ static void close_connection(culprit_store *connection)
     if (connection->keep_log && connection->log_frames >= KEPT_LOG_LIMIT_FRAMES) {
         /* TRUNCATE, not the PASSIVE checkpoint of a close: the next process
          * rebuilds the log's index from the file and would count every frame
-         * as unfolded again.  Briefly: when another connection holds the log,
-         * the next `culprit test` tries again. */
-        sqlite3_busy_timeout(connection->database, KEPT_LOG_CHECKPOINT_WAIT_MILLISECONDS);
+         * as unfolded again.  Without waiting: when another connection is
+         * writing, or reading an older state, the next `culprit test` tries
+         * again (a long reader would otherwise delay every test). */
+        sqlite3_busy_timeout(connection->database, 0);
         sqlite3_wal_checkpoint_v2(connection->database, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
     }
     sqlite3_close(connection->database);
