@@ -222,19 +222,18 @@ bool harness_make_dump_directory(char *directory, size_t size, const char *label
 }
 
 /* The collection directory of paths, whose directory is made
- * (harness_paths_make has cleared collect_apart).  Where the tmpfs
- * directory cannot be made, DIRECTORY/collect: dumps on the disk are
- * slower, not wrong. */
-static culprit_status make_collect(harness_paths *paths, const char *parent, const char *dumps,
-                                   const char *label, culprit_error *err)
+ * (harness_paths_make has cleared collect_apart): LABEL.XXXXXX under dumps
+ * when it names a directory (a tmpfs), else DIRECTORY/collect.  Where the
+ * tmpfs directory cannot be made, DIRECTORY/collect too: dumps on the disk
+ * are slower, not wrong. */
+static culprit_status make_collect(harness_paths *paths, const char *dumps, const char *label,
+                                   culprit_error *err)
 {
     if (dumps && *dumps) {
         if (snprintf(paths->collect, sizeof paths->collect, "%s/%s.XXXXXX", dumps, label) >=
             (int)sizeof paths->collect)
             return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: path too long", dumps);
         paths->collect_apart = mkdtemp(paths->collect) != NULL;
-    } else if (!parent && !dumps) {
-        paths->collect_apart = harness_make_dump_directory(paths->collect, sizeof paths->collect, label);
     }
     if (paths->collect_apart)
         return CULPRIT_OK;
@@ -245,19 +244,36 @@ static culprit_status make_collect(harness_paths *paths, const char *parent, con
     return CULPRIT_OK;
 }
 
+/* DIRECTORY itself: LABEL.XXXXXX under parent, else under $TMPDIR. */
+static culprit_status make_directory(harness_paths *paths, const char *parent, const char *label,
+                                     culprit_error *err)
+{
+    if (!parent)
+        return harness_make_temporary(paths->directory, sizeof paths->directory, label, err);
+    if (snprintf(paths->directory, sizeof paths->directory, "%s/%s.XXXXXX", parent, label) >=
+        (int)sizeof paths->directory)
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: path too long", parent);
+    if (!mkdtemp(paths->directory))
+        return culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s", parent,
+                            strerror(errno));
+    return CULPRIT_OK;
+}
+
 culprit_status harness_paths_make(harness_paths *paths, const char *parent, const char *dumps,
                                   const char *label, bool fresh_directory, culprit_error *err)
 {
     culprit_status status = CULPRIT_OK;
     paths->collect_apart = false;
-    if (!parent)
-        status = harness_make_temporary(paths->directory, sizeof paths->directory, label, err);
-    else if (snprintf(paths->directory, sizeof paths->directory, "%s/%s.XXXXXX", parent, label) >=
-             (int)sizeof paths->directory)
-        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "%s: path too long", parent);
-    else if (!mkdtemp(paths->directory))
-        status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s", parent,
-                              strerror(errno));
+    bool on_tmpfs = false;
+    if (!parent && !dumps) {
+        /* A directory of its own (`culprit test`, `gen`): all of it on the
+         * tmpfs, captures too (they are capped, --output-cap), with the
+         * collection inside; else all of it under $TMPDIR. */
+        on_tmpfs = harness_make_dump_directory(paths->directory, sizeof paths->directory, label);
+        dumps = "";
+    }
+    if (!on_tmpfs)
+        status = make_directory(paths, parent, label, err);
     if (status != CULPRIT_OK) {
         paths->directory[0] = '\0';
         return status;
@@ -267,7 +283,7 @@ culprit_status harness_paths_make(harness_paths *paths, const char *parent, cons
     snprintf(paths->stderr_path, sizeof paths->stderr_path, "%s/stderr", paths->directory);
     snprintf(paths->stdin_path, sizeof paths->stdin_path, "%s/stdin", paths->directory);
     snprintf(paths->work, sizeof paths->work, "%s/work", paths->directory);
-    status = make_collect(paths, parent, dumps, label, err);
+    status = make_collect(paths, dumps, label, err);
     if (status == CULPRIT_OK && fresh_directory && mkdir(paths->work, 0700) != 0)
         status = culprit_fail(err, CULPRIT_ERROR_INTERNAL, "cannot make a directory in %s: %s",
                               paths->directory, strerror(errno));

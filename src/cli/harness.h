@@ -140,12 +140,15 @@ culprit_status harness_make_temporary(char *directory, size_t size, const char *
  * on tmpfs, 0.65 ms uninstrumented). */
 bool harness_make_dump_directory(char *directory, size_t size, const char *label);
 
-/* Makes DIRECTORY (under parent, or as harness_make_temporary when parent
- * is NULL), its collection directory and, when fresh_directory, work.  The
- * collection directory is LABEL.XXXXXX under dumps when dumps is not NULL
- * ("": none, DIRECTORY/collect), or as harness_make_dump_directory makes
- * it when parent is NULL, else DIRECTORY/collect.  Remove the whole with
- * harness_paths_remove. */
+/* Makes DIRECTORY, its collection directory and, when fresh_directory,
+ * work.  With parent and dumps both NULL (a command that runs one test at
+ * a time: `culprit test`, `gen`), DIRECTORY is made where
+ * harness_make_dump_directory makes it, on a tmpfs, else as
+ * harness_make_temporary does, and the collection directory is
+ * DIRECTORY/collect.  Otherwise DIRECTORY is made under parent (as
+ * harness_make_temporary when parent is NULL), and the collection
+ * directory is LABEL.XXXXXX under dumps when dumps names a directory, else
+ * ("") DIRECTORY/collect.  Remove the whole with harness_paths_remove. */
 culprit_status harness_paths_make(harness_paths *paths, const char *parent, const char *dumps,
                                   const char *label, bool fresh_directory, culprit_error *err);
 
