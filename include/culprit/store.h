@@ -36,7 +36,7 @@ CULPRIT_API culprit_status culprit_store_open(const char *directory, culprit_sto
 CULPRIT_API void culprit_store_close(culprit_store *store);
 
 /* Leaves the write-ahead log for the next connection instead of folding it
- * into the database when store closes, until the log holds about 4 MiB:
+ * into the database when store closes, until the log holds about 1 MiB:
  * for `culprit test`, a process per test, whose closing checkpoint (four
  * fsyncs, a log made and deleted) would cost more than its test's writes.
  * Any SQLite reader sees the logged tests; docs/store.md says what a copy

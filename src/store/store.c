@@ -149,9 +149,11 @@ static culprit_status open_reader(culprit_store *connection, culprit_error *err)
 
 /* Pages in the log past which a connection that keeps it folds it into
  * the database on closing anyway (SQLite's own automatic checkpoint is at
- * 1,000): every first connection reads the whole log to rebuild its index,
- * so a longer one would cost each `culprit test` more than it saves. */
-enum { KEPT_LOG_LIMIT_FRAMES = 1024 };
+ * 1,000).  Every first connection reads the whole log to rebuild its
+ * index: on a quiet machine, where an fsync is cheap, a log of up to 4 MiB
+ * cost a sed test as much as the checkpoints it saved; with 1 MiB the
+ * reading is small, and a checkpoint comes every dozen tests or so. */
+enum { KEPT_LOG_LIMIT_FRAMES = 256 };
 
 static void close_connection(culprit_store *connection)
 {

@@ -485,7 +485,7 @@ static int count_tests(const char *path)
 
 /* A connection that keeps the log leaves it, with its commits, for the
  * next one (which reads them); one that does not folds it in and deletes
- * it; past 1,024 pages the keeper folds it in too, and empties it. */
+ * it; past 256 pages (1 MiB) the keeper folds it in too, and empties it. */
 static void test_kept_log(void)
 {
     char directory[64], path[128], log[160];
