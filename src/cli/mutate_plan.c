@@ -99,17 +99,19 @@ static uint64_t next_random(uint64_t *state)
 
 /*
  * The start of a line's own random stream: the seed mixed with the line's
- * file path and number.  A stream per line, not one over all lines, so
- * that what one line samples depends only on the seed and that line's
- * mutants: a line that gains or loses mutants (a new operator, a changed
- * --top-lines) leaves every other line's choice as it was.
+ * file name (without its directory, so that a checkout elsewhere, a CI
+ * runner's, draws the same) and number.  A stream per line, not one over
+ * all lines, so that what one line samples depends only on the seed and
+ * that line's mutants: a line that gains or loses mutants (a new operator,
+ * a changed --top-lines) leaves every other line's choice as it was.
  */
 static uint64_t line_stream(const culprit_spectra *spectra, uint32_t element, uint64_t seed)
 {
     const culprit_element *line = &spectra->elements[element];
-    uint64_t hash = UINT64_C(0xcbf29ce484222325); /* FNV-1a */
     const char *path = line->file < spectra->file_count ? spectra->files[line->file] : "";
-    for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    uint64_t hash = UINT64_C(0xcbf29ce484222325); /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
         hash = (hash ^ *c) * UINT64_C(0x100000001b3);
     hash = (hash ^ line->line) * UINT64_C(0x100000001b3);
     uint64_t state = seed ^ hash;

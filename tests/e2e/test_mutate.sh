@@ -97,6 +97,16 @@ one=$(sed -n 's/^mutate: \([0-9]*\) of .* mutants chosen on \([0-9]*\) lines.*/\
 set -- $one
 if [ "${1:-x}" = "${2:-y}" ]; then pass; else fail "--per-line 1 chose '$one' (mutants, lines)"; fi
 sqlite3 .culprit/culprit.db 'SELECT DISTINCT mutant FROM mutant_runs' | sort >all-lines.txt
+# the same in a checkout elsewhere: the streams are seeded by file name, not path
+mkdir -p elsewhere/deeper && cp -r grade.c manifest.txt expected elsewhere/deeper/
+(cd elsewhere/deeper && export CULPRIT_STORE="$WORK/elsewhere/deeper/.culprit" &&
+    "$culprit_cc" --mutants -O0 -g -o grade grade.c &&
+    { "$CULPRIT" run --tests manifest.txt --expect-dir expected -j 2 >/dev/null; [ $? = 1 ]; } && "$CULPRIT" mutate --tests manifest.txt --expect-dir expected -j 1 \
+    --per-line 1 --seed 7 >/dev/null)
+sqlite3 elsewhere/deeper/.culprit/culprit.db 'SELECT DISTINCT mutant FROM mutant_runs' | sort >elsewhere.txt
+if [ -s elsewhere.txt ] && cmp -s elsewhere.txt all-lines.txt; then pass; else
+    fail "another directory chose $(tr '\n' ' ' <elsewhere.txt), here $(tr '\n' ' ' <all-lines.txt)"
+fi
 # each line samples from its own stream: mutating fewer lines (--top-lines)
 # chooses, on each line it keeps, the mutant chosen when every line is
 # mutated (one stream over all lines would shift with the lines skipped)
