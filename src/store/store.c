@@ -213,7 +213,7 @@ static culprit_status upgrade(char *path, bool create, culprit_error *err)
  * read-only probe must look first.  A -wal file needs no probe: the working
  * connection checkpoints nothing on closing until it has identified the
  * store (open_working_connection), so a refused store stays as it was. */
-static bool has_log(const char *path)
+static bool has_rollback_journal(const char *path)
 {
     char log[PATH_MAX];
     struct stat info;
@@ -233,7 +233,8 @@ static culprit_status prepare_database(const char *directory, char *path, culpri
     int header_version = -1;
     if (status == CULPRIT_OK)
         status = culprit_store_check_file(path, &exists, &empty, &header_version, err);
-    if (status == CULPRIT_OK && exists && header_version == CULPRIT_STORE_SCHEMA_VERSION && !has_log(path))
+    if (status == CULPRIT_OK && exists && header_version == CULPRIT_STORE_SCHEMA_VERSION &&
+        !has_rollback_journal(path))
         return CULPRIT_OK; /* ours and current by its header; the working connection checks the rest */
     int version = 0;
     if (status == CULPRIT_OK && exists && !empty)

@@ -107,6 +107,25 @@ static __attribute__((unused)) void raw_sql(const char *path, const char *sql)
     sqlite3_close(database);
 }
 
+/* The integer a query gives in directory's database, behind culprit's back
+ * (a plain read-only SQLite connection, which reads the log too); -1 on
+ * failure. */
+static __attribute__((unused)) int query_integer(const char *directory, const char *sql)
+{
+    char path[128];
+    database_path(directory, path);
+    sqlite3 *database = NULL;
+    sqlite3_stmt *statement = NULL;
+    int count = -1;
+    if (sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(database, sql, -1, &statement, NULL) == SQLITE_OK &&
+        sqlite3_step(statement) == SQLITE_ROW)
+        count = sqlite3_column_int(statement, 0);
+    sqlite3_finalize(statement);
+    sqlite3_close(database);
+    return count;
+}
+
 /* ---- a sample program ---- */
 
 enum { SAMPLE_EXTRA_LINES = 70 }; /* pushes the element count past one 64-bit word */

@@ -466,21 +466,10 @@ static void save_more(culprit_store *store, int64_t program, int extra)
     culprit_spectra_free(&more);
 }
 
-/* Counts the stored tests through a plain SQLite connection (which reads
- * the log with the database), -1 on failure. */
-static int count_tests(const char *path)
+/* The passing tests, counted behind culprit's back (reading the log). */
+static int count_passing(const char *directory)
 {
-    sqlite3 *database = NULL;
-    sqlite3_stmt *statement = NULL;
-    int count = -1;
-    if (sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(database, "SELECT count(*) FROM tests WHERE verdict = 'pass'", -1, &statement,
-                           NULL) == SQLITE_OK &&
-        sqlite3_step(statement) == SQLITE_ROW)
-        count = sqlite3_column_int(statement, 0);
-    sqlite3_finalize(statement);
-    sqlite3_close(database);
-    return count;
+    return query_integer(directory, "SELECT count(*) FROM tests WHERE verdict = 'pass'");
 }
 
 /* A connection that keeps the log leaves it, with its commits, for the
@@ -496,7 +485,7 @@ static void test_kept_log(void)
     culprit_spectra_init(&saved);
     int64_t program = make_sample_store(directory, &saved);
     CHECK(!file_exists(log)); /* a plain writer folded its log in on closing */
-    int passing = count_tests(path);
+    int passing = count_passing(directory);
 
     culprit_error err;
     culprit_store *store = NULL;
@@ -507,13 +496,13 @@ static void test_kept_log(void)
         culprit_store_close(store);
     }
     CHECK(file_size(log) > 0);
-    CHECK_INT(count_tests(path), passing + 1); /* t-fail now passes: read from the log */
+    CHECK_INT(count_passing(directory), passing + 1); /* t-fail now passes: read from the log */
 
     /* the next culprit_store_open reads it too, and a plain writer folds it in */
     CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_WRITE, &store, &err), CULPRIT_OK);
     culprit_store_close(store);
     CHECK(!file_exists(log));
-    CHECK_INT(count_tests(path), passing + 1);
+    CHECK_INT(count_passing(directory), passing + 1);
 
     /* a long log is folded in by the keeper, and emptied */
     CHECK_INT(culprit_store_open(directory, CULPRIT_STORE_WRITE, &store, &err), CULPRIT_OK);
@@ -523,7 +512,7 @@ static void test_kept_log(void)
         culprit_store_close(store);
     }
     CHECK_INT(file_size(log), 0);
-    CHECK_INT(count_tests(path), passing + 1);
+    CHECK_INT(count_passing(directory), passing + 1);
 
     /* a reader in the middle of a read transaction: the keeper does not
      * wait for it (a busy wait would be 10 s), and leaves the log long */
@@ -542,7 +531,7 @@ static void test_kept_log(void)
     }
     CHECK(file_size(log) > 0);
     sqlite3_close(reader);
-    CHECK_INT(count_tests(path), passing + 1);
+    CHECK_INT(count_passing(directory), passing + 1);
     culprit_spectra_free(&saved);
     remove_tree(directory);
 }

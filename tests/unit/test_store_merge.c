@@ -84,23 +84,6 @@ static size_t test_count(const char *directory)
     return count;
 }
 
-/* The integer a query gives in directory's database, behind culprit's back. */
-static int query_integer(const char *directory, const char *sql)
-{
-    char path[128];
-    database_path(directory, path);
-    sqlite3 *database = NULL;
-    sqlite3_stmt *statement = NULL;
-    int count = -1;
-    if (sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(database, sql, -1, &statement, NULL) == SQLITE_OK &&
-        sqlite3_step(statement) == SQLITE_ROW)
-        count = sqlite3_column_int(statement, 0);
-    sqlite3_finalize(statement);
-    sqlite3_close(database);
-    return count;
-}
-
 static int program_count(const char *directory)
 {
     return query_integer(directory, "SELECT count(*) FROM programs");
